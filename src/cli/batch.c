@@ -1,0 +1,180 @@
+/* batch.c — `tessera batch`: run a models.xml list the way MarkovJunior's Program.cs does. */
+#include "cli.h"
+#include <errno.h>
+#include <libxml/parser.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "../core/rng.h"
+#include "../core/xmlutil.h"
+
+typedef struct batch_args {
+    const char *list, *models_dir, *out_dir;
+    const char *resources[CLI_MAX_RESOURCES];
+    int resource_count;
+    bool quiet;
+} batch_args;
+
+static void batch_warn(void *ud, const char *file, int line, const char *message)
+{
+    (void)ud;
+    fprintf(stderr, "%s:%d: warning: %s\n", file, line, message);
+}
+
+static int make_dir(const char *path)
+{
+    if (mkdir(path, 0777) == 0 || errno == EEXIST) return 0;
+    fprintf(stderr, "%s: error: cannot create the output folder: %s\n", path, strerror(errno));
+    return -1;
+}
+
+/* Run one <model> entry; returns an exit code (0 when every run was written). */
+static int run_entry(const batch_args *a, diag *d, const xmlNode *xm, const palette *base, rng *meta)
+{
+    static const char *const known[] = {"name", "size", "d", "length", "width", "height", "amount", "pixelsize",
+                                        "seeds", "steps", "gif", "iso", "gui", NULL};
+    xml_check_attrs(d, xm, known);
+    const char *name = xml_attr(xm, "name");
+    if (!name || !*name || strchr(name, '/')) {
+        fprintf(stderr, "%s:%d: error: <model> needs a name without '/'\n", a->list, xml_line(xm));
+        return EXIT_MODEL;
+    }
+    int size, dim, mx, my, mz, amount, pixelsize, steps;
+    bool gif, iso;
+    if (!xml_get_int(d, xm, "size", -1, &size) || !xml_get_int(d, xm, "d", 2, &dim) ||
+        !xml_get_int(d, xm, "length", size, &mx) || !xml_get_int(d, xm, "width", size, &my) ||
+        !xml_get_int(d, xm, "height", dim == 2 ? 1 : size, &mz) || !xml_get_int(d, xm, "amount", 2, &amount) ||
+        !xml_get_int(d, xm, "pixelsize", 4, &pixelsize) || !xml_get_bool(d, xm, "gif", false, &gif) ||
+        !xml_get_bool(d, xm, "iso", false, &iso) || !xml_get_int(d, xm, "steps", gif ? 1000 : 50000, &steps)) {
+        print_error(d->err);
+        d->failed = 0;
+        return EXIT_MODEL;
+    }
+    if (gif) amount = 1;
+    palette pal = *base;
+    for (const xmlNode *c = xml_first_child(xm); c; c = xml_next(c)) {
+        const char *sym = xml_attr(c, "symbol"), *val = xml_attr(c, "value");
+        char *end = NULL;
+        unsigned long rgb = val ? strtoul(val, &end, 16) : 0;
+        if (!xml_is(c, "color") || !sym || strlen(sym) != 1 || !val || end == val || *end) {
+            fprintf(stderr, "%s:%d: error: expected <color symbol=\"X\" value=\"RRGGBB\"/>\n", a->list, xml_line(c));
+            return EXIT_MODEL;
+        }
+        pal.rgb[(unsigned char)sym[0]] = (uint32_t)rgb & 0xffffff;
+        pal.has[(unsigned char)sym[0]] = true;
+    }
+
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.xml", a->models_dir, name);
+    ts_load_options opt = ts_load_defaults();
+    opt.mx = mx; opt.my = my; opt.mz = mz;
+    opt.resource_dirs = a->resources;
+    opt.resource_dir_count = a->resource_count;
+    opt.quiet = a->quiet;
+    ts_error err;
+    ts_model *model = ts_model_load(path, &opt, &err);
+    if (!model) {
+        print_error(&err);
+        return exit_code_for(err.status);
+    }
+    const char *seeds = xml_attr(xm, "seeds");
+    const char *seed_cursor = seeds;
+    int rc = EXIT_OK;
+    ts_run *run = NULL;
+    for (int k = 0; k < amount && rc == EXIT_OK; k++) {
+        int32_t seed;
+        char *end = NULL;
+        long given = seed_cursor ? strtol(seed_cursor, &end, 10) : 0;
+        if (seed_cursor && end != seed_cursor) {
+            seed = (int32_t)given;
+            seed_cursor = end;
+        } else {
+            seed = rng_next(meta);
+            seed_cursor = NULL;
+        }
+        if (!run) run = ts_run_new(model, seed, &err);
+        else ts_run_reset(run, seed);
+        if (!run) { print_error(&err); rc = EXIT_RUNTIME; break; }
+        char label[300];
+        snprintf(label, sizeof label, "%s_%d", name, (int)seed);
+        run_with_progress(run, steps, label, a->quiet);
+        if (ts_run_out_of_memory(run)) {
+            fprintf(stderr, "%s: error: out of memory\n", label);
+            rc = EXIT_RUNTIME;
+            break;
+        }
+        if (iso && mz > 1 && !a->quiet)
+            fprintf(stderr, "%s:%d: warning: isometric rendering is not supported yet; writing VOX\n", a->list, xml_line(xm));
+        snprintf(path, sizeof path, "%s/%s.%s", a->out_dir, label, mz == 1 ? "png" : "vox");
+        if (!write_result(path, run, name, seed, steps, &pal, pixelsize, &err)) {
+            print_error(&err);
+            rc = exit_code_for(err.status);
+        } else if (!a->quiet) {
+            printf("%s: %ld steps -> %s\n", label, ts_run_counter(run), path);
+        }
+    }
+    ts_run_free(run);
+    ts_model_free(model);
+    return rc;
+}
+
+int cmd_batch(int argc, char **argv)
+{
+    batch_args a = {.out_dir = "output"};
+    for (int i = 0; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) { a.quiet = true; continue; }
+        bool takes = strcmp(arg, "--models") == 0 || strcmp(arg, "--resources") == 0 || strcmp(arg, "-o") == 0 ||
+                     strcmp(arg, "--output") == 0;
+        if (takes) {
+            if (i + 1 >= argc) { fprintf(stderr, "tessera: %s needs a value\n", arg); return EXIT_USAGE; }
+            const char *val = argv[++i];
+            if (strcmp(arg, "--models") == 0) a.models_dir = val;
+            else if (strcmp(arg, "--resources") == 0) {
+                if (a.resource_count == CLI_MAX_RESOURCES) { fprintf(stderr, "tessera: too many --resources\n"); return EXIT_USAGE; }
+                a.resources[a.resource_count++] = val;
+            } else a.out_dir = val;
+        } else if (arg[0] == '-') {
+            fprintf(stderr, "tessera: unknown option %s\nRun 'tessera --help' for usage.\n", arg);
+            return EXIT_USAGE;
+        } else if (a.list) {
+            fprintf(stderr, "tessera: unexpected argument %s\n", arg);
+            return EXIT_USAGE;
+        } else a.list = arg;
+    }
+    if (!a.list) { fprintf(stderr, "tessera: batch needs MODELS.xml\n"); return EXIT_USAGE; }
+    char models_dir[4096];
+    if (!a.models_dir) {
+        const char *slash = strrchr(a.list, '/');
+        if (slash) snprintf(models_dir, sizeof models_dir, "%.*s/models", (int)(slash - a.list), a.list);
+        else snprintf(models_dir, sizeof models_dir, "models");
+        a.models_dir = models_dir;
+    }
+    xmlDoc *doc = xmlReadFile(a.list, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    if (!doc) {
+        const xmlError *e = xmlGetLastError();
+        fprintf(stderr, "%s:%d: error: cannot read the model list%s%s", a.list, e ? e->line : 0, e ? ": " : "",
+                e && e->message ? e->message : "\n");
+        return access(a.list, R_OK) == 0 ? EXIT_MODEL : EXIT_IO;
+    }
+    if (make_dir(a.out_dir) != 0) { xmlFreeDoc(doc); return EXIT_IO; }
+    palette pal;
+    palette_default(&pal);
+    rng meta;
+    rng_seed(&meta, (int32_t)(time(NULL) ^ getpid()));
+    ts_error err;
+    diag d = {.file = a.list, .err = &err, .warn = batch_warn, .quiet = a.quiet};
+    int worst = EXIT_OK, failures = 0, entries = 0;
+    for (const xmlNode *xm = xml_first_child(xmlDocGetRootElement(doc)); xm; xm = xml_next(xm)) {
+        if (!xml_is(xm, "model")) continue;
+        entries++;
+        int rc = run_entry(&a, &d, xm, &pal, &meta);
+        if (rc != EXIT_OK) { failures++; worst = rc; }
+    }
+    xmlFreeDoc(doc);
+    if (!a.quiet || failures) fprintf(stderr, "batch: %d entries, %d failed\n", entries, failures);
+    return worst;
+}

@@ -1,0 +1,29 @@
+/* cli.h — shared pieces of the tessera command-line tool. */
+#ifndef TS_CLI_H
+#define TS_CLI_H
+#include <stdbool.h>
+#include "tessera.h"
+#include "../io/output.h"
+
+/* Exit codes, documented in `tessera --help` and the README. */
+enum {
+    EXIT_OK = 0,
+    EXIT_USAGE = 2,
+    EXIT_MODEL = 3,
+    EXIT_RUNTIME = 4,
+    EXIT_IO = 5,
+};
+
+#define CLI_MAX_RESOURCES 16
+
+int exit_code_for(ts_status status);
+void print_error(const ts_error *err);
+/* Run to the end (or the limit), with a progress line on a terminal after a second. */
+long run_with_progress(ts_run *run, long step_limit, const char *label, bool quiet);
+/* Write the outcome of a run to path by its extension (.png, .txt, .vox), or
+   the text form to stdout when path is NULL. */
+bool write_result(const char *path, const ts_run *run, const char *model_name, int32_t seed, long step_limit,
+                  const palette *pal, int pixel_size, ts_error *err);
+bool parse_int_arg(const char *text, long min, long max, long *out);
+int cmd_batch(int argc, char **argv);
+#endif

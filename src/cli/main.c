@@ -1,0 +1,219 @@
+/* main.c — the tessera command line: run, batch, check. */
+#include "cli.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+    "tessera " TS_VERSION " - a fast MarkovJunior interpreter\n"
+    "\n"
+    "Usage:\n"
+    "  tessera run MODEL.xml [options]     run a model once and write its final grid\n"
+    "  tessera batch MODELS.xml [options]  run a models.xml list as MarkovJunior does\n"
+    "  tessera check MODEL.xml [options]   load a model and report problems, without running\n"
+    "  tessera --help | --version\n"
+    "\n"
+    "Options of run and check:\n"
+    "  --size N              grid side (default 64 in 2-D, 24 in 3-D)\n"
+    "  --length X --width Y --height Z   grid sides, overriding --size\n"
+    "  --dim 3               a 3-D grid (height defaults to the size)\n"
+    "  --seed S              random seed (default 1)\n"
+    "  --steps N             step limit (default 50000; 0 or negative: none)\n"
+    "  --resources DIR       resource root (repeatable)\n"
+    "  -o, --output FILE     .png (palette colours), .txt (text grid) or .vox (3-D);\n"
+    "                        without -o the text form goes to stdout\n"
+    "  --pixel-size N        pixels per cell in PNG output (default 4)\n"
+    "  --palette FILE        colours to use over the built-in palette\n"
+    "  -q, --quiet           no progress line and no warnings\n"
+    "\n"
+    "Options of batch:\n"
+    "  --models DIR          folder of the model files (default: models/ beside MODELS.xml)\n"
+    "  --resources DIR       resource root (repeatable)\n"
+    "  -o DIR                output folder (default: output)\n"
+    "  -q, --quiet           no progress line and no warnings\n"
+    "\n"
+    "Exit codes: 0 success, 2 usage error, 3 model error, 4 runtime error, 5 I/O error.\n"
+    "\n"
+    "Examples:\n"
+    "  tessera run models/maze.xml --size 48 -o maze.png\n"
+    "  tessera run ../shared/mj/models/Growth.xml --size 359 --steps 40000 -o growth.txt\n"
+    "  tessera batch ../shared/mj/models.xml -o out/\n";
+
+int exit_code_for(ts_status status)
+{
+    switch (status) {
+    case TS_OK: return EXIT_OK;
+    case TS_ERR_MODEL: return EXIT_MODEL;
+    case TS_ERR_IO: return EXIT_IO;
+    case TS_ERR_USAGE: return EXIT_USAGE;
+    default: return EXIT_RUNTIME;
+    }
+}
+
+void print_error(const ts_error *err)
+{
+    if (err->file[0] && err->line > 0) fprintf(stderr, "%s:%d: error: %s\n", err->file, err->line, err->message);
+    else if (err->file[0]) fprintf(stderr, "%s: error: %s\n", err->file, err->message);
+    else fprintf(stderr, "tessera: error: %s\n", err->message);
+}
+
+bool parse_int_arg(const char *text, long min, long max, long *out)
+{
+    if (!text || !*text) return false;
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (*end || errno || v < min || v > max) return false;
+    *out = v;
+    return true;
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "tessera: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nRun 'tessera --help' for usage.\n");
+    return EXIT_USAGE;
+}
+
+static const char *base_name(const char *path, char *buf, size_t size)
+{
+    const char *slash = strrchr(path, '/');
+    snprintf(buf, size, "%s", slash ? slash + 1 : path);
+    char *dot = strrchr(buf, '.');
+    if (dot && dot != buf) *dot = 0;
+    return buf;
+}
+
+typedef struct run_args {
+    const char *model, *output, *palette_file;
+    long size, length, width, height, dim, seed, steps, pixel_size;
+    const char *resources[CLI_MAX_RESOURCES];
+    int resource_count;
+    bool quiet;
+} run_args;
+
+static int parse_run_args(int argc, char **argv, run_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->size = a->length = a->width = a->height = -1;
+    a->dim = 2;
+    a->seed = 1;
+    a->steps = 50000;
+    a->pixel_size = 4;
+    for (int i = 0; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        long *target = NULL, min = 1, max = 1L << 24;
+        if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) { a->quiet = true; continue; }
+        if (strcmp(arg, "--size") == 0) target = &a->size;
+        else if (strcmp(arg, "--length") == 0) target = &a->length;
+        else if (strcmp(arg, "--width") == 0) target = &a->width;
+        else if (strcmp(arg, "--height") == 0) target = &a->height;
+        else if (strcmp(arg, "--dim") == 0) { target = &a->dim; min = 2; max = 3; }
+        else if (strcmp(arg, "--seed") == 0) { target = &a->seed; min = INT32_MIN; max = INT32_MAX; }
+        else if (strcmp(arg, "--steps") == 0) { target = &a->steps; min = -(1L << 40); max = 1L << 40; }
+        else if (strcmp(arg, "--pixel-size") == 0) { target = &a->pixel_size; max = 64; }
+        else if (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0 || strcmp(arg, "--resources") == 0 || strcmp(arg, "--palette") == 0) {
+            if (!val) return usage_error("%s needs a value", arg);
+            if (arg[1] == 'o' || arg[2] == 'o') a->output = val;
+            else if (arg[2] == 'p') a->palette_file = val;
+            else if (a->resource_count == CLI_MAX_RESOURCES) return usage_error("too many %s options", arg);
+            else a->resources[a->resource_count++] = val;
+            i++;
+            continue;
+        } else if (arg[0] == '-' && arg[1]) return usage_error("unknown option %s", arg);
+        else if (a->model) return usage_error("unexpected argument %s", arg);
+        else { a->model = arg; continue; }
+        if (!val) return usage_error("%s needs a value", arg);
+        if (!parse_int_arg(val, min, max, target)) {
+            fprintf(stderr, "tessera: %s %s: expected an integer from %ld to %ld\n", arg, val, min, max);
+            return EXIT_USAGE;
+        }
+        i++;
+    }
+    if (!a->model) return usage_error("%s", "missing MODEL.xml");
+    return EXIT_OK;
+}
+
+static int load_for_args(const run_args *a, ts_model **model)
+{
+    ts_load_options opt = ts_load_defaults();
+    long size = a->size > 0 ? a->size : (a->dim == 3 ? 24 : 64);
+    opt.mx = (int)(a->length > 0 ? a->length : size);
+    opt.my = (int)(a->width > 0 ? a->width : size);
+    opt.mz = (int)(a->height > 0 ? a->height : (a->dim == 3 ? size : 1));
+    opt.resource_dirs = a->resources;
+    opt.resource_dir_count = a->resource_count;
+    opt.quiet = a->quiet;
+    ts_error err;
+    *model = ts_model_load(a->model, &opt, &err);
+    if (!*model) {
+        print_error(&err);
+        return exit_code_for(err.status);
+    }
+    return EXIT_OK;
+}
+
+static int cmd_run(int argc, char **argv, bool check_only)
+{
+    run_args a;
+    int rc = parse_run_args(argc, argv, &a);
+    if (rc != EXIT_OK) return rc;
+    palette pal;
+    palette_default(&pal);
+    ts_error err;
+    if (a.palette_file && !palette_load_file(&pal, a.palette_file, &err)) {
+        print_error(&err);
+        return exit_code_for(err.status);
+    }
+    ts_model *model;
+    rc = load_for_args(&a, &model);
+    if (rc != EXIT_OK) return rc;
+    if (check_only) {
+        printf("%s: ok (%d nodes, values %s)\n", a.model, ts_model_node_count(model), ts_model_legend(model));
+        ts_model_free(model);
+        return EXIT_OK;
+    }
+    ts_run *run = ts_run_new(model, (int32_t)a.seed, &err);
+    if (!run) {
+        print_error(&err);
+        ts_model_free(model);
+        return EXIT_RUNTIME;
+    }
+    char name[256];
+    base_name(a.model, name, sizeof name);
+    run_with_progress(run, a.steps, name, a.quiet);
+    if (ts_run_out_of_memory(run)) {
+        fprintf(stderr, "%s: error: out of memory after %ld steps\n", a.model, ts_run_counter(run));
+        rc = EXIT_RUNTIME;
+    } else if (!write_result(a.output, run, name, (int32_t)a.seed, a.steps, &pal, (int)a.pixel_size, &err)) {
+        print_error(&err);
+        rc = exit_code_for(err.status);
+    }
+    ts_run_free(run);
+    ts_model_free(model);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(usage_text, stderr);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        fputs(usage_text, stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("tessera %s\n", TS_VERSION);
+        return EXIT_OK;
+    }
+    if (strcmp(cmd, "run") == 0) return cmd_run(argc - 2, argv + 2, false);
+    if (strcmp(cmd, "check") == 0) return cmd_run(argc - 2, argv + 2, true);
+    if (strcmp(cmd, "batch") == 0) return cmd_batch(argc - 2, argv + 2);
+    return usage_error("unknown command %s", cmd);
+}

@@ -1,0 +1,40 @@
+/* progress.c — run a model to its end, showing a progress line on a terminal for long runs. */
+#include "cli.h"
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+long run_with_progress(ts_run *run, long step_limit, const char *label, bool quiet)
+{
+    bool show = !quiet && isatty(2);
+    double start = show ? now_seconds() : 0, last_print = 0;
+    bool printed = false;
+    for (;;) {
+        /* Step in chunks so that the clock is read rarely. */
+        for (int k = 0; k < 4096; k++) {
+            if (step_limit > 0 && ts_run_counter(run) >= step_limit) goto done;
+            if (!ts_run_step(run)) goto done;
+        }
+        if (!show) continue;
+        double t = now_seconds();
+        if (t - start >= 1.0 && t - last_print >= 0.2) {
+            long n = ts_run_counter(run);
+            if (step_limit > 0)
+                fprintf(stderr, "\r%s: step %ld of at most %ld (%.0f%%), %.1f s ", label, n, step_limit, 100.0 * n / step_limit, t - start);
+            else
+                fprintf(stderr, "\r%s: step %ld, %.1f s ", label, n, t - start);
+            last_print = t;
+            printed = true;
+        }
+    }
+done:
+    if (printed) fprintf(stderr, "\r\033[K");
+    return ts_run_counter(run);
+}

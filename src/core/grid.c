@@ -1,0 +1,115 @@
+/* grid.c — a grid's definition: its values, waves (unions, *), folder and size. */
+#include "grid.h"
+#include "xmlutil.h"
+#include <stdlib.h>
+#include <string.h>
+
+bool grid_wave(const grid_def *g, const char *symbols, uint32_t *out)
+{
+    uint32_t sum = 0;
+    for (const char *s = symbols; *s; s++) {
+        int v = g->value_of[(unsigned char)*s];
+        if (v < 0) return false;
+        sum += 1u << v; /* a sum, as in the reference: a repeated symbol counts twice */
+    }
+    *out = sum;
+    return true;
+}
+
+static bool load_union(diag *d, const xmlNode *u, grid_def *g)
+{
+    static const char *const known[] = {"symbol", "values", NULL};
+    xml_check_attrs(d, u, known);
+    char symbol;
+    bool present;
+    if (!xml_get_char(d, u, "symbol", &symbol, &present)) return false;
+    if (!present) return diag_error(d, TS_ERR_MODEL, xml_line(u), "<union> needs a symbol attribute");
+    const char *values = xml_attr(u, "values");
+    if (!values) return diag_error(d, TS_ERR_MODEL, xml_line(u), "<union> needs a values attribute");
+    if (g->has_wave[(unsigned char)symbol])
+        return diag_error(d, TS_ERR_MODEL, xml_line(u), "repeating union type %c", symbol);
+    uint32_t w;
+    if (!grid_wave(g, values, &w))
+        return diag_error(d, TS_ERR_MODEL, xml_line(u), "union %c: values \"%s\" contain a symbol that is not a grid value", symbol, values);
+    g->wave_of[(unsigned char)symbol] = w;
+    g->has_wave[(unsigned char)symbol] = true;
+    return true;
+}
+
+static bool is_union_container(const xmlNode *el)
+{
+    return xml_is(el, "markov") || xml_is(el, "sequence") || xml_is(el, "union");
+}
+
+bool grid_load(diag *d, const xmlNode *el, int mx, int my, int mz, grid_def *g)
+{
+    memset(g, 0, sizeof *g);
+    memset(g->value_of, -1, sizeof g->value_of);
+    g->mx = mx;
+    g->my = my;
+    g->mz = mz;
+    const char *values = xml_attr(el, "values");
+    if (!values) return diag_error(d, TS_ERR_MODEL, xml_line(el), "no values specified");
+    int c = 0;
+    for (const char *s = values; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == ' ') continue;
+        if (ch >= 0x80 || ch < 0x20)
+            return diag_error(d, TS_ERR_MODEL, xml_line(el), "value symbols must be printable ASCII characters");
+        if (ch == '*') return diag_error(d, TS_ERR_MODEL, xml_line(el), "'*' is the wildcard and cannot be a value");
+        if (g->value_of[ch] >= 0) return diag_error(d, TS_ERR_MODEL, xml_line(el), "repeating value %c", ch);
+        if (c >= GRID_MAX_VALUES)
+            return diag_error(d, TS_ERR_MODEL, xml_line(el), "too many values (at most %d)", GRID_MAX_VALUES);
+        g->chars[c] = (char)ch;
+        g->value_of[ch] = (int8_t)c;
+        g->wave_of[ch] = 1u << c;
+        g->has_wave[ch] = true;
+        c++;
+    }
+    if (c == 0) return diag_error(d, TS_ERR_MODEL, xml_line(el), "no values specified");
+    g->c = c;
+    g->chars[c] = 0;
+
+    const char *transparent = xml_attr(el, "transparent");
+    if (transparent && !grid_wave(g, transparent, &g->transparent))
+        return diag_error(d, TS_ERR_MODEL, xml_line(el), "transparent=\"%s\" names a symbol that is not a value", transparent);
+
+    g->wave_of['*'] = (c >= 32) ? 0xffffffffu : (1u << c) - 1;
+    g->has_wave['*'] = true;
+
+    /* Breadth-first over markov/sequence/union children, as the reference collects unions. */
+    size_t cap = 16, head = 0, tail = 0;
+    const xmlNode **queue = malloc(cap * sizeof *queue);
+    if (!queue) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+    queue[tail++] = el;
+    bool ok = true;
+    while (ok && head < tail) {
+        const xmlNode *e = queue[head++];
+        if (e != el && xml_is(e, "union")) ok = load_union(d, e, g);
+        for (xmlNode *ch = xml_first_child(e); ok && ch; ch = xml_next(ch)) {
+            if (!is_union_container(ch)) continue;
+            if (tail == cap) {
+                const xmlNode **bigger = realloc(queue, 2 * cap * sizeof *queue);
+                if (!bigger) { ok = diag_error(d, TS_ERR_RUNTIME, 0, "out of memory"); break; }
+                queue = bigger;
+                cap *= 2;
+            }
+            queue[tail++] = ch;
+        }
+    }
+    free(queue);
+    if (!ok) return false;
+
+    const char *folder = xml_attr(el, "folder");
+    if (folder) {
+        g->folder = strdup(folder);
+        if (!g->folder) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+    }
+    return true;
+}
+
+void grid_free(grid_def *g)
+{
+    free(g->folder);
+    g->folder = NULL;
+}

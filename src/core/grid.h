@@ -1,0 +1,31 @@
+/* grid.h — a grid's definition: its values, waves (unions, *), folder and size. */
+#ifndef TS_GRID_H
+#define TS_GRID_H
+#include <libxml/tree.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "diag.h"
+
+/* Waves are bitsets over values, as int in the reference, so at most 31 values. */
+#define GRID_MAX_VALUES 31
+/* A grid larger than this many cells is refused as absurd. */
+#define GRID_MAX_CELLS (1L << 28)
+
+typedef struct grid_def {
+    int mx, my, mz;
+    int c;                          /* number of values */
+    char chars[GRID_MAX_VALUES + 1]; /* the legend, NUL-terminated */
+    int8_t value_of[256];           /* symbol -> value, -1 if none */
+    uint32_t wave_of[256];          /* symbol -> wave (values, unions, '*') */
+    bool has_wave[256];
+    uint32_t transparent;
+    char *folder;                   /* resource subfolder, or NULL */
+} grid_def;
+
+/* Load from an element carrying `values` (the root or a map node). Unions are
+   collected from `el` and its markov/sequence descendants, breadth first. */
+bool grid_load(diag *d, const xmlNode *el, int mx, int my, int mz, grid_def *g);
+void grid_free(grid_def *g);
+/* Sum of 1 << value over the symbols; false if a symbol is not a value. */
+bool grid_wave(const grid_def *g, const char *symbols, uint32_t *out);
+#endif

@@ -1,0 +1,78 @@
+/* rng.c — bit-exact port of how `new System.Random(int)` behaves on .NET.
+   The seeded constructor keeps the legacy algorithm for compatibility, and the
+   reference outputs depend on every draw, so the arithmetic follows it exactly. */
+#include "rng.h"
+
+#define RNG_MBIG 2147483647
+#define RNG_MSEED 161803398
+
+void rng_seed(rng *r, int32_t seed)
+{
+    int32_t subtraction = seed == INT32_MIN ? INT32_MAX : (seed < 0 ? -seed : seed);
+    int32_t mj = RNG_MSEED - subtraction;
+    r->seeds[55] = mj;
+    int32_t mk = 1;
+    int ii = 0;
+    for (int i = 1; i < 55; i++) {
+        ii += 21;
+        if (ii >= 55) ii -= 55;
+        r->seeds[ii] = mk;
+        mk = mj - mk;
+        if (mk < 0) mk += RNG_MBIG;
+        mj = r->seeds[ii];
+    }
+    for (int k = 1; k < 5; k++) {
+        for (int i = 1; i < 56; i++) {
+            int n = i + 30;
+            if (n >= 55) n -= 55;
+            r->seeds[i] -= r->seeds[1 + n];
+            if (r->seeds[i] < 0) r->seeds[i] += RNG_MBIG;
+        }
+    }
+    r->inext = 0;
+    r->inextp = 21;
+}
+
+int32_t rng_next(rng *r)
+{
+    int next = r->inext + 1;
+    if (next >= 56) next = 1;
+    int nextp = r->inextp + 1;
+    if (nextp >= 56) nextp = 1;
+    int32_t value = r->seeds[next] - r->seeds[nextp];
+    if (value == RNG_MBIG) value--;
+    if (value < 0) value += RNG_MBIG;
+    r->seeds[next] = value;
+    r->inext = next;
+    r->inextp = nextp;
+    return value;
+}
+
+double rng_next_double(rng *r)
+{
+    return rng_next(r) * (1.0 / RNG_MBIG);
+}
+
+int32_t rng_next_max(rng *r, int32_t max)
+{
+    return (int32_t)(rng_next_double(r) * max);
+}
+
+/* For ranges wider than 2^31-1 .NET combines two samples into one with 2^32 levels. */
+static double rng_large_sample(rng *r)
+{
+    int32_t result = rng_next(r);
+    int negative = rng_next(r) % 2 == 0;
+    if (negative) result = -result;
+    double d = result;
+    d += RNG_MBIG - 1;
+    d /= 2.0 * RNG_MBIG - 1;
+    return d;
+}
+
+int32_t rng_next_range(rng *r, int32_t min, int32_t max)
+{
+    int64_t range = (int64_t)max - min;
+    if (range <= INT32_MAX) return (int32_t)(rng_next_double(r) * range) + min;
+    return (int32_t)((int64_t)(rng_large_sample(r) * range) + min);
+}

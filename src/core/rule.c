@@ -1,0 +1,273 @@
+/* rule.c — rewrite rules: parsing, symmetry variants, shift tables and matching. */
+#include "rule.h"
+#include "xmlutil.h"
+#include <stdlib.h>
+#include <string.h>
+
+void rule_free(rule *r)
+{
+    if (!r) return;
+    free(r->input);
+    free(r->output);
+    free(r->binput);
+    free(r->ishift_start);
+    free(r->ishifts);
+    free(r->match);
+    free(r->write);
+    free(r);
+}
+
+/* Fill the derived tables of a rule whose input, output and sizes are set. */
+static rule *rule_finish(rule *r)
+{
+    int n = r->imx * r->imy * r->imz;
+    r->ishift_start = calloc((size_t)r->c + 1, sizeof *r->ishift_start);
+    r->binput = malloc((size_t)n);
+    if (!r->ishift_start || !r->binput) { rule_free(r); return NULL; }
+    int total = 0;
+    for (int v = 0; v < r->c; v++) {
+        r->ishift_start[v] = total;
+        for (int i = 0; i < n; i++) total += (r->input[i] >> v) & 1;
+    }
+    r->ishift_start[r->c] = total;
+    r->ishifts = malloc((size_t)(total ? total : 1) * sizeof *r->ishifts);
+    if (!r->ishifts) { rule_free(r); return NULL; }
+    int k = 0;
+    for (int v = 0; v < r->c; v++)
+        for (int z = 0; z < r->imz; z++)
+            for (int y = 0; y < r->imy; y++)
+                for (int x = 0; x < r->imx; x++)
+                    if ((r->input[x + y * r->imx + z * r->imx * r->imy] >> v) & 1) {
+                        r->ishifts[k][0] = (int16_t)x;
+                        r->ishifts[k][1] = (int16_t)y;
+                        r->ishifts[k][2] = (int16_t)z;
+                        k++;
+                    }
+    uint32_t wildcard = (1u << r->c) - 1;
+    for (int i = 0; i < n; i++) {
+        uint32_t w = r->input[i];
+        r->binput[i] = w == wildcard ? RULE_KEEP : (uint8_t)__builtin_ctz(w | 0x80000000u);
+    }
+    return r;
+}
+
+static rule *rule_new(int c, int imx, int imy, int imz, int omx, int omy, int omz, double p)
+{
+    rule *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    r->c = c;
+    r->imx = imx; r->imy = imy; r->imz = imz;
+    r->omx = omx; r->omy = omy; r->omz = omz;
+    r->p = p;
+    r->input = malloc((size_t)imx * imy * imz * sizeof *r->input);
+    r->output = malloc((size_t)omx * omy * omz);
+    if (!r->input || !r->output) { rule_free(r); return NULL; }
+    return r;
+}
+
+/* Rotation about z: (x, y) -> the reference's ZRotated index map. */
+static void *rule_rotated_z(void *ctx, const void *thing)
+{
+    (void)ctx;
+    const rule *s = thing;
+    rule *r = rule_new(s->c, s->imy, s->imx, s->imz, s->omy, s->omx, s->omz, s->p);
+    if (!r) return NULL;
+    for (int z = 0; z < s->imz; z++)
+        for (int y = 0; y < s->imx; y++)
+            for (int x = 0; x < s->imy; x++)
+                r->input[x + y * s->imy + z * s->imx * s->imy] = s->input[s->imx - 1 - y + x * s->imx + z * s->imx * s->imy];
+    for (int z = 0; z < s->omz; z++)
+        for (int y = 0; y < s->omx; y++)
+            for (int x = 0; x < s->omy; x++)
+                r->output[x + y * s->omy + z * s->omx * s->omy] = s->output[s->omx - 1 - y + x * s->omx + z * s->omx * s->omy];
+    return rule_finish(r);
+}
+
+static void *rule_rotated_y(void *ctx, const void *thing)
+{
+    (void)ctx;
+    const rule *s = thing;
+    rule *r = rule_new(s->c, s->imz, s->imy, s->imx, s->omz, s->omy, s->omx, s->p);
+    if (!r) return NULL;
+    for (int z = 0; z < s->imx; z++)
+        for (int y = 0; y < s->imy; y++)
+            for (int x = 0; x < s->imz; x++)
+                r->input[x + y * s->imz + z * s->imz * s->imy] = s->input[s->imx - 1 - z + y * s->imx + x * s->imx * s->imy];
+    for (int z = 0; z < s->omx; z++)
+        for (int y = 0; y < s->omy; y++)
+            for (int x = 0; x < s->omz; x++)
+                r->output[x + y * s->omz + z * s->omz * s->omy] = s->output[s->omx - 1 - z + y * s->omx + x * s->omx * s->omy];
+    return rule_finish(r);
+}
+
+static void *rule_reflected(void *ctx, const void *thing)
+{
+    (void)ctx;
+    const rule *s = thing;
+    rule *r = rule_new(s->c, s->imx, s->imy, s->imz, s->omx, s->omy, s->omz, s->p);
+    if (!r) return NULL;
+    for (int z = 0; z < s->imz; z++)
+        for (int y = 0; y < s->imy; y++)
+            for (int x = 0; x < s->imx; x++)
+                r->input[x + y * s->imx + z * s->imx * s->imy] = s->input[s->imx - 1 - x + y * s->imx + z * s->imx * s->imy];
+    for (int z = 0; z < s->omz; z++)
+        for (int y = 0; y < s->omy; y++)
+            for (int x = 0; x < s->omx; x++)
+                r->output[x + y * s->omx + z * s->omx * s->omy] = s->output[s->omx - 1 - x + y * s->omx + z * s->omx * s->omy];
+    return rule_finish(r);
+}
+
+bool rule_same(const void *a, const void *b)
+{
+    const rule *x = a, *y = b;
+    if (x->imx != y->imx || x->imy != y->imy || x->imz != y->imz || x->omx != y->omx || x->omy != y->omy || x->omz != y->omz)
+        return false;
+    return memcmp(x->input, y->input, (size_t)x->imx * x->imy * x->imz * sizeof *x->input) == 0 &&
+           memcmp(x->output, y->output, (size_t)x->omx * x->omy * x->omz) == 0;
+}
+
+static void rule_free_void(void *r) { rule_free(r); }
+
+bool rule_expand(diag *d, rule *r, bool d2, symmetry_set subset, rule ***list, int *count)
+{
+    void *images[48];
+    int n = symmetry_expand(d2, r, subset, NULL, rule_rotated_z, rule_rotated_y, rule_reflected, rule_same,
+                            rule_free_void, images);
+    if (n < 0) {
+        rule_free(r);
+        return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+    }
+    rule **bigger = realloc(*list, (size_t)(*count + n) * sizeof **list);
+    if (!bigger) {
+        for (int i = 0; i < n; i++) rule_free(images[i]);
+        return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+    }
+    *list = bigger;
+    for (int i = 0; i < n; i++) (*list)[(*count)++] = images[i];
+    return true;
+}
+
+bool rule_compile(rule *r, int mx, int my)
+{
+    int n = r->imx * r->imy * r->imz, m = r->omx * r->omy * r->omz;
+    r->match = malloc((size_t)(n ? n : 1) * sizeof *r->match);
+    r->write = malloc((size_t)(m ? m : 1) * sizeof *r->write);
+    if (!r->match || !r->write) return false;
+    uint32_t wildcard = (1u << r->c) - 1;
+    r->match_count = 0;
+    for (int z = 0; z < r->imz; z++)
+        for (int y = 0; y < r->imy; y++)
+            for (int x = 0; x < r->imx; x++) {
+                uint32_t w = r->input[x + y * r->imx + z * r->imx * r->imy];
+                if ((w & wildcard) == wildcard) continue;
+                r->match[r->match_count].offset = x + y * mx + z * mx * my;
+                r->match[r->match_count].wave = w;
+                r->match_count++;
+            }
+    r->write_count = 0;
+    for (int z = 0; z < r->omz; z++)
+        for (int y = 0; y < r->omy; y++)
+            for (int x = 0; x < r->omx; x++) {
+                uint8_t v = r->output[x + y * r->omx + z * r->omx * r->omy];
+                if (v == RULE_KEEP) continue;
+                r->write[r->write_count].offset = x + y * mx + z * mx * my;
+                r->write[r->write_count].wave = v;
+                r->write_count++;
+            }
+    return true;
+}
+
+/* Parse "AB/CD EF/GH": spaces separate z layers (listed top layer first),
+   slashes separate rows. The result is indexed x + y*MX + z*MX*MY. */
+static char *parse_pattern(diag *d, int line, const char *what, const char *s, int *MX, int *MY, int *MZ)
+{
+    int layers = 1, rows_in_first = 1, width = 0;
+    for (const char *p = s; *p; p++) if (*p == ' ') layers++;
+    for (const char *p = s; *p && *p != ' '; p++) if (*p == '/') rows_in_first++;
+    while (s[width] && s[width] != '/' && s[width] != ' ') width++;
+    if (width == 0) {
+        diag_error(d, TS_ERR_MODEL, line, "%s pattern \"%s\" has an empty row", what, s);
+        return NULL;
+    }
+    *MX = width; *MY = rows_in_first; *MZ = layers;
+    char *out = malloc((size_t)width * rows_in_first * layers);
+    if (!out) { diag_error(d, TS_ERR_RUNTIME, line, "out of memory"); return NULL; }
+    const char *p = s;
+    for (int layer = 0; layer < layers; layer++) {
+        int z = layers - 1 - layer;
+        for (int y = 0; ; y++) {
+            int x = 0;
+            while (*p && *p != '/' && *p != ' ') {
+                if (x < width && y < rows_in_first) out[x + y * width + z * width * rows_in_first] = *p;
+                x++; p++;
+            }
+            if (x != width || y >= rows_in_first) {
+                diag_error(d, TS_ERR_MODEL, line, "%s pattern \"%s\" is not rectangular", what, s);
+                free(out);
+                return NULL;
+            }
+            if (*p == '/') { p++; continue; }
+            if (y != rows_in_first - 1) {
+                diag_error(d, TS_ERR_MODEL, line, "%s pattern \"%s\" is not rectangular", what, s);
+                free(out);
+                return NULL;
+            }
+            if (*p == ' ') p++;
+            break;
+        }
+    }
+    return out;
+}
+
+rule *rule_load(diag *d, const xmlNode *el, const grid_def *gin, const grid_def *gout)
+{
+    int line = xml_line(el);
+    const char *in = xml_attr(el, "in"), *out = xml_attr(el, "out");
+    const char *fin = xml_attr(el, "fin"), *fout = xml_attr(el, "fout"), *file = xml_attr(el, "file");
+    if (file || fin || fout) {
+        diag_error(d, TS_ERR_MODEL, line, "rule images (fin/fout/file) are not supported yet");
+        return NULL;
+    }
+    if (!in) { diag_error(d, TS_ERR_MODEL, line, "no input in a rule"); return NULL; }
+    if (!out) { diag_error(d, TS_ERR_MODEL, line, "no output in a rule"); return NULL; }
+    int IMX, IMY, IMZ, OMX, OMY, OMZ;
+    char *inr = parse_pattern(d, line, "input", in, &IMX, &IMY, &IMZ);
+    if (!inr) return NULL;
+    char *outr = parse_pattern(d, line, "output", out, &OMX, &OMY, &OMZ);
+    if (!outr) { free(inr); return NULL; }
+    double p = 1.0;
+    rule *r = NULL;
+    if (gin == gout && (OMX != IMX || OMY != IMY || OMZ != IMZ)) {
+        diag_error(d, TS_ERR_MODEL, line, "non-matching pattern sizes: in is %dx%dx%d, out is %dx%dx%d", IMX, IMY, IMZ, OMX, OMY, OMZ);
+        goto done;
+    }
+    /* A 3-D pattern in a 2-D grid is allowed: it never matches (models use
+       this to share one file between 2-D and 3-D runs). */
+    if (!xml_get_double(d, el, "p", 1.0, &p)) goto done;
+    r = rule_new(gin->c, IMX, IMY, IMZ, OMX, OMY, OMZ, p);
+    if (!r) { diag_error(d, TS_ERR_RUNTIME, line, "out of memory"); goto done; }
+    for (int i = 0; i < IMX * IMY * IMZ; i++) {
+        unsigned char ch = (unsigned char)inr[i];
+        if (!gin->has_wave[ch]) {
+            diag_error(d, TS_ERR_MODEL, line, "input code %c is not a value, union or '*' of the grid", ch);
+            rule_free(r); r = NULL; goto done;
+        }
+        r->input[i] = gin->wave_of[ch];
+    }
+    for (int i = 0; i < OMX * OMY * OMZ; i++) {
+        unsigned char ch = (unsigned char)outr[i];
+        if (ch == '*') { r->output[i] = RULE_KEEP; continue; }
+        if (gout->value_of[ch] < 0) {
+            diag_error(d, TS_ERR_MODEL, line, "output code %c is not a value of the grid", ch);
+            rule_free(r); r = NULL; goto done;
+        }
+        r->output[i] = (uint8_t)gout->value_of[ch];
+    }
+    r = rule_finish(r);
+    if (!r) diag_error(d, TS_ERR_RUNTIME, line, "out of memory");
+    else r->original = true;
+done:
+    free(inr);
+    free(outr);
+    return r;
+}

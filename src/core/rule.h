@@ -1,0 +1,50 @@
+/* rule.h — rewrite rules: parsing, symmetry variants, shift tables and matching. */
+#ifndef TS_RULE_H
+#define TS_RULE_H
+#include <libxml/tree.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "grid.h"
+#include "symmetry.h"
+
+#define RULE_KEEP 0xff /* output cell that leaves the grid as it is ('*') */
+
+typedef struct rule_cell {
+    int32_t offset; /* dx + dy*MX + dz*MX*MY in the grid the rule was compiled for */
+    uint32_t wave;  /* input: allowed values; output: the value written */
+} rule_cell;
+
+typedef struct rule {
+    int imx, imy, imz, omx, omy, omz;
+    int c;              /* values of the input grid */
+    uint32_t *input;    /* imx*imy*imz waves */
+    uint8_t *output;    /* omx*omy*omz values, RULE_KEEP for '*' */
+    uint8_t *binput;    /* input value, or RULE_KEEP when the wave is '*' */
+    double p;
+    bool original;      /* the rule as written, not a symmetric image */
+    /* ishifts[ishift_start[v] .. ishift_start[v+1]) are the (x,y,z) input
+       positions that accept value v, in z,y,x order. */
+    int *ishift_start;
+    int16_t (*ishifts)[3];
+    /* Compiled for one grid size (rule_compile): the cells to test and write. */
+    rule_cell *match;   /* input cells whose wave is not '*' */
+    int match_count;
+    rule_cell *write;   /* output cells that are not RULE_KEEP */
+    int write_count;
+} rule;
+
+/* Parse one rule element (or a node carrying in/out) against its grids. */
+rule *rule_load(diag *d, const xmlNode *el, const grid_def *gin, const grid_def *gout);
+/* Expand by symmetry; rules are appended to *list (grown with realloc). */
+bool rule_expand(diag *d, rule *r, bool d2, symmetry_set subset, rule ***list, int *count);
+bool rule_compile(rule *r, int mx, int my);
+void rule_free(rule *r);
+bool rule_same(const void *a, const void *b);
+
+static inline bool rule_matches(const rule *r, const uint8_t *state, int32_t at)
+{
+    for (int k = 0; k < r->match_count; k++)
+        if (!((r->match[k].wave >> state[at + r->match[k].offset]) & 1)) return false;
+    return true;
+}
+#endif

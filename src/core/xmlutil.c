@@ -1,0 +1,125 @@
+/* xmlutil.c — typed attribute access on libxml2 elements, parsed as .NET's converters do. */
+#include "xmlutil.h"
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+int xml_line(const xmlNode *el) { return (int)xmlGetLineNo(el); }
+const char *xml_name(const xmlNode *el) { return (const char *)el->name; }
+bool xml_is(const xmlNode *el, const char *name) { return strcmp((const char *)el->name, name) == 0; }
+
+const char *xml_attr(const xmlNode *el, const char *name)
+{
+    for (xmlAttr *a = el->properties; a; a = a->next) {
+        if (strcmp((const char *)a->name, name) == 0) {
+            if (a->children && a->children->type == XML_TEXT_NODE && !a->children->next)
+                return (const char *)a->children->content;
+            return a->children ? (const char *)a->children->content : "";
+        }
+    }
+    return NULL;
+}
+
+static const char *skip_space(const char *s)
+{
+    while (*s && isspace((unsigned char)*s)) s++;
+    return s;
+}
+
+static bool rest_is_space(const char *s) { return *skip_space(s) == 0; }
+
+bool xml_parse_int_text(const char *text, int *out)
+{
+    const char *s = skip_space(text);
+    if (!*s) return false;
+    errno = 0;
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || errno || v < INT_MIN || v > INT_MAX || !rest_is_space(end)) return false;
+    *out = (int)v;
+    return true;
+}
+
+bool xml_get_int(diag *d, const xmlNode *el, const char *name, int dflt, int *out)
+{
+    *out = dflt;
+    const char *text = xml_attr(el, name);
+    if (!text) return true;
+    if (!xml_parse_int_text(text, out))
+        return diag_error(d, TS_ERR_MODEL, xml_line(el), "attribute %s=\"%s\" of <%s> is not an integer", name, text, xml_name(el));
+    return true;
+}
+
+bool xml_get_double(diag *d, const xmlNode *el, const char *name, double dflt, double *out)
+{
+    *out = dflt;
+    const char *text = xml_attr(el, name);
+    if (!text) return true;
+    const char *s = skip_space(text);
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || !rest_is_space(end) || errno == ERANGE || v != v)
+        return diag_error(d, TS_ERR_MODEL, xml_line(el), "attribute %s=\"%s\" of <%s> is not a number", name, text, xml_name(el));
+    *out = v;
+    return true;
+}
+
+bool xml_get_bool(diag *d, const xmlNode *el, const char *name, bool dflt, bool *out)
+{
+    *out = dflt;
+    const char *text = xml_attr(el, name);
+    if (!text) return true;
+    const char *s = skip_space(text);
+    size_t n = strlen(s);
+    while (n > 0 && isspace((unsigned char)s[n - 1])) n--;
+    if (n == 4 && strncasecmp(s, "true", 4) == 0) *out = true;
+    else if (n == 5 && strncasecmp(s, "false", 5) == 0) *out = false;
+    else return diag_error(d, TS_ERR_MODEL, xml_line(el), "attribute %s=\"%s\" of <%s> must be True or False", name, text, xml_name(el));
+    return true;
+}
+
+bool xml_get_char(diag *d, const xmlNode *el, const char *name, char *out, bool *present)
+{
+    const char *text = xml_attr(el, name);
+    *present = text != NULL;
+    if (!text) return true;
+    const char *s = text;
+    size_t n = strlen(s);
+    if (n > 1) { /* .NET trims a longer string before insisting on one character */
+        s = skip_space(s);
+        n = strlen(s);
+        while (n > 0 && isspace((unsigned char)s[n - 1])) n--;
+    }
+    if (n != 1 || (unsigned char)s[0] >= 0x80)
+        return diag_error(d, TS_ERR_MODEL, xml_line(el), "attribute %s=\"%s\" of <%s> must be one ASCII character", name, text, xml_name(el));
+    *out = s[0];
+    return true;
+}
+
+void xml_check_attrs(diag *d, const xmlNode *el, const char *const *known)
+{
+    for (xmlAttr *a = el->properties; a; a = a->next) {
+        const char *name = (const char *)a->name;
+        bool ok = strcmp(name, "comment") == 0;
+        for (const char *const *k = known; !ok && *k; k++) ok = strcmp(*k, name) == 0;
+        if (!ok) diag_warn(d, xml_line(el), "unknown attribute \"%s\" on <%s> is ignored", name, xml_name(el));
+    }
+}
+
+xmlNode *xml_first_child(const xmlNode *el)
+{
+    for (xmlNode *c = el->children; c; c = c->next)
+        if (c->type == XML_ELEMENT_NODE) return c;
+    return NULL;
+}
+
+xmlNode *xml_next(const xmlNode *el)
+{
+    for (xmlNode *c = el->next; c; c = c->next)
+        if (c->type == XML_ELEMENT_NODE) return c;
+    return NULL;
+}

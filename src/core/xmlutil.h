@@ -1,0 +1,26 @@
+/* xmlutil.h — typed attribute access on libxml2 elements, parsed as .NET's converters do. */
+#ifndef TS_XMLUTIL_H
+#define TS_XMLUTIL_H
+#include <libxml/tree.h>
+#include <stdbool.h>
+#include "diag.h"
+
+int xml_line(const xmlNode *el);
+const char *xml_name(const xmlNode *el);
+bool xml_is(const xmlNode *el, const char *name);
+/* The attribute's text, or NULL; the pointer lives as long as the document. */
+const char *xml_attr(const xmlNode *el, const char *name);
+/* Each getter returns false after reporting a malformed value; a missing
+   attribute leaves *out at the default and returns true. */
+bool xml_get_int(diag *d, const xmlNode *el, const char *name, int dflt, int *out);
+bool xml_get_double(diag *d, const xmlNode *el, const char *name, double dflt, double *out);
+bool xml_get_bool(diag *d, const xmlNode *el, const char *name, bool dflt, bool *out);
+/* A single character; *present tells whether the attribute was there. */
+bool xml_get_char(diag *d, const xmlNode *el, const char *name, char *out, bool *present);
+/* Warn about attributes not in the NULL-terminated list (plus "comment"). */
+void xml_check_attrs(diag *d, const xmlNode *el, const char *const *known);
+/* Iterate element children. */
+xmlNode *xml_first_child(const xmlNode *el);
+xmlNode *xml_next(const xmlNode *el);
+bool xml_parse_int_text(const char *text, int *out);
+#endif

@@ -1,0 +1,144 @@
+/* model.c — load a model file: parse the XML, define the grid, build and compile the node tree. */
+#include "run.h"
+#include "../core/xmlutil.h"
+#include <errno.h>
+#include <libxml/parser.h>
+#include <stdio.h>
+#include <string.h>
+
+ts_load_options ts_load_defaults(void)
+{
+    ts_load_options o;
+    memset(&o, 0, sizeof o);
+    o.mx = o.my = 16;
+    o.mz = 1;
+    return o;
+}
+
+void ts_model_free(ts_model *m)
+{
+    if (!m) return;
+    for (int i = 0; i < m->node_count; i++)
+        if (m->nodes[i]) m->nodes[i]->kind->free(m->nodes[i]);
+    free(m->nodes);
+    grid_free(&m->grid);
+    free(m->file);
+    free(m);
+}
+
+static bool check_size(diag *d, const ts_load_options *o)
+{
+    if (o->mx < 1 || o->my < 1 || o->mz < 1)
+        return diag_error(d, TS_ERR_USAGE, 0, "grid size %dx%dx%d: every dimension must be at least 1", o->mx, o->my, o->mz);
+    if ((int64_t)o->mx * o->my * o->mz > GRID_MAX_CELLS)
+        return diag_error(d, TS_ERR_USAGE, 0, "grid size %dx%dx%d is absurd: more than %ld cells", o->mx, o->my, o->mz,
+                          (long)GRID_MAX_CELLS);
+    return true;
+}
+
+static ts_model *model_build(xmlDoc *doc, const char *name, const ts_load_options *opt, ts_error *err)
+{
+    diag d = {.file = name, .err = err, .warn = opt->warn, .warn_userdata = opt->warn_userdata, .quiet = opt->quiet};
+    ts_model *m = calloc(1, sizeof *m);
+    if (!m || !(m->file = strdup(name))) {
+        free(m);
+        ts_error_set(err, TS_ERR_RUNTIME, name, 0, "out of memory");
+        return NULL;
+    }
+    xmlNode *root = xmlDocGetRootElement(doc);
+    loader ld = {.d = &d, .grid = &m->grid};
+    bool ok = root != NULL;
+    if (!ok) diag_error(&d, TS_ERR_MODEL, 1, "the document has no root element");
+    ok = ok && check_size(&d, opt) && grid_load(&d, root, opt->mx, opt->my, opt->mz, &m->grid);
+    ok = ok && xml_get_bool(&d, root, "origin", false, &m->origin);
+    node *top = NULL;
+    if (ok) {
+        bool d2 = m->grid.mz == 1;
+        symmetry_set symmetry = symmetry_all(d2);
+        const char *sym = xml_attr(root, "symmetry");
+        if (sym && !symmetry_lookup(d2, sym, &symmetry))
+            ok = diag_error(&d, TS_ERR_MODEL, xml_line(root), "unknown symmetry %s (use one of %s)", sym, symmetry_names(d2));
+        if (ok) top = node_load(&ld, root, symmetry);
+        if (top && !top->kind->is_branch) top = branch_wrap_markov(&ld, top);
+        ok = top != NULL && !d.failed;
+    }
+    m->nodes = ld.nodes;
+    m->node_count = ld.node_count;
+    if (!ok) {
+        if (!d.failed) ts_error_set(err, TS_ERR_MODEL, name, 0, "failed to load the model");
+        ts_model_free(m);
+        return NULL;
+    }
+    m->root = top->id;
+    return m;
+}
+
+static ts_model *load_doc(xmlParserCtxt *ctx, xmlDoc *doc, const char *name, const ts_load_options *opt, ts_error *err)
+{
+    if (!doc) {
+        const xmlError *e = xmlCtxtGetLastError(ctx);
+        char message[400] = "malformed XML";
+        if (e && e->message) {
+            snprintf(message, sizeof message, "malformed XML: %s", e->message);
+            size_t n = strlen(message);
+            while (n > 0 && (message[n - 1] == '\n' || message[n - 1] == ' ')) message[--n] = 0;
+        }
+        ts_error_set(err, TS_ERR_MODEL, name, e ? e->line : 0, "%s", message);
+        xmlFreeParserCtxt(ctx);
+        return NULL;
+    }
+    ts_model *m = model_build(doc, name, opt, err);
+    xmlFreeDoc(doc);
+    xmlFreeParserCtxt(ctx);
+    return m;
+}
+
+/* Model files are untrusted: no network, no entity expansion, no DTD loading. */
+#define TS_XML_OPTIONS (XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOERROR | XML_PARSE_NOWARNING)
+
+ts_model *ts_model_load(const char *path, const ts_load_options *opt, ts_error *err)
+{
+    ts_load_options dflt = ts_load_defaults();
+    if (!opt) opt = &dflt;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        ts_error_set(err, TS_ERR_IO, path, 0, "cannot open the model: %s", strerror(errno));
+        return NULL;
+    }
+    fclose(f);
+    xmlParserCtxt *ctx = xmlNewParserCtxt();
+    if (!ctx) {
+        ts_error_set(err, TS_ERR_RUNTIME, path, 0, "out of memory");
+        return NULL;
+    }
+    xmlDoc *doc = xmlCtxtReadFile(ctx, path, NULL, TS_XML_OPTIONS);
+    return load_doc(ctx, doc, path, opt, err);
+}
+
+ts_model *ts_model_load_string(const char *xml, const char *name, const ts_load_options *opt, ts_error *err)
+{
+    ts_load_options dflt = ts_load_defaults();
+    if (!opt) opt = &dflt;
+    xmlParserCtxt *ctx = xmlNewParserCtxt();
+    if (!ctx) {
+        ts_error_set(err, TS_ERR_RUNTIME, name, 0, "out of memory");
+        return NULL;
+    }
+    xmlDoc *doc = xmlCtxtReadMemory(ctx, xml, (int)strlen(xml), name, NULL, TS_XML_OPTIONS);
+    return load_doc(ctx, doc, name, opt, err);
+}
+
+int ts_model_node_count(const ts_model *m) { return m->node_count; }
+
+int ts_model_node_info(const ts_model *m, int id, ts_node_info *info)
+{
+    if (id < 0 || id >= m->node_count) return 0;
+    const node *n = m->nodes[id];
+    info->kind = n->kind->name;
+    info->line = n->line;
+    info->parent = n->parent;
+    info->depth = n->depth;
+    return 1;
+}
+
+const char *ts_model_legend(const ts_model *m) { return m->grid.chars; }

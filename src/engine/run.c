@@ -1,0 +1,153 @@
+/* run.c — one run of a model: seeding, the step loop, the change log and observers. */
+#include "run.h"
+#include <string.h>
+
+void ts_run_free(ts_run *run)
+{
+    if (!run) return;
+    run_state *r = &run->rs;
+    if (r->node_states)
+        for (int i = 0; i < r->model->node_count; i++)
+            if (r->node_states[i]) r->model->nodes[i]->kind->state_free(r->node_states[i]);
+    free(r->node_states);
+    free(r->state);
+    free(r->mask);
+    free(r->changes);
+    free(r->first);
+    free(run);
+}
+
+ts_run *ts_run_new(const ts_model *m, int32_t seed, ts_error *err)
+{
+    ts_run *run = calloc(1, sizeof *run);
+    if (!run) goto oom;
+    run_state *r = &run->rs;
+    r->model = m;
+    r->grid = &m->grid;
+    r->mx = m->grid.mx;
+    r->my = m->grid.my;
+    r->mz = m->grid.mz;
+    r->cells = r->mx * r->my * r->mz;
+    r->state = malloc((size_t)r->cells);
+    r->mask = calloc((size_t)r->cells, 1);
+    r->node_states = calloc((size_t)m->node_count, sizeof *r->node_states);
+    r->changes_cap = 1024;
+    r->changes = malloc((size_t)r->changes_cap * sizeof *r->changes);
+    r->first_cap = 1024;
+    r->first = malloc((size_t)r->first_cap * sizeof *r->first);
+    if (!r->state || !r->mask || !r->node_states || !r->changes || !r->first) goto oom;
+    for (int i = 0; i < m->node_count; i++) {
+        r->node_states[i] = m->nodes[i]->kind->state_new(m->nodes[i], &m->grid);
+        if (!r->node_states[i]) goto oom;
+    }
+    ts_run_reset(run, seed);
+    return run;
+oom:
+    ts_run_free(run);
+    ts_error_set(err, TS_ERR_RUNTIME, m->file, 0, "out of memory creating a run");
+    return NULL;
+}
+
+void ts_run_reset(ts_run *run, int32_t seed)
+{
+    run_state *r = &run->rs;
+    const ts_model *m = r->model;
+    rng_seed(&r->random, seed);
+    memset(r->state, 0, (size_t)r->cells);
+    memset(r->mask, 0, (size_t)r->cells);
+    if (m->origin) r->state[r->mx / 2 + (r->my / 2) * r->mx + (r->mz / 2) * r->mx * r->my] = 1;
+    r->changes_len = 0;
+    r->changes_base = 0;
+    r->first_len = 1;
+    r->first[0] = 0;
+    node_reset(r, m->nodes[m->root]);
+    r->current = m->root;
+    r->counter = 0;
+    r->out_of_memory = false;
+}
+
+/* Drop log entries older than any step a node may still scan from. */
+static void compact_changes(run_state *r)
+{
+    int64_t keep = r->first[r->counter];
+    for (int i = 0; i < r->model->node_count; i++) {
+        const node *n = r->model->nodes[i];
+        if (!n->kind->oldest_turn) continue;
+        long turn = n->kind->oldest_turn(r->node_states[i]);
+        if (turn >= 0 && r->first[turn] < keep) keep = r->first[turn];
+    }
+    int64_t drop = keep - r->changes_base;
+    if (drop <= 0) return;
+    memmove(r->changes, r->changes + drop, (size_t)(r->changes_len - drop) * sizeof *r->changes);
+    r->changes_len -= drop;
+    r->changes_base = keep;
+}
+
+bool run_grow_changes(run_state *r)
+{
+    compact_changes(r);
+    if (r->changes_len < r->changes_cap / 2) return true;
+    int64_t cap = r->changes_cap * 2;
+    int32_t *bigger = realloc(r->changes, (size_t)cap * sizeof *bigger);
+    if (!bigger) {
+        r->out_of_memory = true;
+        return false;
+    }
+    r->changes = bigger;
+    r->changes_cap = cap;
+    return true;
+}
+
+int ts_run_step(ts_run *run)
+{
+    run_state *r = &run->rs;
+    if (r->current < 0 || r->out_of_memory) return 0;
+    if (r->first_len == r->first_cap) {
+        int64_t *bigger = realloc(r->first, (size_t)r->first_cap * 2 * sizeof *bigger);
+        if (!bigger) { r->out_of_memory = true; return 0; }
+        r->first = bigger;
+        r->first_cap *= 2;
+    }
+    r->acting_node = -1;
+    node_go(r, r->model->nodes[r->current]);
+    r->counter++;
+    r->first[r->first_len++] = run_changes_end(r);
+    if (r->observer) {
+        int64_t start = r->first[r->counter - 1];
+        ts_step_event ev = {
+            .step = r->counter,
+            .node_id = r->acting_node,
+            .changed = r->changes + (start - r->changes_base),
+            .changed_count = (size_t)(run_changes_end(r) - start),
+            .grid = r->state,
+        };
+        r->observer(r->observer_userdata, &ev);
+    }
+    return 1;
+}
+
+long ts_run_to_end(ts_run *run, long step_limit)
+{
+    while ((step_limit <= 0 || run->rs.counter < step_limit) && ts_run_step(run)) {}
+    return run->rs.counter;
+}
+
+int ts_run_finished(const ts_run *run) { return run->rs.current < 0; }
+int ts_run_out_of_memory(const ts_run *run) { return run->rs.out_of_memory; }
+long ts_run_counter(const ts_run *run) { return run->rs.counter; }
+
+const unsigned char *ts_run_grid(const ts_run *run, int *mx, int *my, int *mz)
+{
+    if (mx) *mx = run->rs.mx;
+    if (my) *my = run->rs.my;
+    if (mz) *mz = run->rs.mz;
+    return run->rs.state;
+}
+
+const char *ts_run_legend(const ts_run *run) { return run->rs.grid->chars; }
+
+void ts_run_set_observer(ts_run *run, ts_observer_fn fn, void *userdata)
+{
+    run->rs.observer = fn;
+    run->rs.observer_userdata = userdata;
+}

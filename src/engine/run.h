@@ -1,0 +1,60 @@
+/* run.h — the mutable state of one run, shared by the interpreter loop and the nodes. */
+#ifndef TS_RUN_H
+#define TS_RUN_H
+#include <stdint.h>
+#include <stdlib.h>
+#include "tessera.h"
+#include "../core/grid.h"
+#include "../core/rng.h"
+#include "../nodes/node.h"
+
+struct ts_model {
+    char *file;
+    grid_def grid;
+    bool origin;
+    node **nodes;      /* by id; nodes[root] is a branch */
+    int node_count;
+    int root;
+};
+
+struct run_state {
+    const ts_model *model;
+    const grid_def *grid;
+    uint8_t *state;          /* the cells of the current grid */
+    uint8_t *mask;           /* scratch marks used by `all` */
+    int mx, my, mz;
+    int32_t cells;
+    rng random;
+    void **node_states;
+    int current;             /* id of the current branch, -1 when the run has ended */
+    long counter;            /* steps made */
+    /* Every cell change of the run, as flat indices. Positions are absolute
+       (changes_base + index) so that old entries can be dropped. */
+    int32_t *changes;
+    int64_t changes_len, changes_cap, changes_base;
+    int64_t *first;          /* first[t]: position of the first change of step t */
+    int64_t first_len, first_cap;
+    int acting_node;         /* the leaf that acted in the current step */
+    ts_observer_fn observer;
+    void *observer_userdata;
+    bool out_of_memory;
+};
+
+struct ts_run {
+    run_state rs;
+};
+
+bool run_grow_changes(run_state *r);
+
+static inline void run_change(run_state *r, int32_t index)
+{
+    if (r->changes_len == r->changes_cap && !run_grow_changes(r)) return;
+    r->changes[r->changes_len++] = index;
+}
+static inline int64_t run_changes_end(const run_state *r) { return r->changes_base + r->changes_len; }
+static inline int32_t run_change_at(const run_state *r, int64_t position) { return r->changes[position - r->changes_base]; }
+static inline int64_t run_first(const run_state *r, long turn) { return r->first[turn]; }
+
+static inline bool node_go(run_state *r, const node *n) { return n->kind->go(r, n, r->node_states[n->id]); }
+static inline void node_reset(run_state *r, const node *n) { n->kind->reset(r, n, r->node_states[n->id]); }
+#endif

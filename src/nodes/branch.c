@@ -1,0 +1,131 @@
+/* branch.c — the branch nodes `markov` and `sequence`, and the implicit root markov. */
+#include "node.h"
+#include "../core/xmlutil.h"
+#include "../engine/run.h"
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct branch {
+    node base;
+    bool markov;      /* markov restarts from its first child every step */
+    node **children;
+    int count;
+} branch;
+
+typedef struct branch_state {
+    int n;            /* index of the child being run */
+} branch_state;
+
+static void branch_free(node *n)
+{
+    branch *b = (branch *)n;
+    free(b->children);
+    free(b);
+}
+
+static bool branch_add_child(loader *ld, branch *b, node *child)
+{
+    node **bigger = realloc(b->children, (size_t)(b->count + 1) * sizeof *bigger);
+    if (!bigger) return diag_error(ld->d, TS_ERR_RUNTIME, 0, "out of memory");
+    b->children = bigger;
+    b->children[b->count++] = child;
+    child->parent = b->base.id;
+    if (child->kind->is_branch) child->return_to = b->base.id;
+    return true;
+}
+
+static node *branch_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry, bool markov)
+{
+    static const char *const known[] = {"symmetry", "values", "origin", "folder", "transparent", NULL};
+    diag *d = ld->d;
+    branch *b = calloc(1, sizeof *b);
+    if (!b) { diag_error(d, TS_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    b->base.kind = markov ? &node_kind_markov : &node_kind_sequence;
+    b->markov = markov;
+    if (!loader_register(ld, &b->base, el)) { free(b); return NULL; }
+    /* `values`, `origin` and the rest belong to the root element; elsewhere they are ignored. */
+    if (b->base.id == 0) xml_check_attrs(d, el, known);
+    else xml_check_attrs(d, el, (const char *const[]){"symmetry", NULL});
+
+    symmetry_set symmetry = parent_symmetry;
+    const char *sym = xml_attr(el, "symmetry");
+    bool d2 = ld->grid->mz == 1;
+    if (sym && !symmetry_lookup(d2, sym, &symmetry)) {
+        diag_error(d, TS_ERR_MODEL, xml_line(el), "unknown symmetry %s (use one of %s)", sym, symmetry_names(d2));
+        return NULL;
+    }
+    ld->depth++;
+    for (xmlNode *c = xml_first_child(el); c; c = xml_next(c)) {
+        if (xml_is(c, "union")) continue; /* read by the grid */
+        node *child = node_load(ld, c, symmetry);
+        if (!child || !branch_add_child(ld, b, child)) { ld->depth--; return NULL; }
+    }
+    ld->depth--;
+    return &b->base;
+}
+
+static node *markov_load(loader *ld, const xmlNode *el, symmetry_set s) { return branch_load(ld, el, s, true); }
+static node *sequence_load(loader *ld, const xmlNode *el, symmetry_set s) { return branch_load(ld, el, s, false); }
+
+node *branch_wrap_markov(loader *ld, node *child)
+{
+    branch *b = calloc(1, sizeof *b);
+    if (!b) { diag_error(ld->d, TS_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    b->base.kind = &node_kind_markov;
+    b->markov = true;
+    if (!loader_register(ld, &b->base, NULL)) { free(b); return NULL; }
+    if (!branch_add_child(ld, b, child)) return NULL;
+    return &b->base;
+}
+
+static void *branch_state_new(const node *n, const grid_def *g)
+{
+    (void)n; (void)g;
+    return calloc(1, sizeof(branch_state));
+}
+
+static void branch_reset(run_state *r, const node *n, void *state)
+{
+    const branch *b = (const branch *)n;
+    for (int i = 0; i < b->count; i++) node_reset(r, b->children[i]);
+    ((branch_state *)state)->n = 0;
+}
+
+/* Run children in order from the current one; a child that succeeds ends the
+   step. A child branch becomes the interpreter's current node, so later steps
+   go straight to it until it ends. */
+static bool branch_go(run_state *r, const node *n, void *state)
+{
+    const branch *b = (const branch *)n;
+    branch_state *st = state;
+    if (b->markov) st->n = 0;
+    for (; st->n < b->count; st->n++) {
+        const node *child = b->children[st->n];
+        if (child->kind->is_branch) r->current = child->id;
+        if (node_go(r, child)) return true;
+    }
+    r->current = r->current >= 0 ? r->model->nodes[r->current]->return_to : -1;
+    branch_reset(r, n, state);
+    return false;
+}
+
+const node_kind node_kind_markov = {
+    .name = "markov",
+    .is_branch = true,
+    .load = markov_load,
+    .free = branch_free,
+    .state_new = branch_state_new,
+    .state_free = free,
+    .reset = branch_reset,
+    .go = branch_go,
+};
+const node_kind node_kind_sequence = {
+    .name = "sequence",
+    .is_branch = true,
+    .load = sequence_load,
+    .free = branch_free,
+    .state_new = branch_state_new,
+    .state_free = free,
+    .reset = branch_reset,
+    .go = branch_go,
+};

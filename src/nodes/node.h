@@ -1,0 +1,63 @@
+/* node.h — the node interface shared by every node kind, and the loader that builds the tree. */
+#ifndef TS_NODE_H
+#define TS_NODE_H
+#include <libxml/tree.h>
+#include <stdbool.h>
+#include "../core/diag.h"
+#include "../core/grid.h"
+#include "../core/symmetry.h"
+
+typedef struct node node;
+typedef struct run_state run_state;
+
+typedef struct loader {
+    diag *d;
+    grid_def *grid;     /* the grid the nodes being loaded act on */
+    node **nodes;       /* every node, indexed by id */
+    int node_count, node_cap;
+    int depth;
+} loader;
+
+typedef struct node_kind {
+    const char *name;
+    bool is_branch;
+    /* Build the node from its element. The loader has already created the
+       generic part; load fills in the rest and returns false on error. */
+    node *(*load)(loader *ld, const xmlNode *el, symmetry_set parent_symmetry);
+    void (*free)(node *n);
+    /* Per-run mutable state. */
+    void *(*state_new)(const node *n, const grid_def *grid);
+    void (*state_free)(void *state);
+    void (*reset)(run_state *run, const node *n, void *state);
+    bool (*go)(run_state *run, const node *n, void *state);
+    /* Optional: the oldest step whose changes the node will still read, or -1.
+       Lets the run drop older entries of its change log. */
+    long (*oldest_turn)(const void *state);
+} node_kind;
+
+struct node {
+    const node_kind *kind;
+    int id;
+    int line;
+    int parent;        /* enclosing node, -1 for the root */
+    int depth;
+    /* For branches: the branch that becomes current when this one ends (the
+       reference's Branch.parent), -1 when the run should end then. */
+    int return_to;
+};
+
+/* Registry: element name -> kind. NULL if the name is not a node. */
+const node_kind *node_kind_find(const char *name);
+/* Names of node kinds that a later version adds; loading them says so. */
+bool node_is_planned(const char *name);
+
+/* Load any node element; registers it and its subtree in the loader. */
+node *node_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry);
+/* Register a node created by a kind's load function (assigns its id). */
+bool loader_register(loader *ld, node *n, const xmlNode *el);
+/* Create the implicit markov around a non-branch root. */
+node *branch_wrap_markov(loader *ld, node *child);
+
+/* Node kinds. */
+extern const node_kind node_kind_markov, node_kind_sequence, node_kind_one, node_kind_all, node_kind_prl;
+#endif

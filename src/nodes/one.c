@@ -1,0 +1,77 @@
+/* one.c — the `one` node: apply one randomly chosen match per step. */
+#include "rulenode.h"
+#include <string.h>
+
+static node *one_load(loader *ld, const xmlNode *el, symmetry_set s)
+{
+    rulenode *rn = (rulenode *)rulenode_load(ld, el, s, &node_kind_one, sizeof(rulenode));
+    if (rn) rn->uses_mask = true;
+    return &rn->base;
+}
+
+static void one_reset(run_state *r, const node *n, void *state)
+{
+    rulenode_state *st = state;
+    rulenode_reset(r, n, state);
+    if (st->match_count != 0) {
+        memset(st->mask, 0, (size_t)(st->words * ((const rulenode *)n)->rule_count) * sizeof *st->mask);
+        st->match_count = 0;
+    }
+}
+
+static void one_apply(run_state *r, const rule *rl, int32_t at)
+{
+    uint8_t *state = r->state;
+    for (int k = 0; k < rl->write_count; k++) {
+        int32_t i = at + rl->write[k].offset;
+        uint8_t value = (uint8_t)rl->write[k].wave;
+        if (state[i] != value) {
+            state[i] = value;
+            run_change(r, i);
+        }
+    }
+}
+
+/* Draw matches uniformly until one still holds; stale ones are dropped. */
+static int one_random_match(run_state *r, const rulenode *rn, rulenode_state *st, int32_t *at)
+{
+    while (st->match_count > 0) {
+        int32_t k = rng_next_max(&r->random, st->match_count);
+        match m = st->matches[k];
+        mask_clear(st, m.r, m.at);
+        st->matches[k] = st->matches[--st->match_count];
+        if (rule_matches(rn->rules[m.r], r->state, m.at)) {
+            *at = m.at;
+            return m.r;
+        }
+    }
+    return -1;
+}
+
+static bool one_go(run_state *r, const node *n, void *state)
+{
+    const rulenode *rn = (const rulenode *)n;
+    rulenode_state *st = state;
+    if (!rulenode_go(r, rn, st, rulenode_add_match)) return false;
+    st->last_matched_turn = r->counter;
+    int32_t at;
+    int ri = one_random_match(r, rn, st, &at);
+    if (ri < 0) return false;
+    st->last[ri] = 1;
+    one_apply(r, rn->rules[ri], at);
+    st->counter++;
+    r->acting_node = n->id;
+    return true;
+}
+
+const node_kind node_kind_one = {
+    .name = "one",
+    .is_branch = false,
+    .load = one_load,
+    .free = rulenode_free,
+    .state_new = rulenode_state_new,
+    .state_free = rulenode_state_free,
+    .reset = one_reset,
+    .go = one_go,
+    .oldest_turn = rulenode_oldest_turn,
+};

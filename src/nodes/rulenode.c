@@ -1,0 +1,197 @@
+/* rulenode.c — what `one`, `all` and `prl` share: rules, step limit and match scanning. */
+#include "rulenode.h"
+#include "../core/xmlutil.h"
+#include <string.h>
+
+static const char *const rulenode_attrs[] = {"in", "out", "p", "symmetry", "steps", "temperature", "fin", "fout", "file", "legend", NULL};
+static const char *const root_attrs[] = {"in", "out", "p", "symmetry", "steps", "temperature", "fin", "fout", "file",
+                                         "legend", "values", "origin", "folder", "transparent", NULL};
+static const char *const rule_attrs[] = {"in", "out", "p", "symmetry", "fin", "fout", "file", "legend", NULL};
+
+void rulenode_free(node *n)
+{
+    rulenode *rn = (rulenode *)n;
+    for (int i = 0; i < rn->rule_count; i++) rule_free(rn->rules[i]);
+    free(rn->rules);
+    free(rn);
+}
+
+static bool load_rule_element(loader *ld, rulenode *rn, const xmlNode *xr, symmetry_set node_symmetry)
+{
+    diag *d = ld->d;
+    bool d2 = ld->grid->mz == 1;
+    rule *r = rule_load(d, xr, ld->grid, ld->grid);
+    if (!r) return false;
+    symmetry_set symmetry = node_symmetry;
+    const char *sym = xml_attr(xr, "symmetry");
+    if (sym && !symmetry_lookup(d2, sym, &symmetry)) {
+        rule_free(r);
+        return diag_error(d, TS_ERR_MODEL, xml_line(xr), "unknown symmetry %s (use one of %s)", sym, symmetry_names(d2));
+    }
+    return rule_expand(d, r, d2, symmetry, &rn->rules, &rn->rule_count);
+}
+
+node *rulenode_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry, const node_kind *kind, size_t size)
+{
+    diag *d = ld->d;
+    rulenode *rn = calloc(1, size);
+    if (!rn) { diag_error(d, TS_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    rn->base.kind = kind;
+    if (!loader_register(ld, &rn->base, el)) { free(rn); return NULL; }
+    xml_check_attrs(d, el, rn->base.id == 0 ? root_attrs : rulenode_attrs);
+
+    bool d2 = ld->grid->mz == 1;
+    symmetry_set symmetry = parent_symmetry;
+    const char *sym = xml_attr(el, "symmetry");
+    if (sym && !symmetry_lookup(d2, sym, &symmetry)) {
+        diag_error(d, TS_ERR_MODEL, xml_line(el), "unknown symmetry %s (use one of %s)", sym, symmetry_names(d2));
+        return NULL;
+    }
+
+    bool has_rule_children = false;
+    for (xmlNode *c = xml_first_child(el); c; c = xml_next(c)) {
+        if (xml_is(c, "rule")) {
+            has_rule_children = true;
+            xml_check_attrs(d, c, rule_attrs);
+            if (!load_rule_element(ld, rn, c, symmetry)) return NULL;
+        } else if (xml_is(c, "field") || xml_is(c, "observe")) {
+            diag_error(d, TS_ERR_MODEL, xml_line(c), "<%s> is not supported yet", xml_name(c));
+            return NULL;
+        } else if (!xml_is(c, "union")) {
+            diag_error(d, TS_ERR_MODEL, xml_line(c), "unknown element <%s> inside <%s>", xml_name(c), xml_name(el));
+            return NULL;
+        }
+    }
+    if (!has_rule_children && !load_rule_element(ld, rn, el, symmetry)) return NULL;
+    if (has_rule_children && (xml_attr(el, "in") || xml_attr(el, "out")))
+        diag_warn(d, xml_line(el), "in/out on <%s> are ignored because it has <rule> children", xml_name(el));
+
+    for (int i = 0; i < rn->rule_count; i++)
+        if (!rule_compile(rn->rules[i], ld->grid->mx, ld->grid->my)) {
+            diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+            return NULL;
+        }
+    if (!xml_get_int(d, el, "steps", 0, &rn->steps)) return NULL;
+    if (!xml_get_double(d, el, "temperature", 0.0, &rn->temperature)) return NULL;
+    return &rn->base;
+}
+
+void *rulenode_state_new(const node *n, const grid_def *g)
+{
+    const rulenode *rn = (const rulenode *)n;
+    rulenode_state *st = calloc(1, sizeof *st);
+    if (!st) return NULL;
+    int64_t cells = (int64_t)g->mx * g->my * g->mz;
+    st->last = calloc((size_t)rn->rule_count + 1, 1);
+    st->match_cap = 64;
+    st->matches = malloc((size_t)st->match_cap * sizeof *st->matches);
+    bool ok = st->last && st->matches;
+    if (ok && rn->uses_mask) {
+        st->words = (cells + 63) / 64;
+        st->mask = calloc((size_t)(st->words * rn->rule_count + 1), sizeof *st->mask);
+        ok = st->mask != NULL;
+    }
+    if (!ok) { rulenode_state_free(st); return NULL; }
+    st->last_matched_turn = -1;
+    return st;
+}
+
+void rulenode_state_free(void *state)
+{
+    rulenode_state *st = state;
+    if (!st) return;
+    free(st->last);
+    free(st->matches);
+    free(st->mask);
+    free(st->newstate);
+    free(st->order);
+    free(st);
+}
+
+void rulenode_reset(run_state *r, const node *n, void *state)
+{
+    (void)r;
+    const rulenode *rn = (const rulenode *)n;
+    rulenode_state *st = state;
+    st->last_matched_turn = -1;
+    st->counter = 0;
+    memset(st->last, 0, (size_t)rn->rule_count);
+}
+
+void rulenode_add_match(run_state *r, const rulenode *rn, rulenode_state *st, int ri, int32_t at)
+{
+    (void)rn;
+    if (st->mask) mask_set(st, ri, at);
+    if (st->match_count == st->match_cap) {
+        int32_t cap = st->match_cap * 2;
+        match *bigger = realloc(st->matches, (size_t)cap * sizeof *bigger);
+        if (!bigger) { r->out_of_memory = true; return; }
+        st->matches = bigger;
+        st->match_cap = cap;
+    }
+    st->matches[st->match_count].r = ri;
+    st->matches[st->match_count].at = at;
+    st->match_count++;
+}
+
+/* Look for matches of every rule around the cells changed since this node
+   last matched, in the order the changes were made. */
+static void scan_changes(run_state *r, const rulenode *rn, rulenode_state *st, rulenode_add_fn add)
+{
+    const int MX = r->mx, MY = r->my, MZ = r->mz;
+    const int32_t plane = MX * MY;
+    const uint8_t *state = r->state;
+    int64_t end = run_changes_end(r);
+    for (int64_t n = run_first(r, st->last_matched_turn); n < end; n++) {
+        int32_t i = run_change_at(r, n);
+        int z = i / plane, y = (i % plane) / MX, x = i % MX;
+        uint8_t value = state[i];
+        for (int ri = 0; ri < rn->rule_count; ri++) {
+            const rule *rl = rn->rules[ri];
+            for (int l = rl->ishift_start[value]; l < rl->ishift_start[value + 1]; l++) {
+                int sx = x - rl->ishifts[l][0], sy = y - rl->ishifts[l][1], sz = z - rl->ishifts[l][2];
+                if (sx < 0 || sy < 0 || sz < 0 || sx + rl->imx > MX || sy + rl->imy > MY || sz + rl->imz > MZ) continue;
+                int32_t si = sx + sy * MX + sz * plane;
+                if (!mask_get(st, ri, si) && rule_matches(rl, state, si)) add(r, rn, st, ri, si);
+            }
+        }
+    }
+}
+
+/* Look at every cell of a lattice with the rule's input size as its spacing:
+   any match must cover exactly one lattice cell. */
+static void scan_all(run_state *r, const rulenode *rn, rulenode_state *st, rulenode_add_fn add)
+{
+    const int MX = r->mx, MY = r->my, MZ = r->mz;
+    const int32_t plane = MX * MY;
+    const uint8_t *state = r->state;
+    st->match_count = 0;
+    for (int ri = 0; ri < rn->rule_count; ri++) {
+        const rule *rl = rn->rules[ri];
+        for (int z = rl->imz - 1; z < MZ; z += rl->imz)
+            for (int y = rl->imy - 1; y < MY; y += rl->imy)
+                for (int x = rl->imx - 1; x < MX; x += rl->imx) {
+                    uint8_t value = state[x + y * MX + z * plane];
+                    for (int l = rl->ishift_start[value]; l < rl->ishift_start[value + 1]; l++) {
+                        int sx = x - rl->ishifts[l][0], sy = y - rl->ishifts[l][1], sz = z - rl->ishifts[l][2];
+                        if (sx < 0 || sy < 0 || sz < 0 || sx + rl->imx > MX || sy + rl->imy > MY || sz + rl->imz > MZ) continue;
+                        int32_t si = sx + sy * MX + sz * plane;
+                        if (rule_matches(rl, state, si)) add(r, rn, st, ri, si);
+                    }
+                }
+    }
+}
+
+bool rulenode_go(run_state *r, const rulenode *rn, rulenode_state *st, rulenode_add_fn add)
+{
+    memset(st->last, 0, (size_t)rn->rule_count);
+    if (rn->steps > 0 && st->counter >= rn->steps) return false;
+    if (st->last_matched_turn >= 0) scan_changes(r, rn, st, add);
+    else scan_all(r, rn, st, add);
+    return true;
+}
+
+long rulenode_oldest_turn(const void *state)
+{
+    return ((const rulenode_state *)state)->last_matched_turn;
+}
