@@ -3,7 +3,6 @@
    reference outputs depend on every draw, so the arithmetic follows it exactly. */
 #include "rng.h"
 
-#define RNG_MBIG 2147483647
 #define RNG_MSEED 161803398
 
 void rng_seed(rng *r, int32_t seed)
@@ -31,31 +30,6 @@ void rng_seed(rng *r, int32_t seed)
     }
     r->inext = 0;
     r->inextp = 21;
-}
-
-int32_t rng_next(rng *r)
-{
-    int next = r->inext + 1;
-    if (next >= 56) next = 1;
-    int nextp = r->inextp + 1;
-    if (nextp >= 56) nextp = 1;
-    int32_t value = r->seeds[next] - r->seeds[nextp];
-    if (value == RNG_MBIG) value--;
-    if (value < 0) value += RNG_MBIG;
-    r->seeds[next] = value;
-    r->inext = next;
-    r->inextp = nextp;
-    return value;
-}
-
-double rng_next_double(rng *r)
-{
-    return rng_next(r) * (1.0 / RNG_MBIG);
-}
-
-int32_t rng_next_max(rng *r, int32_t max)
-{
-    return (int32_t)(rng_next_double(r) * max);
 }
 
 /* For ranges wider than 2^31-1 .NET combines two samples into one with 2^32 levels. */

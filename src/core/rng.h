@@ -9,8 +9,30 @@ typedef struct rng {
 } rng;
 
 void rng_seed(rng *r, int32_t seed);
-int32_t rng_next(rng *r);                             /* [0, 2^31-1) */
-int32_t rng_next_max(rng *r, int32_t max);            /* [0, max) */
 int32_t rng_next_range(rng *r, int32_t min, int32_t max); /* [min, max) */
-double rng_next_double(rng *r);                       /* [0, 1) */
+
+#define RNG_MBIG 2147483647
+
+/* [0, 2^31-1): one step of the subtractive generator. Inline: it runs once
+   per candidate match in `prl` nodes. */
+static inline int32_t rng_next(rng *r)
+{
+    int next = r->inext + 1;
+    if (next >= 56) next = 1;
+    int nextp = r->inextp + 1;
+    if (nextp >= 56) nextp = 1;
+    int32_t value = r->seeds[next] - r->seeds[nextp];
+    if (value == RNG_MBIG) value--;
+    if (value < 0) value += RNG_MBIG;
+    r->seeds[next] = value;
+    r->inext = next;
+    r->inextp = nextp;
+    return value;
+}
+
+/* [0, 1) */
+static inline double rng_next_double(rng *r) { return rng_next(r) * (1.0 / RNG_MBIG); }
+
+/* [0, max) */
+static inline int32_t rng_next_max(rng *r, int32_t max) { return (int32_t)(rng_next_double(r) * max); }
 #endif

@@ -12,6 +12,7 @@ void rule_free(rule *r)
     free(r->binput);
     free(r->ishift_start);
     free(r->ishifts);
+    free(r->ishift_offsets);
     free(r->match);
     free(r->write);
     free(r);
@@ -44,8 +45,10 @@ static rule *rule_finish(rule *r)
                         k++;
                     }
     uint32_t wildcard = (1u << r->c) - 1;
+    r->input_union = 0;
     for (int i = 0; i < n; i++) {
         uint32_t w = r->input[i];
+        r->input_union |= w;
         r->binput[i] = w == wildcard ? RULE_KEEP : (uint8_t)__builtin_ctz(w | 0x80000000u);
     }
     return r;
@@ -152,7 +155,11 @@ bool rule_compile(rule *r, int mx, int my)
     int n = r->imx * r->imy * r->imz, m = r->omx * r->omy * r->omz;
     r->match = malloc((size_t)(n ? n : 1) * sizeof *r->match);
     r->write = malloc((size_t)(m ? m : 1) * sizeof *r->write);
-    if (!r->match || !r->write) return false;
+    int shifts = r->ishift_start[r->c];
+    r->ishift_offsets = malloc((size_t)(shifts ? shifts : 1) * sizeof *r->ishift_offsets);
+    if (!r->match || !r->write || !r->ishift_offsets) return false;
+    for (int l = 0; l < shifts; l++)
+        r->ishift_offsets[l] = r->ishifts[l][0] + r->ishifts[l][1] * mx + r->ishifts[l][2] * mx * my;
     uint32_t wildcard = (1u << r->c) - 1;
     r->match_count = 0;
     for (int z = 0; z < r->imz; z++)

@@ -20,12 +20,14 @@ typedef struct rule {
     uint32_t *input;    /* imx*imy*imz waves */
     uint8_t *output;    /* omx*omy*omz values, RULE_KEEP for '*' */
     uint8_t *binput;    /* input value, or RULE_KEEP when the wave is '*' */
+    uint32_t input_union; /* the values that appear anywhere in the input */
     double p;
     bool original;      /* the rule as written, not a symmetric image */
     /* ishifts[ishift_start[v] .. ishift_start[v+1]) are the (x,y,z) input
        positions that accept value v, in z,y,x order. */
     int *ishift_start;
     int16_t (*ishifts)[3];
+    int32_t *ishift_offsets; /* the same shifts as grid offsets (rule_compile) */
     /* Compiled for one grid size (rule_compile): the cells to test and write. */
     rule_cell *match;   /* input cells whose wave is not '*' */
     int match_count;

@@ -17,7 +17,7 @@ static void *prl_state_new(const node *n, const grid_def *g)
 }
 
 /* Matches are not stored: each one is decided and written to newstate at once. */
-static void prl_add(run_state *r, const rulenode *rn, rulenode_state *st, int ri, int32_t at)
+static inline __attribute__((always_inline)) void prl_add(run_state *r, const rulenode *rn, rulenode_state *st, int ri, int32_t at)
 {
     const rule *rl = rn->rules[ri];
     if (rng_next_double(&r->random) > rl->p) return;

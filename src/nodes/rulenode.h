@@ -4,6 +4,7 @@
 #include "node.h"
 #include "../core/rule.h"
 #include "../engine/run.h"
+#include <string.h>
 
 typedef struct rulenode {
     node base;
@@ -38,12 +39,7 @@ void rulenode_free(node *n);
 void *rulenode_state_new(const node *n, const grid_def *g);
 void rulenode_state_free(void *state);
 void rulenode_reset(run_state *r, const node *n, void *state);
-/* The shared first half of a step: the step limit, then collecting matches
-   (incrementally from the changes since this node last matched, or by a
-   full scan). Returns false when the node cannot act. */
-bool rulenode_go(run_state *r, const rulenode *rn, rulenode_state *st, rulenode_add_fn add);
 long rulenode_oldest_turn(const void *state);
-void rulenode_add_match(run_state *r, const rulenode *rn, rulenode_state *st, int ri, int32_t at);
 
 static inline bool mask_get(const rulenode_state *st, int ri, int32_t at)
 {
@@ -57,4 +53,109 @@ static inline void mask_clear(rulenode_state *st, int ri, int32_t at)
 {
     st->mask[ri * st->words + (at >> 6)] &= ~((uint64_t)1 << (at & 63));
 }
+static inline __attribute__((always_inline)) void rulenode_add_match(run_state *r, const rulenode *rn, rulenode_state *st, int ri, int32_t at)
+{
+    (void)rn;
+    if (st->mask) mask_set(st, ri, at);
+    if (st->match_count == st->match_cap) {
+        int32_t cap = st->match_cap * 2;
+        match *bigger = realloc(st->matches, (size_t)cap * sizeof *bigger);
+        if (!bigger) { r->out_of_memory = true; return; }
+        st->matches = bigger;
+        st->match_cap = cap;
+    }
+    st->matches[st->match_count].r = ri;
+    st->matches[st->match_count].at = at;
+    st->match_count++;
+}
+
+/* Look for matches of every rule around the cells changed since this node
+   last matched, in the order the changes were made. */
+static inline __attribute__((always_inline)) void rulenode_scan_changes(run_state *r, const rulenode *rn, rulenode_state *st, rulenode_add_fn add)
+{
+    const int MX = r->mx, MY = r->my, MZ = r->mz;
+    const int32_t plane = MX * MY;
+    const uint8_t *state = r->state;
+    int64_t end = run_changes_end(r);
+    for (int64_t n = run_first(r, st->last_matched_turn); n < end; n++) {
+        int32_t i = run_change_at(r, n);
+        int z = i / plane, y = (i % plane) / MX, x = i % MX;
+        uint8_t value = state[i];
+        for (int ri = 0; ri < rn->rule_count; ri++) {
+            const rule *rl = rn->rules[ri];
+            for (int l = rl->ishift_start[value]; l < rl->ishift_start[value + 1]; l++) {
+                int sx = x - rl->ishifts[l][0], sy = y - rl->ishifts[l][1], sz = z - rl->ishifts[l][2];
+                if (sx < 0 || sy < 0 || sz < 0 || sx + rl->imx > MX || sy + rl->imy > MY || sz + rl->imz > MZ) continue;
+                int32_t si = sx + sy * MX + sz * plane;
+                if (!mask_get(st, ri, si) && rule_matches(rl, state, si)) add(r, rn, st, ri, si);
+            }
+        }
+    }
+}
+
+/* Look at every cell of a lattice with the rule's input size as its spacing:
+   any match must cover exactly one lattice cell. */
+static inline __attribute__((always_inline)) void rulenode_scan_all(run_state *r, const rulenode *rn, rulenode_state *st, rulenode_add_fn add)
+{
+    const int MX = r->mx, MY = r->my, MZ = r->mz;
+    const int32_t plane = MX * MY;
+    const uint8_t *state = r->state;
+    st->match_count = 0;
+    for (int ri = 0; ri < rn->rule_count; ri++) {
+        const rule *rl = rn->rules[ri];
+        const int imx = rl->imx, imy = rl->imy, imz = rl->imz;
+        if (imx == 1 && imy == 1 && imz == 1) {
+            /* Every cell is a lattice cell and the only shift is (0,0,0). */
+            const uint32_t wave = rl->input[0];
+            for (int32_t i = 0; i < r->cells; i++)
+                if ((wave >> state[i]) & 1) add(r, rn, st, ri, i);
+            continue;
+        }
+        const int *start = rl->ishift_start;
+        const int16_t(*shifts)[3] = rl->ishifts;
+        const int32_t *offsets = rl->ishift_offsets;
+        const uint32_t present = rl->input_union;
+        /* Lattice cells start at imx-1 (and so on), so x - dx >= 0 always
+           holds; only lattice cells past xmax (ymax, zmax) need a test. */
+        const int xmax = MX - imx, ymax = MY - imy, zmax = MZ - imz;
+        for (int z = imz - 1; z < MZ; z += imz)
+            for (int y = imy - 1; y < MY; y += imy) {
+                const int32_t row_index = y * MX + z * plane;
+                const uint8_t *row = state + row_index;
+                const bool row_inside = y <= ymax && z <= zmax;
+                for (int x = imx - 1; x < MX; x += imx) {
+                    uint8_t value = row[x];
+                    if (!((present >> value) & 1)) continue;
+                    const int32_t index = row_index + x;
+                    if (row_inside && x <= xmax) {
+                        for (int l = start[value], end = start[value + 1]; l < end; l++) {
+                            int32_t si = index - offsets[l];
+                            if (rule_matches(rl, state, si)) add(r, rn, st, ri, si);
+                        }
+                        continue;
+                    }
+                    for (int l = start[value], end = start[value + 1]; l < end; l++) {
+                        int sx = x - shifts[l][0], sy = y - shifts[l][1], sz = z - shifts[l][2];
+                        if (sx > xmax || sy > ymax || sz > zmax) continue;
+                        int32_t si = index - offsets[l];
+                        if (rule_matches(rl, state, si)) add(r, rn, st, ri, si);
+                    }
+                }
+            }
+    }
+}
+
+/* The shared first half of a step: the step limit, then collecting matches
+   (incrementally from the changes since this node last matched, or by a
+   full scan). Returns false when the node cannot act. Inlined into each
+   node kind so that its `add` is a direct call in the hot loops. */
+static inline __attribute__((always_inline)) bool rulenode_go(run_state *r, const rulenode *rn, rulenode_state *st, rulenode_add_fn add)
+{
+    memset(st->last, 0, (size_t)rn->rule_count);
+    if (rn->steps > 0 && st->counter >= rn->steps) return false;
+    if (st->last_matched_turn >= 0) rulenode_scan_changes(r, rn, st, add);
+    else rulenode_scan_all(r, rn, st, add);
+    return true;
+}
+
 #endif
