@@ -1,0 +1,39 @@
+# tests.mk — `make test`: unit tests (cmocka), CLI checks, corpus conformance, sanitizer build.
+UNIT_SRC := $(wildcard tests/unit/*.c)
+TEST_LIBS := $(LDLIBS) -lcmocka -lpthread
+TESSERA_MJ_CORPUS ?= ../shared/mj
+export TESSERA_MJ_CORPUS
+ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+$(BUILD)/unit_tests: $(UNIT_SRC) tests/unit/unit.h $(BUILD)/libtessera.a
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $(UNIT_SRC) $(BUILD)/libtessera.a $(TEST_LIBS)
+
+$(BUILD)/conformance: tests/conformance.c $(BUILD)/libtessera.a
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libtessera.a $(TEST_LIBS)
+
+unit: $(BUILD)/unit_tests
+	$(BUILD)/unit_tests
+
+cli-test: tessera
+	sh tests/cli_test.sh ./tessera
+
+conformance: $(BUILD)/conformance
+	$(BUILD)/conformance --jobs 2
+
+# The same sources built with AddressSanitizer and UBSan in their own folder.
+sanitize:
+	$(MAKE) --no-print-directory BUILD=build/asan CFLAGS="$(ASAN_FLAGS)" build/asan/unit_tests build/asan/conformance build/asan/tessera-asan
+	ASAN_OPTIONS=detect_leaks=1 build/asan/unit_tests
+	TESSERA=build/asan/tessera-asan sh tests/cli_test.sh build/asan/tessera-asan
+	build/asan/conformance --jobs 2 --tier core --max-cells 20000
+
+$(BUILD)/tessera-asan: $(CLI_OBJ) $(BUILD)/libtessera.a
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libtessera.a $(LDLIBS)
+
+test: all
+	@$(MAKE) --no-print-directory unit
+	@$(MAKE) --no-print-directory cli-test
+	@$(MAKE) --no-print-directory sanitize
+	@$(MAKE) --no-print-directory conformance
+
+.PHONY: unit cli-test conformance sanitize

@@ -169,6 +169,9 @@ bool rule_compile(rule *r, int mx, int my)
                 if ((w & wildcard) == wildcard) continue;
                 r->match[r->match_count].offset = x + y * mx + z * mx * my;
                 r->match[r->match_count].wave = w;
+                r->match[r->match_count].dx = (int16_t)x;
+                r->match[r->match_count].dy = (int16_t)y;
+                r->match[r->match_count].dz = (int16_t)z;
                 r->match_count++;
             }
     r->write_count = 0;

@@ -12,6 +12,7 @@
 typedef struct rule_cell {
     int32_t offset; /* dx + dy*MX + dz*MX*MY in the grid the rule was compiled for */
     uint32_t wave;  /* input: allowed values; output: the value written */
+    int16_t dx, dy, dz;
 } rule_cell;
 
 typedef struct rule {

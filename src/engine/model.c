@@ -73,17 +73,42 @@ static ts_model *model_build(xmlDoc *doc, const char *name, const ts_load_option
     return m;
 }
 
+/* libxml2 reports several errors for one mistake; the first is the one to show. */
+typedef struct first_xml_error {
+    bool set;
+    int line;
+    char message[400];
+} first_xml_error;
+
+static void on_xml_error(void *userdata, xmlErrorPtr e)
+{
+    xmlParserCtxt *ctx = userdata;
+    first_xml_error *fe = ctx ? ctx->_private : NULL;
+    if (!fe || fe->set || !e || e->level < XML_ERR_ERROR) return;
+    fe->set = true;
+    fe->line = e->line;
+    snprintf(fe->message, sizeof fe->message, "malformed XML: %s", e->message ? e->message : "parse error");
+    size_t n = strlen(fe->message);
+    while (n > 0 && (fe->message[n - 1] == '\n' || fe->message[n - 1] == ' ')) fe->message[--n] = 0;
+}
+
+static xmlParserCtxt *new_parser(first_xml_error *fe)
+{
+    xmlParserCtxt *ctx = xmlNewParserCtxt();
+    if (!ctx) return NULL;
+    memset(fe, 0, sizeof *fe);
+    ctx->_private = fe;
+    ctx->sax->serror = on_xml_error;
+    return ctx;
+}
+
 static ts_model *load_doc(xmlParserCtxt *ctx, xmlDoc *doc, const char *name, const ts_load_options *opt, ts_error *err)
 {
-    if (!doc) {
-        const xmlError *e = xmlCtxtGetLastError(ctx);
-        char message[400] = "malformed XML";
-        if (e && e->message) {
-            snprintf(message, sizeof message, "malformed XML: %s", e->message);
-            size_t n = strlen(message);
-            while (n > 0 && (message[n - 1] == '\n' || message[n - 1] == ' ')) message[--n] = 0;
-        }
-        ts_error_set(err, TS_ERR_MODEL, name, e ? e->line : 0, "%s", message);
+    first_xml_error *fe = ctx->_private;
+    if (!doc || fe->set) {
+        if (fe->set) ts_error_set(err, TS_ERR_MODEL, name, fe->line, "%s", fe->message);
+        else ts_error_set(err, TS_ERR_MODEL, name, 0, "malformed XML");
+        xmlFreeDoc(doc);
         xmlFreeParserCtxt(ctx);
         return NULL;
     }
@@ -94,7 +119,7 @@ static ts_model *load_doc(xmlParserCtxt *ctx, xmlDoc *doc, const char *name, con
 }
 
 /* Model files are untrusted: no network, no entity expansion, no DTD loading. */
-#define TS_XML_OPTIONS (XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOERROR | XML_PARSE_NOWARNING)
+#define TS_XML_OPTIONS (XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING)
 
 ts_model *ts_model_load(const char *path, const ts_load_options *opt, ts_error *err)
 {
@@ -106,7 +131,8 @@ ts_model *ts_model_load(const char *path, const ts_load_options *opt, ts_error *
         return NULL;
     }
     fclose(f);
-    xmlParserCtxt *ctx = xmlNewParserCtxt();
+    first_xml_error fe;
+    xmlParserCtxt *ctx = new_parser(&fe);
     if (!ctx) {
         ts_error_set(err, TS_ERR_RUNTIME, path, 0, "out of memory");
         return NULL;
@@ -119,7 +145,8 @@ ts_model *ts_model_load_string(const char *xml, const char *name, const ts_load_
 {
     ts_load_options dflt = ts_load_defaults();
     if (!opt) opt = &dflt;
-    xmlParserCtxt *ctx = xmlNewParserCtxt();
+    first_xml_error fe;
+    xmlParserCtxt *ctx = new_parser(&fe);
     if (!ctx) {
         ts_error_set(err, TS_ERR_RUNTIME, name, 0, "out of memory");
         return NULL;

@@ -14,6 +14,7 @@ void ts_run_free(ts_run *run)
     free(r->mask);
     free(r->changes);
     free(r->first);
+    planes_free(&r->planes);
     free(run);
 }
 
@@ -36,6 +37,7 @@ ts_run *ts_run_new(const ts_model *m, int32_t seed, ts_error *err)
     r->first_cap = 1024;
     r->first = malloc((size_t)r->first_cap * sizeof *r->first);
     if (!r->state || !r->mask || !r->node_states || !r->changes || !r->first) goto oom;
+    if (!planes_init(&r->planes, r->mx, r->my, r->mz, m->grid.c)) goto oom;
     for (int i = 0; i < m->node_count; i++) {
         r->node_states[i] = m->nodes[i]->kind->state_new(m->nodes[i], &m->grid);
         if (!r->node_states[i]) goto oom;
@@ -64,6 +66,7 @@ void ts_run_reset(ts_run *run, int32_t seed)
     r->current = m->root;
     r->counter = 0;
     r->out_of_memory = false;
+    r->planes.valid = false;
 }
 
 /* Drop log entries older than any step a node may still scan from. */

@@ -7,6 +7,7 @@
 #include "../core/grid.h"
 #include "../core/rng.h"
 #include "../nodes/node.h"
+#include "planes.h"
 
 struct ts_model {
     char *file;
@@ -38,6 +39,7 @@ struct run_state {
     ts_observer_fn observer;
     void *observer_userdata;
     bool out_of_memory;
+    bitplanes planes;
 };
 
 struct ts_run {

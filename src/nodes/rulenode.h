@@ -95,13 +95,13 @@ static inline __attribute__((always_inline)) void rulenode_scan_changes(run_stat
 
 /* Look at every cell of a lattice with the rule's input size as its spacing:
    any match must cover exactly one lattice cell. */
-static inline __attribute__((always_inline)) void rulenode_scan_all(run_state *r, const rulenode *rn, rulenode_state *st, rulenode_add_fn add)
+/* Scan one rule cell by cell over its lattice (for rules wider than a word). */
+static inline __attribute__((always_inline)) void rulenode_scan_rule_cells(run_state *r, const rulenode *rn, rulenode_state *st, int ri, rulenode_add_fn add)
 {
     const int MX = r->mx, MY = r->my, MZ = r->mz;
     const int32_t plane = MX * MY;
     const uint8_t *state = r->state;
-    st->match_count = 0;
-    for (int ri = 0; ri < rn->rule_count; ri++) {
+    {
         const rule *rl = rn->rules[ri];
         const int imx = rl->imx, imy = rl->imy, imz = rl->imz;
         if (imx == 1 && imy == 1 && imz == 1) {
@@ -109,7 +109,7 @@ static inline __attribute__((always_inline)) void rulenode_scan_all(run_state *r
             const uint32_t wave = rl->input[0];
             for (int32_t i = 0; i < r->cells; i++)
                 if ((wave >> state[i]) & 1) add(r, rn, st, ri, i);
-            continue;
+            return;
         }
         const int *start = rl->ishift_start;
         const int16_t(*shifts)[3] = rl->ishifts;
@@ -142,6 +142,52 @@ static inline __attribute__((always_inline)) void rulenode_scan_all(run_state *r
                     }
                 }
             }
+    }
+}
+
+/* Scan one rule with the bitplanes: per lattice row, the corners where the
+   rule matches come out 64 at a time; they are visited in the reference's
+   order (lattice cell, then shifts in z,y,x order, i.e. corners descending). */
+static inline __attribute__((always_inline)) void rulenode_scan_rule_planes(run_state *r, const rulenode *rn, rulenode_state *st, int ri, rulenode_add_fn add)
+{
+    const rule *rl = rn->rules[ri];
+    const int MX = r->mx, MY = r->my, MZ = r->mz, imx = rl->imx, imy = rl->imy, imz = rl->imz;
+    const int32_t plane = MX * MY;
+    const int words = r->planes.words, xmax = MX - imx;
+    const int64_t band_words = (int64_t)imy * imz * words;
+    uint64_t *band = planes_scratch(r, band_words + 2 * words);
+    if (!band) { r->out_of_memory = true; return; }
+    uint64_t *any = band + band_words;
+    for (int lz = imz - 1; lz < MZ; lz += imz)
+        for (int ly = imy - 1; ly < MY; ly += imy) {
+            if (!planes_band(r, rl, lz, ly, band, any)) continue;
+            int next = 0;
+            for (int w = 0; w < words; w++)
+                for (uint64_t bits = any[w]; bits; bits &= bits - 1) {
+                    int sx = w * 64 + __builtin_ctzll(bits);
+                    if (sx < next) continue;
+                    int lx = (sx / imx) * imx + imx - 1;
+                    next = lx + 1;
+                    for (int dz = 0; dz < imz; dz++)
+                        for (int dy = 0; dy < imy; dy++) {
+                            const uint64_t *m = band + (int64_t)(dz * imy + dy) * words;
+                            for (int dx = 0; dx < imx; dx++) {
+                                int cx = lx - dx;
+                                if (cx < 0 || cx > xmax || !((m[cx >> 6] >> (cx & 63)) & 1)) continue;
+                                add(r, rn, st, ri, cx + (ly - dy) * MX + (lz - dz) * plane);
+                            }
+                        }
+                }
+        }
+}
+
+static inline __attribute__((always_inline)) void rulenode_scan_all(run_state *r, const rulenode *rn, rulenode_state *st, rulenode_add_fn add)
+{
+    st->match_count = 0;
+    planes_sync(r);
+    for (int ri = 0; ri < rn->rule_count; ri++) {
+        if (planes_fit(rn->rules[ri])) rulenode_scan_rule_planes(r, rn, st, ri, add);
+        else rulenode_scan_rule_cells(r, rn, st, ri, add);
     }
 }
 

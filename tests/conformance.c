@@ -1,0 +1,279 @@
+/* conformance.c — run the reference corpus rows (expected/manifest.tsv) and
+   compare each final grid and step count with the reference's output. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tessera.h"
+
+/* Features this build implements; a row runs when all of its features are here. */
+static const char *const implemented[] = {NULL};
+
+typedef struct row {
+    char model[128], tier[16], features[128], file[256];
+    int mx, my, mz, seed;
+    long limit, steps;
+    int status; /* 0 not run, 1 pass, 2 fail, 3 skipped */
+    char detail[2048];
+} row;
+
+typedef struct job {
+    row *rows;
+    int count, next;
+    const char *corpus;
+    pthread_mutex_t lock;
+} job;
+
+static int feature_implemented(const char *features)
+{
+    if (strcmp(features, "-") == 0) return 1;
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", features);
+    for (char *save = NULL, *f = strtok_r(buf, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+        int found = 0;
+        for (const char *const *p = implemented; *p; p++) found |= strcmp(*p, f) == 0;
+        if (!found) return 0;
+    }
+    return 1;
+}
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) { free(s); s = NULL; }
+    if (s) s[n] = 0;
+    fclose(f);
+    return s;
+}
+
+/* FNV-1a over the cells, as the reference's step files hash them. */
+static unsigned long long grid_hash(const unsigned char *cells, size_t n)
+{
+    unsigned long long h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < n; i++) { h ^= cells[i]; h *= 0x100000001b3ULL; }
+    return h;
+}
+
+typedef struct step_check {
+    FILE *steps;
+    size_t cells;
+    long first_bad;
+    long next_step;
+    unsigned long long next_hash;
+} step_check;
+
+static void read_next_hash(step_check *sc)
+{
+    char word[64];
+    sc->next_step = -1;
+    while (fscanf(sc->steps, "%63s", word) == 1) {
+        if (strcmp(word, "final") == 0) return;
+        sc->next_step = atol(word);
+        if (fscanf(sc->steps, "%llx", &sc->next_hash) != 1) sc->next_step = -1;
+        return;
+    }
+}
+
+static void on_step(void *ud, const ts_step_event *ev)
+{
+    step_check *sc = ud;
+    if (sc->first_bad >= 0 || sc->next_step < 0 || ev->step != sc->next_step) return;
+    if (grid_hash(ev->grid, sc->cells) != sc->next_hash) sc->first_bad = ev->step;
+    read_next_hash(sc);
+}
+
+/* Rerun a failing row with the per-step hashes to name the first diverging step. */
+static long first_divergence(const char *corpus, row *w, const ts_model *model)
+{
+    char path[1024], base[256];
+    snprintf(base, sizeof base, "%s", w->file);
+    char *dot = strstr(base, ".txt");
+    if (dot) *dot = 0;
+    snprintf(path, sizeof path, "%s/expected/steps/%s.steps", corpus, base);
+    step_check sc = {.steps = fopen(path, "r"), .cells = (size_t)w->mx * w->my * w->mz, .first_bad = -1};
+    if (!sc.steps) return -2;
+    read_next_hash(&sc);
+    ts_run *run = ts_run_new(model, w->seed, NULL);
+    if (run) {
+        ts_run_set_observer(run, on_step, &sc);
+        ts_run_to_end(run, w->limit);
+        ts_run_free(run);
+    }
+    fclose(sc.steps);
+    return sc.first_bad;
+}
+
+static void run_row(const char *corpus, row *w)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/models/%s.xml", corpus, w->model);
+    ts_load_options opt = ts_load_defaults();
+    opt.mx = w->mx; opt.my = w->my; opt.mz = w->mz;
+    opt.quiet = 1;
+    char resources[1024];
+    snprintf(resources, sizeof resources, "%s/resources", corpus);
+    const char *dirs[1] = {resources};
+    opt.resource_dirs = dirs;
+    opt.resource_dir_count = 1;
+    ts_error err;
+    ts_model *model = ts_model_load(path, &opt, &err);
+    if (!model) {
+        w->status = 2;
+        snprintf(w->detail, sizeof w->detail, "load failed: %s:%d: %s", err.file, err.line, err.message);
+        return;
+    }
+    ts_run *run = ts_run_new(model, w->seed, &err);
+    if (!run) {
+        w->status = 2;
+        snprintf(w->detail, sizeof w->detail, "%s", err.message);
+        ts_model_free(model);
+        return;
+    }
+    long steps = ts_run_to_end(run, w->limit);
+    int mx, my, mz;
+    const unsigned char *cells = ts_run_grid(run, &mx, &my, &mz);
+    const char *legend = ts_run_legend(run);
+    snprintf(path, sizeof path, "%s/expected/%s", corpus, w->file);
+    char *expected = read_file(path);
+    const char *grid_text = NULL;
+    long exp_steps = -1;
+    int fx = 0, fy = 0, fz = 0;
+    char exp_legend[64] = "";
+    if (expected) {
+        const char *p = strstr(expected, "\nsteps ");
+        if (p) exp_steps = atol(p + 7);
+        p = strstr(expected, "\nlegend ");
+        if (p) sscanf(p + 8, "%63s", exp_legend);
+        p = strstr(expected, "\nsize ");
+        if (p) {
+            sscanf(p + 6, "%d %d %d", &fx, &fy, &fz);
+            grid_text = strchr(p + 1, '\n');
+            if (grid_text) grid_text++;
+        }
+    }
+    w->status = 1;
+    if (!grid_text) {
+        w->status = 2;
+        snprintf(w->detail, sizeof w->detail, "cannot read %s", path);
+    } else if (steps != exp_steps || fx != mx || fy != my || fz != mz || strcmp(exp_legend, legend) != 0) {
+        w->status = 2;
+        snprintf(w->detail, sizeof w->detail, "steps %ld (expected %ld), size %dx%dx%d (expected %dx%dx%d)", steps,
+                 exp_steps, mx, my, mz, fx, fy, fz);
+    } else {
+        const char *q = grid_text;
+        for (int i = 0; i < mx * my * mz && w->status == 1; i++) {
+            if (*q == '\n') q++;
+            if (*q != legend[cells[i]]) {
+                w->status = 2;
+                snprintf(w->detail, sizeof w->detail, "cell %d (x=%d y=%d z=%d) is %c, expected %c", i, i % mx,
+                         (i / mx) % my, i / (mx * my), legend[cells[i]], *q ? *q : '?');
+            }
+            q++;
+        }
+    }
+    if (w->status == 2 && grid_text && w->seed == 1) {
+        long bad = first_divergence(corpus, w, model);
+        size_t n = strlen(w->detail);
+        if (bad >= 0) snprintf(w->detail + n, sizeof w->detail - n, "; first diverging step %ld", bad);
+    }
+    free(expected);
+    ts_run_free(run);
+    ts_model_free(model);
+}
+
+static void *worker(void *arg)
+{
+    job *j = arg;
+    for (;;) {
+        pthread_mutex_lock(&j->lock);
+        int k = j->next++;
+        pthread_mutex_unlock(&j->lock);
+        if (k >= j->count) return NULL;
+        if (j->rows[k].status == 0) run_row(j->corpus, &j->rows[k]);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const char *corpus = getenv("TESSERA_MJ_CORPUS");
+    if (!corpus || !*corpus) corpus = "../shared/mj";
+    const char *only_tier = NULL, *only_model = NULL;
+    long max_cells = 0;
+    int jobs = 2;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--tier") == 0 && i + 1 < argc) only_tier = argv[++i];
+        else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc) only_model = argv[++i];
+        else if (strcmp(argv[i], "--max-cells") == 0 && i + 1 < argc) max_cells = atol(argv[++i]);
+        else if (strcmp(argv[i], "--jobs") == 0 && i + 1 < argc) jobs = atoi(argv[++i]);
+        else {
+            fprintf(stderr, "usage: conformance [--tier T] [--model NAME] [--max-cells N] [--jobs N]\n");
+            return 2;
+        }
+    }
+    char path[1024];
+    snprintf(path, sizeof path, "%s/expected/manifest.tsv", corpus);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        printf("conformance: skipped: corpus not found at %s (set TESSERA_MJ_CORPUS)\n", corpus);
+        printf("0 passed, 0 failed, 1 skipped\n");
+        return 0;
+    }
+    row *rows = NULL;
+    int count = 0, cap = 0;
+    char line[2048];
+    if (!fgets(line, sizeof line, f)) line[0] = 0; /* header */
+    while (fgets(line, sizeof line, f)) {
+        if (count == cap) {
+            cap = cap ? 2 * cap : 256;
+            rows = realloc(rows, (size_t)cap * sizeof *rows);
+            if (!rows) return 4;
+        }
+        row *w = &rows[count];
+        memset(w, 0, sizeof *w);
+        if (sscanf(line, "%127s %d %d %d %d %ld %ld %15s %127s %255s", w->model, &w->mx, &w->my, &w->mz, &w->seed,
+                   &w->limit, &w->steps, w->tier, w->features, w->file) != 10)
+            continue;
+        if ((only_tier && strcmp(only_tier, w->tier) != 0) || (only_model && strcmp(only_model, w->model) != 0)) continue;
+        if (!feature_implemented(w->features) || (max_cells > 0 && (long)w->mx * w->my * w->mz > max_cells))
+            w->status = 3;
+        count++;
+    }
+    fclose(f);
+    job j = {.rows = rows, .count = count, .corpus = corpus};
+    pthread_mutex_init(&j.lock, NULL);
+    pthread_t threads[16];
+    if (jobs < 1) jobs = 1;
+    if (jobs > 16) jobs = 16;
+    for (int t = 0; t < jobs; t++) pthread_create(&threads[t], NULL, worker, &j);
+    for (int t = 0; t < jobs; t++) pthread_join(threads[t], NULL);
+
+    const char *tiers[] = {"core", "adv", "wfc"};
+    int passed = 0, failed = 0, skipped = 0;
+    for (int k = 0; k < count; k++)
+        if (rows[k].status == 2)
+            printf("MISMATCH %s %dx%dx%d seed %d: %s\n", rows[k].model, rows[k].mx, rows[k].my, rows[k].mz, rows[k].seed,
+                   rows[k].detail);
+    for (int t = 0; t < 3; t++) {
+        int p = 0, fl = 0, s = 0;
+        for (int k = 0; k < count; k++) {
+            if (strcmp(rows[k].tier, tiers[t]) != 0) continue;
+            p += rows[k].status == 1;
+            fl += rows[k].status == 2;
+            s += rows[k].status == 3;
+        }
+        if (p + fl + s == 0) continue;
+        printf("conformance %-4s: %d of %d rows match, %d differ, %d not run (features not implemented yet or too large)\n",
+               tiers[t], p, p + fl + s, fl, s);
+        passed += p;
+        failed += fl;
+        skipped += s;
+    }
+    printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+    free(rows);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,12 @@
+/* main.c — runs every cmocka group; the exit code is the number of failed tests. */
+#include "unit.h"
+
+int main(void)
+{
+    int failed = 0;
+    failed += run_rng_tests();
+    failed += run_rule_tests();
+    failed += run_api_tests();
+    failed += run_badinput_tests();
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,173 @@
+/* test_api.c — the public API: loading, stepping, step counting, observers, threads. */
+#include "unit.h"
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tessera.h"
+
+static ts_model *load(const char *xml, int mx, int my, int mz)
+{
+    ts_load_options opt = ts_load_defaults();
+    opt.mx = mx; opt.my = my; opt.mz = mz;
+    opt.quiet = 1;
+    ts_error err;
+    ts_model *m = ts_model_load_string(xml, "api.xml", &opt, &err);
+    if (!m) fail_msg("%s:%d: %s", err.file, err.line, err.message);
+    return m;
+}
+
+/* `one` changes a cell per step; the step in which nothing matches still
+   counts, as the reference counts it. */
+static void one_fills_grid_cell_by_cell(void **state)
+{
+    (void)state;
+    ts_model *m = load("<one values=\"BW\" in=\"B\" out=\"W\"/>", 5, 5, 1);
+    ts_run *run = ts_run_new(m, 1, NULL);
+    assert_int_equal(ts_run_to_end(run, 0), 26);
+    assert_true(ts_run_finished(run));
+    int mx, my, mz;
+    const unsigned char *g = ts_run_grid(run, &mx, &my, &mz);
+    for (int i = 0; i < 25; i++) assert_int_equal(g[i], 1);
+    assert_string_equal(ts_run_legend(run), "BW");
+    ts_run_free(run);
+    ts_model_free(m);
+}
+
+static void all_applies_every_match_at_once(void **state)
+{
+    (void)state;
+    ts_model *m = load("<all values=\"BW\" in=\"B\" out=\"W\"/>", 7, 3, 1);
+    ts_run *run = ts_run_new(m, 3, NULL);
+    assert_int_equal(ts_run_step(run), 1);
+    const unsigned char *g = ts_run_grid(run, NULL, NULL, NULL);
+    for (int i = 0; i < 21; i++) assert_int_equal(g[i], 1);
+    assert_int_equal(ts_run_to_end(run, 0), 2);
+    assert_int_equal(ts_run_step(run), 0);
+    ts_run_free(run);
+    ts_model_free(m);
+}
+
+/* A sequence runs each child until it fails; steps limits a rule node. */
+static void sequence_and_step_limits(void **state)
+{
+    (void)state;
+    ts_model *m = load("<sequence values=\"BWR\" origin=\"True\">"
+                       "<one in=\"WB\" out=\"WW\" steps=\"3\"/>"
+                       "<all in=\"B\" out=\"R\"/></sequence>", 9, 9, 1);
+    ts_run *run = ts_run_new(m, 5, NULL);
+    ts_run_to_end(run, 0);
+    const unsigned char *g = ts_run_grid(run, NULL, NULL, NULL);
+    int counts[3] = {0};
+    for (int i = 0; i < 81; i++) counts[g[i]]++;
+    assert_int_equal(counts[1], 4);  /* the origin and three grown cells */
+    assert_int_equal(counts[2], 77);
+    assert_int_equal(counts[0], 0);
+    ts_run_free(run);
+    ts_model_free(m);
+}
+
+typedef struct trace {
+    unsigned char prev[64];
+    long steps;
+    int nodes_seen[8];
+    int bad;
+} trace;
+
+/* The cells an observer is told about are exactly the cells that changed. */
+static void on_step(void *ud, const ts_step_event *ev)
+{
+    trace *t = ud;
+    unsigned char changed[64] = {0};
+    for (size_t k = 0; k < ev->changed_count; k++) changed[ev->changed[k]] = 1;
+    for (int i = 0; i < 64; i++) {
+        if (t->prev[i] != ev->grid[i] && !changed[i]) t->bad++;
+        t->prev[i] = ev->grid[i];
+    }
+    if (ev->node_id >= 0 && ev->node_id < 8) t->nodes_seen[ev->node_id]++;
+    t->steps = ev->step;
+}
+
+static void observer_sees_every_change(void **state)
+{
+    (void)state;
+    ts_model *m = load("<markov values=\"BWA\" origin=\"True\">"
+                       "<one in=\"WBB\" out=\"WAW\"/>"
+                       "<one in=\"AW\" out=\"WW\"/></markov>", 8, 8, 1);
+    ts_run *run = ts_run_new(m, 11, NULL);
+    trace t = {0};
+    memcpy(t.prev, ts_run_grid(run, NULL, NULL, NULL), 64);
+    ts_run_set_observer(run, on_step, &t);
+    long steps = ts_run_to_end(run, 0);
+    assert_int_equal(t.steps, steps);
+    assert_int_equal(t.bad, 0);
+    ts_node_info info;
+    /* Node 0 is the markov, 1 and 2 the two `one` nodes; both acted. */
+    assert_true(ts_model_node_info(m, 1, &info));
+    assert_string_equal(info.kind, "one");
+    assert_int_equal(info.parent, 0);
+    assert_true(t.nodes_seen[1] > 0 && t.nodes_seen[2] > 0);
+    assert_int_equal(t.nodes_seen[0], 0);
+    ts_run_free(run);
+    ts_model_free(m);
+}
+
+static const char *maze = "<markov values=\"BWA\" origin=\"True\"><one in=\"WBB\" out=\"WAW\"/>"
+                          "<one in=\"AW\" out=\"WW\"/></markov>";
+
+typedef struct thread_job {
+    const ts_model *model;
+    int seed;
+    unsigned char grid[31 * 31];
+    long steps;
+} thread_job;
+
+static void *run_job(void *arg)
+{
+    thread_job *j = arg;
+    ts_run *run = ts_run_new(j->model, j->seed, NULL);
+    j->steps = ts_run_to_end(run, 0);
+    memcpy(j->grid, ts_run_grid(run, NULL, NULL, NULL), sizeof j->grid);
+    ts_run_free(run);
+    return NULL;
+}
+
+/* Runs share one model; threads, resets and fresh runs agree seed for seed. */
+static void runs_are_independent_and_reproducible(void **state)
+{
+    (void)state;
+    ts_model *m = load(maze, 31, 31, 1);
+    thread_job jobs[4];
+    pthread_t threads[4];
+    for (int k = 0; k < 4; k++) {
+        jobs[k].model = m;
+        jobs[k].seed = 100 + k % 2;
+        pthread_create(&threads[k], NULL, run_job, &jobs[k]);
+    }
+    for (int k = 0; k < 4; k++) pthread_join(threads[k], NULL);
+    assert_memory_equal(jobs[0].grid, jobs[2].grid, sizeof jobs[0].grid);
+    assert_memory_equal(jobs[1].grid, jobs[3].grid, sizeof jobs[1].grid);
+    assert_memory_not_equal(jobs[0].grid, jobs[1].grid, sizeof jobs[0].grid);
+
+    ts_run *run = ts_run_new(m, 101, NULL);
+    ts_run_to_end(run, 0);
+    ts_run_reset(run, 100);
+    assert_int_equal(ts_run_counter(run), 0);
+    assert_int_equal(ts_run_to_end(run, 0), jobs[0].steps);
+    assert_memory_equal(ts_run_grid(run, NULL, NULL, NULL), jobs[0].grid, sizeof jobs[0].grid);
+    ts_run_reset(run, 100);
+    assert_int_equal(ts_run_to_end(run, 10), 10);
+    ts_run_free(run);
+    ts_model_free(m);
+}
+
+int run_api_tests(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(one_fills_grid_cell_by_cell),
+        cmocka_unit_test(all_applies_every_match_at_once),
+        cmocka_unit_test(sequence_and_step_limits),
+        cmocka_unit_test(observer_sees_every_change),
+        cmocka_unit_test(runs_are_independent_and_reproducible),
+    };
+    return cmocka_run_group_tests_name("api", tests, NULL, NULL);
+}

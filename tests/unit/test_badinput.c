@@ -1,0 +1,133 @@
+/* test_badinput.c — malformed models get a clear message with the right line, never a crash. */
+#include "unit.h"
+#include <stdio.h>
+#include <string.h>
+#include "tessera.h"
+
+#define FIXTURES "tests/badinput/"
+
+typedef struct bad_case {
+    const char *file;
+    ts_status status;
+    int line;
+    const char *message; /* a part of the message */
+} bad_case;
+
+static const bad_case cases[] = {
+    {"broken_xml.xml", TS_ERR_MODEL, 3, "malformed XML"},
+    {"unknown_node.xml", TS_ERR_MODEL, 3, "unknown node type <grow>"},
+    {"repeated_value.xml", TS_ERR_MODEL, 2, "repeating value B"},
+    {"bad_symmetry.xml", TS_ERR_MODEL, 3, "unknown symmetry (xz)"},
+    {"mismatched_sizes.xml", TS_ERR_MODEL, 3, "non-matching pattern sizes"},
+    {"unknown_value.xml", TS_ERR_MODEL, 4, "input code X"},
+    {"not_rectangular.xml", TS_ERR_MODEL, 2, "not rectangular"},
+    {"bad_number.xml", TS_ERR_MODEL, 2, "steps=\"many\""},
+    {"no_values.xml", TS_ERR_MODEL, 1, "no values"},
+    {"unknown_element.xml", TS_ERR_MODEL, 4, "unknown element <pattern>"},
+    {"bad_union.xml", TS_ERR_MODEL, 2, "union ?"},
+    {"later_node.xml", TS_ERR_MODEL, 3, "<wfc> is not supported yet"},
+    {"empty.xml", TS_ERR_MODEL, 1, "malformed XML"},
+};
+
+static void each_fixture_reports_file_line_and_message(void **state)
+{
+    (void)state;
+    ts_load_options opt = ts_load_defaults();
+    opt.quiet = 1;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char path[256];
+        snprintf(path, sizeof path, FIXTURES "%s", cases[i].file);
+        ts_error err;
+        memset(&err, 0, sizeof err);
+        ts_model *m = ts_model_load(path, &opt, &err);
+        if (m) fail_msg("%s loaded but should not", path);
+        if (err.status != cases[i].status || err.line != cases[i].line || !strstr(err.message, cases[i].message) ||
+            strcmp(err.file, path) != 0)
+            fail_msg("%s: got %s:%d: %s (status %d); expected line %d and \"%s\"", cases[i].file, err.file, err.line,
+                     err.message, err.status, cases[i].line, cases[i].message);
+    }
+}
+
+static void missing_file_is_an_io_error(void **state)
+{
+    (void)state;
+    ts_error err;
+    assert_null(ts_model_load(FIXTURES "does_not_exist.xml", NULL, &err));
+    assert_int_equal(err.status, TS_ERR_IO);
+    assert_non_null(strstr(err.message, "cannot open"));
+}
+
+static void absurd_sizes_are_refused(void **state)
+{
+    (void)state;
+    ts_load_options opt = ts_load_defaults();
+    opt.mx = 100000; opt.my = 100000; opt.mz = 1;
+    ts_error err;
+    assert_null(ts_model_load_string("<one values=\"BW\" in=\"B\" out=\"W\"/>", "big.xml", &opt, &err));
+    assert_int_equal(err.status, TS_ERR_USAGE);
+    assert_non_null(strstr(err.message, "absurd"));
+    opt.mx = 0;
+    assert_null(ts_model_load_string("<one values=\"BW\" in=\"B\" out=\"W\"/>", "zero.xml", &opt, &err));
+    assert_non_null(strstr(err.message, "at least 1"));
+}
+
+typedef struct warnings {
+    int count, line;
+    char message[256];
+} warnings;
+
+static void collect(void *ud, const char *file, int line, const char *message)
+{
+    (void)file;
+    warnings *w = ud;
+    w->count++;
+    w->line = line;
+    snprintf(w->message, sizeof w->message, "%s", message);
+}
+
+/* The reference ignores unknown attributes; tessera loads the model but warns. */
+static void unknown_attribute_is_a_warning_with_line(void **state)
+{
+    (void)state;
+    ts_load_options opt = ts_load_defaults();
+    warnings w = {0};
+    opt.warn = collect;
+    opt.warn_userdata = &w;
+    ts_error err;
+    ts_model *m = ts_model_load(FIXTURES "typo_attribute.xml", &opt, &err);
+    assert_non_null(m);
+    assert_int_equal(w.count, 1);
+    assert_int_equal(w.line, 3);
+    assert_non_null(strstr(w.message, "symetry"));
+    ts_model_free(m);
+}
+
+/* Deep nesting and long garbage must fail cleanly too. */
+static void deep_nesting_fails_cleanly(void **state)
+{
+    (void)state;
+    enum { DEPTH = 5000 };
+    static char xml[DEPTH * 22 + 200];
+    char *p = xml;
+    p += sprintf(p, "<sequence values=\"BW\">");
+    for (int i = 0; i < DEPTH; i++) p += sprintf(p, "<sequence>");
+    p += sprintf(p, "<one in=\"B\" out=\"W\"/>");
+    for (int i = 0; i < DEPTH; i++) p += sprintf(p, "</sequence>");
+    sprintf(p, "</sequence>");
+    ts_error err;
+    ts_model *m = ts_model_load_string(xml, "deep.xml", NULL, &err);
+    if (m) ts_model_free(m);
+    else assert_true(err.message[0] != 0);
+}
+
+int run_badinput_tests(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(each_fixture_reports_file_line_and_message),
+        cmocka_unit_test(missing_file_is_an_io_error),
+        cmocka_unit_test(absurd_sizes_are_refused),
+        cmocka_unit_test(unknown_attribute_is_a_warning_with_line),
+        cmocka_unit_test(deep_nesting_fails_cleanly),
+    };
+    return cmocka_run_group_tests_name("bad input", tests, NULL, NULL);
+}

@@ -1,0 +1,71 @@
+/* test_rng.c — the .NET System.Random port against values .NET produces. */
+#include "unit.h"
+#include "../../src/core/rng.h"
+
+static void next_matches_dotnet_seed_42(void **state)
+{
+    (void)state;
+    rng r;
+    rng_seed(&r, 42);
+    const int32_t expected[] = {1434747710, 302596119, 269548474, 1122627734, 361709742};
+    for (int i = 0; i < 5; i++) assert_int_equal(rng_next(&r), expected[i]);
+}
+
+/* Next(max) and NextDouble are the same sample scaled, as in .NET: Next(100)
+   of seed 42 is 66 there. */
+static void scaled_draws_follow_the_sample(void **state)
+{
+    (void)state;
+    rng r;
+    rng_seed(&r, 42);
+    assert_int_equal(rng_next_max(&r, 100), 66);
+    rng_seed(&r, 42);
+    double d = rng_next_double(&r);
+    assert_true(d > 0.6681064 && d < 0.6681065);
+    rng_seed(&r, 42);
+    assert_int_equal(rng_next_range(&r, 10, 20), 16);
+}
+
+/* .NET seeds with the absolute value, and maps int.MinValue to int.MaxValue. */
+static void negative_seeds_use_absolute_value(void **state)
+{
+    (void)state;
+    rng a, b;
+    rng_seed(&a, -42);
+    rng_seed(&b, 42);
+    for (int i = 0; i < 100; i++) assert_int_equal(rng_next(&a), rng_next(&b));
+    rng_seed(&a, INT32_MIN);
+    rng_seed(&b, INT32_MAX);
+    for (int i = 0; i < 100; i++) assert_int_equal(rng_next(&a), rng_next(&b));
+}
+
+static void draws_stay_in_range(void **state)
+{
+    (void)state;
+    rng r;
+    rng_seed(&r, 7);
+    for (int i = 0; i < 100000; i++) {
+        int32_t v = rng_next(&r);
+        assert_true(v >= 0 && v < INT32_MAX);
+        int32_t m = rng_next_max(&r, 13);
+        assert_true(m >= 0 && m < 13);
+        double d = rng_next_double(&r);
+        assert_true(d >= 0.0 && d < 1.0);
+    }
+    /* A range wider than int32 uses the two-sample path and stays inside. */
+    for (int i = 0; i < 1000; i++) {
+        int32_t v = rng_next_range(&r, INT32_MIN, INT32_MAX);
+        assert_true(v >= INT32_MIN && v < INT32_MAX);
+    }
+}
+
+int run_rng_tests(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(next_matches_dotnet_seed_42),
+        cmocka_unit_test(scaled_draws_follow_the_sample),
+        cmocka_unit_test(negative_seeds_use_absolute_value),
+        cmocka_unit_test(draws_stay_in_range),
+    };
+    return cmocka_run_group_tests_name("rng", tests, NULL, NULL);
+}

@@ -1,0 +1,14 @@
+/* unit.h — the cmocka test groups of tessera, one per source area. */
+#ifndef TS_UNIT_H
+#define TS_UNIT_H
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+int run_rng_tests(void);
+int run_rule_tests(void);
+int run_api_tests(void);
+int run_badinput_tests(void);
+#endif
