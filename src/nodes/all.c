@@ -43,8 +43,10 @@ static bool all_go(run_state *r, const node *n, void *state)
     }
     for (int32_t k = 0; k < st->match_count; k++) {
         match m = st->matches[order[k]];
-        mask_clear(st, m.r, m.at);
-        all_fit(r, st, rn->rules[m.r], m.r, m.at);
+        int ri = match_rule(rn, m);
+        int32_t corner = match_at(rn, m);
+        mask_clear(st, ri, corner);
+        all_fit(r, st, rn->rules[ri], ri, corner);
     }
     int64_t end = run_changes_end(r);
     for (int64_t p = run_first(r, st->last_matched_turn); p < end; p++) r->mask[run_change_at(r, p)] = 0;

@@ -38,11 +38,13 @@ static int one_random_match(run_state *r, const rulenode *rn, rulenode_state *st
     while (st->match_count > 0) {
         int32_t k = rng_next_max(&r->random, st->match_count);
         match m = st->matches[k];
-        mask_clear(st, m.r, m.at);
+        int ri = match_rule(rn, m);
+        int32_t corner = match_at(rn, m);
+        mask_clear(st, ri, corner);
         st->matches[k] = st->matches[--st->match_count];
-        if (rule_matches(rn->rules[m.r], r->state, m.at)) {
-            *at = m.at;
-            return m.r;
+        if (rule_matches(rn->rules[ri], r->state, corner)) {
+            *at = corner;
+            return ri;
         }
     }
     return -1;

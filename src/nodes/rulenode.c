@@ -13,6 +13,8 @@ void rulenode_free(node *n)
     rulenode *rn = (rulenode *)n;
     for (int i = 0; i < rn->rule_count; i++) rule_free(rn->rules[i]);
     free(rn->rules);
+    free(rn->shift_start);
+    free(rn->shifts);
     free(rn);
 }
 
@@ -29,6 +31,35 @@ static bool load_rule_element(loader *ld, rulenode *rn, const xmlNode *xr, symme
         return diag_error(d, TS_ERR_MODEL, xml_line(xr), "unknown symmetry %s (use one of %s)", sym, symmetry_names(d2));
     }
     return rule_expand(d, r, d2, symmetry, &rn->rules, &rn->rule_count);
+}
+
+static bool build_shift_table(rulenode *rn, const grid_def *g)
+{
+    int total = 0;
+    for (int ri = 0; ri < rn->rule_count; ri++) total += rn->rules[ri]->ishift_start[g->c];
+    rn->shift_start = calloc((size_t)g->c + 1, sizeof *rn->shift_start);
+    rn->shifts = malloc((size_t)(total ? total : 1) * sizeof *rn->shifts);
+    if (!rn->shift_start || !rn->shifts) return false;
+    int k = 0;
+    for (int v = 0; v < g->c; v++) {
+        rn->shift_start[v] = k;
+        for (int ri = 0; ri < rn->rule_count; ri++) {
+            const rule *rl = rn->rules[ri];
+            for (int l = rl->ishift_start[v]; l < rl->ishift_start[v + 1]; l++, k++) {
+                shift_entry *e = &rn->shifts[k];
+                e->rule = ri;
+                e->dx = rl->ishifts[l][0];
+                e->dy = rl->ishifts[l][1];
+                e->dz = rl->ishifts[l][2];
+                e->offset = rl->ishift_offsets[l];
+                e->xmax = g->mx - rl->imx;
+                e->ymax = g->my - rl->imy;
+                e->zmax = g->mz - rl->imz;
+            }
+        }
+    }
+    rn->shift_start[g->c] = k;
+    return true;
 }
 
 node *rulenode_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry, const node_kind *kind, size_t size)
@@ -71,6 +102,15 @@ node *rulenode_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry,
             diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
             return NULL;
         }
+    while ((1 << rn->rule_bits) < rn->rule_count) rn->rule_bits++;
+    if (((int64_t)ld->grid->mx * ld->grid->my * ld->grid->mz) << rn->rule_bits > (int64_t)UINT32_MAX) {
+        diag_error(d, TS_ERR_USAGE, xml_line(el), "the grid is too large for a node with %d rules", rn->rule_count);
+        return NULL;
+    }
+    if (!build_shift_table(rn, ld->grid)) {
+        diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+        return NULL;
+    }
     if (!xml_get_int(d, el, "steps", 0, &rn->steps)) return NULL;
     if (!xml_get_double(d, el, "temperature", 0.0, &rn->temperature)) return NULL;
     return &rn->base;

@@ -6,19 +6,34 @@
 #include "../engine/run.h"
 #include <string.h>
 
+/* One (rule, shift) pair: a cell of value v changed at (x,y,z) may be the
+   shifted cell of a match with its corner at (x-dx, y-dy, z-dz). */
+typedef struct shift_entry {
+    int32_t offset;          /* dx + dy*MX + dz*MX*MY */
+    int32_t rule;
+    int32_t xmax, ymax, zmax; /* the largest corner that keeps the rule inside */
+    int16_t dx, dy, dz;
+} shift_entry;
+
 typedef struct rulenode {
     node base;
     rule **rules;
     int rule_count;
+    /* All rules' shifts by value, rule-major as the reference visits them:
+       shifts[shift_start[v] .. shift_start[v+1]). */
+    int *shift_start;
+    shift_entry *shifts;
     int steps;           /* 0: no limit */
     double temperature;
     bool uses_mask;      /* one/all remember found matches per rule and cell */
+    int rule_bits;       /* bits of a packed match that hold the rule index */
 } rulenode;
 
-typedef struct match {
-    int32_t r;           /* rule index */
-    int32_t at;          /* flat index of the rule's corner */
-} match;
+
+/* A found match, packed as (corner index << rule_bits) | rule index: four
+   bytes, because `one` draws from long lists at random and the list's cache
+   footprint is what limits its speed. */
+typedef uint32_t match;
 
 typedef struct rulenode_state {
     int counter;
@@ -31,6 +46,10 @@ typedef struct rulenode_state {
     uint8_t *newstate;       /* prl: values being written this step */
     int32_t *order;          /* all: shuffled match order */
 } rulenode_state;
+
+static inline match match_pack(const rulenode *rn, int ri, int32_t at) { return ((uint32_t)at << rn->rule_bits) | (uint32_t)ri; }
+static inline int match_rule(const rulenode *rn, match m) { return (int)(m & ((1u << rn->rule_bits) - 1)); }
+static inline int32_t match_at(const rulenode *rn, match m) { return (int32_t)(m >> rn->rule_bits); }
 
 typedef void (*rulenode_add_fn)(run_state *r, const rulenode *rn, rulenode_state *st, int ri, int32_t at);
 
@@ -55,7 +74,6 @@ static inline void mask_clear(rulenode_state *st, int ri, int32_t at)
 }
 static inline __attribute__((always_inline)) void rulenode_add_match(run_state *r, const rulenode *rn, rulenode_state *st, int ri, int32_t at)
 {
-    (void)rn;
     if (st->mask) mask_set(st, ri, at);
     if (st->match_count == st->match_cap) {
         int32_t cap = st->match_cap * 2;
@@ -64,8 +82,7 @@ static inline __attribute__((always_inline)) void rulenode_add_match(run_state *
         st->matches = bigger;
         st->match_cap = cap;
     }
-    st->matches[st->match_count].r = ri;
-    st->matches[st->match_count].at = at;
+    st->matches[st->match_count] = match_pack(rn, ri, at);
     st->match_count++;
 }
 
@@ -73,28 +90,33 @@ static inline __attribute__((always_inline)) void rulenode_add_match(run_state *
    last matched, in the order the changes were made. */
 static inline __attribute__((always_inline)) void rulenode_scan_changes(run_state *r, const rulenode *rn, rulenode_state *st, rulenode_add_fn add)
 {
-    const int MX = r->mx, MY = r->my, MZ = r->mz;
-    const int32_t plane = MX * MY;
+    const int MX = r->mx, MZ = r->mz;
+    const int32_t plane = MX * r->my;
     const uint8_t *state = r->state;
-    int64_t end = run_changes_end(r);
+    const int64_t end = run_changes_end(r);
     for (int64_t n = run_first(r, st->last_matched_turn); n < end; n++) {
-        int32_t i = run_change_at(r, n);
-        int z = i / plane, y = (i % plane) / MX, x = i % MX;
-        uint8_t value = state[i];
-        for (int ri = 0; ri < rn->rule_count; ri++) {
-            const rule *rl = rn->rules[ri];
-            for (int l = rl->ishift_start[value]; l < rl->ishift_start[value + 1]; l++) {
-                int sx = x - rl->ishifts[l][0], sy = y - rl->ishifts[l][1], sz = z - rl->ishifts[l][2];
-                if (sx < 0 || sy < 0 || sz < 0 || sx + rl->imx > MX || sy + rl->imy > MY || sz + rl->imz > MZ) continue;
-                int32_t si = sx + sy * MX + sz * plane;
-                if (!mask_get(st, ri, si) && rule_matches(rl, state, si)) add(r, rn, st, ri, si);
-            }
+        const int32_t i = run_change_at(r, n);
+        int x, y, z = 0;
+        if (MZ == 1) {
+            y = i / MX;
+            x = i - y * MX;
+        } else {
+            z = i / plane;
+            int32_t rest = i - z * plane;
+            y = rest / MX;
+            x = rest - y * MX;
+        }
+        const uint8_t value = state[i];
+        const shift_entry *e = rn->shifts + rn->shift_start[value], *e_end = rn->shifts + rn->shift_start[value + 1];
+        for (; e < e_end; e++) {
+            int sx = x - e->dx, sy = y - e->dy, sz = z - e->dz;
+            if (sx < 0 || sy < 0 || sz < 0 || sx > e->xmax || sy > e->ymax || sz > e->zmax) continue;
+            int32_t si = i - e->offset;
+            if (!mask_get(st, e->rule, si) && rule_matches(rn->rules[e->rule], state, si)) add(r, rn, st, e->rule, si);
         }
     }
 }
 
-/* Look at every cell of a lattice with the rule's input size as its spacing:
-   any match must cover exactly one lattice cell. */
 /* Scan one rule cell by cell over its lattice (for rules wider than a word). */
 static inline __attribute__((always_inline)) void rulenode_scan_rule_cells(run_state *r, const rulenode *rn, rulenode_state *st, int ri, rulenode_add_fn add)
 {
