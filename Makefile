@@ -3,8 +3,8 @@ CC      ?= cc
 OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes
-CPPFLAGS_ALL := -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude -Ibuild/gen -I/usr/include/libxml2 $(WARN)
-LDLIBS  := -lxml2 -lm
+CPPFLAGS_ALL := -std=c11 -D_DEFAULT_SOURCE -Iinclude -Ibuild/gen -I/usr/include/libxml2 $(WARN)
+LDLIBS  := -lxml2 -lz -lm
 BUILD   ?= build
 
 LIB_SRC := $(wildcard src/core/*.c src/nodes/*.c src/engine/*.c src/io/*.c)
@@ -17,7 +17,7 @@ HEADERS := $(wildcard include/*.h src/*/*.h)
 DEPS := libxml2-dev:/usr/include/libxml2/libxml/parser.h \
         libstb-dev:/usr/include/stb/stb_image.h \
         libcmocka-dev:/usr/include/cmocka.h \
-        pkg-config:/usr/bin/pkg-config
+        zlib1g-dev:/usr/include/zlib.h
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps run test unit conformance badinput sanitize bench clean help

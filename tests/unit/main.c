@@ -8,5 +8,6 @@ int main(void)
     failed += run_rule_tests();
     failed += run_api_tests();
     failed += run_badinput_tests();
+    failed += run_output_tests();
     return failed ? 1 : 0;
 }

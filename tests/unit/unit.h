@@ -11,4 +11,5 @@ int run_rng_tests(void);
 int run_rule_tests(void);
 int run_api_tests(void);
 int run_badinput_tests(void);
+int run_output_tests(void);
 #endif

@@ -1,0 +1,120 @@
+/* test_output.c — PNG, VOX and text outputs decode back to the grid they were written from. */
+#define _GNU_SOURCE
+#include "unit.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tessera.h"
+#include "../../src/io/output.h"
+
+#define STB_IMAGE_IMPLEMENTATION
+#define STBI_ONLY_PNG
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wshadow"
+#endif
+#include <stb/stb_image.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+static ts_run *maze_run(ts_model **model, int mx, int my, int mz)
+{
+    ts_load_options opt = ts_load_defaults();
+    opt.mx = mx; opt.my = my; opt.mz = mz;
+    *model = ts_model_load_string("<markov values=\"BWA\" origin=\"True\"><one in=\"WBB\" out=\"WAW\"/>"
+                                  "<one in=\"AW\" out=\"WW\"/></markov>", "maze.xml", &opt, NULL);
+    assert_non_null(*model);
+    ts_run *run = ts_run_new(*model, 9, NULL);
+    ts_run_to_end(run, 0);
+    return run;
+}
+
+/* Every pixel of the PNG (decoded by stb_image) has its cell's palette colour. */
+static void png_decodes_to_palette_colours(void **state)
+{
+    (void)state;
+    ts_model *m;
+    ts_run *run = maze_run(&m, 13, 7, 1);
+    grid_view g;
+    g.cells = ts_run_grid(run, &g.mx, &g.my, &g.mz);
+    g.legend = ts_run_legend(run);
+    palette pal;
+    palette_default(&pal);
+    uint32_t colors[GRID_COLORS_MAX];
+    palette_colors(&pal, g.legend, colors, NULL, 0);
+    assert_int_equal(colors[0], 0x000000); /* B */
+    assert_int_equal(colors[1], 0xFFF1E8); /* W */
+    assert_int_equal(colors[2], 0xC2C3C7); /* A */
+    const char *path = "build/test_output.png";
+    ts_error err;
+    assert_true(save_png(path, &g, colors, 3, &err));
+    int w, h, n;
+    unsigned char *px = stbi_load(path, &w, &h, &n, 3);
+    assert_non_null(px);
+    assert_int_equal(w, 39);
+    assert_int_equal(h, 21);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            uint32_t c = colors[g.cells[x / 3 + (y / 3) * g.mx]];
+            const unsigned char *p = px + 3 * (x + y * w);
+            assert_int_equal(p[0], (c >> 16) & 0xff);
+            assert_int_equal(p[1], (c >> 8) & 0xff);
+            assert_int_equal(p[2], c & 0xff);
+        }
+    stbi_image_free(px);
+    remove(path);
+    ts_run_free(run);
+    ts_model_free(m);
+}
+
+static uint32_t le32(const unsigned char *p) { return p[0] | p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+
+/* VOX: SIZE holds the grid size and XYZI lists every non-zero cell with value+1. */
+static void vox_lists_every_filled_cell(void **state)
+{
+    (void)state;
+    ts_model *m;
+    ts_run *run = maze_run(&m, 7, 5, 3);
+    grid_view g;
+    g.cells = ts_run_grid(run, &g.mx, &g.my, &g.mz);
+    g.legend = ts_run_legend(run);
+    uint32_t colors[3] = {0, 0xffffff, 0x808080};
+    const char *path = "build/test_output.vox";
+    assert_true(save_vox(path, &g, colors, NULL));
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    unsigned char buf[8192];
+    size_t len = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    remove(path);
+    assert_memory_equal(buf, "VOX ", 4);
+    assert_int_equal(le32(buf + 4), 150);
+    unsigned char *size = memmem(buf, len, "SIZE", 4), *xyzi = memmem(buf, len, "XYZI", 4);
+    assert_non_null(size);
+    assert_non_null(xyzi);
+    assert_int_equal(le32(size + 12), 7);
+    assert_int_equal(le32(size + 16), 5);
+    assert_int_equal(le32(size + 20), 3);
+    uint32_t count = le32(xyzi + 12), expected = 0;
+    for (int i = 0; i < 7 * 5 * 3; i++) expected += g.cells[i] != 0;
+    assert_int_equal(count, expected);
+    for (uint32_t k = 0; k < count; k++) {
+        const unsigned char *v = xyzi + 16 + 4 * k;
+        assert_int_equal(v[3], g.cells[v[0] + v[1] * 7 + v[2] * 35] + 1);
+    }
+    ts_run_free(run);
+    ts_model_free(m);
+}
+
+int run_output_tests(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(png_decodes_to_palette_colours),
+        cmocka_unit_test(vox_lists_every_filled_cell),
+    };
+    return cmocka_run_group_tests_name("output", tests, NULL, NULL);
+}
