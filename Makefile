@@ -46,7 +46,7 @@ $(BUILD)/gen/palette.inc: rules/palette.xml | $(BUILD)/.deps
 
 $(BUILD)/obj/%.o: src/%.c $(HEADERS) $(BUILD)/gen/palette.inc | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -fPIC -c $< -o $@
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -fPIC -fno-semantic-interposition -c $< -o $@
 
 $(BUILD)/libtessera.a: $(LIB_OBJ)
 	ar rcs $@ $^

@@ -10,12 +10,11 @@ static node *all_load(loader *ld, const xmlNode *el, symmetry_set s)
 }
 
 /* Apply a match unless it overlaps a cell already written this step. */
-static void all_fit(run_state *r, rulenode_state *st, const rule *rl, int ri, int32_t at)
+static void all_fit(run_state *r, const rule *rl, int32_t at)
 {
     uint8_t *mask = r->mask;
     for (int k = 0; k < rl->write_count; k++)
         if (mask[at + rl->write[k].offset]) return;
-    st->last[ri] = 1;
     for (int k = 0; k < rl->write_count; k++) {
         int32_t i = at + rl->write[k].offset;
         mask[i] = 1;
@@ -46,7 +45,7 @@ static bool all_go(run_state *r, const node *n, void *state)
         int ri = match_rule(rn, m);
         int32_t corner = match_at(rn, m);
         mask_clear(st, ri, corner);
-        all_fit(r, st, rn->rules[ri], ri, corner);
+        all_fit(r, rn->rules[ri], corner);
     }
     int64_t end = run_changes_end(r);
     for (int64_t p = run_first(r, st->last_matched_turn); p < end; p++) r->mask[run_change_at(r, p)] = 0;

@@ -59,7 +59,6 @@ static bool one_go(run_state *r, const node *n, void *state)
     int32_t at;
     int ri = one_random_match(r, rn, st, &at);
     if (ri < 0) return false;
-    st->last[ri] = 1;
     one_apply(r, rn->rules[ri], at);
     st->counter++;
     r->acting_node = n->id;

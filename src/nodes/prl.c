@@ -21,7 +21,6 @@ static inline __attribute__((always_inline)) void prl_add(run_state *r, const ru
 {
     const rule *rl = rn->rules[ri];
     if (rng_next_double(&r->random) > rl->p) return;
-    st->last[ri] = 1;
     for (int k = 0; k < rl->write_count; k++) {
         int32_t i = at + rl->write[k].offset;
         uint8_t value = (uint8_t)rl->write[k].wave;

@@ -45,6 +45,7 @@ static bool build_shift_table(rulenode *rn, const grid_def *g)
         rn->shift_start[v] = k;
         for (int ri = 0; ri < rn->rule_count; ri++) {
             const rule *rl = rn->rules[ri];
+            if (rl->imx > g->mx || rl->imy > g->my || rl->imz > g->mz) continue; /* never fits */
             for (int l = rl->ishift_start[v]; l < rl->ishift_start[v + 1]; l++, k++) {
                 shift_entry *e = &rn->shifts[k];
                 e->rule = ri;
@@ -122,10 +123,9 @@ void *rulenode_state_new(const node *n, const grid_def *g)
     rulenode_state *st = calloc(1, sizeof *st);
     if (!st) return NULL;
     int64_t cells = (int64_t)g->mx * g->my * g->mz;
-    st->last = calloc((size_t)rn->rule_count + 1, 1);
     st->match_cap = 64;
     st->matches = malloc((size_t)st->match_cap * sizeof *st->matches);
-    bool ok = st->last && st->matches;
+    bool ok = st->matches != NULL;
     if (ok && rn->uses_mask) {
         st->words = (cells + 63) / 64;
         st->mask = calloc((size_t)(st->words * rn->rule_count + 1), sizeof *st->mask);
@@ -140,7 +140,6 @@ void rulenode_state_free(void *state)
 {
     rulenode_state *st = state;
     if (!st) return;
-    free(st->last);
     free(st->matches);
     free(st->mask);
     free(st->newstate);
@@ -151,11 +150,10 @@ void rulenode_state_free(void *state)
 void rulenode_reset(run_state *r, const node *n, void *state)
 {
     (void)r;
-    const rulenode *rn = (const rulenode *)n;
+    (void)n;
     rulenode_state *st = state;
     st->last_matched_turn = -1;
     st->counter = 0;
-    memset(st->last, 0, (size_t)rn->rule_count);
 }
 
 long rulenode_oldest_turn(const void *state)

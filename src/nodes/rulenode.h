@@ -42,7 +42,6 @@ typedef struct rulenode_state {
     int32_t match_count, match_cap;
     uint64_t *mask;          /* rule_count rows of `words` bits, one per cell */
     int64_t words;
-    uint8_t *last;           /* which rules applied in the last step */
     uint8_t *newstate;       /* prl: values being written this step */
     int32_t *order;          /* all: shuffled match order */
 } rulenode_state;
@@ -109,8 +108,10 @@ static inline __attribute__((always_inline)) void rulenode_scan_changes(run_stat
         const uint8_t value = state[i];
         const shift_entry *e = rn->shifts + rn->shift_start[value], *e_end = rn->shifts + rn->shift_start[value + 1];
         for (; e < e_end; e++) {
-            int sx = x - e->dx, sy = y - e->dy, sz = z - e->dz;
-            if (sx < 0 || sy < 0 || sz < 0 || sx > e->xmax || sy > e->ymax || sz > e->zmax) continue;
+            /* One unsigned compare per axis tests both ends. */
+            if ((unsigned)(x - e->dx) > (unsigned)e->xmax || (unsigned)(y - e->dy) > (unsigned)e->ymax ||
+                (unsigned)(z - e->dz) > (unsigned)e->zmax)
+                continue;
             int32_t si = i - e->offset;
             if (!mask_get(st, e->rule, si) && rule_matches(rn->rules[e->rule], state, si)) add(r, rn, st, e->rule, si);
         }
@@ -219,7 +220,6 @@ static inline __attribute__((always_inline)) void rulenode_scan_all(run_state *r
    node kind so that its `add` is a direct call in the hot loops. */
 static inline __attribute__((always_inline)) bool rulenode_go(run_state *r, const rulenode *rn, rulenode_state *st, rulenode_add_fn add)
 {
-    memset(st->last, 0, (size_t)rn->rule_count);
     if (rn->steps > 0 && st->counter >= rn->steps) return false;
     if (st->last_matched_turn >= 0) rulenode_scan_changes(r, rn, st, add);
     else rulenode_scan_all(r, rn, st, add);
