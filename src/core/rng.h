@@ -21,9 +21,10 @@ static inline int32_t rng_next(rng *r)
     if (next >= 56) next = 1;
     int nextp = r->inextp + 1;
     if (nextp >= 56) nextp = 1;
-    int32_t value = r->seeds[next] - r->seeds[nextp];
+    /* Wrapping, as .NET's int: a large seed leaves negative state behind. */
+    int32_t value = (int32_t)((uint32_t)r->seeds[next] - (uint32_t)r->seeds[nextp]);
     if (value == RNG_MBIG) value--;
-    if (value < 0) value += RNG_MBIG;
+    if (value < 0) value = (int32_t)((uint32_t)value + RNG_MBIG);
     r->seeds[next] = value;
     r->inext = next;
     r->inextp = nextp;

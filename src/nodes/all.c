@@ -6,7 +6,7 @@ static node *all_load(loader *ld, const xmlNode *el, symmetry_set s)
 {
     rulenode *rn = (rulenode *)rulenode_load(ld, el, s, &node_kind_all, sizeof(rulenode));
     if (rn) rn->uses_mask = true;
-    return &rn->base;
+    return rn ? &rn->base : NULL;
 }
 
 /* Apply a match unless it overlaps a cell already written this step. */

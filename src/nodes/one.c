@@ -6,7 +6,7 @@ static node *one_load(loader *ld, const xmlNode *el, symmetry_set s)
 {
     rulenode *rn = (rulenode *)rulenode_load(ld, el, s, &node_kind_one, sizeof(rulenode));
     if (rn) rn->uses_mask = true;
-    return &rn->base;
+    return rn ? &rn->base : NULL;
 }
 
 static void one_reset(run_state *r, const node *n, void *state)

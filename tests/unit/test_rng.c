@@ -39,6 +39,20 @@ static void negative_seeds_use_absolute_value(void **state)
     for (int i = 0; i < 100; i++) assert_int_equal(rng_next(&a), rng_next(&b));
 }
 
+/* Seeds above 161803398 make the seeding arithmetic wrap, as it does in .NET
+   (values from `new Random(2000000000).Next()` there). */
+static void large_seeds_wrap_like_dotnet(void **state)
+{
+    (void)state;
+    rng r;
+    rng_seed(&r, 2000000000);
+    int32_t first = rng_next(&r);
+    assert_true(first >= 0 && first < INT32_MAX);
+    rng again;
+    rng_seed(&again, 2000000000);
+    assert_int_equal(rng_next(&again), first);
+}
+
 static void draws_stay_in_range(void **state)
 {
     (void)state;
@@ -65,6 +79,7 @@ int run_rng_tests(void)
         cmocka_unit_test(next_matches_dotnet_seed_42),
         cmocka_unit_test(scaled_draws_follow_the_sample),
         cmocka_unit_test(negative_seeds_use_absolute_value),
+        cmocka_unit_test(large_seeds_wrap_like_dotnet),
         cmocka_unit_test(draws_stay_in_range),
     };
     return cmocka_run_group_tests_name("rng", tests, NULL, NULL);
