@@ -61,6 +61,7 @@ void ts_run_reset(ts_run *run, int32_t seed)
     r->changes_len = 0;
     r->changes_base = 0;
     r->first_len = 1;
+    r->first_base = 0;
     r->first[0] = 0;
     node_reset(r, m->nodes[m->root]);
     r->current = m->root;
@@ -69,16 +70,33 @@ void ts_run_reset(ts_run *run, int32_t seed)
     r->planes.valid = false;
 }
 
-/* Drop log entries older than any step a node may still scan from. */
-static void compact_changes(run_state *r)
+/* The oldest step any node may still scan the change log from. */
+static long oldest_needed_turn(const run_state *r)
 {
-    int64_t keep = r->first[r->counter];
+    long oldest = r->counter;
     for (int i = 0; i < r->model->node_count; i++) {
         const node *n = r->model->nodes[i];
         if (!n->kind->oldest_turn) continue;
         long turn = n->kind->oldest_turn(r->node_states[i]);
-        if (turn >= 0 && r->first[turn] < keep) keep = r->first[turn];
+        if (turn >= 0 && turn < oldest) oldest = turn;
     }
+    return oldest;
+}
+
+/* Drop step starts that no node will ask for again. */
+static void compact_first(run_state *r)
+{
+    long drop = oldest_needed_turn(r) - r->first_base;
+    if (drop <= 0) return;
+    memmove(r->first, r->first + drop, (size_t)(r->first_len - drop) * sizeof *r->first);
+    r->first_len -= drop;
+    r->first_base += drop;
+}
+
+/* Drop log entries older than any step a node may still scan from. */
+static void compact_changes(run_state *r)
+{
+    int64_t keep = run_first(r, oldest_needed_turn(r));
     int64_t drop = keep - r->changes_base;
     if (drop <= 0) return;
     memmove(r->changes, r->changes + drop, (size_t)(r->changes_len - drop) * sizeof *r->changes);
@@ -106,17 +124,20 @@ int ts_run_step(ts_run *run)
     run_state *r = &run->rs;
     if (r->current < 0 || r->out_of_memory) return 0;
     if (r->first_len == r->first_cap) {
-        int64_t *bigger = realloc(r->first, (size_t)r->first_cap * 2 * sizeof *bigger);
-        if (!bigger) { r->out_of_memory = true; return 0; }
-        r->first = bigger;
-        r->first_cap *= 2;
+        compact_first(r);
+        if (r->first_len > r->first_cap / 2) {
+            int64_t *bigger = realloc(r->first, (size_t)r->first_cap * 2 * sizeof *bigger);
+            if (!bigger) { r->out_of_memory = true; return 0; }
+            r->first = bigger;
+            r->first_cap *= 2;
+        }
     }
     r->acting_node = -1;
     node_go(r, r->model->nodes[r->current]);
     r->counter++;
     r->first[r->first_len++] = run_changes_end(r);
     if (r->observer) {
-        int64_t start = r->first[r->counter - 1];
+        int64_t start = run_first(r, r->counter - 1);
         ts_step_event ev = {
             .step = r->counter,
             .node_id = r->acting_node,

@@ -33,8 +33,9 @@ struct run_state {
        (changes_base + index) so that old entries can be dropped. */
     int32_t *changes;
     int64_t changes_len, changes_cap, changes_base;
-    int64_t *first;          /* first[t]: position of the first change of step t */
+    int64_t *first;          /* first[t - first_base]: position of the first change of step t */
     int64_t first_len, first_cap;
+    long first_base;         /* steps before it are no longer needed */
     int acting_node;         /* the leaf that acted in the current step */
     ts_observer_fn observer;
     void *observer_userdata;
@@ -55,7 +56,7 @@ static inline void run_change(run_state *r, int32_t index)
 }
 static inline int64_t run_changes_end(const run_state *r) { return r->changes_base + r->changes_len; }
 static inline int32_t run_change_at(const run_state *r, int64_t position) { return r->changes[position - r->changes_base]; }
-static inline int64_t run_first(const run_state *r, long turn) { return r->first[turn]; }
+static inline int64_t run_first(const run_state *r, long turn) { return r->first[turn - r->first_base]; }
 
 static inline bool node_go(run_state *r, const node *n) { return n->kind->go(r, n, r->node_states[n->id]); }
 static inline void node_reset(run_state *r, const node *n) { n->kind->reset(r, n, r->node_states[n->id]); }

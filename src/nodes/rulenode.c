@@ -15,6 +15,7 @@ void rulenode_free(node *n)
     free(rn->rules);
     free(rn->shift_start);
     free(rn->shifts);
+    free(rn->cell_pool);
     free(rn);
 }
 
@@ -35,12 +36,16 @@ static bool load_rule_element(loader *ld, rulenode *rn, const xmlNode *xr, symme
 
 static bool build_shift_table(rulenode *rn, const grid_def *g)
 {
-    int total = 0;
-    for (int ri = 0; ri < rn->rule_count; ri++) total += rn->rules[ri]->ishift_start[g->c];
+    int64_t total = 0, pool = 0;
+    for (int ri = 0; ri < rn->rule_count; ri++) {
+        total += rn->rules[ri]->ishift_start[g->c];
+        pool += (int64_t)rn->rules[ri]->ishift_start[g->c] * rn->rules[ri]->match_count;
+    }
     rn->shift_start = calloc((size_t)g->c + 1, sizeof *rn->shift_start);
     rn->shifts = malloc((size_t)(total ? total : 1) * sizeof *rn->shifts);
-    if (!rn->shift_start || !rn->shifts) return false;
-    int k = 0;
+    rn->cell_pool = malloc((size_t)(pool ? pool : 1) * sizeof *rn->cell_pool);
+    if (!rn->shift_start || !rn->shifts || !rn->cell_pool) return false;
+    int k = 0, used = 0;
     for (int v = 0; v < g->c; v++) {
         rn->shift_start[v] = k;
         for (int ri = 0; ri < rn->rule_count; ri++) {
@@ -56,6 +61,13 @@ static bool build_shift_table(rulenode *rn, const grid_def *g)
                 e->xmax = g->mx - rl->imx;
                 e->ymax = g->my - rl->imy;
                 e->zmax = g->mz - rl->imz;
+                e->cells = used;
+                for (int m = 0; m < rl->match_count; m++) {
+                    const rule_cell *cell = &rl->match[m];
+                    if (cell->dx == e->dx && cell->dy == e->dy && cell->dz == e->dz) continue;
+                    rn->cell_pool[used++] = *cell;
+                }
+                e->count = used - e->cells;
             }
         }
     }

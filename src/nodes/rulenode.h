@@ -11,6 +11,9 @@
 typedef struct shift_entry {
     int32_t offset;          /* dx + dy*MX + dz*MX*MY */
     int32_t rule;
+    /* The rule's input cells other than the shifted one (whose value is
+       known to fit): cells[0 .. count) of the node's cell pool. */
+    int32_t cells, count;
     int32_t xmax, ymax, zmax; /* the largest corner that keeps the rule inside */
     int16_t dx, dy, dz;
 } shift_entry;
@@ -23,6 +26,7 @@ typedef struct rulenode {
        shifts[shift_start[v] .. shift_start[v+1]). */
     int *shift_start;
     shift_entry *shifts;
+    rule_cell *cell_pool;
     int steps;           /* 0: no limit */
     double temperature;
     bool uses_mask;      /* one/all remember found matches per rule and cell */
@@ -113,7 +117,10 @@ static inline __attribute__((always_inline)) void rulenode_scan_changes(run_stat
                 (unsigned)(z - e->dz) > (unsigned)e->zmax)
                 continue;
             int32_t si = i - e->offset;
-            if (!mask_get(st, e->rule, si) && rule_matches(rn->rules[e->rule], state, si)) add(r, rn, st, e->rule, si);
+            if (mask_get(st, e->rule, si)) continue;
+            const rule_cell *c = rn->cell_pool + e->cells, *c_end = c + e->count;
+            while (c < c_end && ((c->wave >> state[si + c->offset]) & 1)) c++;
+            if (c == c_end) add(r, rn, st, e->rule, si);
         }
     }
 }
