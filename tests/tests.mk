@@ -31,9 +31,17 @@ $(BUILD)/tessera-asan: $(CLI_OBJ) $(BUILD)/libtessera.a
 	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libtessera.a $(LDLIBS)
 
 test: all
+	@$(MAKE) --no-print-directory warnings
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory cli-test
 	@$(MAKE) --no-print-directory sanitize
 	@$(MAKE) --no-print-directory conformance
 
 .PHONY: unit cli-test conformance sanitize
+
+# -Wall -Wextra must stay clean under both gcc and clang.
+warnings: $(BUILD)/gen/palette.inc
+	@for cc in gcc clang; do command -v $$cc >/dev/null || continue; \
+	  for f in $(LIB_SRC) $(CLI_SRC); do $$cc $(CPPFLAGS_ALL) -Werror -fsyntax-only $$f || exit 1; done; \
+	  echo "$$cc: no warnings"; done
+.PHONY: warnings

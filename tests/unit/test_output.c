@@ -110,11 +110,40 @@ static void vox_lists_every_filled_cell(void **state)
     ts_model_free(m);
 }
 
+/* The built-in palette (rules/palette.xml) gives every symbol of the
+   reference's palette.xml the same colour. */
+static void default_palette_matches_reference(void **state)
+{
+    (void)state;
+    const char *corpus = getenv("TESSERA_MJ_CORPUS");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/resources/palette.xml", corpus && *corpus ? corpus : "../shared/mj");
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        printf("skipped: corpus not found (%s)\n", path);
+        skip();
+    }
+    fclose(f);
+    palette ours, reference;
+    palette_default(&ours);
+    memset(&reference, 0, sizeof reference);
+    assert_true(palette_load_file(&reference, path, NULL));
+    int compared = 0;
+    for (int ch = 0; ch < 256; ch++) {
+        if (!reference.has[ch]) continue;
+        assert_true(ours.has[ch]);
+        assert_int_equal(ours.rgb[ch], reference.rgb[ch]);
+        compared++;
+    }
+    assert_true(compared >= 50);
+}
+
 int run_output_tests(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(png_decodes_to_palette_colours),
         cmocka_unit_test(vox_lists_every_filled_cell),
+        cmocka_unit_test(default_palette_matches_reference),
     };
     return cmocka_run_group_tests_name("output", tests, NULL, NULL);
 }
