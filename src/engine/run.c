@@ -15,6 +15,8 @@ void ts_run_free(ts_run *run)
     free(r->changes);
     free(r->first);
     planes_free(&r->planes);
+    free(r->unlogged);
+    free(r->event_cells);
     free(run);
 }
 
@@ -68,6 +70,7 @@ void ts_run_reset(ts_run *run, int32_t seed)
     r->counter = 0;
     r->out_of_memory = false;
     r->planes.valid = false;
+    r->unlogged_len = 0;
 }
 
 /* The oldest step any node may still scan the change log from. */
@@ -119,6 +122,48 @@ bool run_grow_changes(run_state *r)
     return true;
 }
 
+bool run_note_unlogged(run_state *r, int32_t index)
+{
+    if (r->unlogged_len == r->unlogged_cap) {
+        int64_t cap = r->unlogged_cap ? 2 * r->unlogged_cap : 1024;
+        int32_t *bigger = realloc(r->unlogged, (size_t)cap * sizeof *bigger);
+        if (!bigger) { r->out_of_memory = true; return false; }
+        r->unlogged = bigger;
+        r->unlogged_cap = cap;
+    }
+    r->unlogged[r->unlogged_len++] = index;
+    return true;
+}
+
+/* Tell the observer what the step did: its logged changes, then any unlogged ones. */
+static void notify_observer(run_state *r)
+{
+    int64_t start = run_first(r, r->counter - 1);
+    int64_t logged = run_changes_end(r) - start;
+    const int32_t *cells = r->changes + (start - r->changes_base);
+    if (r->unlogged_len > 0) {
+        int64_t need = logged + r->unlogged_len;
+        if (need > r->event_cap) {
+            int32_t *bigger = realloc(r->event_cells, (size_t)need * sizeof *bigger);
+            if (!bigger) { r->out_of_memory = true; return; }
+            r->event_cells = bigger;
+            r->event_cap = need;
+        }
+        memcpy(r->event_cells, cells, (size_t)logged * sizeof *cells);
+        memcpy(r->event_cells + logged, r->unlogged, (size_t)r->unlogged_len * sizeof *cells);
+        cells = r->event_cells;
+        logged = need;
+    }
+    ts_step_event ev = {
+        .step = r->counter,
+        .node_id = r->acting_node,
+        .changed = cells,
+        .changed_count = (size_t)logged,
+        .grid = r->state,
+    };
+    r->observer(r->observer_userdata, &ev);
+}
+
 int ts_run_step(ts_run *run)
 {
     run_state *r = &run->rs;
@@ -136,17 +181,8 @@ int ts_run_step(ts_run *run)
     node_go(r, r->model->nodes[r->current]);
     r->counter++;
     r->first[r->first_len++] = run_changes_end(r);
-    if (r->observer) {
-        int64_t start = run_first(r, r->counter - 1);
-        ts_step_event ev = {
-            .step = r->counter,
-            .node_id = r->acting_node,
-            .changed = r->changes + (start - r->changes_base),
-            .changed_count = (size_t)(run_changes_end(r) - start),
-            .grid = r->state,
-        };
-        r->observer(r->observer_userdata, &ev);
-    }
+    if (r->observer) notify_observer(r);
+    r->unlogged_len = 0;
     return 1;
 }
 

@@ -41,6 +41,13 @@ struct run_state {
     void *observer_userdata;
     bool out_of_memory;
     bitplanes planes;
+    /* Changes the reference does not put in its change log (convolution
+       writes the grid directly), so rule nodes must not see them in their
+       incremental scans; observers are still told. */
+    int32_t *unlogged;
+    int64_t unlogged_len, unlogged_cap;
+    int32_t *event_cells;     /* logged + unlogged changes of a step, for observers */
+    int64_t event_cap;
 };
 
 struct ts_run {
@@ -54,6 +61,16 @@ static inline void run_change(run_state *r, int32_t index)
     if (r->changes_len == r->changes_cap && !run_grow_changes(r)) return;
     r->changes[r->changes_len++] = index;
 }
+bool run_note_unlogged(run_state *r, int32_t index);
+
+/* A write the reference does not log: invalidates the bitplanes and, when
+   someone observes the run, remembers the cell for the step event. */
+static inline void run_change_unlogged(run_state *r, int32_t index)
+{
+    r->planes.valid = false;
+    if (r->observer) run_note_unlogged(r, index);
+}
+
 static inline int64_t run_changes_end(const run_state *r) { return r->changes_base + r->changes_len; }
 static inline int32_t run_change_at(const run_state *r, int64_t position) { return r->changes[position - r->changes_base]; }
 static inline int64_t run_first(const run_state *r, long turn) { return r->first[turn - r->first_base]; }

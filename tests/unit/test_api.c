@@ -160,6 +160,48 @@ static void runs_are_independent_and_reproducible(void **state)
     ts_model_free(m);
 }
 
+typedef struct changes_seen {
+    size_t count[8];
+} changes_seen;
+
+static void count_changes(void *ud, const ts_step_event *ev)
+{
+    changes_seen *c = ud;
+    if (ev->step < 8) c->count[ev->step] = ev->changed_count;
+}
+
+/* Game of Life on a wrapping grid: a blinker turns vertical, then back. */
+static void convolution_runs_a_blinker(void **state)
+{
+    (void)state;
+    ts_model *m = load("<sequence values=\"DA\" origin=\"True\">"
+                       "<prl in=\"DAD\" out=\"AAA\" steps=\"1\" symmetry=\"()\"/>"
+                       "<convolution neighborhood=\"Moore\" periodic=\"True\" steps=\"2\">"
+                       "<rule in=\"D\" out=\"A\" values=\"A\" sum=\"3\"/>"
+                       "<rule in=\"A\" out=\"D\" values=\"A\" sum=\"0,1,4..8\"/>"
+                       "</convolution></sequence>", 5, 5, 1);
+    ts_run *run = ts_run_new(m, 1, NULL);
+    changes_seen seen = {{0}};
+    ts_run_set_observer(run, count_changes, &seen);
+    const unsigned char *g = ts_run_grid(run, NULL, NULL, NULL);
+    static const char *const expect[] = {
+        ".........." "..........", /* unused: step 0 */
+        "....." "....." ".AAA." "....." ".....",
+        "....." "..A.." "..A.." "..A.." ".....",
+        "....." "....." ".AAA." "....." ".....",
+    };
+    for (int step = 1; step <= 3; step++) {
+        assert_int_equal(ts_run_step(run), 1);
+        for (int i = 0; i < 25; i++) assert_int_equal(g[i], expect[step][i] == 'A');
+    }
+    assert_int_equal(ts_run_to_end(run, 0), 4);
+    /* Convolution writes are not in the change log, but observers see them. */
+    assert_int_equal(seen.count[2], 4);
+    assert_int_equal(seen.count[3], 4);
+    ts_run_free(run);
+    ts_model_free(m);
+}
+
 int run_api_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -168,6 +210,7 @@ int run_api_tests(void)
         cmocka_unit_test(sequence_and_step_limits),
         cmocka_unit_test(observer_sees_every_change),
         cmocka_unit_test(runs_are_independent_and_reproducible),
+        cmocka_unit_test(convolution_runs_a_blinker),
     };
     return cmocka_run_group_tests_name("api", tests, NULL, NULL);
 }

@@ -27,6 +27,9 @@ static const bad_case cases[] = {
     {"bad_union.xml", TS_ERR_MODEL, 2, "union ?"},
     {"later_node.xml", TS_ERR_MODEL, 3, "<wfc> is not supported yet"},
     {"empty.xml", TS_ERR_MODEL, 1, "malformed XML"},
+    {"conv_neighborhood.xml", TS_ERR_MODEL, 2, "unknown neighborhood \"Hex\""},
+    {"conv_missing_values.xml", TS_ERR_MODEL, 3, "missing \"values\""},
+    {"conv_bad_sum.xml", TS_ERR_MODEL, 4, "sum=\"0..x\""},
 };
 
 static void each_fixture_reports_file_line_and_message(void **state)

@@ -1,0 +1,241 @@
+/* convolution.c — the `convolution` node: a cellular automaton step over the
+   whole grid, each rule turning a value into another by a neighbourhood count. */
+#include "node.h"
+#include "../core/xmlutil.h"
+#include "../engine/run.h"
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CONV_MAX_SUM 27 /* 26 neighbours in 3-D */
+
+typedef struct conv_rule {
+    uint8_t input, output;
+    double p;
+    bool has_sums;
+    uint8_t weight[GRID_MAX_VALUES];   /* how often each value appears in `values` */
+    bool sums[CONV_MAX_SUM + 1];       /* the neighbour counts that let the rule fire */
+} conv_rule;
+
+typedef struct convolution {
+    node base;
+    conv_rule *rules;
+    int rule_count;
+    int steps;
+    bool periodic;
+    int8_t (*neighbours)[3];           /* kernel cells of weight 1 */
+    int neighbour_count;
+} convolution;
+
+typedef struct conv_state {
+    int counter;
+    uint8_t *before;                   /* the grid as the step began */
+} conv_state;
+
+static const char *const conv_attrs[] = {"neighborhood", "periodic", "steps", "in", "out", "p", "values", "sum", NULL};
+static const char *const conv_rule_attrs[] = {"in", "out", "p", "values", "sum", NULL};
+
+/* Kernels by name, as 3x3(x3) weight grids indexed dx+1 + (dy+1)*3 + (dz+1)*9. */
+static const char *const kernels2d[] = {"VonNeumann", "010101010", "Moore", "111101111", NULL};
+static const char *const kernels3d[] = {"VonNeumann", "000010000010101010000010000",
+                                        "NoCorners", "010111010111101111010111010", NULL};
+
+static void convolution_free(node *n)
+{
+    convolution *c = (convolution *)n;
+    free(c->rules);
+    free(c->neighbours);
+    free(c);
+}
+
+static bool parse_value(diag *d, const xmlNode *el, const grid_def *g, const char *name, uint8_t *out)
+{
+    char ch;
+    bool present;
+    if (!xml_get_char(d, el, name, &ch, &present)) return false;
+    if (!present) return diag_error(d, TS_ERR_MODEL, xml_line(el), "convolution rule needs a %s attribute", name);
+    if (g->value_of[(unsigned char)ch] < 0)
+        return diag_error(d, TS_ERR_MODEL, xml_line(el), "%s=\"%c\" is not a value of the grid", name, ch);
+    *out = (uint8_t)g->value_of[(unsigned char)ch];
+    return true;
+}
+
+/* "5..8,12" -> sums[5..8] and sums[12]. */
+static bool parse_sums(diag *d, const xmlNode *el, const char *text, bool *sums)
+{
+    const char *p = text;
+    while (*p) {
+        char *end;
+        long lo = strtol(p, &end, 10), hi = lo;
+        if (end == p) goto bad;
+        p = end;
+        if (p[0] == '.' && p[1] == '.') {
+            hi = strtol(p + 2, &end, 10);
+            if (end == p + 2) goto bad;
+            p = end;
+        }
+        if (lo < 0 || hi > CONV_MAX_SUM || lo > hi) goto bad;
+        for (long s = lo; s <= hi; s++) sums[s] = true;
+        if (*p == ',') p++;
+        else if (*p) goto bad;
+    }
+    return true;
+bad:
+    return diag_error(d, TS_ERR_MODEL, xml_line(el), "sum=\"%s\" must be counts from 0 to %d such as \"5..8,12\"", text, CONV_MAX_SUM);
+}
+
+static bool load_rule(diag *d, const xmlNode *el, const grid_def *g, conv_rule *r)
+{
+    memset(r, 0, sizeof *r);
+    if (!parse_value(d, el, g, "in", &r->input) || !parse_value(d, el, g, "out", &r->output)) return false;
+    if (!xml_get_double(d, el, "p", 1.0, &r->p)) return false;
+    const char *values = xml_attr(el, "values"), *sum = xml_attr(el, "sum");
+    if (values && !sum) return diag_error(d, TS_ERR_MODEL, xml_line(el), "missing \"sum\" attribute");
+    if (sum && !values) return diag_error(d, TS_ERR_MODEL, xml_line(el), "missing \"values\" attribute");
+    if (!values) return true;
+    r->has_sums = true;
+    for (const char *s = values; *s; s++) {
+        int v = g->value_of[(unsigned char)*s];
+        if (v < 0) return diag_error(d, TS_ERR_MODEL, xml_line(el), "values=\"%s\": %c is not a value of the grid", values, *s);
+        r->weight[v]++;
+    }
+    return parse_sums(d, el, sum, r->sums);
+}
+
+static node *convolution_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry)
+{
+    (void)parent_symmetry;
+    diag *d = ld->d;
+    const grid_def *g = ld->grid;
+    convolution *c = calloc(1, sizeof *c);
+    if (!c) { diag_error(d, TS_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    c->base.kind = &node_kind_convolution;
+    if (!loader_register(ld, &c->base, el)) { free(c); return NULL; }
+    xml_check_attrs(d, el, conv_attrs);
+
+    const char *name = xml_attr(el, "neighborhood");
+    const char *const *kernels = g->mz == 1 ? kernels2d : kernels3d;
+    const char *kernel = NULL;
+    for (int k = 0; name && kernels[k]; k += 2)
+        if (strcmp(kernels[k], name) == 0) kernel = kernels[k + 1];
+    if (!kernel) {
+        diag_error(d, TS_ERR_MODEL, xml_line(el), "%s neighborhood \"%s\": use %s", name ? "unknown" : "missing",
+                   name ? name : "", g->mz == 1 ? "VonNeumann or Moore" : "VonNeumann or NoCorners");
+        return NULL;
+    }
+    int cells = (int)strlen(kernel);
+    c->neighbours = malloc((size_t)cells * sizeof *c->neighbours);
+    if (!c->neighbours) { diag_error(d, TS_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    for (int k = 0; k < cells; k++)
+        if (kernel[k] == '1') {
+            c->neighbours[c->neighbour_count][0] = (int8_t)(k % 3 - 1);
+            c->neighbours[c->neighbour_count][1] = (int8_t)(k / 3 % 3 - 1);
+            c->neighbours[c->neighbour_count][2] = (int8_t)(cells == 27 ? k / 9 - 1 : 0);
+            c->neighbour_count++;
+        }
+    if (!xml_get_int(d, el, "steps", -1, &c->steps) || !xml_get_bool(d, el, "periodic", false, &c->periodic)) return NULL;
+
+    int count = 0;
+    for (xmlNode *x = xml_first_child(el); x; x = xml_next(x)) {
+        if (!xml_is(x, "rule")) {
+            diag_error(d, TS_ERR_MODEL, xml_line(x), "unknown element <%s> inside <convolution>", xml_name(x));
+            return NULL;
+        }
+        count++;
+    }
+    c->rules = calloc((size_t)(count ? count : 1), sizeof *c->rules);
+    if (!c->rules) { diag_error(d, TS_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    if (count == 0) {
+        if (!load_rule(d, el, g, &c->rules[0])) return NULL;
+        c->rule_count = 1;
+    }
+    for (xmlNode *x = xml_first_child(el); x; x = xml_next(x)) {
+        xml_check_attrs(d, x, conv_rule_attrs);
+        if (!load_rule(d, x, g, &c->rules[c->rule_count++])) return NULL;
+    }
+    return &c->base;
+}
+
+static void *convolution_state_new(const node *n, const grid_def *g)
+{
+    (void)n;
+    conv_state *st = calloc(1, sizeof *st);
+    if (!st) return NULL;
+    st->before = malloc((size_t)g->mx * g->my * g->mz);
+    if (!st->before) { free(st); return NULL; }
+    return st;
+}
+
+static void convolution_state_free(void *state)
+{
+    conv_state *st = state;
+    if (st) free(st->before);
+    free(st);
+}
+
+static void convolution_reset(run_state *r, const node *n, void *state)
+{
+    (void)r;
+    (void)n;
+    ((conv_state *)state)->counter = 0;
+}
+
+/* The weighted count of a cell's neighbours, read from the grid as it was. */
+static int neighbour_sum(const run_state *r, const convolution *c, const uint8_t *before, const conv_rule *cr,
+                         int x, int y, int z)
+{
+    int sum = 0;
+    for (int k = 0; k < c->neighbour_count; k++) {
+        int sx = x + c->neighbours[k][0], sy = y + c->neighbours[k][1], sz = z + c->neighbours[k][2];
+        if (c->periodic) {
+            if (sx < 0) sx += r->mx; else if (sx >= r->mx) sx -= r->mx;
+            if (sy < 0) sy += r->my; else if (sy >= r->my) sy -= r->my;
+            if (sz < 0) sz += r->mz; else if (sz >= r->mz) sz -= r->mz;
+        } else if (sx < 0 || sy < 0 || sz < 0 || sx >= r->mx || sy >= r->my || sz >= r->mz) continue;
+        sum += cr->weight[before[sx + sy * r->mx + sz * r->mx * r->my]];
+    }
+    return sum;
+}
+
+static bool convolution_go(run_state *r, const node *n, void *state)
+{
+    const convolution *c = (const convolution *)n;
+    conv_state *st = state;
+    if (c->steps > 0 && st->counter >= c->steps) return false;
+    memcpy(st->before, r->state, (size_t)r->cells);
+    bool change = false;
+    int32_t i = 0;
+    for (int z = 0; z < r->mz; z++)
+        for (int y = 0; y < r->my; y++)
+            for (int x = 0; x < r->mx; x++, i++) {
+                uint8_t input = r->state[i];
+                for (int k = 0; k < c->rule_count; k++) {
+                    const conv_rule *cr = &c->rules[k];
+                    if (input != cr->input || cr->output == r->state[i]) continue;
+                    /* The draw happens before the count is looked at, as in the reference. */
+                    if (cr->p != 1.0 && !(rng_next(&r->random) < cr->p * INT_MAX)) continue;
+                    if (cr->has_sums) {
+                        int sum = neighbour_sum(r, c, st->before, cr, x, y, z);
+                        if (sum > CONV_MAX_SUM || !cr->sums[sum]) continue;
+                    }
+                    r->state[i] = cr->output;
+                    run_change_unlogged(r, i);
+                    change = true;
+                    break;
+                }
+            }
+    st->counter++;
+    if (change) r->acting_node = n->id;
+    return change;
+}
+
+const node_kind node_kind_convolution = {
+    .name = "convolution",
+    .is_branch = false,
+    .load = convolution_load,
+    .free = convolution_free,
+    .state_new = convolution_state_new,
+    .state_free = convolution_state_free,
+    .reset = convolution_reset,
+    .go = convolution_go,
+};
