@@ -30,6 +30,7 @@ typedef struct convolution {
 typedef struct conv_state {
     int counter;
     uint8_t *before;                   /* the grid as the step began */
+    int32_t offsets[26];               /* the neighbours as flat offsets in this grid */
 } conv_state;
 
 static const char *const conv_attrs[] = {"neighborhood", "periodic", "steps", "in", "out", "p", "values", "sum", NULL};
@@ -158,9 +159,11 @@ static node *convolution_load(loader *ld, const xmlNode *el, symmetry_set parent
 
 static void *convolution_state_new(const node *n, const grid_def *g)
 {
-    (void)n;
+    const convolution *c = (const convolution *)n;
     conv_state *st = calloc(1, sizeof *st);
     if (!st) return NULL;
+    for (int k = 0; k < c->neighbour_count; k++)
+        st->offsets[k] = c->neighbours[k][0] + c->neighbours[k][1] * g->mx + c->neighbours[k][2] * g->mx * g->my;
     st->before = malloc((size_t)g->mx * g->my * g->mz);
     if (!st->before) { free(st); return NULL; }
     return st;
@@ -181,10 +184,17 @@ static void convolution_reset(run_state *r, const node *n, void *state)
 }
 
 /* The weighted count of a cell's neighbours, read from the grid as it was. */
-static int neighbour_sum(const run_state *r, const convolution *c, const uint8_t *before, const conv_rule *cr,
+static int neighbour_sum(const run_state *r, const convolution *c, const conv_state *st, const conv_rule *cr,
                          int x, int y, int z)
 {
+    const uint8_t *before = st->before;
     int sum = 0;
+    bool inside = x > 0 && y > 0 && x < r->mx - 1 && y < r->my - 1 && (r->mz == 1 || (z > 0 && z < r->mz - 1));
+    if (inside) { /* no wrapping or clipping: the common case, by offsets */
+        const uint8_t *at = before + x + y * r->mx + z * r->mx * r->my;
+        for (int k = 0; k < c->neighbour_count; k++) sum += cr->weight[at[st->offsets[k]]];
+        return sum;
+    }
     for (int k = 0; k < c->neighbour_count; k++) {
         int sx = x + c->neighbours[k][0], sy = y + c->neighbours[k][1], sz = z + c->neighbours[k][2];
         if (c->periodic) {
@@ -215,7 +225,7 @@ static bool convolution_go(run_state *r, const node *n, void *state)
                     /* The draw happens before the count is looked at, as in the reference. */
                     if (cr->p != 1.0 && !(rng_next(&r->random) < cr->p * INT_MAX)) continue;
                     if (cr->has_sums) {
-                        int sum = neighbour_sum(r, c, st->before, cr, x, y, z);
+                        int sum = neighbour_sum(r, c, st, cr, x, y, z);
                         if (sum > CONV_MAX_SUM || !cr->sums[sum]) continue;
                     }
                     r->state[i] = cr->output;
