@@ -71,6 +71,7 @@ static bool row_matches(run_state *r, const rule *rl, int sy, int sz, uint64_t *
     bitplanes *p = &r->planes;
     const int words = p->words;
     int valid = r->mx - rl->imx + 1; /* corners 0 .. valid-1 fit in the row */
+    if (valid <= 0) return false;
     for (int w = 0; w < words; w++) out[w] = ~(uint64_t)0;
     for (int w = valid >> 6; w < words; w++) {
         int low = valid - w * 64;

@@ -184,6 +184,7 @@ static inline __attribute__((always_inline)) void rulenode_scan_rule_planes(run_
     const int MX = r->mx, MY = r->my, MZ = r->mz, imx = rl->imx, imy = rl->imy, imz = rl->imz;
     const int32_t plane = MX * MY;
     const int words = r->planes.words, xmax = MX - imx;
+    if (imx > MX || imy > MY || imz > MZ) return; /* the rule cannot fit anywhere */
     const int64_t band_words = (int64_t)imy * imz * words;
     uint64_t *band = planes_scratch(r, band_words + 2 * words);
     if (!band) { r->out_of_memory = true; return; }

@@ -202,6 +202,20 @@ static void convolution_runs_a_blinker(void **state)
     ts_model_free(m);
 }
 
+/* A rule wider or taller than the grid never matches (and must not read outside it). */
+static void rules_larger_than_the_grid_never_match(void **state)
+{
+    (void)state;
+    ts_model *m = load("<sequence values=\"BW\"><all in=\"BBB\" out=\"WWW\"/>"
+                       "<one in=\"B/B/B\" out=\"W/W/W\"/><prl in=\"BBBB\" out=\"WWWW\"/></sequence>", 2, 2, 1);
+    ts_run *run = ts_run_new(m, 1, NULL);
+    ts_run_to_end(run, 0);
+    const unsigned char *g = ts_run_grid(run, NULL, NULL, NULL);
+    for (int i = 0; i < 4; i++) assert_int_equal(g[i], 0);
+    ts_run_free(run);
+    ts_model_free(m);
+}
+
 int run_api_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -211,6 +225,7 @@ int run_api_tests(void)
         cmocka_unit_test(observer_sees_every_change),
         cmocka_unit_test(runs_are_independent_and_reproducible),
         cmocka_unit_test(convolution_runs_a_blinker),
+        cmocka_unit_test(rules_larger_than_the_grid_never_match),
     };
     return cmocka_run_group_tests_name("api", tests, NULL, NULL);
 }
