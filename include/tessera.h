@@ -76,7 +76,10 @@ typedef void (*ts_warning_fn)(void *userdata, const char *file, int line, const 
 typedef struct ts_load_options {
     int mx, my, mz;                  /* grid size; mz = 1 for 2-D */
     const char *const *resource_dirs; /* roots searched for rule images etc. */
-    int resource_dir_count;
+    int resource_dir_count;          /* 0: "resources" in the working directory,
+                                        then "../resources" beside the model file */
+    int allow_any_path;              /* nonzero: resource names may use ".." and
+                                        absolute paths (the model is trusted) */
     ts_warning_fn warn;              /* NULL: print "file:line: warning: ..." to stderr */
     void *warn_userdata;
     int quiet;                       /* nonzero: drop warnings */

@@ -15,6 +15,7 @@ typedef struct batch_args {
     const char *list, *models_dir, *out_dir;
     const char *resources[CLI_MAX_RESOURCES];
     int resource_count;
+    bool allow_any_path;
     bool quiet;
 } batch_args;
 
@@ -73,6 +74,7 @@ static int run_entry(const batch_args *a, diag *d, const xmlNode *xm, const pale
     opt.mx = mx; opt.my = my; opt.mz = mz;
     opt.resource_dirs = a->resources;
     opt.resource_dir_count = a->resource_count;
+    opt.allow_any_path = a->allow_any_path;
     opt.quiet = a->quiet;
     ts_error err;
     ts_model *model = ts_model_load(path, &opt, &err);
@@ -127,6 +129,7 @@ int cmd_batch(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) { a.quiet = true; continue; }
+        if (strcmp(arg, "--allow-any-path") == 0) { a.allow_any_path = true; continue; }
         bool takes = strcmp(arg, "--models") == 0 || strcmp(arg, "--resources") == 0 || strcmp(arg, "-o") == 0 ||
                      strcmp(arg, "--output") == 0;
         if (takes) {

@@ -20,7 +20,9 @@ static const char usage_text[] =
     "  --dim 3               a 3-D grid (height defaults to the size)\n"
     "  --seed S              random seed (default 1)\n"
     "  --steps N             step limit (default 50000; 0 or negative: none)\n"
-    "  --resources DIR       resource root (repeatable)\n"
+    "  --resources DIR       resource root (repeatable; default ./resources, then\n"
+    "                        ../resources beside the model)\n"
+    "  --allow-any-path      let the model name resources outside the roots\n"
     "  -o, --output FILE     .png (palette colours), .txt (text grid) or .vox (3-D);\n"
     "                        without -o the text form goes to stdout\n"
     "  --pixel-size N        pixels per cell in PNG output (default 4)\n"
@@ -30,6 +32,7 @@ static const char usage_text[] =
     "Options of batch:\n"
     "  --models DIR          folder of the model files (default: models/ beside MODELS.xml)\n"
     "  --resources DIR       resource root (repeatable)\n"
+    "  --allow-any-path      let models name resources outside the roots\n"
     "  -o DIR                output folder (default: output)\n"
     "  -q, --quiet           no progress line and no warnings\n"
     "\n"
@@ -91,6 +94,7 @@ typedef struct run_args {
     long size, length, width, height, dim, seed, steps, pixel_size;
     const char *resources[CLI_MAX_RESOURCES];
     int resource_count;
+    bool allow_any_path;
     bool quiet;
 } run_args;
 
@@ -107,6 +111,7 @@ static int parse_run_args(int argc, char **argv, run_args *a)
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
         long *target = NULL, min = 1, max = 1L << 24;
         if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) { a->quiet = true; continue; }
+        if (strcmp(arg, "--allow-any-path") == 0) { a->allow_any_path = true; continue; }
         if (strcmp(arg, "--size") == 0) target = &a->size;
         else if (strcmp(arg, "--length") == 0) target = &a->length;
         else if (strcmp(arg, "--width") == 0) target = &a->width;
@@ -146,6 +151,7 @@ static int load_for_args(const run_args *a, ts_model **model)
     opt.mz = (int)(a->height > 0 ? a->height : (a->dim == 3 ? size : 1));
     opt.resource_dirs = a->resources;
     opt.resource_dir_count = a->resource_count;
+    opt.allow_any_path = a->allow_any_path;
     opt.quiet = a->quiet;
     ts_error err;
     *model = ts_model_load(a->model, &opt, &err);

@@ -46,7 +46,16 @@ static ts_model *model_build(xmlDoc *doc, const char *name, const ts_load_option
         return NULL;
     }
     xmlNode *root = xmlDocGetRootElement(doc);
-    loader ld = {.d = &d, .grid = &m->grid};
+    /* Default roots: ./resources, then the corpus layout models/X.xml beside resources/. */
+    char beside_model[4096];
+    const char *slash = strrchr(name, '/');
+    snprintf(beside_model, sizeof beside_model, "%.*s%sresources", slash ? (int)(slash - name) : 0, name,
+             slash ? "/../" : "../");
+    const char *default_roots[] = {"resources", beside_model};
+    resources res = {.roots = opt->resource_dir_count > 0 ? opt->resource_dirs : default_roots,
+                     .root_count = opt->resource_dir_count > 0 ? opt->resource_dir_count : 2,
+                     .allow_any_path = opt->allow_any_path != 0};
+    loader ld = {.d = &d, .grid = &m->grid, .res = &res};
     bool ok = root != NULL;
     if (!ok) diag_error(&d, TS_ERR_MODEL, 1, "the document has no root element");
     ok = ok && check_size(&d, opt) && grid_load(&d, root, opt->mx, opt->my, opt->mz, &m->grid);

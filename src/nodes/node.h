@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include "../core/diag.h"
 #include "../core/grid.h"
+#include "../core/resource.h"
 #include "../core/symmetry.h"
 
 typedef struct node node;
@@ -13,6 +14,7 @@ typedef struct run_state run_state;
 typedef struct loader {
     diag *d;
     grid_def *grid;     /* the grid the nodes being loaded act on */
+    const resources *res; /* where rule images and samples are looked up */
     node **nodes;       /* every node, indexed by id */
     int node_count, node_cap;
     int depth;

@@ -1,0 +1,23 @@
+/* resource.h — finding resource files (rule images, samples, tilesets) under the resource roots, without letting a model climb out. */
+#ifndef TS_RESOURCE_H
+#define TS_RESOURCE_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "diag.h"
+
+typedef struct resources {
+    const char *const *roots; /* searched in order */
+    int root_count;
+    bool allow_any_path;      /* --allow-any-path: accept "..", absolute names */
+} resources;
+
+/* The path of the first existing <root>/<subdir>/<name><ext>, malloc'd; NULL
+   after a model error at `line` when the name escapes the root or no root
+   has it. `what` names the resource in messages ("rule image", "sample"). */
+char *resource_find(const resources *res, diag *d, int line, const char *what, const char *subdir, const char *name,
+                    const char *ext);
+
+/* Decode a PNG into 0xAARRGGBB pixels, row by row from the top (the
+   reference's LoadBitmap order). NULL after a model error at `line`. */
+uint32_t *image_load_argb(diag *d, int line, const char *path, int *width, int *height);
+#endif
