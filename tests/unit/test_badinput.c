@@ -30,6 +30,12 @@ static const bad_case cases[] = {
     {"conv_neighborhood.xml", TS_ERR_MODEL, 2, "unknown neighborhood \"Hex\""},
     {"conv_missing_values.xml", TS_ERR_MODEL, 3, "missing \"values\""},
     {"conv_bad_sum.xml", TS_ERR_MODEL, 4, "sum=\"0..x\""},
+    {"path_missing_on.xml", TS_ERR_MODEL, 3, "<path> is missing the \"on\" attribute"},
+    {"path_missing_from.xml", TS_ERR_MODEL, 2, "<path> is missing the \"from\" attribute"},
+    {"path_unknown_value.xml", TS_ERR_MODEL, 4, "to=\"WX\" of <path>: X is not a value of the grid"},
+    {"path_bad_color.xml", TS_ERR_MODEL, 2, "color=\"G\" of <path> is not a value"},
+    {"path_union.xml", TS_ERR_MODEL, 3, "? is a union; <path> takes values only"},
+    {"path_empty_from.xml", TS_ERR_MODEL, 2, "empty \"from\" needs a \"color\""},
 };
 
 static void each_fixture_reports_file_line_and_message(void **state)

@@ -1,0 +1,305 @@
+/* path.c — the `path` node: draw a shortest path over `on` cells from a `from`
+   cell to the nearest `to` cell, found by a breadth-first search from `to`. */
+#include "node.h"
+#include "../core/xmlutil.h"
+#include "../engine/run.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct path_node {
+    node base;
+    uint32_t start, finish, substrate; /* waves of from, to and on */
+    uint8_t value;                     /* what the path is drawn with */
+    bool inertia, longest;
+    bool diagonal;                     /* edges or vertices: steps may go diagonally */
+    int8_t (*steps)[3];                /* the neighbourhood, in the reference's order */
+    int step_count;
+} path_node;
+
+typedef struct path_state {
+    int32_t *distance;                 /* steps to the nearest target, -1 unreached */
+    int32_t *queue;                    /* the search frontier: each cell enters once */
+    int32_t *starts;                   /* from cells, in grid order */
+    int32_t capacity;
+} path_state;
+
+static const char *const path_attrs[] = {"from", "to", "on", "color", "inertia", "longest", "edges", "vertices", NULL};
+
+/* Neighbour offsets in the order the reference lists them. A 2-D grid gets
+   the same list from them: offsets that leave the single layer drop out. */
+static const int8_t axis_steps[6][3] = {{-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}, {0, 0, -1}, {0, 0, 1}};
+static const int8_t edge_steps[12][3] = {
+    {-1, -1, 0}, {-1, 1, 0}, {1, -1, 0}, {1, 1, 0},   /* xy */
+    {-1, 0, -1}, {-1, 0, 1}, {1, 0, -1}, {1, 0, 1},   /* xz */
+    {0, -1, -1}, {0, -1, 1}, {0, 1, -1}, {0, 1, 1},   /* yz */
+};
+static const int8_t vertex_steps[8][3] = {{-1, -1, -1}, {-1, -1, 1}, {-1, 1, -1}, {-1, 1, 1},
+                                          {1, -1, -1},  {1, -1, 1},  {1, 1, -1},  {1, 1, 1}};
+
+static void path_free(node *n)
+{
+    path_node *p = (path_node *)n;
+    free(p->steps);
+    free(p);
+}
+
+/* A wave attribute that must be there and name only values of the grid. */
+static bool load_wave(diag *d, const xmlNode *el, const grid_def *g, const char *name, uint32_t *out)
+{
+    const char *text = xml_attr(el, name);
+    if (!text) return diag_error(d, TS_ERR_MODEL, xml_line(el), "<path> is missing the \"%s\" attribute", name);
+    for (const char *s = text; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (g->value_of[ch] >= 0) continue;
+        /* The reference looks these symbols up among values only, so unions fail too. */
+        return diag_error(d, TS_ERR_MODEL, xml_line(el), "%s=\"%s\" of <path>: %c is %s", name, text, *s,
+                          g->has_wave[ch] ? "a union; <path> takes values only" : "not a value of the grid");
+    }
+    return grid_wave(g, text, out);
+}
+
+static void add_steps(path_node *p, const int8_t (*steps)[3], int count)
+{
+    memcpy(p->steps + p->step_count, steps, (size_t)count * sizeof *steps);
+    p->step_count += count;
+}
+
+static node *path_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry)
+{
+    (void)parent_symmetry;
+    diag *d = ld->d;
+    const grid_def *g = ld->grid;
+    path_node *p = calloc(1, sizeof *p);
+    if (!p) { diag_error(d, TS_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    p->base.kind = &node_kind_path;
+    if (!loader_register(ld, &p->base, el)) { free(p); return NULL; }
+    xml_check_attrs(d, el, path_attrs);
+
+    if (!load_wave(d, el, g, "from", &p->start)) return NULL;
+    char color;
+    bool has_color;
+    if (!xml_get_char(d, el, "color", &color, &has_color)) return NULL;
+    if (!has_color) {
+        const char *from = xml_attr(el, "from");
+        if (!from[0]) {
+            diag_error(d, TS_ERR_MODEL, xml_line(el), "<path> with an empty \"from\" needs a \"color\" attribute");
+            return NULL;
+        }
+        color = from[0]; /* the reference draws with the first `from` value by default */
+    }
+    if (g->value_of[(unsigned char)color] < 0) {
+        diag_error(d, TS_ERR_MODEL, xml_line(el), "color=\"%c\" of <path> is not a value of the grid", color);
+        return NULL;
+    }
+    p->value = (uint8_t)g->value_of[(unsigned char)color];
+    if (!load_wave(d, el, g, "to", &p->finish) || !load_wave(d, el, g, "on", &p->substrate)) return NULL;
+
+    bool edges, vertices;
+    if (!xml_get_bool(d, el, "inertia", false, &p->inertia) || !xml_get_bool(d, el, "longest", false, &p->longest) ||
+        !xml_get_bool(d, el, "edges", false, &edges) || !xml_get_bool(d, el, "vertices", false, &vertices))
+        return NULL;
+    p->diagonal = edges || vertices;
+    p->steps = malloc(26 * sizeof *p->steps);
+    if (!p->steps) { diag_error(d, TS_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    add_steps(p, axis_steps, 6);
+    if (edges) add_steps(p, edge_steps, 12);
+    /* In 2-D the reference ignores `vertices`; the bounds test below drops
+       them anyway, so listing them changes nothing there. */
+    if (vertices) add_steps(p, vertex_steps, 8);
+    return &p->base;
+}
+
+static void *path_state_new(const node *n, const grid_def *g)
+{
+    (void)n;
+    (void)g;
+    /* Buffers grow on first use, to the size of the grid the run has then. */
+    return calloc(1, sizeof(path_state));
+}
+
+static void path_state_free(void *state)
+{
+    path_state *st = state;
+    if (st) {
+        free(st->distance);
+        free(st->queue);
+        free(st->starts);
+    }
+    free(st);
+}
+
+static void path_reset(run_state *r, const node *n, void *state)
+{
+    (void)r;
+    (void)n;
+    (void)state;
+}
+
+static bool ensure_capacity(run_state *r, path_state *st)
+{
+    if (st->capacity >= r->cells) return true;
+    free(st->distance);
+    free(st->queue);
+    free(st->starts);
+    st->distance = malloc((size_t)r->cells * sizeof *st->distance);
+    st->queue = malloc((size_t)r->cells * sizeof *st->queue);
+    st->starts = malloc((size_t)r->cells * sizeof *st->starts);
+    if (!st->distance || !st->queue || !st->starts) {
+        st->capacity = 0;
+        r->out_of_memory = true;
+        return false;
+    }
+    st->capacity = r->cells;
+    return true;
+}
+
+typedef struct cell { int x, y, z; } cell;
+
+static inline bool inside(const run_state *r, int x, int y, int z)
+{
+    return x >= 0 && y >= 0 && z >= 0 && x < r->mx && y < r->my && z < r->mz;
+}
+
+static inline int32_t index_of(const run_state *r, int x, int y, int z)
+{
+    return x + y * r->mx + z * r->mx * r->my;
+}
+
+static inline cell cell_of(const run_state *r, int32_t i)
+{
+    return (cell){i % r->mx, i / r->mx % r->my, i / (r->mx * r->my)};
+}
+
+/* Fill distance[] by breadth-first search from every `to` cell through `on`
+   cells. `from` cells get a distance but do not pass the search on. Returns
+   the number of `from` cells, which are listed in starts[]. */
+static int32_t search(run_state *r, const path_node *p, path_state *st, int32_t *targets)
+{
+    int32_t start_count = 0, head = 0, tail = 0;
+    for (int32_t i = 0; i < r->cells; i++) {
+        uint32_t bit = 1u << r->state[i];
+        st->distance[i] = -1;
+        if (p->start & bit) st->starts[start_count++] = i;
+        if (p->finish & bit) {
+            st->distance[i] = 0;
+            st->queue[tail++] = i;
+        }
+    }
+    *targets = tail;
+    if (start_count == 0 || tail == 0) return start_count;
+    while (head < tail) {
+        int32_t i = st->queue[head++];
+        int32_t next = st->distance[i] + 1;
+        cell c = cell_of(r, i);
+        for (int k = 0; k < p->step_count; k++) {
+            int x = c.x + p->steps[k][0], y = c.y + p->steps[k][1], z = c.z + p->steps[k][2];
+            if (!inside(r, x, y, z)) continue;
+            int32_t j = index_of(r, x, y, z);
+            uint32_t bit = 1u << r->state[j];
+            if (st->distance[j] != -1 || !((p->substrate | p->start) & bit)) continue;
+            if (p->substrate & bit) st->queue[tail++] = j;
+            st->distance[j] = next;
+        }
+    }
+    return start_count;
+}
+
+/* The next step from `at`, one closer to a target. `dir` is the previous
+   step (0,0,0 at the start). Returns false when no neighbour is closer. */
+static bool next_step(const run_state *r, const path_node *p, const path_state *st, rng *random, cell at, cell *dir)
+{
+    int32_t closer = st->distance[index_of(r, at.x, at.y, at.z)] - 1;
+    bool moving = dir->x != 0 || dir->y != 0 || dir->z != 0;
+    /* Without diagonals, inertia keeps the direction whenever it still leads closer. */
+    if (!p->diagonal && p->inertia && moving) {
+        int x = at.x + dir->x, y = at.y + dir->y, z = at.z + dir->z;
+        if (inside(r, x, y, z) && st->distance[index_of(r, x, y, z)] == closer) return true;
+    }
+    cell candidates[26];
+    int count = 0;
+    for (int k = 0; k < p->step_count; k++) {
+        int x = at.x + p->steps[k][0], y = at.y + p->steps[k][1], z = at.z + p->steps[k][2];
+        if (inside(r, x, y, z) && st->distance[index_of(r, x, y, z)] == closer)
+            candidates[count++] = (cell){p->steps[k][0], p->steps[k][1], p->steps[k][2]};
+    }
+    if (count == 0) return false;
+    if (p->diagonal && p->inertia && moving) {
+        /* The candidate best aligned with the last step, by cosine plus a
+           little noise; every candidate draws its noise in order. */
+        double best = -4;
+        int chosen = 0;
+        for (int k = 0; k < count; k++) {
+            const cell *c = &candidates[k];
+            double noise = 0.1 * rng_next_double(random);
+            int dot = c->x * dir->x + c->y * dir->y + c->z * dir->z;
+            int norms = (c->x * c->x + c->y * c->y + c->z * c->z) * (dir->x * dir->x + dir->y * dir->y + dir->z * dir->z);
+            double cosine = dot / sqrt((double)norms);
+            if (cosine + noise > best) {
+                best = cosine + noise;
+                chosen = k;
+            }
+        }
+        *dir = candidates[chosen];
+        return true;
+    }
+    *dir = candidates[rng_next_max(random, count)];
+    return true;
+}
+
+static bool path_go(run_state *r, const node *n, void *state)
+{
+    const path_node *p = (const path_node *)n;
+    path_state *st = state;
+    if (!ensure_capacity(r, st)) return false;
+    int32_t targets;
+    int32_t start_count = search(r, p, st, &targets);
+    if (start_count == 0 || targets == 0) return false;
+    bool reached = false;
+    for (int32_t k = 0; k < start_count && !reached; k++) reached = st->distance[st->starts[k]] > 0;
+    if (!reached) return false;
+
+    /* Choose the nearest (or farthest) reached start; a noise below 1 breaks
+       ties. Starts that are targets themselves draw noise too. */
+    rng random;
+    rng_seed(&random, rng_next(&r->random));
+    double min = (double)r->cells, max = -2;
+    int32_t nearest = -1, farthest = -1;
+    for (int32_t k = 0; k < start_count; k++) {
+        int32_t g = st->distance[st->starts[k]];
+        if (g == -1) continue;
+        double noise = 0.1 * rng_next_double(&random);
+        double score = (double)g + noise;
+        if (score < min) { min = score; nearest = st->starts[k]; }
+        if (score > max) { max = score; farthest = st->starts[k]; }
+    }
+    int32_t first = p->longest ? farthest : nearest;
+    /* A chosen start that is already a target has nowhere to go: the
+       reference fails with an exception there; tessera draws nothing. */
+    if (st->distance[first] == 0) return false;
+
+    cell at = cell_of(r, first), dir = {0, 0, 0};
+    while (next_step(r, p, st, &random, at, &dir)) {
+        at.x += dir.x;
+        at.y += dir.y;
+        at.z += dir.z;
+        int32_t i = index_of(r, at.x, at.y, at.z);
+        if (st->distance[i] == 0) break;
+        /* Logged even when the cell already holds the value, as the reference does. */
+        r->state[i] = p->value;
+        run_change(r, i);
+    }
+    r->acting_node = n->id;
+    return true;
+}
+
+const node_kind node_kind_path = {
+    .name = "path",
+    .is_branch = false,
+    .load = path_load,
+    .free = path_free,
+    .state_new = path_state_new,
+    .state_free = path_state_free,
+    .reset = path_reset,
+    .go = path_go,
+};
