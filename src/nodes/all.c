@@ -1,5 +1,6 @@
 /* all.c — the `all` node: apply every non-overlapping match, in random order, in one step. */
 #include "rulenode.h"
+#include <math.h>
 #include <string.h>
 
 static node *all_load(loader *ld, const xmlNode *el, symmetry_set s)
@@ -23,13 +24,73 @@ static void all_fit(run_state *r, const rule *rl, int32_t at)
     }
 }
 
+/* Matches in the order of their keys, best first; equal keys keep their
+   order (the reference's stable OrderBy). Matches that would reach an
+   unreachable value are left out (and stay marked as found). */
+static int32_t all_order_by_potential(run_state *r, const rulenode *rn, rulenode_state *st)
+{
+    keyed_match *keyed = realloc(st->keyed, (size_t)st->match_count * 2 * sizeof *st->keyed);
+    if (!keyed) { r->out_of_memory = true; return -1; }
+    st->keyed = keyed;
+    double first = 0.0;
+    bool first_known = false;
+    int32_t count = 0;
+    for (int32_t m = 0; m < st->match_count; m++) {
+        int ri = match_rule(rn, st->matches[m]);
+        int delta;
+        if (!field_delta(r->state, rn->delta[ri], rn->delta_count[ri], match_at(rn, st->matches[m]), st->potentials,
+                         rn->inversed, &delta))
+            continue;
+        double h = delta;
+        if (!first_known) {
+            first = h;
+            first_known = true;
+        }
+        double u = rng_next_double(&r->random);
+        st->keyed[count].index = m;
+        st->keyed[count].key = rn->temperature > 0 ? pow(u, exp((h - first) / rn->temperature)) : -h + 0.001 * u;
+        count++;
+    }
+    /* Stable merge sort, descending, using the second half as scratch. */
+    keyed_match *a = st->keyed, *b = st->keyed + st->match_count;
+    for (int32_t width = 1; width < count; width *= 2) {
+        for (int32_t lo = 0; lo < count; lo += 2 * width) {
+            int32_t mid = lo + width < count ? lo + width : count, hi = lo + 2 * width < count ? lo + 2 * width : count;
+            int32_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) b[k++] = a[j].key > a[i].key ? a[j++] : a[i++];
+            while (i < mid) b[k++] = a[i++];
+            while (j < hi) b[k++] = a[j++];
+        }
+        keyed_match *t = a;
+        a = b;
+        b = t;
+    }
+    if (a != st->keyed) memcpy(st->keyed, a, (size_t)count * sizeof *a);
+    return count;
+}
+
 static bool all_go(run_state *r, const node *n, void *state)
 {
     const rulenode *rn = (const rulenode *)n;
     rulenode_state *st = state;
     if (!rulenode_go(r, rn, st, rulenode_add_match)) return false;
     st->last_matched_turn = r->counter;
+    if (st->has_trajectory) {
+        if (!rulenode_replay(r, st)) return false;
+        r->acting_node = n->id;
+        return true;
+    }
     if (st->match_count == 0) return false;
+    if (rn->uses_potentials) {
+        int32_t count = all_order_by_potential(r, rn, st);
+        if (count < 0) return false;
+        for (int32_t k = 0; k < count; k++) {
+            match m = st->matches[st->keyed[k].index];
+            mask_clear(st, match_rule(rn, m), match_at(rn, m));
+            all_fit(r, rn->rules[match_rule(rn, m)], match_at(rn, m));
+        }
+        goto finish;
+    }
 
     int32_t *order = realloc(st->order, (size_t)st->match_count * sizeof *order);
     if (!order) { r->out_of_memory = true; return false; }
@@ -47,6 +108,7 @@ static bool all_go(run_state *r, const node *n, void *state)
         mask_clear(st, ri, corner);
         all_fit(r, rn->rules[ri], corner);
     }
+finish:;
     int64_t end = run_changes_end(r);
     for (int64_t p = run_first(r, st->last_matched_turn); p < end; p++) r->mask[run_change_at(r, p)] = 0;
     st->counter++;

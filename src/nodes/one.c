@@ -1,5 +1,6 @@
 /* one.c — the `one` node: apply one randomly chosen match per step. */
 #include "rulenode.h"
+#include <math.h>
 #include <string.h>
 
 static node *one_load(loader *ld, const xmlNode *el, symmetry_set s)
@@ -50,14 +51,60 @@ static int one_random_match(run_state *r, const rulenode *rn, rulenode_state *st
     return -1;
 }
 
+/* With potentials: every current match gets a key from its potential change
+   and a draw; the best key wins and stays in the list. Stale matches are
+   dropped on the way. */
+static int one_potential_match(run_state *r, const rulenode *rn, rulenode_state *st, int32_t *at)
+{
+    if (rn->observations && observe_goal_reached(r->state, st->future, r->cells)) {
+        st->future_computed = false;
+        return -1;
+    }
+    double max = -1000.0, first = 0.0;
+    bool first_known = false;
+    int32_t argmax = -1;
+    for (int32_t k = 0; k < st->match_count; k++) {
+        match m = st->matches[k];
+        int ri = match_rule(rn, m);
+        int32_t corner = match_at(rn, m);
+        if (!rule_matches(rn->rules[ri], r->state, corner)) {
+            mask_clear(st, ri, corner);
+            st->matches[k] = st->matches[--st->match_count];
+            k--;
+            continue;
+        }
+        int delta;
+        if (!field_delta(r->state, rn->delta[ri], rn->delta_count[ri], corner, st->potentials, rn->inversed, &delta)) continue;
+        double h = delta;
+        if (!first_known) {
+            first = h;
+            first_known = true;
+        }
+        double u = rng_next_double(&r->random);
+        double key = rn->temperature > 0 ? pow(u, exp((h - first) / rn->temperature)) : -h + 0.001 * u;
+        if (key > max) {
+            max = key;
+            argmax = k;
+        }
+    }
+    if (argmax < 0) return -1;
+    *at = match_at(rn, st->matches[argmax]);
+    return match_rule(rn, st->matches[argmax]);
+}
+
 static bool one_go(run_state *r, const node *n, void *state)
 {
     const rulenode *rn = (const rulenode *)n;
     rulenode_state *st = state;
     if (!rulenode_go(r, rn, st, rulenode_add_match)) return false;
     st->last_matched_turn = r->counter;
+    if (st->has_trajectory) {
+        if (!rulenode_replay(r, st)) return false;
+        r->acting_node = n->id;
+        return true;
+    }
     int32_t at;
-    int ri = one_random_match(r, rn, st, &at);
+    int ri = rn->uses_potentials ? one_potential_match(r, rn, st, &at) : one_random_match(r, rn, st, &at);
     if (ri < 0) return false;
     one_apply(r, rn->rules[ri], at);
     st->counter++;

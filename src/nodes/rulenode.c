@@ -3,9 +3,11 @@
 #include "../core/xmlutil.h"
 #include <string.h>
 
-static const char *const rulenode_attrs[] = {"in", "out", "p", "symmetry", "steps", "temperature", "fin", "fout", "file", "legend", NULL};
+static const char *const rulenode_attrs[] = {"in", "out", "p", "symmetry", "steps", "temperature", "fin", "fout", "file",
+                                             "legend", "search", "limit", "depthCoefficient", NULL};
 static const char *const root_attrs[] = {"in", "out", "p", "symmetry", "steps", "temperature", "fin", "fout", "file",
-                                         "legend", "values", "origin", "folder", "transparent", NULL};
+                                         "legend", "search", "limit", "depthCoefficient", "values", "origin", "folder",
+                                         "transparent", NULL};
 static const char *const rule_attrs[] = {"in", "out", "p", "symmetry", "fin", "fout", "file", "legend", NULL};
 
 void rulenode_free(node *n)
@@ -16,6 +18,7 @@ void rulenode_free(node *n)
     free(rn->shift_start);
     free(rn->shifts);
     free(rn->cell_pool);
+    rulenode_free_inference(rn);
     free(rn);
 }
 
@@ -99,8 +102,7 @@ node *rulenode_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry,
             xml_check_attrs(d, c, rule_attrs);
             if (!load_rule_element(ld, rn, c, symmetry)) return NULL;
         } else if (xml_is(c, "field") || xml_is(c, "observe")) {
-            diag_error(d, TS_ERR_MODEL, xml_line(c), "<%s> is not supported yet", xml_name(c));
-            return NULL;
+            continue; /* read once the rules are known */
         } else if (!xml_is(c, "union")) {
             diag_error(d, TS_ERR_MODEL, xml_line(c), "unknown element <%s> inside <%s>", xml_name(c), xml_name(el));
             return NULL;
@@ -126,6 +128,7 @@ node *rulenode_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry,
     }
     if (!xml_get_int(d, el, "steps", 0, &rn->steps)) return NULL;
     if (!xml_get_double(d, el, "temperature", 0.0, &rn->temperature)) return NULL;
+    if (!rulenode_load_inference(ld, rn, el)) return NULL;
     return &rn->base;
 }
 
@@ -156,6 +159,13 @@ void rulenode_state_free(void *state)
     free(st->mask);
     free(st->newstate);
     free(st->order);
+    free(st->potential_block);
+    for (int v = 0; v < GRID_MAX_VALUES; v++)
+        if (!st->potential_block) free(st->potentials[v]);
+    free(st->field_queue);
+    free(st->future);
+    free(st->keyed);
+    search_result_free(&st->trajectory);
     free(st);
 }
 
@@ -166,6 +176,7 @@ void rulenode_reset(run_state *r, const node *n, void *state)
     rulenode_state *st = state;
     st->last_matched_turn = -1;
     st->counter = 0;
+    st->future_computed = false;
 }
 
 long rulenode_oldest_turn(const void *state)

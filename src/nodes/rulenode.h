@@ -4,6 +4,9 @@
 #include "node.h"
 #include "../core/rule.h"
 #include "../engine/run.h"
+#include "field.h"
+#include "observe.h"
+#include "search.h"
 #include <string.h>
 
 /* One (rule, shift) pair: a cell of value v changed at (x,y,z) may be the
@@ -31,6 +34,22 @@ typedef struct rulenode {
     double temperature;
     bool uses_mask;      /* one/all remember found matches per rule and cell */
     int rule_bits;       /* bits of a packed match that hold the rule index */
+    /* Fields and inference (NULL/0 when the node has none). */
+    field *fields;       /* fields[field_of[v]] guides value v */
+    int field_count;
+    int8_t field_of[GRID_MAX_VALUES];
+    bool inversed[GRID_MAX_VALUES];
+    observation *observations; /* by value, or NULL */
+    bool search;
+    int search_limit;
+    double depth_coefficient;
+    potential_rules potential_rules;
+    /* Matches are chosen by potentials: the node has fields, or observations
+       without search. delta[ri][0 .. delta_count[ri]) are the cells rule ri
+       changes. */
+    bool uses_potentials;
+    delta_cell **delta;
+    int *delta_count;
 } rulenode;
 
 
@@ -38,6 +57,11 @@ typedef struct rulenode {
    bytes, because `one` draws from long lists at random and the list's cache
    footprint is what limits its speed. */
 typedef uint32_t match;
+
+typedef struct keyed_match {
+    int32_t index;
+    double key;
+} keyed_match;
 
 typedef struct rulenode_state {
     int counter;
@@ -48,6 +72,15 @@ typedef struct rulenode_state {
     int64_t words;
     uint8_t *newstate;       /* prl: values being written this step */
     int32_t *order;          /* all: shuffled match order */
+    /* Potentials by value (NULL rows read as 0) over `potential_block`. */
+    int32_t *potentials[GRID_MAX_VALUES];
+    int32_t *potential_block;
+    int32_t *field_queue;
+    uint32_t *future;        /* the observed goal: allowed values per cell */
+    bool future_computed;
+    bool has_trajectory;     /* search found a plan: the node replays it */
+    search_result trajectory;
+    keyed_match *keyed;      /* all: matches ordered by potential */
 } rulenode_state;
 
 static inline match match_pack(const rulenode *rn, int ri, int32_t at) { return ((uint32_t)at << rn->rule_bits) | (uint32_t)ri; }
@@ -58,6 +91,9 @@ typedef void (*rulenode_add_fn)(run_state *r, const rulenode *rn, rulenode_state
 
 node *rulenode_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry, const node_kind *kind, size_t size);
 void rulenode_free(node *n);
+/* The node's <field> and <observe> children and search attributes. */
+bool rulenode_load_inference(loader *ld, rulenode *rn, const xmlNode *el);
+void rulenode_free_inference(rulenode *rn);
 void *rulenode_state_new(const node *n, const grid_def *g);
 void rulenode_state_free(void *state);
 void rulenode_reset(run_state *r, const node *n, void *state);
@@ -226,11 +262,23 @@ static inline __attribute__((always_inline)) void rulenode_scan_all(run_state *r
    (incrementally from the changes since this node last matched, or by a
    full scan). Returns false when the node cannot act. Inlined into each
    node kind so that its `add` is a direct call in the hot loops. */
+/* Inference before the scan: compute the goal and, once per goal, the
+   backward potentials or the search plan. False when the node cannot act. */
+bool rulenode_observe(run_state *r, const rulenode *rn, rulenode_state *st);
+/* Fields after the scan: false when an essential field (or every field
+   computed) has no zero cell. */
+bool rulenode_compute_fields(run_state *r, const rulenode *rn, rulenode_state *st);
+/* Replay the next state of the search plan (the reference copies it over
+   the grid without logging). False at the end of the plan. */
+bool rulenode_replay(run_state *r, rulenode_state *st);
+
 static inline __attribute__((always_inline)) bool rulenode_go(run_state *r, const rulenode *rn, rulenode_state *st, rulenode_add_fn add)
 {
     if (rn->steps > 0 && st->counter >= rn->steps) return false;
+    if (rn->observations && !st->future_computed && !rulenode_observe(r, rn, st)) return false;
     if (st->last_matched_turn >= 0) rulenode_scan_changes(r, rn, st, add);
     else rulenode_scan_all(r, rn, st, add);
+    if (rn->fields && !rulenode_compute_fields(r, rn, st)) return false;
     return true;
 }
 

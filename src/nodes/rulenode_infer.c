@@ -1,0 +1,184 @@
+/* rulenode_infer.c — fields, observations and search on rule nodes: loading them and the work they add to a step. */
+#include "rulenode.h"
+#include "../core/xmlutil.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* The cells each rule changes, for the potential deltas. */
+static bool build_deltas(rulenode *rn, const grid_def *g)
+{
+    rn->delta = calloc((size_t)rn->rule_count, sizeof *rn->delta);
+    rn->delta_count = calloc((size_t)rn->rule_count, sizeof *rn->delta_count);
+    if (!rn->delta || !rn->delta_count) return false;
+    for (int ri = 0; ri < rn->rule_count; ri++) {
+        const rule *rl = rn->rules[ri];
+        int n = rl->imx * rl->imy * rl->imz;
+        rn->delta[ri] = malloc((size_t)(n ? n : 1) * sizeof **rn->delta);
+        if (!rn->delta[ri]) return false;
+        int k = 0;
+        for (int dz = 0; dz < rl->imz; dz++)
+            for (int dy = 0; dy < rl->imy; dy++)
+                for (int dx = 0; dx < rl->imx; dx++, k++) {
+                    uint8_t out = rl->output[k];
+                    if (out == RULE_KEEP || ((rl->input[k] >> out) & 1)) continue;
+                    delta_cell *c = &rn->delta[ri][rn->delta_count[ri]++];
+                    c->offset = dx + dy * g->mx + dz * g->mx * g->my;
+                    c->value = out;
+                }
+    }
+    return true;
+}
+
+bool rulenode_load_inference(loader *ld, rulenode *rn, const xmlNode *el)
+{
+    diag *d = ld->d;
+    const grid_def *g = ld->grid;
+    memset(rn->field_of, -1, sizeof rn->field_of);
+    int fields = 0, observations = 0;
+    for (xmlNode *c = xml_first_child(el); c; c = xml_next(c)) {
+        fields += xml_is(c, "field");
+        observations += xml_is(c, "observe");
+    }
+    if (fields) {
+        rn->fields = calloc((size_t)fields, sizeof *rn->fields);
+        if (!rn->fields) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+        for (xmlNode *c = xml_first_child(el); c; c = xml_next(c)) {
+            if (!xml_is(c, "field")) continue;
+            field f;
+            if (!field_load(d, c, g, &f)) return false;
+            /* A later field for the same value replaces the earlier one. */
+            int slot = rn->field_of[f.value] >= 0 ? rn->field_of[f.value] : rn->field_count++;
+            rn->fields[slot] = f;
+            rn->field_of[f.value] = (int8_t)slot;
+            rn->inversed[f.value] = f.inversed;
+        }
+    }
+    if (observations) {
+        rn->observations = calloc(GRID_MAX_VALUES, sizeof *rn->observations);
+        if (!rn->observations) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+        for (xmlNode *c = xml_first_child(el); c; c = xml_next(c))
+            if (xml_is(c, "observe") && !observation_load(d, c, g, rn->observations)) return false;
+        if (!xml_get_bool(d, el, "search", false, &rn->search)) return false;
+        if (rn->search) {
+            if (!xml_get_int(d, el, "limit", -1, &rn->search_limit) ||
+                !xml_get_double(d, el, "depthCoefficient", 0.5, &rn->depth_coefficient))
+                return false;
+            if (g->mz != 1) return diag_error(d, TS_ERR_MODEL, xml_line(el), "search works on 2-D grids only");
+        }
+        int64_t cells = (int64_t)g->mx * g->my * g->mz;
+        if (g->c * cells > INT32_MAX)
+            return diag_error(d, TS_ERR_USAGE, xml_line(el), "the grid is too large for inference (%lld cells)", (long long)cells);
+        if (!potential_rules_init(&rn->potential_rules, rn->rules, rn->rule_count, g->c))
+            return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+    } else if (xml_attr(el, "search")) {
+        diag_warn(d, xml_line(el), "search needs <observe> children; it is ignored");
+    }
+    rn->uses_potentials = rn->fields || (rn->observations && !rn->search);
+    if (rn->uses_potentials && !build_deltas(rn, g)) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+    return true;
+}
+
+void rulenode_free_inference(rulenode *rn)
+{
+    free(rn->fields);
+    free(rn->observations);
+    potential_rules_free(&rn->potential_rules);
+    for (int ri = 0; rn->delta && ri < rn->rule_count; ri++) free(rn->delta[ri]);
+    free(rn->delta);
+    free(rn->delta_count);
+}
+
+/* Potential rows are allocated on first use: every value for inference,
+   only the fields' values otherwise. */
+static bool ensure_potentials(run_state *r, const rulenode *rn, rulenode_state *st, bool all_values)
+{
+    int c = r->grid->c;
+    if (all_values) {
+        if (st->potential_block) return true;
+        for (int v = 0; v < GRID_MAX_VALUES; v++) {
+            free(st->potentials[v]);
+            st->potentials[v] = NULL;
+        }
+        st->potential_block = malloc((size_t)c * r->cells * sizeof *st->potential_block);
+        if (!st->potential_block) return false;
+        for (int v = 0; v < c; v++) st->potentials[v] = st->potential_block + (int64_t)v * r->cells;
+        return true;
+    }
+    for (int k = 0; k < rn->field_count; k++) {
+        int v = rn->fields[k].value;
+        if (!st->potentials[v] && !(st->potentials[v] = malloc((size_t)r->cells * sizeof(int32_t)))) return false;
+    }
+    return true;
+}
+
+bool rulenode_observe(run_state *r, const rulenode *rn, rulenode_state *st)
+{
+    if (!st->future && !(st->future = malloc((size_t)r->cells * sizeof *st->future))) goto oom;
+    /* Observed cells turn into their `from` value; the reference writes them
+       without logging. */
+    uint8_t *before = malloc((size_t)r->cells);
+    if (!before) goto oom;
+    memcpy(before, r->state, (size_t)r->cells);
+    bool present = observe_future(rn->observations, r->grid->c, r->state, r->cells, st->future);
+    for (int32_t i = 0; i < r->cells; i++)
+        if (before[i] != r->state[i]) run_change_unlogged(r, i);
+    free(before);
+    if (!present) return false;
+    st->future_computed = true;
+    if (rn->search) {
+        search_result_free(&st->trajectory);
+        st->has_trajectory = false;
+        int tries = rn->search_limit < 0 ? 1 : 20;
+        for (int k = 0; k < tries && !st->has_trajectory; k++) {
+            int32_t seed = rng_next(&r->random);
+            st->trajectory = search_run(r->state, st->future, &rn->potential_rules, r->mx, r->my,
+                                        rn->base.kind == &node_kind_all, rn->search_limit, rn->depth_coefficient, seed);
+            if (st->trajectory.out_of_memory) goto oom;
+            st->has_trajectory = st->trajectory.found;
+        }
+        return true;
+    }
+    if (!ensure_potentials(r, rn, st, true)) goto oom;
+    potential_scratch scratch;
+    if (!potential_scratch_init(&scratch, &rn->potential_rules, r->cells)) goto oom;
+    observe_backward_potentials(st->potential_block, st->future, r->mx, r->my, r->mz, &rn->potential_rules, &scratch);
+    potential_scratch_free(&scratch);
+    return true;
+oom:
+    r->out_of_memory = true;
+    return false;
+}
+
+bool rulenode_compute_fields(run_state *r, const rulenode *rn, rulenode_state *st)
+{
+    if (!ensure_potentials(r, rn, st, false) ||
+        (!st->field_queue && !(st->field_queue = malloc((size_t)r->cells * sizeof *st->field_queue)))) {
+        r->out_of_memory = true;
+        return false;
+    }
+    bool any_success = false, any_computed = false;
+    for (int v = 0; v < r->grid->c; v++) {
+        int k = rn->field_of[v];
+        if (k < 0) continue;
+        const field *f = &rn->fields[k];
+        if (st->counter != 0 && !f->recompute) continue;
+        bool success = field_compute(f, st->potentials[v], r->state, r->mx, r->my, r->mz, st->field_queue);
+        if (!success && f->essential) return false;
+        any_success |= success;
+        any_computed = true;
+    }
+    return !any_computed || any_success;
+}
+
+bool rulenode_replay(run_state *r, rulenode_state *st)
+{
+    if (st->counter >= st->trajectory.length) return false;
+    const uint8_t *next = st->trajectory.states[st->counter];
+    for (int32_t i = 0; i < r->cells; i++)
+        if (r->state[i] != next[i]) {
+            r->state[i] = next[i];
+            run_change_unlogged(r, i);
+        }
+    st->counter++;
+    return true;
+}

@@ -1,0 +1,23 @@
+/* search.h — the reference's best-first search for a sequence of rule applications that reaches an observed goal. */
+#ifndef TS_SEARCH_H
+#define TS_SEARCH_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "observe.h"
+
+typedef struct search_result {
+    bool found;            /* false: the search gave up (the node then runs without a plan) */
+    bool out_of_memory;
+    uint8_t **states;      /* the grid after each step of the plan */
+    int length;
+} search_result;
+
+/* Search from `present` (2-D, mx*my cells) towards `future`. `all` searches
+   over `all`-style steps (every maximal non-overlapping set of matches),
+   otherwise over single rule applications. limit < 0: no limit on the
+   states visited. The ranks' random tie-breaks come from a stream seeded
+   with `seed`, as in the reference. */
+search_result search_run(const uint8_t *present, const uint32_t *future, const potential_rules *pr, int mx, int my,
+                         bool all, int limit, double depth_coefficient, int32_t seed);
+void search_result_free(search_result *res);
+#endif
