@@ -49,12 +49,50 @@ expect 2 "unknown output kind" "$T" run "$M" --size 5 -o "$dir/m.bmp"
 expect 5 "cannot write" "$T" run "$M" --size 5 -o "$dir/no/such/dir/x.png"
 if [ -z "$(ls "$dir" | grep tmp)" ]; then ok; else bad "temporary file left"; fi
 
+# Isometric PNG of a 3-D grid: 9x9x12 cells with cubes of 3 give ((9+9+2)*3) x ((9+9)/2+12+2)*3 = 60x69, RGB.
+# png_decodes W H FILE: the chunks' CRCs hold and the pixel data inflates to H rows of 3*W+1 bytes
+# (with python3; otherwise only the header is checked).
+png_decodes() {
+    [ "$(od -An -tx1 -j12 -N14 "$3" | tr -d ' \n')" = "$(printf '49484452%08x%08x0802' "$1" "$2")" ] || return 1
+    command -v python3 >/dev/null || return 0
+    python3 - "$@" <<'PY'
+import struct, sys, zlib
+w, h, data = int(sys.argv[1]), int(sys.argv[2]), open(sys.argv[3], 'rb').read()
+assert data[:8] == b'\x89PNG\r\n\x1a\n'
+pos, idat = 8, b''
+while pos < len(data):
+    n, kind = struct.unpack('>I4s', data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    assert zlib.crc32(kind + body) == struct.unpack('>I', data[pos + 8 + n:pos + 12 + n])[0]
+    idat += body if kind == b'IDAT' else b''
+    pos += 12 + n
+assert kind == b'IEND' and len(zlib.decompress(idat)) == h * (3 * w + 1)
+PY
+}
+T3="models/tower3d.xml --length 9 --width 9 --height 12 --dim 3"
+"$T" run $T3 --iso --pixel-size 3 -o "$dir/tower.png"
+if png_decodes 60 69 "$dir/tower.png"; then ok; else bad "isometric PNG of tower3d"; fi
+# A 3-D grid's .png is isometric with or without --iso.
+"$T" run $T3 --pixel-size 3 -o "$dir/tower2.png"
+if cmp -s "$dir/tower.png" "$dir/tower2.png"; then ok; else bad "3-D .png without --iso differs"; fi
+expect 2 "give -o FILE.png" "$T" run $T3 --iso
+expect 2 "give -o FILE.png" "$T" run $T3 --iso -o "$dir/tower.vox"
+expect 0 "grid is 2-D" "$T" run "$M" --size 9 --iso --pixel-size 5 -o "$dir/m2.png"
+if cmp -s "$dir/m.png" "$dir/m2.png"; then ok; else bad "--iso changed a 2-D PNG"; fi
+
 # Batch: one PNG per seed, named model_seed.
 mkdir -p "$dir/models"
 cp "$M" "$dir/models/m.xml"
 printf '<models>\n  <model name="m" size="11" seeds="5 6" pixelsize="2"/>\n  <model name="nope" size="5"/>\n</models>\n' > "$dir/models.xml"
 expect 5 "1 failed" "$T" batch "$dir/models.xml" --models "$dir/models" -o "$dir/out"
 if [ -f "$dir/out/m_5.png" ] && [ -f "$dir/out/m_6.png" ]; then ok; else bad "batch outputs"; fi
+
+# Batch: iso="True" draws a 3-D entry as an isometric PNG with pixelsize cubes; without it, VOX.
+cp models/tower3d.xml "$dir/models/t.xml"
+printf '<models>\n  <model name="t" length="9" width="9" height="12" d="3" iso="True" pixelsize="3" seeds="1" amount="1"/>\n  <model name="t" length="9" width="9" height="12" d="3" seeds="2" amount="1"/>\n</models>\n' > "$dir/iso.xml"
+expect 0 "t_1.png" "$T" batch "$dir/iso.xml" --models "$dir/models" -o "$dir/iso"
+if png_decodes 60 69 "$dir/iso/t_1.png" && cmp -s "$dir/tower.png" "$dir/iso/t_1.png"; then ok; else bad "batch iso PNG"; fi
+if [ "$(head -c 4 "$dir/iso/t_2.vox")" = "VOX " ]; then ok; else bad "batch 3-D without iso: VOX"; fi
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -108,9 +108,11 @@ static int run_entry(const batch_args *a, diag *d, const xmlNode *xm, const pale
             rc = EXIT_RUNTIME;
             break;
         }
-        if (iso && mz > 1 && !a->quiet)
-            fprintf(stderr, "%s:%d: warning: isometric rendering is not supported yet; writing VOX\n", a->list, xml_line(xm));
-        snprintf(path, sizeof path, "%s/%s.%s", a->out_dir, label, mz == 1 ? "png" : "vox");
+        /* As Program.cs: a picture when the final grid is 2-D or the entry asks for
+           iso (then drawn isometrically), else a VOX. A map node may change the size. */
+        int fx, fy, fz;
+        ts_run_grid(run, &fx, &fy, &fz);
+        snprintf(path, sizeof path, "%s/%s.%s", a->out_dir, label, fz == 1 || iso ? "png" : "vox");
         if (!write_result(path, run, name, seed, steps, &pal, pixelsize, &err)) {
             print_error(&err);
             rc = exit_code_for(err.status);

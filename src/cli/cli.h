@@ -21,9 +21,11 @@ void print_error(const ts_error *err);
 /* Run to the end (or the limit), with a progress line on a terminal after a second. */
 long run_with_progress(ts_run *run, long step_limit, const char *label, bool quiet);
 /* Write the outcome of a run to path by its extension (.png, .txt, .vox), or
-   the text form to stdout when path is NULL. */
+   the text form to stdout when path is NULL. A 3-D grid's .png is its
+   isometric picture with cubes of pixel_size. */
 bool write_result(const char *path, const ts_run *run, const char *model_name, int32_t seed, long step_limit,
                   const palette *pal, int pixel_size, ts_error *err);
+bool has_extension(const char *path, const char *ext); /* case-insensitive, ext with its dot */
 bool parse_int_arg(const char *text, long min, long max, long *out);
 int cmd_batch(int argc, char **argv);
 #endif

@@ -24,8 +24,12 @@ static const char usage_text[] =
     "                        ../resources beside the model)\n"
     "  --allow-any-path      let the model name resources outside the roots\n"
     "  -o, --output FILE     .png (palette colours), .txt (text grid) or .vox (3-D);\n"
-    "                        without -o the text form goes to stdout\n"
-    "  --pixel-size N        pixels per cell in PNG output (default 4)\n"
+    "                        without -o the text form goes to stdout. A 3-D grid's\n"
+    "                        .png is an isometric picture, as the reference draws it\n"
+    "  --iso                 ask for that isometric PNG (models.xml iso=\"True\");\n"
+    "                        needs -o FILE.png; a 2-D grid gets its normal PNG\n"
+    "  --pixel-size N        pixels per cell in a 2-D PNG, cube size in an isometric\n"
+    "                        one (default 4, as models.xml pixelsize)\n"
     "  --palette FILE        colours to use over the built-in palette\n"
     "  -q, --quiet           no progress line and no warnings\n"
     "\n"
@@ -33,13 +37,15 @@ static const char usage_text[] =
     "  --models DIR          folder of the model files (default: models/ beside MODELS.xml)\n"
     "  --resources DIR       resource root (repeatable)\n"
     "  --allow-any-path      let models name resources outside the roots\n"
-    "  -o DIR                output folder (default: output)\n"
+    "  -o DIR                output folder (default: output); 2-D grids and iso=\"True\"\n"
+    "                        entries give MODEL_SEED.png, other 3-D grids MODEL_SEED.vox\n"
     "  -q, --quiet           no progress line and no warnings\n"
     "\n"
     "Exit codes: 0 success, 2 usage error, 3 model error, 4 runtime error, 5 I/O error.\n"
     "\n"
     "Examples:\n"
     "  tessera run models/maze.xml --size 48 -o maze.png\n"
+    "  tessera run models/tower3d.xml --length 21 --width 21 --height 32 --iso -o tower.png\n"
     "  tessera run ../shared/mj/models/Growth.xml --size 359 --steps 40000 -o growth.txt\n"
     "  tessera batch ../shared/mj/models.xml -o out/\n";
 
@@ -95,7 +101,7 @@ typedef struct run_args {
     const char *resources[CLI_MAX_RESOURCES];
     int resource_count;
     bool allow_any_path;
-    bool quiet;
+    bool quiet, iso;
 } run_args;
 
 static int parse_run_args(int argc, char **argv, run_args *a)
@@ -112,6 +118,7 @@ static int parse_run_args(int argc, char **argv, run_args *a)
         long *target = NULL, min = 1, max = 1L << 24;
         if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) { a->quiet = true; continue; }
         if (strcmp(arg, "--allow-any-path") == 0) { a->allow_any_path = true; continue; }
+        if (strcmp(arg, "--iso") == 0) { a->iso = true; continue; }
         if (strcmp(arg, "--size") == 0) target = &a->size;
         else if (strcmp(arg, "--length") == 0) target = &a->length;
         else if (strcmp(arg, "--width") == 0) target = &a->width;
@@ -167,6 +174,8 @@ static int cmd_run(int argc, char **argv, bool check_only)
     run_args a;
     int rc = parse_run_args(argc, argv, &a);
     if (rc != EXIT_OK) return rc;
+    if (a.iso && !check_only && (!a.output || !has_extension(a.output, ".png")))
+        return usage_error("%s", "--iso draws a PNG: give -o FILE.png");
     palette pal;
     palette_default(&pal);
     ts_error err;
@@ -191,6 +200,9 @@ static int cmd_run(int argc, char **argv, bool check_only)
     char name[256];
     base_name(a.model, name, sizeof name);
     run_with_progress(run, a.steps, name, a.quiet);
+    int mx, my, mz;
+    ts_run_grid(run, &mx, &my, &mz);
+    if (a.iso && mz == 1 && !a.quiet) fprintf(stderr, "tessera: note: the grid is 2-D, so --iso draws the normal PNG\n");
     if (ts_run_out_of_memory(run)) {
         fprintf(stderr, "%s: error: out of memory after %ld steps\n", a.model, ts_run_counter(run));
         rc = EXIT_RUNTIME;

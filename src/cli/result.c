@@ -1,4 +1,4 @@
-/* result.c — write a finished run as text, PNG or VOX, chosen by the file extension. */
+/* result.c — write a finished run as text, PNG (isometric in 3-D) or VOX, chosen by the file extension. */
 #include "cli.h"
 #include "../core/diag.h"
 #include <stdio.h>
@@ -10,6 +10,11 @@ static const char *extension(const char *path)
     const char *dot = strrchr(path, '.');
     const char *slash = strrchr(path, '/');
     return dot && (!slash || dot > slash) ? dot : "";
+}
+
+bool has_extension(const char *path, const char *ext)
+{
+    return strcasecmp(extension(path), ext) == 0;
 }
 
 static bool write_text(FILE *f, const ts_run *run, const char *model_name, int32_t seed, long step_limit, const grid_view *g)
@@ -44,7 +49,9 @@ bool write_result(const char *path, const ts_run *run, const char *model_name, i
     char missing[64];
     palette_colors(pal, g.legend, colors, missing, sizeof missing);
     if (missing[0]) fprintf(stderr, "tessera: warning: no colour for symbols \"%s\" in the palette; drawn grey\n", missing);
-    if (strcasecmp(ext, ".png") == 0) return save_png(path, &g, colors, pixel_size, err);
+    /* The reference draws a 3-D grid's picture isometrically, pixelsize being the cube size. */
+    if (strcasecmp(ext, ".png") == 0)
+        return g.mz > 1 ? save_iso_png(path, &g, colors, pixel_size, err) : save_png(path, &g, colors, pixel_size, err);
     if (strcasecmp(ext, ".vox") == 0) return save_vox(path, &g, colors, err);
     ts_error_set(err, TS_ERR_USAGE, path, 0, "unknown output kind \"%s\": use .png, .txt or .vox", ext);
     return false;

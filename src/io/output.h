@@ -39,6 +39,19 @@ typedef struct grid_view {
 
 /* The text form of the reference outputs (header lines are written by the caller). */
 bool write_text_cells(FILE *f, const grid_view *g);
+/* A 2-D grid as an indexed-colour PNG, pixel_size pixels per cell (a 3-D grid: its bottom layer). */
 bool save_png(const char *path, const grid_view *g, const uint32_t *colors, int pixel_size, ts_error *err);
+/* A truecolour PNG of width*height 0xRRGGBB pixels, row by row. */
+bool save_png_rgb(const char *path, const uint32_t *pixels, int width, int height, ts_error *err);
+/* Whether a PNG of that size may be written; sets err when not. */
+bool png_size_ok(const char *path, int64_t width, int64_t height, ts_error *err);
+
+/* Isometric pictures of 3-D grids, pixel for pixel as the reference draws them
+   (Graphics.IsometricRender): cubes of block_size on the reference's GUI background. */
+#define ISO_BACKGROUND 0x222222u
+void iso_image_size(int mx, int my, int mz, int block_size, int64_t *width, int64_t *height);
+/* The picture as 0xRRGGBB pixels (free() it), or NULL when out of memory or too large. */
+uint32_t *iso_render(const grid_view *g, const uint32_t *colors, int block_size, int *width, int *height);
+bool save_iso_png(const char *path, const grid_view *g, const uint32_t *colors, int block_size, ts_error *err);
 bool save_vox(const char *path, const grid_view *g, const uint32_t *colors, ts_error *err);
 #endif

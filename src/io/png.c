@@ -1,13 +1,20 @@
-/* png.c — render a 2-D grid to an indexed-colour PNG at a pixel size.
-   The grid has at most 31 colours, so a palette PNG holds one byte per pixel;
-   zlib compresses it. (stb_image_write took 0.84 s on a 4092x4092 render
-   where this takes a small fraction of that: it writes RGB and tries five
-   row filters per row.) */
+/* png.c — PNG writers on zlib: an indexed-colour render of a 2-D grid at a pixel
+   size, and a truecolour (RGB) writer for ready-made images such as the
+   isometric render. The grid has few colours, so a palette PNG holds one byte
+   per pixel. (stb_image_write took 0.84 s on a 4092x4092 render where this
+   takes a small fraction of that: it writes RGB and tries five row filters per
+   row.) Rows are deflated in one pass and written as IDAT chunks as the
+   compressed data comes, so no whole compressed image is held in memory. */
 #include "output.h"
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 #include "../core/diag.h"
+
+/* Our own bound on a picture (PNG allows more): it keeps memory in check. */
+#define PNG_MAX_SIDE 65535
+#define PNG_MAX_PIXELS (1LL << 30)
+#define IDAT_BUFFER (1u << 16)
 
 static void put_be32(unsigned char *p, uint32_t v)
 {
@@ -28,56 +35,94 @@ static void write_chunk(FILE *f, const char *type, const unsigned char *data, ui
     fwrite(tail, 1, 4, f);
 }
 
-/* Deflate the filtered image (filter byte 0 per row) in one IDAT. */
-static bool write_pixels(FILE *f, const grid_view *g, int ps, uint32_t w, uint32_t h)
+static void write_header(FILE *f, uint32_t w, uint32_t h, unsigned char color_type)
+{
+    static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    fwrite(signature, 1, 8, f);
+    unsigned char ihdr[13];
+    put_be32(ihdr, w);
+    put_be32(ihdr + 4, h);
+    ihdr[8] = 8; /* bit depth */
+    ihdr[9] = color_type;
+    ihdr[10] = ihdr[11] = ihdr[12] = 0; /* deflate, adaptive filtering, no interlace */
+    write_chunk(f, "IHDR", ihdr, 13);
+}
+
+/* Fills row (filter byte excluded) with image row y. Rows are asked for in
+   order, and row keeps what the previous call left in it. */
+typedef void (*row_source)(const void *ctx, uint32_t y, unsigned char *row);
+
+/* Deflate h rows of row_bytes each (filter byte 0 per row) into IDAT chunks. */
+static bool write_pixels(FILE *f, uint32_t h, size_t row_bytes, row_source source, const void *ctx)
 {
     z_stream z;
     memset(&z, 0, sizeof z);
     if (deflateInit(&z, 6) != Z_OK) return false;
-    size_t row_len = (size_t)w + 1;
-    unsigned char *row = malloc(row_len);
-    size_t out_cap = deflateBound(&z, (uLong)(row_len * h));
-    unsigned char *out = malloc(out_cap);
+    unsigned char *row = calloc(row_bytes + 1, 1);
+    unsigned char *out = malloc(IDAT_BUFFER);
     bool ok = row && out;
-    z.next_out = out;
-    z.avail_out = (uInt)out_cap;
     for (uint32_t y = 0; ok && y < h; y++) {
-        if (y % (uint32_t)ps == 0) {
-            const unsigned char *cells = g->cells + (size_t)(y / ps) * g->mx;
-            row[0] = 0;
-            for (int x = 0; x < g->mx; x++) memset(row + 1 + (size_t)x * ps, cells[x], (size_t)ps);
-        }
+        source(ctx, y, row + 1);
         z.next_in = row;
-        z.avail_in = (uInt)row_len;
-        ok = deflate(&z, y + 1 == h ? Z_FINISH : Z_NO_FLUSH) != Z_STREAM_ERROR;
+        z.avail_in = (uInt)(row_bytes + 1);
+        int flush = y + 1 == h ? Z_FINISH : Z_NO_FLUSH, zrc;
+        do {
+            z.next_out = out;
+            z.avail_out = IDAT_BUFFER;
+            zrc = deflate(&z, flush);
+            if (zrc == Z_STREAM_ERROR) { ok = false; break; }
+            uint32_t produced = IDAT_BUFFER - z.avail_out;
+            if (produced) write_chunk(f, "IDAT", out, produced);
+        } while (z.avail_out == 0 || (flush == Z_FINISH && zrc != Z_STREAM_END));
     }
-    if (ok) write_chunk(f, "IDAT", out, (uint32_t)z.total_out);
     deflateEnd(&z);
     free(row);
     free(out);
     return ok;
 }
 
+static bool check_size(const char *path, int64_t w, int64_t h, ts_error *err)
+{
+    if (w >= 1 && h >= 1 && w <= PNG_MAX_SIDE && h <= PNG_MAX_SIDE && w * h <= PNG_MAX_PIXELS) return true;
+    ts_error_set(err, TS_ERR_USAGE, path, 0, "image of %lldx%lld pixels is too large; lower --pixel-size", (long long)w,
+                 (long long)h);
+    return false;
+}
+
+static bool finish(atomic_file *af, bool pixels_ok, const char *path, ts_error *err)
+{
+    if (!pixels_ok) {
+        atomic_abort(af);
+        ts_error_set(err, TS_ERR_RUNTIME, path, 0, "PNG compression failed (out of memory?)");
+        return false;
+    }
+    write_chunk(af->f, "IEND", NULL, 0);
+    return atomic_commit(af, err);
+}
+
+typedef struct grid_rows {
+    const grid_view *g;
+    int pixel_size;
+} grid_rows;
+
+/* A row of cells, each repeated pixel_size times; the same for pixel_size rows. */
+static void grid_row(const void *ctx, uint32_t y, unsigned char *row)
+{
+    const grid_rows *gr = ctx;
+    int ps = gr->pixel_size;
+    if (y % (uint32_t)ps) return;
+    const unsigned char *cells = gr->g->cells + (size_t)(y / (uint32_t)ps) * gr->g->mx;
+    for (int x = 0; x < gr->g->mx; x++) memset(row + (size_t)x * ps, cells[x], (size_t)ps);
+}
+
 bool save_png(const char *path, const grid_view *g, const uint32_t *colors, int pixel_size, ts_error *err)
 {
     if (pixel_size < 1) pixel_size = 1;
     int64_t w = (int64_t)g->mx * pixel_size, h = (int64_t)g->my * pixel_size;
-    if (w * h > (1LL << 30) || w > 65535 || h > 65535) {
-        ts_error_set(err, TS_ERR_USAGE, path, 0, "image of %lldx%lld pixels is too large; lower --pixel-size",
-                     (long long)w, (long long)h);
-        return false;
-    }
+    if (!check_size(path, w, h, err)) return false;
     atomic_file af;
     if (!atomic_open(&af, path, err)) return false;
-    static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-    fwrite(signature, 1, 8, af.f);
-    unsigned char ihdr[13];
-    put_be32(ihdr, (uint32_t)w);
-    put_be32(ihdr + 4, (uint32_t)h);
-    ihdr[8] = 8;  /* bit depth */
-    ihdr[9] = 3;  /* indexed colour */
-    ihdr[10] = ihdr[11] = ihdr[12] = 0;
-    write_chunk(af.f, "IHDR", ihdr, 13);
+    write_header(af.f, (uint32_t)w, (uint32_t)h, 3 /* indexed colour */);
     unsigned char plte[3 * 256];
     int n = 0;
     while (g->legend[n]) {
@@ -87,12 +132,38 @@ bool save_png(const char *path, const grid_view *g, const uint32_t *colors, int 
         n++;
     }
     write_chunk(af.f, "PLTE", plte, (uint32_t)(3 * (n ? n : 1)));
-    /* A 3-D grid without an isometric renderer shows its bottom layer. */
-    if (!write_pixels(af.f, g, pixel_size, (uint32_t)w, (uint32_t)h)) {
-        atomic_abort(&af);
-        ts_error_set(err, TS_ERR_RUNTIME, path, 0, "PNG compression failed (out of memory?)");
-        return false;
+    /* A 3-D grid shows its bottom layer here; callers draw it with save_iso_png. */
+    grid_rows gr = {g, pixel_size};
+    return finish(&af, write_pixels(af.f, (uint32_t)h, (size_t)w, grid_row, &gr), path, err);
+}
+
+typedef struct rgb_rows {
+    const uint32_t *pixels;
+    int width;
+} rgb_rows;
+
+static void rgb_row(const void *ctx, uint32_t y, unsigned char *row)
+{
+    const rgb_rows *rr = ctx;
+    const uint32_t *p = rr->pixels + (size_t)y * rr->width;
+    for (int x = 0; x < rr->width; x++) {
+        row[3 * x] = (unsigned char)(p[x] >> 16);
+        row[3 * x + 1] = (unsigned char)(p[x] >> 8);
+        row[3 * x + 2] = (unsigned char)p[x];
     }
-    write_chunk(af.f, "IEND", NULL, 0);
-    return atomic_commit(&af, err);
+}
+
+bool png_size_ok(const char *path, int64_t width, int64_t height, ts_error *err)
+{
+    return check_size(path, width, height, err);
+}
+
+bool save_png_rgb(const char *path, const uint32_t *pixels, int width, int height, ts_error *err)
+{
+    if (!check_size(path, width, height, err)) return false;
+    atomic_file af;
+    if (!atomic_open(&af, path, err)) return false;
+    write_header(af.f, (uint32_t)width, (uint32_t)height, 2 /* truecolour RGB */);
+    rgb_rows rr = {pixels, width};
+    return finish(&af, write_pixels(af.f, (uint32_t)height, (size_t)width * 3, rgb_row, &rr), path, err);
 }

@@ -10,5 +10,6 @@ int main(void)
     failed += run_badinput_tests();
     failed += run_output_tests();
     failed += run_path_tests();
+    failed += run_iso_tests();
     return failed ? 1 : 0;
 }

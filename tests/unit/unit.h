@@ -13,4 +13,5 @@ int run_api_tests(void);
 int run_badinput_tests(void);
 int run_output_tests(void);
 int run_path_tests(void);
+int run_iso_tests(void);
 #endif
