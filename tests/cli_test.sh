@@ -56,5 +56,14 @@ printf '<models>\n  <model name="m" size="11" seeds="5 6" pixelsize="2"/>\n  <mo
 expect 5 "1 failed" "$T" batch "$dir/models.xml" --models "$dir/models" -o "$dir/out"
 if [ -f "$dir/out/m_5.png" ] && [ -f "$dir/out/m_6.png" ]; then ok; else bad "batch outputs"; fi
 
+# Rule images: a name climbing out of the resource root needs --allow-any-path.
+mkdir -p "$dir/res/rules"
+printf '<one values="BW" origin="True" in="B" out="B"/>\n' > "$dir/pair.xml"
+"$T" run "$dir/pair.xml" --length 2 --width 1 --pixel-size 1 -q -o "$dir/pair.png"
+printf '<one values="BW" file="../../pair" legend="BW"/>\n' > "$dir/glued.xml"
+expect 3 "glued.xml:1: error: .*--allow-any-path" "$T" run "$dir/glued.xml" --resources "$dir/res" --size 5
+"$T" run "$dir/glued.xml" --resources "$dir/res" --allow-any-path --size 5 -q -o "$dir/glued.txt"
+if [ "$(tail -n 5 "$dir/glued.txt" | grep -c '^WWWWW$')" = 5 ]; then ok; else bad "--allow-any-path rule image run"; fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]
