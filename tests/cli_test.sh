@@ -93,6 +93,14 @@ printf '<models>\n  <model name="t" length="9" width="9" height="12" d="3" iso="
 expect 0 "t_1.png" "$T" batch "$dir/iso.xml" --models "$dir/models" -o "$dir/iso"
 if png_decodes 60 69 "$dir/iso/t_1.png" && cmp -s "$dir/tower.png" "$dir/iso/t_1.png"; then ok; else bad "batch iso PNG"; fi
 if [ "$(head -c 4 "$dir/iso/t_2.vox")" = "VOX " ]; then ok; else bad "batch 3-D without iso: VOX"; fi
+# Rule images: a name climbing out of the resource root needs --allow-any-path.
+mkdir -p "$dir/res/rules"
+printf '<one values="BW" origin="True" in="B" out="B"/>\n' > "$dir/pair.xml"
+"$T" run "$dir/pair.xml" --length 2 --width 1 --pixel-size 1 -q -o "$dir/pair.png"
+printf '<one values="BW" file="../../pair" legend="BW"/>\n' > "$dir/glued.xml"
+expect 3 "glued.xml:1: error: .*--allow-any-path" "$T" run "$dir/glued.xml" --resources "$dir/res" --size 5
+"$T" run "$dir/glued.xml" --resources "$dir/res" --allow-any-path --size 5 -q -o "$dir/glued.txt"
+if [ "$(tail -n 5 "$dir/glued.txt" | grep -c '^WWWWW$')" = 5 ]; then ok; else bad "--allow-any-path rule image run"; fi
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

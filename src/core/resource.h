@@ -20,4 +20,10 @@ char *resource_find(const resources *res, diag *d, int line, const char *what, c
 /* Decode a PNG into 0xAARRGGBB pixels, row by row from the top (the
    reference's LoadBitmap order). NULL after a model error at `line`. */
 uint32_t *image_load_argb(diag *d, int line, const char *path, int *width, int *height);
+
+/* Read a MagicaVoxel .vox model: the palette index (1..255) of each voxel,
+   -1 where empty, indexed x + y*MX + z*MX*MY with no axis flipped (the
+   reference's LoadVox). The last model wins when the file has several.
+   NULL after a model error at `line`. */
+int32_t *vox_load(diag *d, int line, const char *path, int *mx, int *my, int *mz);
 #endif

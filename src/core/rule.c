@@ -1,6 +1,7 @@
 /* rule.c — rewrite rules: parsing, symmetry variants, shift tables and matching. */
 #include "rule.h"
 #include "xmlutil.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -229,22 +230,138 @@ static char *parse_pattern(diag *d, int line, const char *what, const char *s, i
     return out;
 }
 
-rule *rule_load(diag *d, const xmlNode *el, const grid_def *gin, const grid_def *gout)
+/* Rule images are small drawings; these bound what a hostile one can cost
+   (each symmetric variant of a rule copies its pattern). */
+#define RULE_IMAGE_MAX_CELLS (1 << 18)
+#define RULE_IMAGE_MAX_SIDE 4096
+
+/* The reference's LoadResource: a PNG (2-D input grid) or VOX (3-D) under
+   rules/<folder of the output grid>/, whose colours, numbered in order of
+   first appearance in x, y, z order, stand for the symbols of the legend.
+   PNG rows are y from the top and VOX layers are z from the bottom, both as
+   stored: unlike text patterns nothing is reversed. */
+static char *load_pattern_image(diag *d, const resources *res, int line, const char *name, const char *legend,
+                                const grid_def *gin, const grid_def *gout, int *MX, int *MY, int *MZ)
+{
+    if (!legend) {
+        diag_error(d, TS_ERR_MODEL, line,
+                   "rule image \"%s\" needs a legend: the symbols its colours stand for, in order of first appearance",
+                   name);
+        return NULL;
+    }
+    bool d2 = gin->mz == 1;
+    const char *folder = gout->folder;
+    size_t subdir_len = strlen("rules/") + (folder ? strlen(folder) : 0) + 1;
+    char *subdir = malloc(subdir_len);
+    if (!subdir) { diag_error(d, TS_ERR_RUNTIME, line, "out of memory"); return NULL; }
+    snprintf(subdir, subdir_len, "rules%s%s", folder ? "/" : "", folder ? folder : "");
+    char *path = resource_find(res, d, line, "rule image", subdir, name, d2 ? ".png" : ".vox");
+    free(subdir);
+    if (!path) return NULL;
+    int w = 0, h = 0, depth = 1;
+    /* Only equality of colours matters, so VOX palette indices (-1 for empty) serve as colours too. */
+    uint32_t *colors = d2 ? image_load_argb(d, line, path, &w, &h) : (uint32_t *)vox_load(d, line, path, &w, &h, &depth);
+    char *pattern = NULL;
+    if (!colors) goto done;
+    if (w > RULE_IMAGE_MAX_SIDE || h > RULE_IMAGE_MAX_SIDE || (long)w * h * depth > RULE_IMAGE_MAX_CELLS) {
+        diag_error(d, TS_ERR_MODEL, line, "%s: a %dx%dx%d rule image is absurd (at most %d cells, %d per side)", path, w, h,
+                   depth, RULE_IMAGE_MAX_CELLS, RULE_IMAGE_MAX_SIDE);
+        goto done;
+    }
+    size_t cells = (size_t)w * h * depth, legend_len = strlen(legend);
+    /* The reference numbers colours with a byte; more than 256 is refused. */
+    size_t most = legend_len < 256 ? legend_len : 256;
+    uint32_t seen[256];
+    size_t amount = 0;
+    pattern = malloc(cells);
+    if (!pattern) { diag_error(d, TS_ERR_RUNTIME, line, "out of memory"); goto done; }
+    for (size_t i = 0; i < cells; i++) {
+        size_t k = 0;
+        while (k < amount && seen[k] != colors[i]) k++;
+        if (k == amount) {
+            if (amount == most) {
+                if (most < legend_len) diag_error(d, TS_ERR_MODEL, line, "%s has more than 256 colours", path);
+                else diag_error(d, TS_ERR_MODEL, line, "%s has more colours than legend \"%s\" has symbols", path, legend);
+                free(pattern);
+                pattern = NULL;
+                goto done;
+            }
+            seen[amount++] = colors[i];
+        }
+        pattern[i] = legend[k];
+    }
+    *MX = w;
+    *MY = h;
+    *MZ = depth;
+done:
+    free(colors);
+    free(path);
+    return pattern;
+}
+
+/* file="name": one image with the input on its left half and the output on its right half. */
+static bool load_glued_image(diag *d, const resources *res, int line, const char *name, const char *legend,
+                             const grid_def *gin, const grid_def *gout, char **inr, char **outr, int *MX, int *MY, int *MZ)
+{
+    int FX, FY, FZ;
+    char *whole = load_pattern_image(d, res, line, name, legend, gin, gout, &FX, &FY, &FZ);
+    if (!whole) return false;
+    if (FX % 2 != 0) {
+        free(whole);
+        return diag_error(d, TS_ERR_MODEL, line,
+                          "rule image \"%s\" has odd width %d: file= needs the input as its left half and the output as its right half",
+                          name, FX);
+    }
+    int half = FX / 2;
+    *inr = malloc((size_t)half * FY * FZ);
+    *outr = malloc((size_t)half * FY * FZ);
+    if (!*inr || !*outr) {
+        free(whole);
+        free(*inr);
+        free(*outr);
+        *inr = *outr = NULL;
+        return diag_error(d, TS_ERR_RUNTIME, line, "out of memory");
+    }
+    for (int z = 0; z < FZ; z++)
+        for (int y = 0; y < FY; y++)
+            for (int x = 0; x < half; x++) {
+                size_t row = (size_t)y * FX + (size_t)z * FX * FY;
+                (*inr)[x + y * half + z * half * FY] = whole[row + x];
+                (*outr)[x + y * half + z * half * FY] = whole[row + half + x];
+            }
+    free(whole);
+    *MX = half;
+    *MY = FY;
+    *MZ = FZ;
+    return true;
+}
+
+rule *rule_load(diag *d, const resources *res, const xmlNode *el, const grid_def *gin, const grid_def *gout)
 {
     int line = xml_line(el);
     const char *in = xml_attr(el, "in"), *out = xml_attr(el, "out");
     const char *fin = xml_attr(el, "fin"), *fout = xml_attr(el, "fout"), *file = xml_attr(el, "file");
-    if (file || fin || fout) {
-        diag_error(d, TS_ERR_MODEL, line, "rule images (fin/fout/file) are not supported yet");
-        return NULL;
+    const char *legend = xml_attr(el, "legend");
+    int IMX = 0, IMY = 0, IMZ = 0, OMX = 0, OMY = 0, OMZ = 0;
+    char *inr = NULL, *outr = NULL;
+    if (file) {
+        if (in || out || fin || fout) {
+            diag_error(d, TS_ERR_MODEL, line, "a rule with file=\"%s\" cannot also have in, out, fin or fout", file);
+            return NULL;
+        }
+        if (!load_glued_image(d, res, line, file, legend, gin, gout, &inr, &outr, &IMX, &IMY, &IMZ)) return NULL;
+        OMX = IMX; OMY = IMY; OMZ = IMZ;
+    } else {
+        /* As in the reference, a text pattern wins over an image given beside it. */
+        if (!in && !fin) { diag_error(d, TS_ERR_MODEL, line, "no input in a rule"); return NULL; }
+        if (!out && !fout) { diag_error(d, TS_ERR_MODEL, line, "no output in a rule"); return NULL; }
+        inr = in ? parse_pattern(d, line, "input", in, &IMX, &IMY, &IMZ)
+                 : load_pattern_image(d, res, line, fin, legend, gin, gout, &IMX, &IMY, &IMZ);
+        if (!inr) return NULL;
+        outr = out ? parse_pattern(d, line, "output", out, &OMX, &OMY, &OMZ)
+                   : load_pattern_image(d, res, line, fout, legend, gin, gout, &OMX, &OMY, &OMZ);
+        if (!outr) { free(inr); return NULL; }
     }
-    if (!in) { diag_error(d, TS_ERR_MODEL, line, "no input in a rule"); return NULL; }
-    if (!out) { diag_error(d, TS_ERR_MODEL, line, "no output in a rule"); return NULL; }
-    int IMX, IMY, IMZ, OMX, OMY, OMZ;
-    char *inr = parse_pattern(d, line, "input", in, &IMX, &IMY, &IMZ);
-    if (!inr) return NULL;
-    char *outr = parse_pattern(d, line, "output", out, &OMX, &OMY, &OMZ);
-    if (!outr) { free(inr); return NULL; }
     double p = 1.0;
     rule *r = NULL;
     if (gin == gout && (OMX != IMX || OMY != IMY || OMZ != IMZ)) {

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "grid.h"
+#include "resource.h"
 #include "symmetry.h"
 
 #define RULE_KEEP 0xff /* output cell that leaves the grid as it is ('*') */
@@ -36,8 +37,11 @@ typedef struct rule {
     int write_count;
 } rule;
 
-/* Parse one rule element (or a node carrying in/out) against its grids. */
-rule *rule_load(diag *d, const xmlNode *el, const grid_def *gin, const grid_def *gout);
+/* Parse one rule element (or a node carrying in/out) against its grids:
+   input symbols against gin, output symbols against gout. Rule images
+   (fin/fout/file) are looked up under `res` in rules/<gout's folder>/, PNG
+   when gin is 2-D, VOX when it is 3-D. */
+rule *rule_load(diag *d, const resources *res, const xmlNode *el, const grid_def *gin, const grid_def *gout);
 /* Expand by symmetry; rules are appended to *list (grown with realloc). */
 bool rule_expand(diag *d, rule *r, bool d2, symmetry_set subset, rule ***list, int *count);
 bool rule_compile(rule *r, int mx, int my);

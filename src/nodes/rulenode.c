@@ -26,7 +26,7 @@ static bool load_rule_element(loader *ld, rulenode *rn, const xmlNode *xr, symme
 {
     diag *d = ld->d;
     bool d2 = ld->grid->mz == 1;
-    rule *r = rule_load(d, xr, ld->grid, ld->grid);
+    rule *r = rule_load(d, ld->res, xr, ld->grid, ld->grid);
     if (!r) return false;
     symmetry_set symmetry = node_symmetry;
     const char *sym = xml_attr(xr, "symmetry");

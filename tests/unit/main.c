@@ -11,5 +11,6 @@ int main(void)
     failed += run_output_tests();
     failed += run_path_tests();
     failed += run_iso_tests();
+    failed += run_rulefile_tests();
     return failed ? 1 : 0;
 }

@@ -36,6 +36,14 @@ static const bad_case cases[] = {
     {"path_bad_color.xml", TS_ERR_MODEL, 2, "color=\"G\" of <path> is not a value"},
     {"path_union.xml", TS_ERR_MODEL, 3, "? is a union; <path> takes values only"},
     {"path_empty_from.xml", TS_ERR_MODEL, 2, "empty \"from\" needs a \"color\""},
+    /* Rule images live in tests/badinput/rules/ (the test's resource root). */
+    {"rule_image_broken.xml", TS_ERR_MODEL, 3, "broken PNG"},
+    {"rule_image_missing.xml", TS_ERR_MODEL, 2, "rule image \"nothere\" not found"},
+    {"rule_image_escape.xml", TS_ERR_MODEL, 3, "--allow-any-path"},
+    {"rule_image_no_legend.xml", TS_ERR_MODEL, 1, "needs a legend"},
+    {"rule_image_odd_width.xml", TS_ERR_MODEL, 2, "odd width 3"},
+    {"rule_image_colours.xml", TS_ERR_MODEL, 4, "more colours than legend \"W\" has symbols"},
+    {"rule_image_file_and_in.xml", TS_ERR_MODEL, 3, "cannot also have in"},
 };
 
 static void each_fixture_reports_file_line_and_message(void **state)
@@ -43,6 +51,9 @@ static void each_fixture_reports_file_line_and_message(void **state)
     (void)state;
     ts_load_options opt = ts_load_defaults();
     opt.quiet = 1;
+    const char *roots[] = {"tests/badinput"};
+    opt.resource_dirs = roots;
+    opt.resource_dir_count = 1;
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char path[256];
         snprintf(path, sizeof path, FIXTURES "%s", cases[i].file);

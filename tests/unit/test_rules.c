@@ -25,7 +25,7 @@ static rule *load(fixture *f, const char *xml, int mx, int my, int mz)
     assert_true(grid_load(&f->d, root, mx, my, mz, &f->grid));
     xmlNode *el = xml_first_child(root);
     while (el && xml_is(el, "union")) el = xml_next(el);
-    return rule_load(&f->d, el, &f->grid, &f->grid);
+    return rule_load(&f->d, NULL, el, &f->grid, &f->grid);
 }
 
 static void done(fixture *f)

@@ -14,4 +14,5 @@ int run_badinput_tests(void);
 int run_output_tests(void);
 int run_path_tests(void);
 int run_iso_tests(void);
+int run_rulefile_tests(void);
 #endif

@@ -1,0 +1,132 @@
+/* vox_read.c — read the voxels of a MagicaVoxel .vox file (rule images and samples of 3-D grids). */
+#include "../core/resource.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Coordinates in XYZI are bytes, so no model of the format is larger. */
+#define VOX_MAX_SIDE 256
+/* A full 256^3 model is 64 MiB of voxel records; anything past this is not a .vox file we want. */
+#define VOX_MAX_BYTES (80L << 20)
+
+static uint32_t read_u32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* The whole file in memory; NULL after an error. */
+static unsigned char *slurp(diag *d, int line, const char *path, long *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        diag_error(d, TS_ERR_MODEL, line, "%s: cannot open the VOX file", path);
+        return NULL;
+    }
+    size_t cap = 4096, len = 0;
+    unsigned char *buf = malloc(cap);
+    while (buf) {
+        if (len == cap) {
+            if ((long)cap >= VOX_MAX_BYTES) {
+                fclose(f);
+                free(buf);
+                diag_error(d, TS_ERR_MODEL, line, "%s: VOX file larger than %ld bytes is absurd", path, VOX_MAX_BYTES);
+                return NULL;
+            }
+            unsigned char *bigger = realloc(buf, cap * 2);
+            if (!bigger) { free(buf); buf = NULL; break; }
+            buf = bigger;
+            cap *= 2;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) break;
+    }
+    bool failed = ferror(f) != 0;
+    fclose(f);
+    if (!buf) {
+        diag_error(d, TS_ERR_RUNTIME, line, "out of memory");
+        return NULL;
+    }
+    if (failed) {
+        free(buf);
+        diag_error(d, TS_ERR_MODEL, line, "%s: cannot read the VOX file", path);
+        return NULL;
+    }
+    *size = (long)len;
+    return buf;
+}
+
+/* The reference scans for SIZE and XYZI and ignores everything else, taking
+   the last model when there are several; this walks the chunks one after the
+   other (children follow their parent's content, so MAIN needs no special
+   case) and does the same. */
+int32_t *vox_load(diag *d, int line, const char *path, int *mx, int *my, int *mz)
+{
+    long size = 0;
+    unsigned char *buf = slurp(d, line, path, &size);
+    if (!buf) return NULL;
+    int32_t *voxels = NULL;
+    int sx = -1, sy = -1, sz = -1;
+    const char *problem = NULL;
+    if (size < 8 || memcmp(buf, "VOX ", 4) != 0) {
+        problem = "not a VOX file (no \"VOX \" magic)";
+        goto fail;
+    }
+    long pos = 8;
+    while (pos < size) {
+        if (size - pos < 12) { problem = "truncated chunk header"; goto fail; }
+        const unsigned char *chunk = buf + pos;
+        uint32_t content = read_u32(chunk + 4);
+        if (content > (uint32_t)(size - pos - 12)) { problem = "a chunk runs past the end of the file"; goto fail; }
+        const unsigned char *body = chunk + 12;
+        if (memcmp(chunk, "SIZE", 4) == 0) {
+            if (content < 12) { problem = "SIZE chunk too short"; goto fail; }
+            uint32_t x = read_u32(body), y = read_u32(body + 4), z = read_u32(body + 8);
+            if (x < 1 || y < 1 || z < 1 || x > VOX_MAX_SIDE || y > VOX_MAX_SIDE || z > VOX_MAX_SIDE) {
+                diag_error(d, TS_ERR_MODEL, line, "%s: model size %dx%dx%d is absurd (each side must be 1..%d)", path,
+                           (int)x, (int)y, (int)z, VOX_MAX_SIDE);
+                free(buf);
+                free(voxels);
+                return NULL;
+            }
+            sx = (int)x; sy = (int)y; sz = (int)z;
+        } else if (memcmp(chunk, "XYZI", 4) == 0) {
+            if (sx < 0) { problem = "XYZI chunk before any SIZE chunk"; goto fail; }
+            if (content < 4) { problem = "XYZI chunk too short"; goto fail; }
+            uint32_t count = read_u32(body);
+            if (count > (content - 4) / 4) { problem = "XYZI chunk has more voxels than bytes"; goto fail; }
+            free(voxels);
+            size_t cells = (size_t)sx * sy * sz;
+            voxels = malloc(cells * sizeof *voxels);
+            if (!voxels) {
+                free(buf);
+                diag_error(d, TS_ERR_RUNTIME, line, "out of memory");
+                return NULL;
+            }
+            for (size_t i = 0; i < cells; i++) voxels[i] = -1;
+            for (uint32_t k = 0; k < count; k++) {
+                const unsigned char *v = body + 4 + 4 * (size_t)k;
+                if (v[0] >= sx || v[1] >= sy || v[2] >= sz) {
+                    diag_error(d, TS_ERR_MODEL, line, "%s: voxel (%d, %d, %d) lies outside the %dx%dx%d model", path, v[0],
+                               v[1], v[2], sx, sy, sz);
+                    free(buf);
+                    free(voxels);
+                    return NULL;
+                }
+                voxels[v[0] + (size_t)v[1] * sx + (size_t)v[2] * sx * sy] = v[3];
+            }
+        }
+        pos += 12 + (long)content;
+    }
+    if (!voxels) { problem = "no voxel data (XYZI chunk)"; goto fail; }
+    free(buf);
+    *mx = sx;
+    *my = sy;
+    *mz = sz;
+    return voxels;
+fail:
+    diag_error(d, TS_ERR_MODEL, line, "%s: broken VOX file: %s", path, problem);
+    free(buf);
+    free(voxels);
+    return NULL;
+}
