@@ -10,7 +10,7 @@ void ts_run_free(ts_run *run)
         for (int i = 0; i < r->model->node_count; i++)
             if (r->node_states[i]) r->model->nodes[i]->kind->state_free(r->node_states[i]);
     free(r->node_states);
-    free(r->state);
+    free(r->start_state);
     free(r->mask);
     free(r->changes);
     free(r->first);
@@ -31,8 +31,9 @@ ts_run *ts_run_new(const ts_model *m, int32_t seed, ts_error *err)
     r->my = m->grid.my;
     r->mz = m->grid.mz;
     r->cells = r->mx * r->my * r->mz;
-    r->state = malloc((size_t)r->cells);
+    r->state = r->start_state = malloc((size_t)r->cells);
     r->mask = calloc((size_t)r->cells, 1);
+    r->mask_cap = r->cells;
     r->node_states = calloc((size_t)m->node_count, sizeof *r->node_states);
     r->changes_cap = 1024;
     r->changes = malloc((size_t)r->changes_cap * sizeof *r->changes);
@@ -41,7 +42,7 @@ ts_run *ts_run_new(const ts_model *m, int32_t seed, ts_error *err)
     if (!r->state || !r->mask || !r->node_states || !r->changes || !r->first) goto oom;
     if (!planes_init(&r->planes, r->mx, r->my, r->mz, m->grid.c)) goto oom;
     for (int i = 0; i < m->node_count; i++) {
-        r->node_states[i] = m->nodes[i]->kind->state_new(m->nodes[i], &m->grid);
+        r->node_states[i] = m->nodes[i]->kind->state_new(m->nodes[i], m->nodes[i]->grid);
         if (!r->node_states[i]) goto oom;
     }
     ts_run_reset(run, seed);
@@ -57,6 +58,7 @@ void ts_run_reset(ts_run *run, int32_t seed)
     run_state *r = &run->rs;
     const ts_model *m = r->model;
     rng_seed(&r->random, seed);
+    if (r->grid != &m->grid && !run_use_grid(r, &m->grid, r->start_state)) return;
     memset(r->state, 0, (size_t)r->cells);
     memset(r->mask, 0, (size_t)r->cells);
     if (m->origin) r->state[r->mx / 2 + (r->my / 2) * r->mx + (r->mz / 2) * r->mx * r->my] = 1;
@@ -71,6 +73,27 @@ void ts_run_reset(ts_run *run, int32_t seed)
     r->out_of_memory = false;
     r->planes.valid = false;
     r->unlogged_len = 0;
+}
+
+bool run_use_grid(run_state *r, const grid_def *g, uint8_t *cells)
+{
+    int32_t count = g->mx * g->my * g->mz;
+    if (count > r->mask_cap) {
+        uint8_t *mask = calloc((size_t)count, 1);
+        if (!mask) { r->out_of_memory = true; return false; }
+        free(r->mask);
+        r->mask = mask;
+        r->mask_cap = count;
+    }
+    planes_free(&r->planes);
+    if (!planes_init(&r->planes, g->mx, g->my, g->mz, g->c)) { r->out_of_memory = true; return false; }
+    r->grid = g;
+    r->mx = g->mx;
+    r->my = g->my;
+    r->mz = g->mz;
+    r->cells = count;
+    r->state = cells;
+    return true;
 }
 
 /* The oldest step any node may still scan the change log from. */

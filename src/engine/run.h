@@ -22,7 +22,9 @@ struct run_state {
     const ts_model *model;
     const grid_def *grid;
     uint8_t *state;          /* the cells of the current grid */
-    uint8_t *mask;           /* scratch marks used by `all` */
+    uint8_t *start_state;    /* the start grid's cells (a map switches to its own) */
+    uint8_t *mask;           /* scratch marks used by `all`, all zero between steps */
+    int64_t mask_cap;
     int mx, my, mz;
     int32_t cells;
     rng random;
@@ -55,6 +57,9 @@ struct ts_run {
 };
 
 bool run_grow_changes(run_state *r);
+/* Make `g`, whose cells are `cells`, the grid the run works on (a map node
+   does this; the reference's ip.grid = newgrid). */
+bool run_use_grid(run_state *r, const grid_def *g, uint8_t *cells);
 
 static inline void run_change(run_state *r, int32_t index)
 {

@@ -1,22 +1,11 @@
 /* branch.c — the branch nodes `markov` and `sequence`, and the implicit root markov. */
-#include "node.h"
+#include "branch.h"
 #include "../core/xmlutil.h"
 #include "../engine/run.h"
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct branch {
-    node base;
-    bool markov;      /* markov restarts from its first child every step */
-    node **children;
-    int count;
-} branch;
-
-typedef struct branch_state {
-    int n;            /* index of the child being run */
-} branch_state;
-
-static void branch_free(node *n)
+void branch_free(node *n)
 {
     branch *b = (branch *)n;
     free(b->children);
@@ -30,7 +19,7 @@ static bool branch_add_child(loader *ld, branch *b, node *child)
     b->children = bigger;
     b->children[b->count++] = child;
     child->parent = b->base.id;
-    if (child->kind->is_branch) child->return_to = b->base.id;
+    if (child->kind->is_branch && !child->kind->ends_run) child->return_to = b->base.id;
     return true;
 }
 
@@ -54,14 +43,20 @@ static node *branch_load(loader *ld, const xmlNode *el, symmetry_set parent_symm
         diag_error(d, TS_ERR_MODEL, xml_line(el), "unknown symmetry %s (use one of %s)", sym, symmetry_names(d2));
         return NULL;
     }
+    return branch_load_children(ld, b, el, symmetry) ? &b->base : NULL;
+}
+
+bool branch_load_children(loader *ld, branch *b, const xmlNode *el, symmetry_set symmetry)
+{
     ld->depth++;
     for (xmlNode *c = xml_first_child(el); c; c = xml_next(c)) {
         if (xml_is(c, "union")) continue; /* read by the grid */
+        if (xml_is(c, "rule") && b->base.kind == &node_kind_map) continue; /* the map's own rules */
         node *child = node_load(ld, c, symmetry);
-        if (!child || !branch_add_child(ld, b, child)) { ld->depth--; return NULL; }
+        if (!child || !branch_add_child(ld, b, child)) { ld->depth--; return false; }
     }
     ld->depth--;
-    return &b->base;
+    return true;
 }
 
 static node *markov_load(loader *ld, const xmlNode *el, symmetry_set s) { return branch_load(ld, el, s, true); }
@@ -78,13 +73,13 @@ node *branch_wrap_markov(loader *ld, node *child)
     return &b->base;
 }
 
-static void *branch_state_new(const node *n, const grid_def *g)
+void *branch_state_new(const node *n, const grid_def *g)
 {
     (void)n; (void)g;
     return calloc(1, sizeof(branch_state));
 }
 
-static void branch_reset(run_state *r, const node *n, void *state)
+void branch_reset(run_state *r, const node *n, void *state)
 {
     const branch *b = (const branch *)n;
     for (int i = 0; i < b->count; i++) node_reset(r, b->children[i]);
@@ -94,7 +89,7 @@ static void branch_reset(run_state *r, const node *n, void *state)
 /* Run children in order from the current one; a child that succeeds ends the
    step. A child branch becomes the interpreter's current node, so later steps
    go straight to it until it ends. */
-static bool branch_go(run_state *r, const node *n, void *state)
+bool branch_go(run_state *r, const node *n, void *state)
 {
     const branch *b = (const branch *)n;
     branch_state *st = state;

@@ -23,6 +23,9 @@ typedef struct loader {
 typedef struct node_kind {
     const char *name;
     bool is_branch;
+    /* The run ends when this branch ends (the reference's map and wfc have
+       no parent branch to return to). */
+    bool ends_run;
     /* Build the node from its element. The loader has already created the
        generic part; load fills in the rest and returns false on error. */
     node *(*load)(loader *ld, const xmlNode *el, symmetry_set parent_symmetry);
@@ -43,6 +46,7 @@ struct node {
     int line;
     int parent;        /* enclosing node, -1 for the root */
     int depth;
+    const grid_def *grid; /* the grid the node acts on */
     /* For branches: the branch that becomes current when this one ends (the
        reference's Branch.parent), -1 when the run should end then. */
     int return_to;
@@ -62,5 +66,5 @@ node *branch_wrap_markov(loader *ld, node *child);
 
 /* Node kinds. */
 extern const node_kind node_kind_markov, node_kind_sequence, node_kind_one, node_kind_all, node_kind_prl,
-    node_kind_convolution, node_kind_path;
+    node_kind_convolution, node_kind_map, node_kind_path;
 #endif

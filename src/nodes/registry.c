@@ -5,11 +5,11 @@
 #include <string.h>
 
 static const node_kind *const kinds[] = {
-    &node_kind_one, &node_kind_all, &node_kind_prl, &node_kind_markov, &node_kind_sequence, &node_kind_convolution,
+    &node_kind_one, &node_kind_all, &node_kind_prl, &node_kind_markov, &node_kind_sequence, &node_kind_convolution, &node_kind_map,
     &node_kind_path,
 };
 
-static const char *const planned[] = {"map", "convchain", "wfc", NULL};
+static const char *const planned[] = {"convchain", "wfc", NULL};
 
 const node_kind *node_kind_find(const char *name)
 {
@@ -39,6 +39,7 @@ bool loader_register(loader *ld, node *n, const xmlNode *el)
     n->parent = -1;
     n->depth = ld->depth;
     n->return_to = -1;
+    n->grid = ld->grid;
     ld->nodes[ld->node_count++] = n;
     return true;
 }
