@@ -29,51 +29,103 @@ bool observation_load(diag *d, const xmlNode *el, const grid_def *g, observation
     return true;
 }
 
-bool potential_rules_init(potential_rules *pr, rule **rules, int rule_count, int c)
+static bool grow(void **array, int *cap, int count, size_t size)
+{
+    if (count < *cap) return true;
+    int bigger_cap = *cap ? 2 * *cap : 64;
+    void *bigger = realloc(*array, (size_t)bigger_cap * size);
+    if (!bigger) return false;
+    *array = bigger;
+    *cap = bigger_cap;
+    return true;
+}
+
+static potential_entry entry_at(const potential_rules *pr, const rule *rl, int ri, int dx, int dy, int dz)
+{
+    return (potential_entry){.rule = ri, .offset = dx + dy * pr->mx + dz * pr->mx * pr->my,
+                             .dx = (int16_t)dx, .dy = (int16_t)dy, .dz = (int16_t)dz,
+                             .xmax = pr->mx - rl->imx, .ymax = pr->my - rl->imy, .zmax = pr->mz - rl->imz};
+}
+
+static bool init_direction(potential_rules *pr, int d)
+{
+    const bool backwards = d == 1;
+    const int c = pr->c, rule_count = pr->rule_count;
+    int need_cap = 0, need_count = 0, trigger_cap = 0, trigger_count = 0, give_cap = 0, give_count = 0;
+    pr->need_total[d] = calloc((size_t)rule_count + 1, sizeof(int));
+    pr->give_start[d] = malloc((size_t)(rule_count + 1) * sizeof(int));
+    pr->need_start[d] = malloc((size_t)(c + 1) * sizeof(int));
+    pr->trigger_start[d] = malloc((size_t)(c + 1) * sizeof(int));
+    if (!pr->need_total[d] || !pr->give_start[d] || !pr->need_start[d] || !pr->trigger_start[d]) return false;
+    for (int ri = 0; ri < rule_count; ri++) {
+        const rule *rl = pr->rules[ri];
+        const uint8_t *need = backwards ? rl->output : rl->binput, *give = backwards ? rl->binput : rl->output;
+        pr->give_start[d][ri] = give_count;
+        for (int dz = 0, k = 0; dz < rl->imz; dz++)
+            for (int dy = 0; dy < rl->imy; dy++)
+                for (int dx = 0; dx < rl->imx; dx++, k++) {
+                    if (need[k] != RULE_KEEP) pr->need_total[d][ri]++;
+                    if (give[k] == RULE_KEEP) continue;
+                    if (!grow((void **)&pr->give[d], &give_cap, give_count, sizeof(int64_t))) return false;
+                    pr->give[d][give_count++] = give[k] * pr->cells + dx + dy * pr->mx + dz * pr->mx * pr->my;
+                }
+        if (pr->need_total[d][ri] > pr->max_need) pr->max_need = pr->need_total[d][ri];
+    }
+    pr->give_start[d][rule_count] = give_count;
+    for (int v = 0; v < c; v++) {
+        pr->need_start[d][v] = need_count;
+        pr->trigger_start[d][v] = trigger_count;
+        for (int ri = 0; ri < rule_count; ri++) {
+            const rule *rl = pr->rules[ri];
+            if (rl->imx > pr->mx || rl->imy > pr->my || rl->imz > pr->mz) continue; /* never inside */
+            const uint8_t *need = backwards ? rl->output : rl->binput;
+            bool needs_nothing = pr->need_total[d][ri] == 0;
+            for (int dz = 0, k = 0; dz < rl->imz; dz++)
+                for (int dy = 0; dy < rl->imy; dy++)
+                    for (int dx = 0; dx < rl->imx; dx++, k++) {
+                        if (!needs_nothing) {
+                            if (need[k] != v) continue;
+                            if (!grow((void **)&pr->need_entries[d], &need_cap, need_count, sizeof(potential_entry))) return false;
+                            pr->need_entries[d][need_count++] = entry_at(pr, rl, ri, dx, dy, dz);
+                            continue;
+                        }
+                        /* The cells whose arrival makes the reference look at the placement. */
+                        bool accepts = backwards ? rl->output[k] == v || rl->output[k] == RULE_KEEP : ((rl->input[k] >> v) & 1) != 0;
+                        if (!accepts) continue;
+                        if (!grow((void **)&pr->trigger_entries[d], &trigger_cap, trigger_count, sizeof(potential_entry))) return false;
+                        pr->trigger_entries[d][trigger_count++] = entry_at(pr, rl, ri, dx, dy, dz);
+                    }
+        }
+    }
+    pr->need_start[d][c] = need_count;
+    pr->trigger_start[d][c] = trigger_count;
+    return true;
+}
+
+bool potential_rules_init(potential_rules *pr, rule **rules, int rule_count, int c, int mx, int my, int mz)
 {
     memset(pr, 0, sizeof *pr);
     pr->rules = rules;
     pr->rule_count = rule_count;
     pr->c = c;
-    pr->oshift_start = calloc((size_t)rule_count + 1, sizeof *pr->oshift_start);
-    pr->oshifts = calloc((size_t)rule_count + 1, sizeof *pr->oshifts);
-    if (!pr->oshift_start || !pr->oshifts) return false;
-    for (int ri = 0; ri < rule_count; ri++) {
-        const rule *rl = rules[ri];
-        int n = rl->omx * rl->omy * rl->omz, total = 0;
-        for (int k = 0; k < n; k++) total += rl->output[k] == RULE_KEEP ? c : 1;
-        int *start = calloc((size_t)c + 1, sizeof *start);
-        int16_t(*shifts)[3] = malloc((size_t)(total ? total : 1) * sizeof *shifts);
-        pr->oshift_start[ri] = start;
-        pr->oshifts[ri] = shifts;
-        if (!start || !shifts) return false;
-        /* Grouped by value, each group in z,y,x order. */
-        int used = 0;
-        for (int v = 0; v < c; v++) {
-            start[v] = used;
-            for (int z = 0, k = 0; z < rl->omz; z++)
-                for (int y = 0; y < rl->omy; y++)
-                    for (int x = 0; x < rl->omx; x++, k++)
-                        if (rl->output[k] == v || rl->output[k] == RULE_KEEP) {
-                            shifts[used][0] = (int16_t)x;
-                            shifts[used][1] = (int16_t)y;
-                            shifts[used][2] = (int16_t)z;
-                            used++;
-                        }
-        }
-        start[c] = used;
-    }
-    return true;
+    pr->mx = mx;
+    pr->my = my;
+    pr->mz = mz;
+    pr->cells = (int64_t)mx * my * mz;
+    return init_direction(pr, 0) && init_direction(pr, 1);
 }
 
 void potential_rules_free(potential_rules *pr)
 {
-    for (int ri = 0; pr->oshift_start && ri < pr->rule_count; ri++) {
-        free(pr->oshift_start[ri]);
-        if (pr->oshifts) free(pr->oshifts[ri]);
+    for (int d = 0; d < 2; d++) {
+        free(pr->need_total[d]);
+        free(pr->need_start[d]);
+        free(pr->need_entries[d]);
+        free(pr->trigger_start[d]);
+        free(pr->trigger_entries[d]);
+        free(pr->give_start[d]);
+        free(pr->give[d]);
     }
-    free(pr->oshift_start);
-    free(pr->oshifts);
     memset(pr, 0, sizeof *pr);
 }
 
@@ -82,9 +134,12 @@ bool potential_scratch_init(potential_scratch *s, const potential_rules *pr, int
     memset(s, 0, sizeof *s);
     s->cells = cells;
     s->mask_words = (cells + 63) / 64;
+    int rules = pr->rule_count ? pr->rule_count : 1;
     s->queue = malloc((size_t)(pr->c * cells) * sizeof *s->queue);
-    s->mask = malloc((size_t)(s->mask_words * (pr->rule_count ? pr->rule_count : 1)) * sizeof *s->mask);
-    if (!s->queue || !s->mask) {
+    s->mask = malloc((size_t)(s->mask_words * rules) * sizeof *s->mask);
+    s->counts = malloc((size_t)(cells * rules) * (pr->max_need > 255 ? 2 : 1));
+    s->met = malloc((size_t)(cells ? cells : 1));
+    if (!s->queue || !s->mask || !s->counts || !s->met) {
         potential_scratch_free(s);
         return false;
     }
@@ -95,6 +150,8 @@ void potential_scratch_free(potential_scratch *s)
 {
     free(s->queue);
     free(s->mask);
+    free(s->counts);
+    free(s->met);
     memset(s, 0, sizeof *s);
 }
 
@@ -114,95 +171,129 @@ bool observe_future(const observation *by_value, int c, uint8_t *state, int64_t 
     return true;
 }
 
-/* Can the rule be placed at corner (x,y,z) at time t: every cell it needs
-   (its output going backwards, its input going forwards) is reachable by t? */
-static bool placement_ready(const rule *rl, const uint8_t *cells_of, const int32_t *potentials, int64_t cells, int32_t at,
-                            int mx, int my, int t)
-{
-    int k = 0;
-    for (int dz = 0; dz < rl->imz; dz++)
-        for (int dy = 0; dy < rl->imy; dy++)
-            for (int dx = 0; dx < rl->imx; dx++, k++) {
-                uint8_t v = cells_of[k];
-                if (v == RULE_KEEP) continue;
-                int32_t p = potentials[v * cells + at + dx + dy * mx + dz * mx * my];
-                if (p > t || p == -1) return false;
-            }
-    return true;
-}
+/* A placement fires at time t: its cells get t+1 where they have no
+   potential yet. Returns false when the goal estimate is complete. */
+typedef struct spread {
+    int32_t *potentials;
+    potential_scratch *s;
+    const uint32_t *goal;
+    int64_t tail, unmet;
+    int sum;
+    bool done;
+} spread;
 
-static void propagate(int32_t *potentials, int mx, int my, int mz, const potential_rules *pr, potential_scratch *s,
-                      bool backwards)
+static void fire(spread *sp, const int64_t *give, const int64_t *give_end, int32_t si, int32_t t)
 {
-    const int64_t cells = s->cells;
-    const int32_t plane = mx * my;
-    int64_t head = 0, tail = 0;
-    for (int v = 0; v < pr->c; v++)
-        for (int64_t i = 0; i < cells; i++)
-            if (potentials[v * cells + i] == 0) s->queue[tail++] = (int32_t)(v * cells + i);
-    memset(s->mask, 0, (size_t)(s->mask_words * pr->rule_count) * sizeof *s->mask);
-    while (head < tail) {
-        int64_t item = s->queue[head++];
-        int value = (int)(item / cells);
-        int32_t i = (int32_t)(item - value * cells);
-        int32_t z = i / plane, y = (i - z * plane) / mx, x = i - z * plane - y * mx;
-        int t = potentials[item];
-        for (int ri = 0; ri < pr->rule_count; ri++) {
-            const rule *rl = pr->rules[ri];
-            uint64_t *mask = s->mask + ri * s->mask_words;
-            int from, to;
-            const int16_t(*shifts)[3];
-            if (backwards) {
-                from = pr->oshift_start[ri][value];
-                to = pr->oshift_start[ri][value + 1];
-                shifts = pr->oshifts[ri];
-            } else {
-                from = rl->ishift_start[value];
-                to = rl->ishift_start[value + 1];
-                shifts = rl->ishifts;
-            }
-            for (int l = from; l < to; l++) {
-                int sx = x - shifts[l][0], sy = y - shifts[l][1], sz = z - shifts[l][2];
-                if (sx < 0 || sy < 0 || sz < 0 || sx + rl->imx > mx || sy + rl->imy > my || sz + rl->imz > mz) continue;
-                int32_t si = sx + sy * mx + sz * plane;
-                if ((mask[si >> 6] >> (si & 63)) & 1) continue;
-                if (!placement_ready(rl, backwards ? rl->output : rl->binput, potentials, cells, si, mx, my, t)) continue;
-                mask[si >> 6] |= (uint64_t)1 << (si & 63);
-                /* Apply: the cells the other side of the rule gets are reachable at t+1. */
-                const uint8_t *apply = backwards ? rl->binput : rl->output;
-                int k = 0;
-                for (int dz = 0; dz < rl->imz; dz++)
-                    for (int dy = 0; dy < rl->imy; dy++)
-                        for (int dx = 0; dx < rl->imx; dx++, k++) {
-                            uint8_t o = apply[k];
-                            if (o == RULE_KEEP) continue;
-                            int64_t j = o * cells + si + dx + dy * mx + dz * plane;
-                            if (potentials[j] == -1) {
-                                potentials[j] = t + 1;
-                                s->queue[tail++] = (int32_t)j;
-                            }
-                        }
-            }
-        }
+    const int64_t cells = sp->s->cells;
+    for (; give < give_end; give++) {
+        int64_t j = si + *give;
+        if (sp->potentials[j] != -1) continue;
+        sp->potentials[j] = t + 1;
+        sp->s->queue[sp->tail++] = (int32_t)j;
+        if (!sp->goal) continue;
+        int64_t idx = j % cells;
+        if (sp->s->met[idx] || !((sp->goal[idx] >> (j / cells)) & 1)) continue;
+        /* Potentials arrive in increasing order, so this is the cell's least. */
+        sp->s->met[idx] = 1;
+        sp->sum += t + 1;
+        if (t + 1 >= 1000) { sp->sum = -1; sp->done = true; return; }
+        if (--sp->unmet == 0) { sp->done = true; return; }
     }
 }
 
-void observe_backward_potentials(int32_t *potentials, const uint32_t *future, int mx, int my, int mz,
-                                 const potential_rules *pr, potential_scratch *s)
+static inline bool entry_corner(const potential_entry *e, int x, int y, int z, int32_t i, int32_t *si)
+{
+    if ((unsigned)(x - e->dx) > (unsigned)e->xmax || (unsigned)(y - e->dy) > (unsigned)e->ymax ||
+        (unsigned)(z - e->dz) > (unsigned)e->zmax)
+        return false;
+    *si = i - e->offset;
+    return true;
+}
+
+/* Spread potentials from the zero cells. With a goal, stop as soon as every
+   cell has a goal value and return the forward estimate (the sum of those
+   first times; -1 if a cell never gets one under 1000); else return 0. */
+static int propagate(int32_t *potentials, const potential_rules *pr, potential_scratch *s, bool backwards,
+                     const uint32_t *goal)
+{
+    const int d = backwards;
+    const int64_t cells = s->cells;
+    const int mx = pr->mx;
+    const int32_t plane = mx * pr->my;
+    spread sp = {.potentials = potentials, .s = s, .goal = goal};
+    for (int v = 0; v < pr->c; v++)
+        for (int64_t i = 0; i < cells; i++)
+            if (potentials[v * cells + i] == 0) s->queue[sp.tail++] = (int32_t)(v * cells + i);
+    memset(s->mask, 0, (size_t)(s->mask_words * pr->rule_count) * sizeof *s->mask);
+    const bool wide = pr->max_need > 255;
+    memset(s->counts, 0, (size_t)(cells * pr->rule_count) * (wide ? 2 : 1));
+    uint8_t *counts8 = s->counts;
+    uint16_t *counts16 = s->counts;
+    if (goal) {
+        memset(s->met, 0, (size_t)cells);
+        for (int64_t k = 0; k < sp.tail; k++) {
+            int64_t idx = s->queue[k] % cells;
+            if ((goal[idx] >> (s->queue[k] / cells)) & 1) s->met[idx] = 1;
+        }
+        for (int64_t i = 0; i < cells; i++) sp.unmet += !s->met[i];
+        if (sp.unmet == 0) return 0;
+    }
+    const potential_entry *need_entries = pr->need_entries[d], *trigger_entries = pr->trigger_entries[d];
+    const int *need_start = pr->need_start[d], *trigger_start = pr->trigger_start[d], *need_total = pr->need_total[d];
+    const int *give_start = pr->give_start[d];
+    const int64_t *give = pr->give[d];
+    for (int64_t head = 0; head < sp.tail && !sp.done; head++) {
+        int64_t item = s->queue[head];
+        int value = (int)(item / cells);
+        int32_t i = (int32_t)(item - value * cells);
+        int32_t z = i / plane, y = (i - z * plane) / mx, x = i - z * plane - y * mx;
+        const int32_t t = potentials[item];
+        int32_t si;
+        for (int l = need_start[value], end = need_start[value + 1]; l < end && !sp.done; l++) {
+            const potential_entry *e = &need_entries[l];
+            if (!entry_corner(e, x, y, z, i, &si)) continue;
+            int64_t slot = (int64_t)e->rule * cells + si;
+            int count = wide ? ++counts16[slot] : ++counts8[slot];
+            if (count == need_total[e->rule]) fire(&sp, give + give_start[e->rule], give + give_start[e->rule + 1], si, t);
+        }
+        for (int l = trigger_start[value], end = trigger_start[value + 1]; l < end && !sp.done; l++) {
+            const potential_entry *e = &trigger_entries[l];
+            if (!entry_corner(e, x, y, z, i, &si)) continue;
+            uint64_t *mask = s->mask + e->rule * s->mask_words;
+            if ((mask[si >> 6] >> (si & 63)) & 1) continue;
+            mask[si >> 6] |= (uint64_t)1 << (si & 63);
+            fire(&sp, give + give_start[e->rule], give + give_start[e->rule + 1], si, t);
+        }
+    }
+    if (!goal) return 0;
+    return sp.done ? sp.sum : -1;
+}
+
+void observe_backward_potentials(int32_t *potentials, const uint32_t *future, const potential_rules *pr,
+                                 potential_scratch *s)
 {
     const int64_t cells = s->cells;
     for (int v = 0; v < pr->c; v++)
         for (int64_t i = 0; i < cells; i++) potentials[v * cells + i] = (future[i] >> v) & 1 ? 0 : -1;
-    propagate(potentials, mx, my, mz, pr, s, true);
+    propagate(potentials, pr, s, true, NULL);
 }
 
-void observe_forward_potentials(int32_t *potentials, const uint8_t *state, int mx, int my, int mz,
+void observe_forward_potentials(int32_t *potentials, const uint8_t *state, const potential_rules *pr,
+                                potential_scratch *s)
+{
+    const int64_t cells = s->cells;
+    for (int64_t k = 0; k < pr->c * cells; k++) potentials[k] = -1;
+    for (int64_t i = 0; i < cells; i++) potentials[state[i] * cells + i] = 0;
+    propagate(potentials, pr, s, false, NULL);
+}
+
+int observe_forward_estimate_of(int32_t *potentials, const uint8_t *state, const uint32_t *future,
                                 const potential_rules *pr, potential_scratch *s)
 {
     const int64_t cells = s->cells;
     for (int64_t k = 0; k < pr->c * cells; k++) potentials[k] = -1;
     for (int64_t i = 0; i < cells; i++) potentials[state[i] * cells + i] = 0;
-    propagate(potentials, mx, my, mz, pr, s, false);
+    return propagate(potentials, pr, s, false, future);
 }
 
 bool observe_goal_reached(const uint8_t *state, const uint32_t *future, int64_t cells)

@@ -15,24 +15,50 @@ typedef struct observation {
 
 bool observation_load(diag *d, const xmlNode *el, const grid_def *g, observation *by_value);
 
-/* The rules of a node as the potential computations see them: which output
-   cells can hold each value (a '*' output holds any). */
+/* A placement that cell (x,y,z) getting a potential concerns: the rule with
+   its corner at (x-dx, y-dy, z-dz), if that keeps it inside the grid. */
+typedef struct potential_entry {
+    int32_t rule;
+    int32_t offset;             /* dx + dy*MX + dz*MX*MY */
+    int16_t dx, dy, dz;
+    int32_t xmax, ymax, zmax;   /* the largest corner that keeps the rule inside */
+} potential_entry;
+
+/* The rules of a node compiled for the potential propagation on one grid
+   size, in both directions (0: forward from the present, 1: backward from
+   the goal). Going forward a rule needs its input values and gives its
+   output values; going backward the other way round.
+   A placement fires once every cell it needs has a potential, at the
+   largest of those potentials t, and gives its cells t+1 where they have
+   none. Since potentials arrive in increasing order this equals the
+   reference's queue-and-recheck formulation, with each placement counted
+   instead of re-checked. Rules that need nothing fire when any cell they
+   accept arrives, as in the reference. */
 typedef struct potential_rules {
     rule **rules;
-    int rule_count, c;
-    int **oshift_start;         /* per rule: c+1 starts into oshifts */
-    int16_t (**oshifts)[3];
+    int rule_count, c, mx, my, mz;
+    int64_t cells;
+    int *need_total[2];         /* by rule */
+    int *need_start[2];         /* by value: need_entries[d][need_start[d][v] ..] */
+    potential_entry *need_entries[2];
+    int *trigger_start[2];      /* by value, rules that need nothing */
+    potential_entry *trigger_entries[2];
+    int *give_start[2];         /* by rule: give[d][give_start[d][r] ..], value*cells + offset */
+    int64_t *give[2];
+    int max_need;
 } potential_rules;
 
-bool potential_rules_init(potential_rules *pr, rule **rules, int rule_count, int c);
+bool potential_rules_init(potential_rules *pr, rule **rules, int rule_count, int c, int mx, int my, int mz);
 void potential_rules_free(potential_rules *pr);
 
 /* Scratch buffers for the potential propagation, reused between calls. */
 typedef struct potential_scratch {
     int64_t cells;
     int32_t *queue;             /* (value, cell) pairs packed as value*cells + cell */
-    uint64_t *mask;             /* per rule and corner: already applied */
+    uint64_t *mask;             /* per rule and corner: fired (rules that need nothing) */
     int64_t mask_words;
+    void *counts;               /* per rule and corner: needed cells ready (uint8 or uint16) */
+    uint8_t *met;               /* per cell: has a goal value (forward estimates) */
 } potential_scratch;
 
 bool potential_scratch_init(potential_scratch *s, const potential_rules *pr, int64_t cells);
@@ -46,9 +72,14 @@ bool observe_future(const observation *by_value, int c, uint8_t *state, int64_t 
 /* potentials[v*cells + i]: how many rule applications at least separate cell
    i holding v from the goal (backward) or from the present (forward); -1:
    never. */
-void observe_backward_potentials(int32_t *potentials, const uint32_t *future, int mx, int my, int mz,
-                                 const potential_rules *pr, potential_scratch *s);
-void observe_forward_potentials(int32_t *potentials, const uint8_t *state, int mx, int my, int mz,
+void observe_backward_potentials(int32_t *potentials, const uint32_t *future, const potential_rules *pr,
+                                 potential_scratch *s);
+void observe_forward_potentials(int32_t *potentials, const uint8_t *state, const potential_rules *pr,
+                                potential_scratch *s);
+
+/* observe_forward_estimate of the forward potentials of `state`, computed
+   only as far as the estimate needs (the potentials are left partial). */
+int observe_forward_estimate_of(int32_t *potentials, const uint8_t *state, const uint32_t *future,
                                 const potential_rules *pr, potential_scratch *s);
 
 bool observe_goal_reached(const uint8_t *state, const uint32_t *future, int64_t cells);

@@ -37,18 +37,35 @@ static bool load_rule_element(loader *ld, rulenode *rn, const xmlNode *xr, symme
     return rule_expand(d, r, d2, symmetry, &rn->rules, &rn->rule_count);
 }
 
+/* Past this many cells, per-shift copies of the rules cost more (in memory
+   and page faults) than testing the one known cell again saves. */
+#define CELL_POOL_MAX (1 << 18)
+
 static bool build_shift_table(rulenode *rn, const grid_def *g)
 {
-    int64_t total = 0, pool = 0;
+    int64_t total = 0, pool = 0, plain = 0;
     for (int ri = 0; ri < rn->rule_count; ri++) {
         total += rn->rules[ri]->ishift_start[g->c];
         pool += (int64_t)rn->rules[ri]->ishift_start[g->c] * rn->rules[ri]->match_count;
+        plain += rn->rules[ri]->match_count;
     }
+    bool per_shift = pool <= CELL_POOL_MAX;
+    if (!per_shift) pool = plain;
     rn->shift_start = calloc((size_t)g->c + 1, sizeof *rn->shift_start);
     rn->shifts = malloc((size_t)(total ? total : 1) * sizeof *rn->shifts);
     rn->cell_pool = malloc((size_t)(pool ? pool : 1) * sizeof *rn->cell_pool);
     if (!rn->shift_start || !rn->shifts || !rn->cell_pool) return false;
     int k = 0, used = 0;
+    int *rule_cells = NULL;
+    if (!per_shift) { /* one copy of each rule's cells, shared by its shifts */
+        rule_cells = malloc((size_t)rn->rule_count * sizeof *rule_cells);
+        if (!rule_cells) return false;
+        for (int ri = 0; ri < rn->rule_count; ri++) {
+            rule_cells[ri] = used;
+            memcpy(rn->cell_pool + used, rn->rules[ri]->match, (size_t)rn->rules[ri]->match_count * sizeof *rn->cell_pool);
+            used += rn->rules[ri]->match_count;
+        }
+    }
     for (int v = 0; v < g->c; v++) {
         rn->shift_start[v] = k;
         for (int ri = 0; ri < rn->rule_count; ri++) {
@@ -64,6 +81,11 @@ static bool build_shift_table(rulenode *rn, const grid_def *g)
                 e->xmax = g->mx - rl->imx;
                 e->ymax = g->my - rl->imy;
                 e->zmax = g->mz - rl->imz;
+                if (!per_shift) {
+                    e->cells = rule_cells[ri];
+                    e->count = rl->match_count;
+                    continue;
+                }
                 e->cells = used;
                 for (int m = 0; m < rl->match_count; m++) {
                     const rule_cell *cell = &rl->match[m];
@@ -75,6 +97,7 @@ static bool build_shift_table(rulenode *rn, const grid_def *g)
         }
     }
     rn->shift_start[g->c] = k;
+    free(rule_cells);
     return true;
 }
 

@@ -68,7 +68,7 @@ bool rulenode_load_inference(loader *ld, rulenode *rn, const xmlNode *el)
         int64_t cells = (int64_t)g->mx * g->my * g->mz;
         if (g->c * cells > INT32_MAX)
             return diag_error(d, TS_ERR_USAGE, xml_line(el), "the grid is too large for inference (%lld cells)", (long long)cells);
-        if (!potential_rules_init(&rn->potential_rules, rn->rules, rn->rule_count, g->c))
+        if (!potential_rules_init(&rn->potential_rules, rn->rules, rn->rule_count, g->c, g->mx, g->my, g->mz))
             return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
     } else if (xml_attr(el, "search")) {
         diag_warn(d, xml_line(el), "search needs <observe> children; it is ignored");
@@ -129,19 +129,21 @@ bool rulenode_observe(run_state *r, const rulenode *rn, rulenode_state *st)
         search_result_free(&st->trajectory);
         st->has_trajectory = false;
         int tries = rn->search_limit < 0 ? 1 : 20;
+        search_memo *memo = tries > 1 ? search_memo_new(r->cells) : NULL;
         for (int k = 0; k < tries && !st->has_trajectory; k++) {
             int32_t seed = rng_next(&r->random);
             st->trajectory = search_run(r->state, st->future, &rn->potential_rules, r->mx, r->my,
-                                        rn->base.kind == &node_kind_all, rn->search_limit, rn->depth_coefficient, seed);
-            if (st->trajectory.out_of_memory) goto oom;
+                                        rn->base.kind == &node_kind_all, rn->search_limit, rn->depth_coefficient, seed, memo);
+            if (st->trajectory.out_of_memory) { search_memo_free(memo); goto oom; }
             st->has_trajectory = st->trajectory.found;
         }
+        search_memo_free(memo);
         return true;
     }
     if (!ensure_potentials(r, rn, st, true)) goto oom;
     potential_scratch scratch;
     if (!potential_scratch_init(&scratch, &rn->potential_rules, r->cells)) goto oom;
-    observe_backward_potentials(st->potential_block, st->future, r->mx, r->my, r->mz, &rn->potential_rules, &scratch);
+    observe_backward_potentials(st->potential_block, st->future, &rn->potential_rules, &scratch);
     potential_scratch_free(&scratch);
     return true;
 oom:
