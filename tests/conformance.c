@@ -7,7 +7,7 @@
 #include "tessera.h"
 
 /* Features this build implements; a row runs when all of its features are here. */
-static const char *const implemented[] = {"convolution", NULL};
+static const char *const implemented[] = {"convolution", "convchain", NULL};
 
 typedef struct row {
     char model[128], tier[16], features[128], file[256];

@@ -9,5 +9,6 @@ int main(void)
     failed += run_api_tests();
     failed += run_badinput_tests();
     failed += run_output_tests();
+    failed += run_convchain_tests();
     return failed ? 1 : 0;
 }

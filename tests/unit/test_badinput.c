@@ -30,6 +30,10 @@ static const bad_case cases[] = {
     {"conv_neighborhood.xml", TS_ERR_MODEL, 2, "unknown neighborhood \"Hex\""},
     {"conv_missing_values.xml", TS_ERR_MODEL, 3, "missing \"values\""},
     {"conv_bad_sum.xml", TS_ERR_MODEL, 4, "sum=\"0..x\""},
+    {"chain_missing_sample.xml", TS_ERR_MODEL, 2, "convchain needs a sample attribute"},
+    {"chain_sample_not_found.xml", TS_ERR_MODEL, 3, "sample \"NoSuchSample\" not found"},
+    {"chain_bad_n.xml", TS_ERR_MODEL, 2, "n=\"7\": the pattern size must be from 1 to 4"},
+    {"chain_black_not_value.xml", TS_ERR_MODEL, 3, "black=\"K\" is not a value of the grid"},
 };
 
 static void each_fixture_reports_file_line_and_message(void **state)

@@ -12,4 +12,5 @@ int run_rule_tests(void);
 int run_api_tests(void);
 int run_badinput_tests(void);
 int run_output_tests(void);
+int run_convchain_tests(void);
 #endif
