@@ -5,11 +5,11 @@
 #include <string.h>
 
 static const node_kind *const kinds[] = {
-    &node_kind_one, &node_kind_all, &node_kind_prl, &node_kind_markov, &node_kind_sequence, &node_kind_convolution, &node_kind_map,
-    &node_kind_path,
+    &node_kind_one, &node_kind_all, &node_kind_prl, &node_kind_markov, &node_kind_sequence, &node_kind_convolution,
+    &node_kind_map, &node_kind_path, &node_kind_convchain,
 };
 
-static const char *const planned[] = {"convchain", "wfc", NULL};
+static const char *const planned[] = {"wfc", NULL};
 
 const node_kind *node_kind_find(const char *name)
 {

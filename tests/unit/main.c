@@ -12,5 +12,6 @@ int main(void)
     failed += run_path_tests();
     failed += run_iso_tests();
     failed += run_rulefile_tests();
+    failed += run_convchain_tests();
     return failed ? 1 : 0;
 }

@@ -44,6 +44,10 @@ static const bad_case cases[] = {
     {"rule_image_odd_width.xml", TS_ERR_MODEL, 2, "odd width 3"},
     {"rule_image_colours.xml", TS_ERR_MODEL, 4, "more colours than legend \"W\" has symbols"},
     {"rule_image_file_and_in.xml", TS_ERR_MODEL, 3, "cannot also have in"},
+    {"chain_missing_sample.xml", TS_ERR_MODEL, 2, "convchain needs a sample attribute"},
+    {"chain_sample_not_found.xml", TS_ERR_MODEL, 3, "sample \"NoSuchSample\" not found"},
+    {"chain_bad_n.xml", TS_ERR_MODEL, 2, "n=\"7\": the pattern size must be from 1 to 4"},
+    {"chain_black_not_value.xml", TS_ERR_MODEL, 3, "black=\"K\" is not a value of the grid"},
 };
 
 static void each_fixture_reports_file_line_and_message(void **state)

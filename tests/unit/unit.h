@@ -15,4 +15,5 @@ int run_output_tests(void);
 int run_path_tests(void);
 int run_iso_tests(void);
 int run_rulefile_tests(void);
+int run_convchain_tests(void);
 #endif
