@@ -7,7 +7,7 @@ static const char *const field_attrs[] = {"for", "to", "from", "on", "recompute"
 static bool symbols_wave(diag *d, const xmlNode *el, const grid_def *g, const char *name, uint32_t *out)
 {
     const char *text = xml_attr(el, name);
-    if (!text || !*text) return diag_error(d, TS_ERR_MODEL, xml_line(el), "<field> needs a %s attribute", name);
+    if (!text || !*text) return diag_error(d, TS_ERR_MODEL, xml_line(el), "<field> is missing its %s attribute", name);
     if (!grid_wave(g, text, out))
         return diag_error(d, TS_ERR_MODEL, xml_line(el), "%s=\"%s\" names a symbol that is not a value of the grid", name, text);
     return true;

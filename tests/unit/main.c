@@ -13,5 +13,6 @@ int main(void)
     failed += run_iso_tests();
     failed += run_rulefile_tests();
     failed += run_convchain_tests();
+    failed += run_infer_tests();
     return failed ? 1 : 0;
 }

@@ -16,4 +16,5 @@ int run_path_tests(void);
 int run_iso_tests(void);
 int run_rulefile_tests(void);
 int run_convchain_tests(void);
+int run_infer_tests(void);
 #endif
