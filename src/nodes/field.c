@@ -31,34 +31,44 @@ bool field_load(diag *d, const xmlNode *el, const grid_def *g, field *f)
     return symbols_wave(d, el, g, f->inversed ? "from" : "to", &f->zero);
 }
 
-bool field_compute(const field *f, int32_t *potential, const uint8_t *state, int mx, int my, int mz, int32_t *queue)
+void field_borders(uint8_t *borders, int mx, int my, int mz)
+{
+    for (int z = 0, i = 0; z < mz; z++)
+        for (int y = 0; y < my; y++)
+            for (int x = 0; x < mx; x++, i++)
+                borders[i] = (uint8_t)((x > 0) | (x < mx - 1) << 1 | (y > 0) << 2 | (y < my - 1) << 3 | (z > 0) << 4 |
+                                       (z < mz - 1) << 5);
+}
+
+bool field_compute(const field *f, int32_t *potential, const uint8_t *state, const uint8_t *borders, int mx, int my,
+                   int mz, int32_t *queue)
 {
     const int32_t plane = mx * my, cells = plane * mz;
     int32_t head = 0, tail = 0;
+    const uint32_t zero = f->zero, substrate = f->substrate;
     for (int32_t i = 0; i < cells; i++) {
-        if ((f->zero >> state[i]) & 1) {
+        if ((zero >> state[i]) & 1) {
             potential[i] = 0;
             queue[tail++] = i;
         } else potential[i] = -1;
     }
     if (tail == 0) return false;
     /* Distances do not depend on the order neighbours are visited in. */
-    const uint32_t substrate = f->substrate;
     while (head < tail) {
         int32_t i = queue[head++];
         int32_t next = potential[i] + 1;
-        int32_t z = i / plane, rest = i - z * plane, y = rest / mx, x = rest - y * mx;
-#define VISIT(cond, j)                                                                                                   \
-    if ((cond) && potential[j] == -1 && ((substrate >> state[j]) & 1)) {                                                  \
+        unsigned b = borders[i];
+#define VISIT(bit, j)                                                                                                    \
+    if ((b & (bit)) && potential[j] == -1 && ((substrate >> state[j]) & 1)) {                                            \
         potential[j] = next;                                                                                             \
         queue[tail++] = j;                                                                                               \
     }
-        VISIT(x > 0, i - 1)
-        VISIT(x < mx - 1, i + 1)
-        VISIT(y > 0, i - mx)
-        VISIT(y < my - 1, i + mx)
-        VISIT(z > 0, i - plane)
-        VISIT(z < mz - 1, i + plane)
+        VISIT(1, i - 1)
+        VISIT(2, i + 1)
+        VISIT(4, i - mx)
+        VISIT(8, i + mx)
+        VISIT(16, i - plane)
+        VISIT(32, i + plane)
 #undef VISIT
     }
     return true;

@@ -18,10 +18,14 @@ typedef struct field {
 
 bool field_load(diag *d, const xmlNode *el, const grid_def *g, field *f);
 
+/* Which neighbours each cell has: bits x-1, x+1, y-1, y+1, z-1, z+1. */
+void field_borders(uint8_t *borders, int mx, int my, int mz);
+
 /* Breadth-first distances from the zero cells through the substrate; -1
    where unreached. `queue` has room for every cell. False when no cell is a
    zero cell. */
-bool field_compute(const field *f, int32_t *potential, const uint8_t *state, int mx, int my, int mz, int32_t *queue);
+bool field_compute(const field *f, int32_t *potential, const uint8_t *state, const uint8_t *borders, int mx, int my,
+                   int mz, int32_t *queue);
 
 /* A rule cell whose value the rule changes: the only cells that count in the
    change of potential a match would make. */

@@ -186,6 +186,7 @@ void rulenode_state_free(void *state)
     for (int v = 0; v < GRID_MAX_VALUES; v++)
         if (!st->potential_block) free(st->potentials[v]);
     free(st->field_queue);
+    free(st->field_borders);
     free(st->future);
     free(st->keyed);
     search_result_free(&st->trajectory);

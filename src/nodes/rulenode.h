@@ -76,6 +76,7 @@ typedef struct rulenode_state {
     int32_t *potentials[GRID_MAX_VALUES];
     int32_t *potential_block;
     int32_t *field_queue;
+    uint8_t *field_borders;
     uint32_t *future;        /* the observed goal: allowed values per cell */
     bool future_computed;
     bool has_trajectory;     /* search found a plan: the node replays it */

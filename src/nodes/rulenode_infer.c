@@ -153,7 +153,11 @@ oom:
 
 bool rulenode_compute_fields(run_state *r, const rulenode *rn, rulenode_state *st)
 {
-    if (!ensure_potentials(r, rn, st, false) ||
+    if (!st->field_borders) {
+        st->field_borders = malloc((size_t)r->cells);
+        if (st->field_borders) field_borders(st->field_borders, r->mx, r->my, r->mz);
+    }
+    if (!ensure_potentials(r, rn, st, false) || !st->field_borders ||
         (!st->field_queue && !(st->field_queue = malloc((size_t)r->cells * sizeof *st->field_queue)))) {
         r->out_of_memory = true;
         return false;
@@ -164,7 +168,7 @@ bool rulenode_compute_fields(run_state *r, const rulenode *rn, rulenode_state *s
         if (k < 0) continue;
         const field *f = &rn->fields[k];
         if (st->counter != 0 && !f->recompute) continue;
-        bool success = field_compute(f, st->potentials[v], r->state, r->mx, r->my, r->mz, st->field_queue);
+        bool success = field_compute(f, st->potentials[v], r->state, st->field_borders, r->mx, r->my, r->mz, st->field_queue);
         if (!success && f->essential) return false;
         any_success |= success;
         any_computed = true;
