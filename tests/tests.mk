@@ -26,6 +26,7 @@ sanitize:
 	ASAN_OPTIONS=detect_leaks=1 build/asan/unit_tests
 	TESSERA=build/asan/tessera-asan sh tests/cli_test.sh build/asan/tessera-asan
 	build/asan/conformance --jobs 2 --tier core --max-cells 20000
+	build/asan/conformance --jobs 2 --tier adv --max-cells 20000
 
 $(BUILD)/tessera-asan: $(CLI_OBJ) $(BUILD)/libtessera.a
 	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libtessera.a $(LDLIBS)
