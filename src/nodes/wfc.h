@@ -44,7 +44,7 @@ bool wfc_set_propagator(wfc_node *w, bool *const *dense);
    unseeded generator (they only occur on a contradicted wave); here the
    lowest value wins. */
 uint8_t wfc_vote_winner(const int32_t *votes, int c);
-/* The <rule in out> children: `allowed` for the value `in` of the node's grid. */
+/* The <rule in out> children: for each, `parse` turns `out` into the patterns allowed where the node's grid holds `in`. */
 typedef bool (*wfc_rule_fn)(loader *ld, wfc_node *w, const xmlNode *rule_el, const char *out, bool *allowed, void *ctx);
 bool wfc_load_rules(loader *ld, wfc_node *w, const xmlNode *el, const grid_def *grid, wfc_rule_fn parse, void *ctx);
 

@@ -82,7 +82,7 @@ static bool agrees(const uint8_t *p1, const uint8_t *p2, int dx, int dy, int N)
 static bool count_patterns(wfc_node *w, pattern_table *tb, const uint8_t *sample, int smx, int smy, int xmax, int ymax,
                            symmetry_set symmetry)
 {
-    int N = w->N, cells = N * N;
+    int N = w->N;
     uint8_t images[8][OVERLAP_MAX_N * OVERLAP_MAX_N];
     for (int y = 0; y < ymax; y++)
         for (int x = 0; x < xmax; x++) {
@@ -98,7 +98,6 @@ static bool count_patterns(wfc_node *w, pattern_table *tb, const uint8_t *sample
             for (int k = 0; k < 8; k++)
                 if (((symmetry >> k) & 1) && !table_add(tb, images[k])) return false;
         }
-    (void)cells;
     return true;
 }
 

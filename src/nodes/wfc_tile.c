@@ -180,8 +180,7 @@ static tilebuf *load_vox_tile(tileset *ts, const char *folder, const char *name,
     return t;
 }
 
-static bool load_tiles(tileset *ts, wfc_node *w, const xmlNode *xtiles, const char *folder, bool full_symmetry,
-                       const xmlNode *el)
+static bool load_tiles(tileset *ts, wfc_node *w, const xmlNode *xtiles, const char *folder, bool full_symmetry)
 {
     diag *d = ts->ld->d;
     int32_t uniques[GRID_MAX_VALUES];
@@ -217,7 +216,6 @@ static bool load_tiles(tileset *ts, wfc_node *w, const xmlNode *xtiles, const ch
         }
         if (!ok) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
     }
-    (void)el;
     return true;
 }
 
@@ -302,7 +300,7 @@ static void set_pair(pair_setter *ps, int d, const tilebuf *a, const tilebuf *b)
     ps->dense[d][(size_t)ia * ps->ts->P + ib] = true;
 }
 
-/* Apply op to a, free nothing: a temporary that the caller frees. */
+/* A transformed copy that the caller frees (NULL when out of memory). */
 #define T(op, a) tile_apply(ts, op, a)
 
 static bool full_symmetry_neighbor(pair_setter *ps, tilebuf *l, tilebuf *r)
@@ -549,7 +547,7 @@ static bool tile_build(loader *ld, wfc_node *w, const xmlNode *el, tileset *ts, 
     ts->T = S * S * SZ;
     w->S = S;
     w->SZ = SZ;
-    if (!load_tiles(ts, w, xtiles, folder, full_symmetry, el)) return false;
+    if (!load_tiles(ts, w, xtiles, folder, full_symmetry)) return false;
     w->P = ts->P;
     if (!build_index(ts)) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
     if (!wfc_load_rules(ld, w, el, ld->grid, parse_rule_out, ts)) return false;
