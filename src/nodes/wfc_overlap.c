@@ -132,11 +132,15 @@ static void overlap_update_state(const wfc_node *w, const uint8_t *data, uint8_t
             if (!data[(size_t)i * P + t]) continue;
             const uint8_t *pattern = w->patterns + (size_t)t * N * N;
             for (int dy = 0; dy < N; dy++) {
+                /* One wrap as the reference does; a grid narrower than half a
+                   pattern (where the reference fails) wraps fully. */
                 int ydy = y + dy;
                 if (ydy >= MY) ydy -= MY;
+                if (ydy >= MY) ydy %= MY;
                 for (int dx = 0; dx < N; dx++) {
                     int xdx = x + dx;
                     if (xdx >= MX) xdx -= MX;
+                    if (xdx >= MX) xdx %= MX;
                     votes[(size_t)(xdx + ydy * MX) * C + pattern[dx + dy * N]]++;
                 }
             }

@@ -444,6 +444,7 @@ static bool load_neighbors(tileset *ts, wfc_node *w, const xmlNode *xneighbors, 
         if (!wfc_set_propagator(w, dense)) ps.ok = diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
     }
     for (int k = 0; k < 6; k++) free(dense[k]);
+    if (!ps.ok && !d->failed) diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
     return ps.ok;
 }
 
