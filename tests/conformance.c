@@ -7,7 +7,7 @@
 #include "tessera.h"
 
 /* Features this build implements; a row runs when all of its features are here. */
-static const char *const implemented[] = {"convchain", "convolution", "field", "map", "observe", "path", "rulefile", NULL};
+static const char *const implemented[] = {"convchain", "convolution", "field", "map", "observe", "path", "rulefile", "wfc", NULL};
 
 typedef struct row {
     char model[128], tier[16], features[128], file[256];

@@ -27,6 +27,7 @@ sanitize:
 	TESSERA=build/asan/tessera-asan sh tests/cli_test.sh build/asan/tessera-asan
 	build/asan/conformance --jobs 2 --tier core --max-cells 20000
 	build/asan/conformance --jobs 2 --tier adv --max-cells 20000
+	build/asan/conformance --jobs 2 --tier wfc --max-cells 20000
 
 $(BUILD)/tessera-asan: $(CLI_OBJ) $(BUILD)/libtessera.a
 	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libtessera.a $(LDLIBS)

@@ -51,7 +51,7 @@ bool branch_load_children(loader *ld, branch *b, const xmlNode *el, symmetry_set
     ld->depth++;
     for (xmlNode *c = xml_first_child(el); c; c = xml_next(c)) {
         if (xml_is(c, "union")) continue; /* read by the grid */
-        if (xml_is(c, "rule") && b->base.kind == &node_kind_map) continue; /* the map's own rules */
+        if (xml_is(c, "rule") && (b->base.kind == &node_kind_map || b->base.kind == &node_kind_wfc)) continue; /* their own rules */
         node *child = node_load(ld, c, symmetry);
         if (!child || !branch_add_child(ld, b, child)) { ld->depth--; return false; }
     }

@@ -25,7 +25,6 @@ static const bad_case cases[] = {
     {"no_values.xml", TS_ERR_MODEL, 1, "no values"},
     {"unknown_element.xml", TS_ERR_MODEL, 4, "unknown element <pattern>"},
     {"bad_union.xml", TS_ERR_MODEL, 2, "union ?"},
-    {"later_node.xml", TS_ERR_MODEL, 3, "<wfc> is not supported yet"},
     {"empty.xml", TS_ERR_MODEL, 1, "malformed XML"},
     {"map_zero_scale.xml", TS_ERR_MODEL, 3, "should be 3 positive factors"},
     {"map_two_factors.xml", TS_ERR_MODEL, 2, "should be 3 positive factors"},
@@ -54,6 +53,16 @@ static const bad_case cases[] = {
     {"chain_sample_not_found.xml", TS_ERR_MODEL, 3, "sample \"NoSuchSample\" not found"},
     {"chain_bad_n.xml", TS_ERR_MODEL, 2, "n=\"7\": the pattern size must be from 1 to 4"},
     {"chain_black_not_value.xml", TS_ERR_MODEL, 3, "black=\"K\" is not a value of the grid"},
+    {"wfc_sample_missing.xml", TS_ERR_MODEL, 3, "sample \"NoSuchSample\" not found"},
+    {"wfc_bad_n.xml", TS_ERR_MODEL, 2, "n=\"0\": the pattern size must be from 1 to 8"},
+    {"wfc_no_model.xml", TS_ERR_MODEL, 3, "<wfc> needs a sample (overlap model) or a tileset"},
+    {"wfc_tileset_missing.xml", TS_ERR_MODEL, 2, "tileset \"NoSuchTileset\" not found"},
+    /* Tilesets live in tests/badinput/tilesets/; errors inside one point at the <wfc> and name the tileset's line. */
+    {"wfc_unknown_neighbor_tile.xml", TS_ERR_MODEL, 2, "Bad.xml line 8: unknown tile Nope in right=\"z Nope\""},
+    {"wfc_unknown_rule_tile.xml", TS_ERR_MODEL, 4, "unknown tilename Nope in out=\"B|Nope\""},
+    {"wfc_rule_not_value.xml", TS_ERR_MODEL, 4, "in=\"Q\" is not a value of the grid"},
+    {"wfc_tile_missing.xml", TS_ERR_MODEL, 3, "tile \"A\" not found"},
+    {"wfc_too_many_colours.xml", TS_ERR_MODEL, 2, "more than 2 colours in the tiles of Bad"},
 };
 
 static void each_fixture_reports_file_line_and_message(void **state)

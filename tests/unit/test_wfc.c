@@ -1,0 +1,197 @@
+/* test_wfc.c — the wfc node on tiny samples and tilesets whose outcome is forced. */
+#include "unit.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "tessera.h"
+#include "../../src/io/output.h"
+
+typedef struct res_dir {
+    char root[64], samples[96], tilesets[96], tiles[128];
+} res_dir;
+
+static void put_u32(FILE *f, uint32_t v)
+{
+    unsigned char b[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16), (unsigned char)(v >> 24)};
+    fwrite(b, 1, 4, f);
+}
+
+/* A 2x2x1 VOX tile: palette colour 1 at (0,0), colour 2 on the other three voxels. */
+static void write_corner_tile(const char *path)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) fail_msg("cannot write %s", path);
+    fwrite("VOX ", 1, 4, f);
+    put_u32(f, 150);
+    fwrite("MAIN", 1, 4, f);
+    put_u32(f, 0);
+    put_u32(f, 24 + 12 + 4 + 16);
+    fwrite("SIZE", 1, 4, f);
+    put_u32(f, 12);
+    put_u32(f, 0);
+    put_u32(f, 2); put_u32(f, 2); put_u32(f, 1);
+    fwrite("XYZI", 1, 4, f);
+    put_u32(f, 4 + 16);
+    put_u32(f, 0);
+    put_u32(f, 4);
+    const unsigned char voxels[16] = {0, 0, 0, 1, 1, 0, 0, 2, 0, 1, 0, 2, 1, 1, 0, 2};
+    fwrite(voxels, 1, sizeof voxels, f);
+    fclose(f);
+}
+
+static int setup(void **state)
+{
+    res_dir *rd = calloc(1, sizeof *rd);
+    snprintf(rd->root, sizeof rd->root, "/tmp/tessera-wfc-XXXXXX");
+    if (!mkdtemp(rd->root)) return -1;
+    snprintf(rd->samples, sizeof rd->samples, "%s/samples", rd->root);
+    snprintf(rd->tilesets, sizeof rd->tilesets, "%s/tilesets", rd->root);
+    snprintf(rd->tiles, sizeof rd->tiles, "%s/tilesets/One", rd->root);
+    if (mkdir(rd->samples, 0700) != 0 || mkdir(rd->tilesets, 0700) != 0 || mkdir(rd->tiles, 0700) != 0) return -1;
+    /* Stripes: a 2x1 sample of two colours, so its 2x2 patterns are the two phases of vertical stripes. */
+    unsigned char cells[2] = {0, 1};
+    grid_view g = {.cells = cells, .mx = 2, .my = 1, .mz = 1, .legend = "BW"};
+    const uint32_t colors[2] = {0x000000, 0xFFFFFF};
+    char path[192];
+    snprintf(path, sizeof path, "%s/Stripes.png", rd->samples);
+    ts_error err;
+    if (!save_png(path, &g, colors, 1, &err)) fail_msg("%s", err.message);
+    snprintf(path, sizeof path, "%s/Corner.vox", rd->tiles);
+    write_corner_tile(path);
+    snprintf(path, sizeof path, "%s/One.xml", rd->tilesets);
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    fputs("<tileset><tiles><tile name=\"Corner\"/></tiles><neighbors>"
+          "<neighbor left=\"Corner\" right=\"Corner\"/><neighbor left=\"z Corner\" right=\"z Corner\"/>"
+          "</neighbors></tileset>\n", f);
+    fclose(f);
+    *state = rd;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    res_dir *rd = *state;
+    char path[192];
+    snprintf(path, sizeof path, "%s/Stripes.png", rd->samples);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/Corner.vox", rd->tiles);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/One.xml", rd->tilesets);
+    unlink(path);
+    rmdir(rd->tiles);
+    rmdir(rd->tilesets);
+    rmdir(rd->samples);
+    rmdir(rd->root);
+    free(rd);
+    return 0;
+}
+
+static ts_model *load(const res_dir *rd, const char *xml, int mx, int my)
+{
+    const char *roots[] = {rd->root};
+    ts_load_options opt = ts_load_defaults();
+    opt.mx = mx; opt.my = my; opt.mz = 1;
+    opt.resource_dirs = roots;
+    opt.resource_dir_count = 1;
+    opt.quiet = 1;
+    ts_error err;
+    ts_model *m = ts_model_load_string(xml, "wfc.xml", &opt, &err);
+    if (!m) fail_msg("%s:%d: %s", err.file, err.line, err.message);
+    return m;
+}
+
+/* One observation fixes the stripes' phase and propagation decides every
+   other cell: steps are the setup, that observation, writing the new grid,
+   and the branch ending (which ends the run). */
+static void stripes_collapse_in_one_observation(void **state)
+{
+    ts_model *m = load(*state, "<sequence values=\"BW\"><wfc sample=\"Stripes\" values=\"AC\" n=\"2\" symmetry=\"()\"/></sequence>", 4, 4);
+    for (int seed = 1; seed <= 4; seed++) {
+        ts_run *run = ts_run_new(m, seed, NULL);
+        assert_int_equal(ts_run_to_end(run, 0), 4);
+        assert_true(ts_run_finished(run));
+        int mx, my, mz;
+        const unsigned char *g = ts_run_grid(run, &mx, &my, &mz);
+        assert_string_equal(ts_run_legend(run), "AC");
+        for (int y = 0; y < 4; y++)
+            for (int x = 0; x < 4; x++) {
+                assert_int_not_equal(g[x + y * 4], g[(x + 1) % 4 + y * 4]);
+                assert_int_equal(g[x + y * 4], g[x + (y + 1) % 4 * 4]);
+            }
+        ts_run_free(run);
+    }
+    ts_model_free(m);
+}
+
+/* The children act on the new grid, one step each, after it is written. */
+static void children_run_on_the_new_grid(void **state)
+{
+    ts_model *m = load(*state, "<sequence values=\"BW\"><wfc sample=\"Stripes\" values=\"AC\" n=\"2\" symmetry=\"()\">"
+                               "<one in=\"A\" out=\"C\"/></wfc></sequence>", 4, 4);
+    ts_run *run = ts_run_new(m, 7, NULL);
+    assert_int_equal(ts_run_to_end(run, 0), 3 + 8 + 1);
+    const unsigned char *g = ts_run_grid(run, NULL, NULL, NULL);
+    for (int i = 0; i < 16; i++) assert_int_equal(g[i], 1);
+    ts_run_free(run);
+    ts_model_free(m);
+}
+
+/* Every cell must start with colour A, but A's right neighbour starts with C:
+   the wfc fails on its first step and keeps failing while it stays the
+   current branch (as in the reference), so only the step limit ends the run. */
+static void contradictive_start_fails_every_step(void **state)
+{
+    ts_model *m = load(*state, "<sequence values=\"BW\"><wfc sample=\"Stripes\" values=\"AC\" n=\"2\" symmetry=\"()\">"
+                               "<rule in=\"B\" out=\"A\"/></wfc><one in=\"B\" out=\"W\"/></sequence>", 4, 4);
+    ts_run *run = ts_run_new(m, 1, NULL);
+    assert_int_equal(ts_run_to_end(run, 10), 10);
+    assert_false(ts_run_finished(run));
+    int mx, my, mz;
+    const unsigned char *g = ts_run_grid(run, &mx, &my, &mz);
+    assert_int_equal(mx * my * mz, 16);
+    int white = 0;
+    for (int i = 0; i < 16; i++) white += g[i] == 1;
+    assert_int_equal(white, 1);
+    ts_run_free(run);
+    ts_model_free(m);
+}
+
+/* Tiles are placed every S - overlap cells: overlap -1 leaves a gap line of value 0 after each 2x2 tile. */
+static void tiles_are_placed_with_their_overlap(void **state)
+{
+    ts_model *m = load(*state, "<sequence values=\"BW\"><wfc tileset=\"One\" values=\"XYZ\" overlap=\"-1\"/></sequence>", 3, 2);
+    ts_run *run = ts_run_new(m, 3, NULL);
+    ts_run_to_end(run, 0);
+    int mx, my, mz;
+    const unsigned char *g = ts_run_grid(run, &mx, &my, &mz);
+    assert_int_equal(mx, 3 * 3 - 1);
+    assert_int_equal(my, 3 * 2 - 1);
+    assert_int_equal(mz, 1);
+    for (int y = 0; y < my; y++)
+        for (int x = 0; x < mx; x++) {
+            int u = x % 3, v = y % 3;
+            /* The only tile has four rotations, each with one voxel of value 0 and three of value 1. */
+            if (u < 2 && v < 2) {
+                int corner = g[x - u + (y - v) * mx] + g[x - u + 1 + (y - v) * mx] + g[x - u + (y - v + 1) * mx] +
+                             g[x - u + 1 + (y - v + 1) * mx];
+                assert_int_equal(corner, 3);
+            } else
+                assert_int_equal(g[x + y * mx], 0);
+        }
+    ts_run_free(run);
+    ts_model_free(m);
+}
+
+int run_wfc_tests(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(stripes_collapse_in_one_observation),
+        cmocka_unit_test(children_run_on_the_new_grid),
+        cmocka_unit_test(contradictive_start_fails_every_step),
+        cmocka_unit_test(tiles_are_placed_with_their_overlap),
+    };
+    return cmocka_run_group_tests_name("wfc", tests, setup, teardown);
+}
