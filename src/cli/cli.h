@@ -28,4 +28,5 @@ bool write_result(const char *path, const ts_run *run, const char *model_name, i
 bool has_extension(const char *path, const char *ext); /* case-insensitive, ext with its dot */
 bool parse_int_arg(const char *text, long min, long max, long *out);
 int cmd_batch(int argc, char **argv);
+int cmd_wfc(int argc, char **argv);
 #endif

@@ -12,6 +12,7 @@ static const char usage_text[] =
     "  tessera run MODEL.xml [options]     run a model once and write its final grid\n"
     "  tessera batch MODELS.xml [options]  run a models.xml list as MarkovJunior does\n"
     "  tessera check MODEL.xml [options]   load a model and report problems, without running\n"
+    "  tessera wfc SAMPLES.xml [options]   the classic WaveFunctionCollapse sample list\n"
     "  tessera --help | --version\n"
     "\n"
     "Options of run and check:\n"
@@ -40,6 +41,15 @@ static const char usage_text[] =
     "  -o DIR                output folder (default: output); 2-D grids and iso=\"True\"\n"
     "                        entries give MODEL_SEED.png, other 3-D grids MODEL_SEED.vox\n"
     "  -q, --quiet           no progress line and no warnings\n"
+    "\n"
+    "Options of wfc (overlapping and simpletiled entries of a samples.xml):\n"
+    "  --samples DIR         folder holding samples/ and tilesets/ (default: beside SAMPLES.xml)\n"
+    "  -o DIR                output folder (default: output); files \"NAME N3 0.png\",\n"
+    "                        \"NAME SUBSET 0.png\"\n"
+    "  --seed S              first seed (default 1; an entry's seed attribute overrides it)\n"
+    "  --runs N              outputs per entry (default: its screenshots, else 2)\n"
+    "  --tries K             seeds tried per output before giving up (default 10)\n"
+    "  -q, --quiet           no per-output lines and no warnings\n"
     "\n"
     "Exit codes: 0 success, 2 usage error, 3 model error, 4 runtime error, 5 I/O error.\n"
     "\n"
@@ -233,5 +243,6 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "run") == 0) return cmd_run(argc - 2, argv + 2, false);
     if (strcmp(cmd, "check") == 0) return cmd_run(argc - 2, argv + 2, true);
     if (strcmp(cmd, "batch") == 0) return cmd_batch(argc - 2, argv + 2);
+    if (strcmp(cmd, "wfc") == 0) return cmd_wfc(argc - 2, argv + 2);
     return usage_error("unknown command %s", cmd);
 }

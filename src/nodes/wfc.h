@@ -2,26 +2,81 @@
 #ifndef TS_WFC_H
 #define TS_WFC_H
 #include "branch.h"
+#include "../core/rng.h"
 
 /* The six directions as the reference numbers them: +x, +y, -x, -y, +z, -z. */
 extern const int wfc_dx[6], wfc_dy[6], wfc_dz[6];
 
-typedef struct wfc_node wfc_node;
-struct wfc_node {
-    branch b;                 /* children, run once the new grid is made */
-    grid_def newgrid;
-    int mx, my, mz;           /* the grid the wave covers (the node's own grid) */
+/* How the solver picks the next cell: least Shannon entropy, fewest remaining
+   options (both with a little noise against ties), or the first undecided in scan order. */
+typedef enum wfc_heuristic { WFC_ENTROPY, WFC_MRV, WFC_SCANLINE } wfc_heuristic;
+
+/* A WFC problem: the wave's size, P patterns with weights, and which pattern
+   may neighbour which. Shared by the `wfc` node and the classic `tessera wfc` command. */
+typedef struct wfc_problem {
+    int mx, my, mz;           /* the grid the wave covers */
     int cells;
     int P;                    /* patterns (overlap) or tile variants (tile) */
     int N;                    /* pattern side; 1 for tiles */
-    int D;                    /* directions: 4 (overlap) or 6 (tile) */
-    bool periodic, shannon;
-    int tries;
+    int D;                    /* directions: 4 (2-D) or 6 (3-D) */
+    bool periodic;
+    wfc_heuristic heuristic;
     /* propagator[d][t] = prop_data[prop_start[d*P+t] .. prop_start[d*P+t+1]) */
     int32_t *prop_start, *prop_data;
     int32_t *initial_compatible;  /* [t*D + d]: |propagator[opposite d][t]| */
     double *weights, *weight_log_weights;
     double sum_of_weights, sum_of_weight_log_weights, starting_entropy;
+} wfc_problem;
+
+/* The wave and its bookkeeping. */
+typedef struct wfc_wave {
+    uint8_t *data;               /* [i*P + t]: pattern t still possible at cell i */
+    int32_t *compatible;         /* [(i*P + t)*D + d]: supports of t at i from direction d */
+    int32_t *sums_of_ones;
+    double *sums_of_weights, *sums_of_weight_log_weights, *entropies;
+} wfc_wave;
+
+/* A solver's working memory: the wave, the wave to start each attempt from, the stack of bans. */
+typedef struct wfc_solver {
+    wfc_wave wave, start;
+    int32_t *stack;              /* (cell, pattern) pairs */
+    int64_t stack_size, stack_cap;
+    double *distribution;
+    int scan_from;               /* the Scanline heuristic's next cell */
+} wfc_solver;
+
+typedef enum wfc_result { WFC_CONTRADICTION, WFC_DONE, WFC_LIMIT } wfc_result;
+
+/* Build the flat propagator from dense[d][t1*P + t2] (t2 may neighbour t1 in direction d); false when out of memory. */
+bool wfc_set_propagator(wfc_problem *pb, bool *const *dense);
+/* After weights and heuristic are set: the entropy sums; false when out of memory. */
+bool wfc_problem_prepare(wfc_problem *pb);
+void wfc_problem_free(wfc_problem *pb);
+bool wfc_solver_init(wfc_solver *s, const wfc_problem *pb);
+void wfc_solver_free(wfc_solver *s);
+/* Every pattern possible everywhere, nothing on the stack. */
+void wfc_solver_clear(wfc_solver *s, const wfc_problem *pb);
+void wfc_ban(const wfc_problem *pb, wfc_solver *s, int i, int t);
+/* Propagate the stacked bans; false on a contradiction (seen at cell 0, as the reference checks). */
+bool wfc_propagate(const wfc_problem *pb, wfc_solver *s);
+/* Remember the current wave (after initial bans) as the start of every attempt. */
+void wfc_solver_save_start(wfc_solver *s, const wfc_problem *pb);
+/* Back to the saved start, empty stack. */
+void wfc_solver_restart(wfc_solver *s, const wfc_problem *pb);
+/* The next cell to observe by the problem's heuristic, or -1 when all are decided. */
+int wfc_next_cell(const wfc_problem *pb, wfc_solver *s, rng *random);
+/* Collapse cell i to one pattern drawn by weight, banning the others. */
+void wfc_observe(const wfc_problem *pb, wfc_solver *s, int i, rng *random);
+/* One attempt from the saved start with a generator seeded by seed: observe and
+   propagate until done, a contradiction, or limit observations (limit < 0: none). */
+wfc_result wfc_solve(const wfc_problem *pb, wfc_solver *s, int32_t seed, long limit);
+
+typedef struct wfc_node wfc_node;
+struct wfc_node {
+    branch b;                 /* children, run once the new grid is made */
+    grid_def newgrid;
+    wfc_problem pb;
+    int tries;
     /* allowed[v]: the patterns a cell of value v may take; NULL: no restriction. */
     bool *allowed[GRID_MAX_VALUES];
     /* Write the new grid from a fully observed wave (data[i*P + t]). */
@@ -38,8 +93,6 @@ wfc_node *wfc_node_new(loader *ld, const xmlNode *el);
 /* After a model has set P, D, N, weights, the propagator and the rules:
    read the engine's attributes and load the children onto the new grid. */
 bool wfc_finish_load(loader *ld, wfc_node *w, const xmlNode *el, symmetry_set parent_symmetry);
-/* Build the flat propagator from dense[d][t1*P + t2] (t2 may neighbour t1 in direction d); false when out of memory. */
-bool wfc_set_propagator(wfc_node *w, bool *const *dense);
 /* The winning value among a cell's votes. The reference breaks ties with an
    unseeded generator (they only occur on a contradicted wave); here the
    lowest value wins. */
@@ -48,6 +101,12 @@ uint8_t wfc_vote_winner(const int32_t *votes, int c);
 typedef bool (*wfc_rule_fn)(loader *ld, wfc_node *w, const xmlNode *rule_el, const char *out, bool *allowed, void *ctx);
 bool wfc_load_rules(loader *ld, wfc_node *w, const xmlNode *el, const grid_def *grid, wfc_rule_fn parse, void *ctx);
 
+/* The distinct NxN patterns at the xmax*ymax positions of a (wrapping) sample of
+   colour numbers, with their images under symmetry, counted in order of first appearance. */
+bool wfc_sample_patterns(const uint8_t *sample, int smx, int smy, int N, int xmax, int ymax, symmetry_set symmetry,
+                         uint8_t **patterns, double **weights, int *count);
+/* The propagator of P overlapping NxN patterns (pb->P, pb->N, pb->D = 4 set); false when out of memory. */
+bool wfc_overlap_propagator(wfc_problem *pb, const uint8_t *patterns);
 node *wfc_overlap_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry);
 node *wfc_tile_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry);
 void wfc_free(node *n);

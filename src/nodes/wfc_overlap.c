@@ -79,10 +79,9 @@ static bool agrees(const uint8_t *p1, const uint8_t *p2, int dx, int dy, int N)
 
 /* Count the patterns at each position of a grid-sized window over the wrapping
    sample (the reference iterates over the grid's size, not the sample's). */
-static bool count_patterns(wfc_node *w, pattern_table *tb, const uint8_t *sample, int smx, int smy, int xmax, int ymax,
+static bool count_patterns(int N, pattern_table *tb, const uint8_t *sample, int smx, int smy, int xmax, int ymax,
                            symmetry_set symmetry)
 {
-    int N = w->N;
     uint8_t images[8][OVERLAP_MAX_N * OVERLAP_MAX_N];
     for (int y = 0; y < ymax; y++)
         for (int x = 0; x < xmax; x++) {
@@ -116,17 +115,17 @@ static bool parse_rule_out(loader *ld, wfc_node *w, const xmlNode *rule_el, cons
         if (!p[len]) break;
         p += len + 1;
     }
-    int cells = w->N * w->N;
-    for (int t = 0; t < w->P; t++) allowed[t] = wanted[w->patterns[(size_t)t * cells]];
+    int cells = w->pb.N * w->pb.N;
+    for (int t = 0; t < w->pb.P; t++) allowed[t] = wanted[w->patterns[(size_t)t * cells]];
     return true;
 }
 
 static void overlap_update_state(const wfc_node *w, const uint8_t *data, uint8_t *cells)
 {
-    int MX = w->newgrid.mx, MY = w->newgrid.my, C = w->newgrid.c, N = w->N, P = w->P;
+    int MX = w->newgrid.mx, MY = w->newgrid.my, C = w->newgrid.c, N = w->pb.N, P = w->pb.P;
     int32_t *votes = calloc((size_t)MX * MY * C, sizeof *votes);
     if (!votes) return;
-    for (int i = 0; i < w->cells; i++) {
+    for (int i = 0; i < w->pb.cells; i++) {
         int x = i % MX, y = i / MX;
         for (int t = 0; t < P; t++) {
             if (!data[(size_t)i * P + t]) continue;
@@ -148,6 +147,26 @@ static void overlap_update_state(const wfc_node *w, const uint8_t *data, uint8_t
     }
     for (int i = 0; i < MX * MY; i++) cells[i] = wfc_vote_winner(votes + (size_t)i * C, C);
     free(votes);
+}
+
+bool wfc_sample_patterns(const uint8_t *sample, int smx, int smy, int N, int xmax, int ymax, symmetry_set symmetry,
+                         uint8_t **patterns, double **weights, int *count)
+{
+    pattern_table tb = {.cells = N * N};
+    size_t slots = 16;
+    while (slots < (size_t)xmax * ymax * 16) slots *= 2;
+    tb.slots = malloc(slots * sizeof *tb.slots);
+    tb.slot_mask = slots - 1;
+    bool ok = tb.slots != NULL;
+    if (ok) {
+        memset(tb.slots, 0xff, slots * sizeof *tb.slots);
+        ok = count_patterns(N, &tb, sample, smx, smy, xmax, ymax, symmetry);
+    }
+    free(tb.slots);
+    *patterns = tb.patterns;
+    *weights = tb.weights;
+    *count = tb.count;
+    return ok;
 }
 
 static bool build_patterns(loader *ld, wfc_node *w, const xmlNode *el, symmetry_set symmetry, bool periodic_input)
@@ -174,41 +193,28 @@ static bool build_patterns(loader *ld, wfc_node *w, const xmlNode *el, symmetry_
     }
     /* The reference indexes patterns by C^(N*N) in a 32-bit int. */
     long long power = 1;
-    for (int k = 0; k < w->N * w->N && power <= INT_MAX; k++) power *= C;
+    for (int k = 0; k < w->pb.N * w->pb.N && power <= INT_MAX; k++) power *= C;
     if (power > INT_MAX) {
         free(sample);
-        return diag_error(d, TS_ERR_MODEL, line, "n=\"%d\" is too large for the %d colours of sample \"%s\"", w->N, C, name);
+        return diag_error(d, TS_ERR_MODEL, line, "n=\"%d\" is too large for the %d colours of sample \"%s\"", w->pb.N, C, name);
     }
-    int N = w->N;
-    int xmax = periodic_input ? w->mx : w->mx - N + 1, ymax = periodic_input ? w->my : w->my - N + 1;
+    int N = w->pb.N;
+    int xmax = periodic_input ? w->pb.mx : w->pb.mx - N + 1, ymax = periodic_input ? w->pb.my : w->pb.my - N + 1;
     if (xmax < 1 || ymax < 1) {
         free(sample);
         return diag_error(d, TS_ERR_MODEL, line, "the %dx%d grid is too small for %dx%d patterns of a non-periodic input",
-                          w->mx, w->my, N, N);
+                          w->pb.mx, w->pb.my, N, N);
     }
-    pattern_table tb = {.cells = N * N};
-    size_t slots = 16;
-    while (slots < (size_t)xmax * ymax * 16) slots *= 2;
-    tb.slots = malloc(slots * sizeof *tb.slots);
-    tb.slot_mask = slots - 1;
-    bool ok = tb.slots != NULL;
-    if (ok) {
-        memset(tb.slots, 0xff, slots * sizeof *tb.slots);
-        ok = count_patterns(w, &tb, sample, smx, smy, xmax, ymax, symmetry);
-    }
+    bool ok = wfc_sample_patterns(sample, smx, smy, N, xmax, ymax, symmetry, &w->patterns, &w->pb.weights, &w->pb.P);
     free(sample);
-    free(tb.slots);
-    w->patterns = tb.patterns;
-    w->weights = tb.weights;
-    w->P = tb.count;
     if (!ok) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
-    if (w->P == 0) return diag_error(d, TS_ERR_MODEL, line, "symmetry leaves no patterns of sample \"%s\"", name);
+    if (w->pb.P == 0) return diag_error(d, TS_ERR_MODEL, line, "symmetry leaves no patterns of sample \"%s\"", name);
     return true;
 }
 
-static bool build_propagator(wfc_node *w)
+bool wfc_overlap_propagator(wfc_problem *pb, const uint8_t *patterns)
 {
-    int P = w->P, N = w->N;
+    int P = pb->P, N = pb->N;
     bool *dense[4] = {0};
     bool ok = true;
     for (int dd = 0; dd < 4 && ok; dd++) ok = (dense[dd] = malloc((size_t)P * P)) != NULL;
@@ -216,8 +222,8 @@ static bool build_propagator(wfc_node *w)
         for (int t = 0; t < P; t++)
             for (int t2 = 0; t2 < P; t2++)
                 dense[dd][(size_t)t * P + t2] =
-                    agrees(w->patterns + (size_t)t * N * N, w->patterns + (size_t)t2 * N * N, wfc_dx[dd], wfc_dy[dd], N);
-    ok = ok && wfc_set_propagator(w, dense);
+                    agrees(patterns + (size_t)t * N * N, patterns + (size_t)t2 * N * N, wfc_dx[dd], wfc_dy[dd], N);
+    ok = ok && wfc_set_propagator(pb, dense);
     for (int dd = 0; dd < 4; dd++) free(dense[dd]);
     return ok;
 }
@@ -227,17 +233,17 @@ node *wfc_overlap_load(loader *ld, const xmlNode *el, symmetry_set parent_symmet
     diag *d = ld->d;
     wfc_node *w = wfc_node_new(ld, el);
     if (!w) return NULL;
-    w->D = 4;
+    w->pb.D = 4;
     w->update_state = overlap_update_state;
     int line = xml_line(el);
-    if (w->mz != 1) {
-        diag_error(d, TS_ERR_MODEL, line, "the overlap model of <wfc> works only on 2-D grids (this one is %dx%dx%d)", w->mx,
-                   w->my, w->mz);
+    if (w->pb.mz != 1) {
+        diag_error(d, TS_ERR_MODEL, line, "the overlap model of <wfc> works only on 2-D grids (this one is %dx%dx%d)", w->pb.mx,
+                   w->pb.my, w->pb.mz);
         return NULL;
     }
-    if (!xml_get_int(d, el, "n", 3, &w->N)) return NULL;
-    if (w->N < 1 || w->N > OVERLAP_MAX_N) {
-        diag_error(d, TS_ERR_MODEL, line, "n=\"%d\": the pattern size must be from 1 to %d", w->N, OVERLAP_MAX_N);
+    if (!xml_get_int(d, el, "n", 3, &w->pb.N)) return NULL;
+    if (w->pb.N < 1 || w->pb.N > OVERLAP_MAX_N) {
+        diag_error(d, TS_ERR_MODEL, line, "n=\"%d\": the pattern size must be from 1 to %d", w->pb.N, OVERLAP_MAX_N);
         return NULL;
     }
     symmetry_set symmetry = parent_symmetry;
@@ -248,10 +254,10 @@ node *wfc_overlap_load(loader *ld, const xmlNode *el, symmetry_set parent_symmet
     }
     bool periodic_input;
     if (!xml_get_bool(d, el, "periodicInput", true, &periodic_input)) return NULL;
-    if (!grid_load(d, el, w->mx, w->my, w->mz, &w->newgrid)) return NULL;
-    w->periodic = true;
+    if (!grid_load(d, el, w->pb.mx, w->pb.my, w->pb.mz, &w->newgrid)) return NULL;
+    w->pb.periodic = true;
     if (!build_patterns(ld, w, el, symmetry, periodic_input)) return NULL;
-    if (!build_propagator(w)) {
+    if (!wfc_overlap_propagator(&w->pb, w->patterns)) {
         diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
         return NULL;
     }

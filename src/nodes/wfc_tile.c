@@ -440,8 +440,8 @@ static bool load_neighbors(tileset *ts, wfc_node *w, const xmlNode *xneighbors, 
                 dense[3][(size_t)p2 * P + p1] = dense[1][(size_t)p1 * P + p2];
                 dense[5][(size_t)p2 * P + p1] = dense[4][(size_t)p1 * P + p2];
             }
-        w->P = P;
-        if (!wfc_set_propagator(w, dense)) ps.ok = diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+        w->pb.P = P;
+        if (!wfc_set_propagator(&w->pb, dense)) ps.ok = diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
     }
     for (int k = 0; k < 6; k++) free(dense[k]);
     if (!ps.ok && !d->failed) diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
@@ -467,14 +467,14 @@ static bool parse_rule_out(loader *ld, wfc_node *w, const xmlNode *rule_el, cons
 
 static void tile_update_state(const wfc_node *w, const uint8_t *data, uint8_t *cells)
 {
-    int S = w->S, SZ = w->SZ, T = S * S * SZ, C = w->newgrid.c, P = w->P;
+    int S = w->S, SZ = w->SZ, T = S * S * SZ, C = w->newgrid.c, P = w->pb.P;
     int NMX = w->newgrid.mx, NMY = w->newgrid.my;
     int32_t *votes = malloc((size_t)T * C * sizeof *votes);
     if (!votes) return;
-    for (int z = 0; z < w->mz; z++)
-        for (int y = 0; y < w->my; y++)
-            for (int x = 0; x < w->mx; x++) {
-                const uint8_t *wv = data + (size_t)(x + y * w->mx + z * w->mx * w->my) * P;
+    for (int z = 0; z < w->pb.mz; z++)
+        for (int y = 0; y < w->pb.my; y++)
+            for (int x = 0; x < w->pb.mx; x++) {
+                const uint8_t *wv = data + (size_t)(x + y * w->pb.mx + z * w->pb.mx * w->pb.my) * P;
                 memset(votes, 0, (size_t)T * C * sizeof *votes);
                 for (int t = 0; t < P; t++) {
                     if (!wv[t]) continue;
@@ -499,7 +499,7 @@ static bool tile_build(loader *ld, wfc_node *w, const xmlNode *el, tileset *ts, 
     const char *name = xml_attr(el, "tileset");
     const char *folder = xml_attr(el, "tiles");
     if (!folder) folder = name;
-    if (!xml_get_bool(d, el, "periodic", false, &w->periodic) || !xml_get_int(d, el, "overlap", 0, &w->overlap) ||
+    if (!xml_get_bool(d, el, "periodic", false, &w->pb.periodic) || !xml_get_int(d, el, "overlap", 0, &w->overlap) ||
         !xml_get_int(d, el, "overlapz", 0, &w->overlapz))
         return false;
     char *path = resource_find(ld->res, d, line, "tileset", "tilesets", name, ".xml");
@@ -537,8 +537,8 @@ static bool tile_build(loader *ld, wfc_node *w, const xmlNode *el, tileset *ts, 
     if (w->overlap >= S || w->overlapz >= SZ)
         return diag_error(d, TS_ERR_MODEL, line, "overlap=\"%d\" overlapz=\"%d\" should be less than the tile size %dx%dx%d",
                           w->overlap, w->overlapz, S, S, SZ);
-    int64_t size[3] = {(int64_t)(S - w->overlap) * w->mx + w->overlap, (int64_t)(S - w->overlap) * w->my + w->overlap,
-                       (int64_t)(SZ - w->overlapz) * w->mz + w->overlapz};
+    int64_t size[3] = {(int64_t)(S - w->overlap) * w->pb.mx + w->overlap, (int64_t)(S - w->overlap) * w->pb.my + w->overlap,
+                       (int64_t)(SZ - w->overlapz) * w->pb.mz + w->overlapz};
     if (size[0] < 1 || size[1] < 1 || size[2] < 1 || size[0] * size[1] * size[2] > GRID_MAX_CELLS)
         return diag_error(d, TS_ERR_MODEL, line, "the tiles make a %lldx%lldx%lld grid, %s", (long long)size[0],
                           (long long)size[1], (long long)size[2], size[0] < 1 || size[1] < 1 || size[2] < 1 ? "which is empty" : "which is absurdly large");
@@ -549,7 +549,7 @@ static bool tile_build(loader *ld, wfc_node *w, const xmlNode *el, tileset *ts, 
     w->S = S;
     w->SZ = SZ;
     if (!load_tiles(ts, w, xtiles, folder, full_symmetry)) return false;
-    w->P = ts->P;
+    w->pb.P = ts->P;
     if (!build_index(ts)) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
     if (!wfc_load_rules(ld, w, el, ld->grid, parse_rule_out, ts)) return false;
     return load_neighbors(ts, w, xneighbors, full_symmetry);
@@ -559,14 +559,14 @@ node *wfc_tile_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry)
 {
     wfc_node *w = wfc_node_new(ld, el);
     if (!w) return NULL;
-    w->D = 6;
+    w->pb.D = 6;
     w->update_state = tile_update_state;
     tileset ts = {.ld = ld, .line = xml_line(el)};
     xmlDoc *doc = NULL;
     bool ok = tile_build(ld, w, el, &ts, &doc);
     /* The node keeps the variants and weights; the names live in the tileset document. */
     w->tiles = ts.variants;
-    w->weights = ts.weights;
+    w->pb.weights = ts.weights;
     free(ts.names);
     free(ts.first);
     free(ts.count);

@@ -1,0 +1,190 @@
+/* wfc_cli.c — `tessera wfc SAMPLES.xml`: the standalone WaveFunctionCollapse project's sample list
+   (overlapping and simple tiled models) on the engine of the `wfc` node, written as PNGs. */
+#include "cli.h"
+#include <errno.h>
+#include <libxml/parser.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "../core/xmlutil.h"
+#include "../nodes/wfc_classic.h"
+
+#define MAX_NAMES 1024
+
+typedef struct wfc_args {
+    const char *list, *root, *out_dir;
+    long seed, runs, tries;
+    bool quiet;
+} wfc_args;
+
+/* How many outputs each base name already has, so repeated entries (Chess N2 twice) do not overwrite each other. */
+typedef struct name_counts {
+    char names[MAX_NAMES][300];
+    int counts[MAX_NAMES];
+    int used;
+} name_counts;
+
+static int next_index(name_counts *nc, const char *base)
+{
+    for (int k = 0; k < nc->used; k++)
+        if (strcmp(nc->names[k], base) == 0) return nc->counts[k]++;
+    if (nc->used == MAX_NAMES) return 0;
+    snprintf(nc->names[nc->used], sizeof nc->names[0], "%s", base);
+    nc->counts[nc->used] = 1;
+    nc->used++;
+    return 0;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+static void cli_warn(void *ud, const char *file, int line, const char *message)
+{
+    (void)ud;
+    fprintf(stderr, "%s:%d: warning: %s\n", file, line, message);
+}
+
+static bool write_text_file(const char *path, const char *text, ts_error *err)
+{
+    atomic_file af;
+    if (!atomic_open(&af, path, err)) return false;
+    fputs(text, af.f);
+    return atomic_commit(&af, err);
+}
+
+/* Run one entry's outputs; returns an exit code. */
+static int run_entry(const wfc_args *a, diag *d, const xmlNode *el, name_counts *nc)
+{
+    wfc_classic_entry e;
+    if (!wfc_classic_read_entry(d, el, &e)) {
+        print_error(d->err);
+        d->failed = 0;
+        return EXIT_MODEL;
+    }
+    double t0 = now_ms();
+    wfc_classic *m = wfc_classic_load(d, a->root, &e);
+    if (!m) {
+        print_error(d->err);
+        d->failed = 0;
+        return exit_code_for(d->err->status);
+    }
+    double load_ms = now_ms() - t0;
+    char base[300];
+    if (e.overlapping) snprintf(base, sizeof base, "%s N%d", e.name, e.N);
+    else if (e.subset[0]) snprintf(base, sizeof base, "%s %s", e.name, e.subset);
+    else snprintf(base, sizeof base, "%s", e.name);
+    int outputs = a->runs >= 0 ? (int)a->runs : e.screenshots;
+    long first_seed = e.seed >= 0 ? e.seed : a->seed;
+    int rc = EXIT_OK;
+    for (int k = 0; k < outputs; k++) {
+        double start = now_ms();
+        wfc_result r = WFC_CONTRADICTION;
+        int attempt = 0;
+        int32_t seed = 0;
+        for (; attempt < a->tries && r == WFC_CONTRADICTION; attempt++) {
+            seed = (int32_t)(first_seed + (long)k * a->tries + attempt);
+            r = wfc_classic_run(m, seed, e.limit);
+        }
+        double ms = now_ms() - start;
+        char path[4096] = "";
+        if (r != WFC_CONTRADICTION) snprintf(path, sizeof path, "%s/%s %d.png", a->out_dir, base, next_index(nc, base));
+        const char *outcome = r == WFC_DONE ? "done" : r == WFC_LIMIT ? "stopped at the limit" : "contradiction";
+        if (r != WFC_CONTRADICTION) {
+            ts_error err;
+            int width, height;
+            uint32_t *px = wfc_classic_render(m, &width, &height);
+            bool ok = px && save_png_rgb(path, px, width, height, &err);
+            free(px);
+            if (ok && e.text_output) {
+                char *text = wfc_classic_text(m);
+                char tpath[4096];
+                snprintf(tpath, sizeof tpath, "%.*s.txt", (int)(strlen(path) - 4), path);
+                ok = text && write_text_file(tpath, text, &err);
+                free(text);
+            }
+            if (!ok) {
+                if (!px) ts_error_set(&err, TS_ERR_RUNTIME, path, 0, "out of memory");
+                print_error(&err);
+                rc = exit_code_for(err.status);
+                break;
+            }
+        }
+        if (!a->quiet)
+            printf("%-40s seed %-8d %9.1f ms  %s%s (%d contradicted before)\n",
+                   r == WFC_CONTRADICTION ? base : path + strlen(a->out_dir) + 1, seed, ms + (k == 0 ? load_ms : 0), outcome,
+                   r == WFC_CONTRADICTION ? ", nothing written" : "", attempt - 1);
+    }
+    wfc_classic_free(m);
+    return rc;
+}
+
+int cmd_wfc(int argc, char **argv)
+{
+    wfc_args a = {.out_dir = "output", .seed = 1, .runs = -1, .tries = 10};
+    for (int i = 0; i < argc; i++) {
+        const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        long *target = NULL, min = 0, max = 1L << 20;
+        if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) { a.quiet = true; continue; }
+        if (strcmp(arg, "--samples") == 0 || strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0) {
+            if (!val) { fprintf(stderr, "tessera: %s needs a value\n", arg); return EXIT_USAGE; }
+            if (arg[1] == '-' && arg[2] == 's') a.root = val;
+            else a.out_dir = val;
+            i++;
+            continue;
+        }
+        if (strcmp(arg, "--seed") == 0) { target = &a.seed; min = 0; max = INT32_MAX; }
+        else if (strcmp(arg, "--runs") == 0) target = &a.runs;
+        else if (strcmp(arg, "--tries") == 0) { target = &a.tries; min = 1; }
+        else if (arg[0] == '-' && arg[1]) { fprintf(stderr, "tessera: unknown option %s\nRun 'tessera --help' for usage.\n", arg); return EXIT_USAGE; }
+        else if (a.list) { fprintf(stderr, "tessera: unexpected argument %s\n", arg); return EXIT_USAGE; }
+        else { a.list = arg; continue; }
+        if (!val || !parse_int_arg(val, min, max, target)) {
+            fprintf(stderr, "tessera: %s %s: expected an integer from %ld to %ld\n", arg, val ? val : "", min, max);
+            return EXIT_USAGE;
+        }
+        i++;
+    }
+    if (!a.list) { fprintf(stderr, "tessera: wfc needs SAMPLES.xml\n"); return EXIT_USAGE; }
+    char root[4096];
+    if (!a.root) {
+        const char *slash = strrchr(a.list, '/');
+        if (slash) snprintf(root, sizeof root, "%.*s", (int)(slash - a.list), a.list);
+        else snprintf(root, sizeof root, ".");
+        a.root = root;
+    }
+    xmlDoc *doc = xmlReadFile(a.list, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    if (!doc) {
+        const xmlError *e = xmlGetLastError();
+        fprintf(stderr, "%s:%d: error: cannot read the sample list%s%s", a.list, e ? e->line : 0, e ? ": " : "",
+                e && e->message ? e->message : "\n");
+        return access(a.list, R_OK) == 0 ? EXIT_MODEL : EXIT_IO;
+    }
+    if (mkdir(a.out_dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "%s: error: cannot create the output folder: %s\n", a.out_dir, strerror(errno));
+        xmlFreeDoc(doc);
+        return EXIT_IO;
+    }
+    name_counts *nc = calloc(1, sizeof *nc);
+    if (!nc) { xmlFreeDoc(doc); fprintf(stderr, "tessera: error: out of memory\n"); return EXIT_RUNTIME; }
+    ts_error err;
+    diag d = {.file = a.list, .err = &err, .warn = cli_warn, .quiet = a.quiet};
+    int worst = EXIT_OK, failures = 0, entries = 0;
+    for (const xmlNode *el = xml_first_child(xmlDocGetRootElement(doc)); el; el = xml_next(el)) {
+        if (!xml_is(el, "overlapping") && !xml_is(el, "simpletiled")) continue;
+        entries++;
+        int rc = run_entry(&a, &d, el, nc);
+        if (rc != EXIT_OK) { failures++; worst = rc; }
+    }
+    free(nc);
+    xmlFreeDoc(doc);
+    fflush(stdout);
+    if (!a.quiet || failures) fprintf(stderr, "wfc: %d entries, %d failed\n", entries, failures);
+    return worst;
+}

@@ -1,0 +1,606 @@
+/* wfc_classic.c — samples.xml entries of the standalone WaveFunctionCollapse project: overlapping models of
+   sample images and simple tiled models of PNG tilesets, solved by the engine of the `wfc` node (wfc.c). */
+#include "wfc_classic.h"
+#include "../core/resource.h"
+#include "../core/xmlutil.h"
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CLASSIC_MAX_N 8
+#define CLASSIC_MAX_SIDE 4096
+#define CLASSIC_MAX_TILES 4096
+
+static const char *const entry_attrs[] = {"name", "N", "periodic", "periodicInput", "symmetry", "ground", "size", "width",
+                                          "height", "limit", "screenshots", "seed", "heuristic", "subset",
+                                          "blackBackground", "textOutput", NULL};
+
+bool wfc_classic_read_entry(diag *d, const xmlNode *el, wfc_classic_entry *e)
+{
+    memset(e, 0, sizeof *e);
+    e->line = xml_line(el);
+    e->overlapping = xml_is(el, "overlapping");
+    xml_check_attrs(d, el, entry_attrs);
+    const char *name = xml_attr(el, "name");
+    if (!name || !*name) return diag_error(d, TS_ERR_MODEL, e->line, "<%s> needs a name", xml_name(el));
+    if (strlen(name) >= sizeof e->name || strchr(name, '/') || strstr(name, ".."))
+        return diag_error(d, TS_ERR_MODEL, e->line, "name=\"%s\" is not a plain sample name", name);
+    snprintf(e->name, sizeof e->name, "%s", name);
+    const char *subset = xml_attr(el, "subset");
+    if (subset && strlen(subset) >= sizeof e->subset) return diag_error(d, TS_ERR_MODEL, e->line, "subset name too long");
+    if (subset) snprintf(e->subset, sizeof e->subset, "%s", subset);
+    int size, limit;
+    if (!xml_get_int(d, el, "size", e->overlapping ? 48 : 24, &size) || !xml_get_int(d, el, "width", size, &e->width) ||
+        !xml_get_int(d, el, "height", size, &e->height) || !xml_get_bool(d, el, "periodic", false, &e->periodic) ||
+        !xml_get_int(d, el, "N", 3, &e->N) || !xml_get_bool(d, el, "periodicInput", true, &e->periodic_input) ||
+        !xml_get_int(d, el, "symmetry", 8, &e->symmetry) || !xml_get_bool(d, el, "ground", false, &e->ground) ||
+        !xml_get_int(d, el, "screenshots", 2, &e->screenshots) || !xml_get_int(d, el, "seed", -1, &e->seed) ||
+        !xml_get_int(d, el, "limit", -1, &limit) || !xml_get_bool(d, el, "blackBackground", false, &e->black_background) ||
+        !xml_get_bool(d, el, "textOutput", false, &e->text_output))
+        return false;
+    e->limit = limit;
+    if (e->width < 1 || e->height < 1 || e->width > CLASSIC_MAX_SIDE || e->height > CLASSIC_MAX_SIDE)
+        return diag_error(d, TS_ERR_MODEL, e->line, "output size %dx%d: each side must be from 1 to %d", e->width, e->height,
+                          CLASSIC_MAX_SIDE);
+    if (e->overlapping && (e->N < 1 || e->N > CLASSIC_MAX_N))
+        return diag_error(d, TS_ERR_MODEL, e->line, "N=\"%d\": the pattern size must be from 1 to %d", e->N, CLASSIC_MAX_N);
+    if (e->overlapping && (e->N > e->width || e->N > e->height))
+        return diag_error(d, TS_ERR_MODEL, e->line, "N=\"%d\" is larger than the %dx%d output", e->N, e->width, e->height);
+    if (e->symmetry < 1 || e->symmetry > 8)
+        return diag_error(d, TS_ERR_MODEL, e->line, "symmetry=\"%d\" must be from 1 to 8", e->symmetry);
+    if (e->screenshots < 0) return diag_error(d, TS_ERR_MODEL, e->line, "screenshots=\"%d\" is negative", e->screenshots);
+    const char *h = xml_attr(el, "heuristic");
+    if (!h || strcmp(h, "Entropy") == 0) e->heuristic = WFC_ENTROPY;
+    else if (strcmp(h, "MRV") == 0) e->heuristic = WFC_MRV;
+    else if (strcmp(h, "Scanline") == 0) e->heuristic = WFC_SCANLINE;
+    else return diag_error(d, TS_ERR_MODEL, e->line, "heuristic=\"%s\": use Entropy, MRV or Scanline", h);
+    return true;
+}
+
+/* ---- overlapping ---- */
+
+static bool load_overlapping(diag *d, const char *root, const wfc_classic_entry *e, wfc_classic *m)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/samples/%s.png", root, e->name);
+    int smx, smy;
+    uint32_t *argb = image_load_argb(d, e->line, path, &smx, &smy);
+    if (!argb) return false;
+    long count = (long)smx * smy;
+    uint8_t *sample = malloc((size_t)count);
+    if (!sample) {
+        free(argb);
+        return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+    }
+    int C = 0;
+    for (long i = 0; i < count; i++) {
+        int k = 0;
+        while (k < C && m->colours[k] != argb[i]) k++;
+        if (k == C) {
+            if (C == 256) {
+                free(argb);
+                free(sample);
+                return diag_error(d, TS_ERR_MODEL, e->line, "%s has more than 256 colours", path);
+            }
+            m->colours[C++] = argb[i];
+        }
+        sample[i] = (uint8_t)k;
+    }
+    free(argb);
+    int N = e->N;
+    int xmax = e->periodic_input ? smx : smx - N + 1, ymax = e->periodic_input ? smy : smy - N + 1;
+    if (xmax < 1 || ymax < 1) {
+        free(sample);
+        return diag_error(d, TS_ERR_MODEL, e->line, "the %dx%d sample is smaller than N=\"%d\"", smx, smy, N);
+    }
+    bool ok = wfc_sample_patterns(sample, smx, smy, N, xmax, ymax, ((symmetry_set)1 << e->symmetry) - 1, &m->patterns,
+                                  &m->pb.weights, &m->pb.P);
+    free(sample);
+    if (!ok) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+    m->pb.N = N;
+    m->pb.D = 4;
+    if (!wfc_overlap_propagator(&m->pb, m->patterns)) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+    return true;
+}
+
+/* ---- simple tiled ---- */
+
+/* A tile's symmetry: how many variants it has, and a (quarter turn) and b (mirror) on their numbers. */
+static int tile_cardinality(char sym)
+{
+    switch (sym) {
+    case 'L': case 'T': return 4;
+    case 'I': case '\\': return 2;
+    case 'F': return 8;
+    default: return 1;
+    }
+}
+
+static int turn(char sym, int i)
+{
+    switch (sym) {
+    case 'L': case 'T': return (i + 1) % 4;
+    case 'I': case '\\': return 1 - i;
+    case 'F': return i < 4 ? (i + 1) % 4 : 4 + (i - 1) % 4;
+    default: return i;
+    }
+}
+
+static int mirror(char sym, int i)
+{
+    switch (sym) {
+    case 'L': return i % 2 == 0 ? i + 1 : i - 1;
+    case 'T': return i % 2 == 0 ? i : 4 - i;
+    case '\\': return 1 - i;
+    case 'F': return i < 4 ? i + 4 : i - 4;
+    default: return i;
+    }
+}
+
+static bool in_subset(const xmlNode *xsubset, const char *name)
+{
+    if (!xsubset) return true;
+    for (const xmlNode *x = xml_first_child(xsubset); x; x = xml_next(x)) {
+        const char *n = xml_attr(x, "name");
+        if (xml_is(x, "tile") && n && strcmp(n, name) == 0) return true;
+    }
+    return false;
+}
+
+static const xmlNode *child_named(const xmlNode *el, const char *name)
+{
+    for (const xmlNode *x = xml_first_child(el); x; x = xml_next(x))
+        if (xml_is(x, name)) return x;
+    return NULL;
+}
+
+typedef struct tile_set {
+    int P;                       /* variants so far */
+    int (*action)[8];            /* action[t][k]: variant t under the k-th symmetry */
+    char (*first_name)[128];     /* per variant: its tile's name */
+    int *first;                  /* per variant: its tile's first variant */
+} tile_set;
+
+static void turn_pixels(const uint32_t *src, uint32_t *dst, int s)
+{
+    for (int y = 0; y < s; y++)
+        for (int x = 0; x < s; x++) dst[x + y * s] = src[s - 1 - y + x * s];
+}
+
+static void mirror_pixels(const uint32_t *src, uint32_t *dst, int s)
+{
+    for (int y = 0; y < s; y++)
+        for (int x = 0; x < s; x++) dst[x + y * s] = src[s - 1 - x + y * s];
+}
+
+/* Load one tile picture into variant t (all tiles must be square and of one size). */
+static bool load_tile_png(diag *d, int line, const char *path, wfc_classic *m, int t)
+{
+    int w, h;
+    uint32_t *px = image_load_argb(d, line, path, &w, &h);
+    if (!px) return false;
+    if (w != h || (m->tilesize && w != m->tilesize)) {
+        free(px);
+        return diag_error(d, TS_ERR_MODEL, line, "%s is %dx%d; tiles must be square and all of one size", path, w, h);
+    }
+    if (!m->tilesize) {
+        m->tilesize = w;
+        m->tiles = malloc((size_t)CLASSIC_MAX_TILES * w * w * sizeof *m->tiles);
+        if (!m->tiles) {
+            free(px);
+            return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+        }
+    }
+    memcpy(m->tiles + (size_t)t * w * w, px, (size_t)w * w * sizeof *px);
+    free(px);
+    return true;
+}
+
+static bool load_tiles(diag *d, const char *root, const wfc_classic_entry *e, const xmlNode *xtiles, const xmlNode *xsubset,
+                       bool unique, tile_set *ts, wfc_classic *m, double *weights)
+{
+    char path[4096];
+    for (const xmlNode *x = xml_first_child(xtiles); x; x = xml_next(x)) {
+        if (!xml_is(x, "tile")) continue;
+        static const char *const tile_attrs[] = {"name", "symmetry", "weight", NULL};
+        xml_check_attrs(d, x, tile_attrs);
+        const char *name = xml_attr(x, "name");
+        if (!name || !*name || strlen(name) >= 128 || strchr(name, '/'))
+            return diag_error(d, TS_ERR_MODEL, xml_line(x), "a <tile> needs a plain name");
+        if (!in_subset(xsubset, name)) continue;
+        for (int t = 0; t < ts->P; t++)
+            if (strcmp(ts->first_name[t], name) == 0) return diag_error(d, TS_ERR_MODEL, xml_line(x), "a second tile \"%s\"", name);
+        char sym = 'X';
+        bool present;
+        if (!xml_get_char(d, x, "symmetry", &sym, &present)) return false;
+        if (!present) sym = 'X';
+        if (!strchr("XLTI\\F", sym))
+            return diag_error(d, TS_ERR_MODEL, xml_line(x), "symmetry=\"%c\": use X, I, L, T, \\ or F", sym);
+        double weight;
+        if (!xml_get_double(d, x, "weight", 1.0, &weight)) return false;
+        if (!(weight > 0)) return diag_error(d, TS_ERR_MODEL, xml_line(x), "weight=\"%g\" must be positive", weight);
+        int card = tile_cardinality(sym), T = ts->P;
+        if (T + card > CLASSIC_MAX_TILES) return diag_error(d, TS_ERR_MODEL, xml_line(x), "more than %d tile variants", CLASSIC_MAX_TILES);
+        for (int t = 0; t < card; t++) {
+            int *a = ts->action[T + t];
+            a[0] = t;
+            a[1] = turn(sym, t);
+            a[2] = turn(sym, a[1]);
+            a[3] = turn(sym, a[2]);
+            a[4] = mirror(sym, t);
+            a[5] = mirror(sym, a[1]);
+            a[6] = mirror(sym, a[2]);
+            a[7] = mirror(sym, a[3]);
+            for (int k = 0; k < 8; k++) a[k] += T;
+            snprintf(ts->first_name[T + t], sizeof ts->first_name[0], "%s", name);
+            ts->first[T + t] = T;
+            snprintf(m->tile_names[T + t], sizeof m->tile_names[0], "%s %d", name, t);
+            weights[T + t] = weight;
+        }
+        if (unique) {
+            for (int t = 0; t < card; t++) {
+                snprintf(path, sizeof path, "%s/tilesets/%s/%s %d.png", root, e->name, name, t);
+                if (!load_tile_png(d, xml_line(x), path, m, T + t)) return false;
+            }
+        } else {
+            snprintf(path, sizeof path, "%s/tilesets/%s/%s.png", root, e->name, name);
+            if (!load_tile_png(d, xml_line(x), path, m, T)) return false;
+            size_t s2 = (size_t)m->tilesize * m->tilesize;
+            for (int t = 1; t < card; t++) {
+                if (t <= 3) turn_pixels(m->tiles + (T + t - 1) * s2, m->tiles + (T + t) * s2, m->tilesize);
+                else mirror_pixels(m->tiles + (T + t - 4) * s2, m->tiles + (T + t) * s2, m->tilesize);
+            }
+        }
+        ts->P = T + card;
+    }
+    if (ts->P == 0) return diag_error(d, TS_ERR_MODEL, xml_line(xtiles), "no tiles%s", xsubset ? " in the subset" : "");
+    return true;
+}
+
+/* "name" or "name k": the variant, or -1 when the tile is outside the subset, -2 on an error (reported). */
+static int neighbor_variant(diag *d, int line, const tile_set *ts, const char *text, const char *side)
+{
+    char name[128];
+    int k = 0;
+    const char *space = strrchr(text, ' ');
+    size_t len = strlen(text);
+    if (space && space[1]) {
+        char *end;
+        long v = strtol(space + 1, &end, 10);
+        if (!*end) {
+            if (v < 0 || v > 7) {
+                diag_error(d, TS_ERR_MODEL, line, "%s=\"%s\": the variant must be from 0 to 7", side, text);
+                return -2;
+            }
+            k = (int)v;
+            len = (size_t)(space - text);
+        }
+    }
+    while (len > 0 && text[len - 1] == ' ') len--;
+    if (len == 0 || len >= sizeof name) {
+        diag_error(d, TS_ERR_MODEL, line, "%s=\"%s\" is not a tile name", side, text);
+        return -2;
+    }
+    memcpy(name, text, len);
+    name[len] = 0;
+    for (int t = 0; t < ts->P; t++)
+        if (ts->first[t] == t && strcmp(ts->first_name[t], name) == 0) return ts->action[t][k];
+    return -1;
+}
+
+static bool load_neighbors(diag *d, const xmlNode *xneighbors, const xmlNode *xtiles, const tile_set *ts,
+                           bool **dense)
+{
+    int P = ts->P;
+    for (const xmlNode *x = xml_first_child(xneighbors); x; x = xml_next(x)) {
+        if (!xml_is(x, "neighbor")) continue;
+        static const char *const neighbor_attrs[] = {"left", "right", NULL};
+        xml_check_attrs(d, x, neighbor_attrs);
+        const char *left = xml_attr(x, "left"), *right = xml_attr(x, "right");
+        if (!left || !right) return diag_error(d, TS_ERR_MODEL, xml_line(x), "a <neighbor> needs left and right");
+        int L = neighbor_variant(d, xml_line(x), ts, left, "left"), R = neighbor_variant(d, xml_line(x), ts, right, "right");
+        if (L == -2 || R == -2) return false;
+        if (L < 0 || R < 0) {
+            /* Outside the subset is fine; a name that no tile has is not. */
+            const char *missing = L < 0 ? left : right;
+            char name[128];
+            snprintf(name, sizeof name, "%s", missing);
+            char *sp = strchr(name, ' ');
+            if (sp) *sp = 0;
+            bool known = false;
+            for (const xmlNode *t = xml_first_child(xtiles); t && !known; t = xml_next(t)) {
+                const char *n = xml_attr(t, "name");
+                known = xml_is(t, "tile") && n && strcmp(n, name) == 0;
+            }
+            if (!known) return diag_error(d, TS_ERR_MODEL, xml_line(x), "neighbor names \"%s\", which is not a tile", name);
+            continue; /* a tile left out by the subset */
+        }
+        const int(*a)[8] = (const int(*)[8])ts->action;
+        int D = a[L][1], U = a[R][1];
+        /* Engine directions: 0 +x, 1 +y, 2 -x, 3 -y; dense[d][t1*P+t2]: t2 may sit at t1's side d. */
+        dense[2][(size_t)R * P + L] = true;
+        dense[2][(size_t)a[R][6] * P + a[L][6]] = true;
+        dense[2][(size_t)a[L][4] * P + a[R][4]] = true;
+        dense[2][(size_t)a[L][2] * P + a[R][2]] = true;
+        dense[1][(size_t)U * P + D] = true;
+        dense[1][(size_t)a[D][6] * P + a[U][6]] = true;
+        dense[1][(size_t)a[U][4] * P + a[D][4]] = true;
+        dense[1][(size_t)a[D][2] * P + a[U][2]] = true;
+    }
+    for (int t1 = 0; t1 < P; t1++)
+        for (int t2 = 0; t2 < P; t2++) {
+            dense[0][(size_t)t2 * P + t1] = dense[2][(size_t)t1 * P + t2];
+            dense[3][(size_t)t2 * P + t1] = dense[1][(size_t)t1 * P + t2];
+        }
+    return true;
+}
+
+static bool load_tiled(diag *outer, const char *root, const wfc_classic_entry *e, wfc_classic *m)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tilesets/%s.xml", root, e->name);
+    xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    if (!doc) return diag_error(outer, TS_ERR_MODEL, e->line, "%s: missing or not well-formed XML", path);
+    diag dd = *outer;
+    diag *d = &dd;
+    d->file = path;
+    d->failed = 0;
+    bool ok = false;
+    tile_set ts = {0};
+    double *weights = NULL;
+    bool *dense[4] = {0};
+    const xmlNode *xroot = xmlDocGetRootElement(doc);
+    const xmlNode *xtiles = child_named(xroot, "tiles"), *xneighbors = child_named(xroot, "neighbors");
+    const xmlNode *xsubset = NULL;
+    bool unique;
+    if (!xml_get_bool(d, xroot, "unique", false, &unique)) goto out;
+    if (!xtiles || !xneighbors) {
+        diag_error(d, TS_ERR_MODEL, xml_line(xroot), "a tileset needs <tiles> and <neighbors>");
+        goto out;
+    }
+    if (e->subset[0]) {
+        for (const xmlNode *x = xml_first_child(child_named(xroot, "subsets")); x && !xsubset; x = xml_next(x)) {
+            const char *n = xml_attr(x, "name");
+            if (xml_is(x, "subset") && n && strcmp(n, e->subset) == 0) xsubset = x;
+        }
+        if (!xsubset) {
+            diag_error(outer, TS_ERR_MODEL, e->line, "subset \"%s\" is not in %s", e->subset, path);
+            goto out;
+        }
+    }
+    ts.action = malloc(CLASSIC_MAX_TILES * sizeof *ts.action);
+    ts.first_name = malloc(CLASSIC_MAX_TILES * sizeof *ts.first_name);
+    ts.first = malloc(CLASSIC_MAX_TILES * sizeof *ts.first);
+    m->tile_names = malloc(CLASSIC_MAX_TILES * sizeof *m->tile_names);
+    weights = malloc(CLASSIC_MAX_TILES * sizeof *weights);
+    if (!ts.action || !ts.first_name || !ts.first || !m->tile_names || !weights) {
+        diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+        goto out;
+    }
+    if (!load_tiles(d, root, e, xtiles, xsubset, unique, &ts, m, weights)) goto out;
+    int P = ts.P;
+    for (int k = 0; k < 4; k++)
+        if (!(dense[k] = calloc((size_t)P * P, 1))) {
+            diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+            goto out;
+        }
+    if (!load_neighbors(d, xneighbors, xtiles, &ts, dense)) goto out;
+    m->pb.P = P;
+    m->pb.N = 1;
+    m->pb.D = 4;
+    m->pb.weights = weights;
+    weights = NULL;
+    if (!wfc_set_propagator(&m->pb, dense)) {
+        diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+        goto out;
+    }
+    ok = true;
+out:
+    if (!ok && dd.failed && outer->err && !outer->failed) outer->failed = 1;
+    for (int k = 0; k < 4; k++) free(dense[k]);
+    free(ts.action);
+    free(ts.first_name);
+    free(ts.first);
+    free(weights);
+    xmlFreeDoc(doc);
+    return ok;
+}
+
+/* ---- running ---- */
+
+/* The bans every run starts from: patterns that no neighbour can follow
+   where a neighbour exists, and with ground the last pattern on the bottom row only. */
+static void initial_bans(wfc_classic *m, bool ground)
+{
+    const wfc_problem *pb = &m->pb;
+    wfc_solver *s = &m->solver;
+    int MX = pb->mx, MY = pb->my, N = pb->N, P = pb->P;
+    for (int y = 0; y < MY; y++)
+        for (int x = 0; x < MX; x++) {
+            if (!pb->periodic && (x + N > MX || y + N > MY)) continue;
+            int i = x + y * MX;
+            for (int t = 0; t < P; t++) {
+                bool lonely = false;
+                for (int d = 0; d < 4 && !lonely; d++) {
+                    int x2 = x + wfc_dx[d], y2 = y + wfc_dy[d];
+                    bool exists = pb->periodic || (x2 >= 0 && y2 >= 0 && x2 + N <= MX && y2 + N <= MY);
+                    lonely = exists && pb->prop_start[d * P + t + 1] == pb->prop_start[d * P + t];
+                }
+                if (lonely && s->wave.data[(size_t)i * P + t]) wfc_ban(pb, s, i, t);
+            }
+        }
+    if (ground)
+        for (int x = 0; x < MX; x++) {
+            int bottom = x + (MY - 1) * MX;
+            for (int t = 0; t < P - 1; t++)
+                if (s->wave.data[(size_t)bottom * P + t]) wfc_ban(pb, s, bottom, t);
+            for (int y = 0; y < MY - 1; y++) {
+                int i = x + y * MX;
+                if (s->wave.data[(size_t)i * P + P - 1]) wfc_ban(pb, s, i, P - 1);
+            }
+        }
+}
+
+wfc_classic *wfc_classic_load(diag *d, const char *root, const wfc_classic_entry *e)
+{
+    wfc_classic *m = calloc(1, sizeof *m);
+    if (!m) {
+        diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+        return NULL;
+    }
+    wfc_problem *pb = &m->pb;
+    pb->mx = e->width;
+    pb->my = e->height;
+    pb->mz = 1;
+    pb->cells = e->width * e->height;
+    pb->periodic = e->periodic;
+    pb->heuristic = e->heuristic;
+    m->black_background = e->black_background;
+    bool ok = e->overlapping ? load_overlapping(d, root, e, m) : load_tiled(d, root, e, m);
+    if (ok && (!wfc_problem_prepare(pb) || !wfc_solver_init(&m->solver, pb))) ok = diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+    if (!ok) {
+        wfc_classic_free(m);
+        return NULL;
+    }
+    wfc_solver_clear(&m->solver, pb);
+    initial_bans(m, e->overlapping && e->ground);
+    m->start_contradicts = !wfc_propagate(pb, &m->solver);
+    wfc_solver_save_start(&m->solver, pb);
+    return m;
+}
+
+wfc_result wfc_classic_run(wfc_classic *m, int32_t seed, long limit)
+{
+    if (m->start_contradicts) {
+        wfc_solver_restart(&m->solver, &m->pb);
+        m->done = false;
+        return WFC_CONTRADICTION;
+    }
+    wfc_result r = wfc_solve(&m->pb, &m->solver, seed, limit);
+    m->done = r == WFC_DONE;
+    return r;
+}
+
+static int observed(const wfc_classic *m, int i)
+{
+    const uint8_t *w = m->solver.wave.data + (size_t)i * m->pb.P;
+    for (int t = 0; t < m->pb.P; t++)
+        if (w[t]) return t;
+    return 0;
+}
+
+static uint32_t *render_overlapping(const wfc_classic *m, int *width, int *height)
+{
+    const wfc_problem *pb = &m->pb;
+    int MX = pb->mx, MY = pb->my, N = pb->N, P = pb->P;
+    uint32_t *px = malloc((size_t)MX * MY * sizeof *px);
+    if (!px) return NULL;
+    const uint8_t *wave = m->solver.wave.data;
+    for (int y = 0; y < MY; y++)
+        for (int x = 0; x < MX; x++) {
+            if (m->done) {
+                /* Cells past a non-periodic edge show the far corner of the last pattern. */
+                int dy = y < MY - N + 1 ? 0 : N - 1, dx = x < MX - N + 1 ? 0 : N - 1;
+                const uint8_t *p = m->patterns + (size_t)observed(m, x - dx + (y - dy) * MX) * N * N;
+                px[x + y * MX] = m->colours[p[dx + dy * N]] & 0xffffff;
+                continue;
+            }
+            long contributors = 0, r = 0, g = 0, b = 0;
+            for (int dy = 0; dy < N; dy++)
+                for (int dx = 0; dx < N; dx++) {
+                    int sx = x - dx, sy = y - dy;
+                    if (sx < 0) sx += MX;
+                    if (sy < 0) sy += MY;
+                    if (!pb->periodic && (sx + N > MX || sy + N > MY)) continue;
+                    const uint8_t *w = wave + (size_t)(sx + sy * MX) * P;
+                    for (int t = 0; t < P; t++)
+                        if (w[t]) {
+                            uint32_t c = m->colours[m->patterns[(size_t)t * N * N + dx + dy * N]];
+                            contributors++;
+                            r += (c >> 16) & 0xff;
+                            g += (c >> 8) & 0xff;
+                            b += c & 0xff;
+                        }
+                }
+            px[x + y * MX] = contributors ? (uint32_t)(r / contributors) << 16 | (uint32_t)(g / contributors) << 8 |
+                                                (uint32_t)(b / contributors)
+                                          : 0;
+        }
+    *width = MX;
+    *height = MY;
+    return px;
+}
+
+static uint32_t *render_tiled(const wfc_classic *m, int *width, int *height)
+{
+    const wfc_problem *pb = &m->pb;
+    int MX = pb->mx, MY = pb->my, P = pb->P, S = m->tilesize;
+    int W = MX * S;
+    uint32_t *px = malloc((size_t)MX * MY * S * S * sizeof *px);
+    if (!px) return NULL;
+    for (int y = 0; y < MY; y++)
+        for (int x = 0; x < MX; x++) {
+            int i = x + y * MX;
+            const uint8_t *w = m->solver.wave.data + (size_t)i * P;
+            int remaining = m->solver.wave.sums_of_ones[i];
+            double sum = 0;
+            for (int t = 0; t < P; t++)
+                if (w[t]) sum += pb->weights[t];
+            for (int yt = 0; yt < S; yt++)
+                for (int xt = 0; xt < S; xt++) {
+                    uint32_t *out = px + x * S + xt + (size_t)(y * S + yt) * W;
+                    if (m->done) {
+                        *out = m->tiles[(size_t)observed(m, i) * S * S + xt + yt * S] & 0xffffff;
+                        continue;
+                    }
+                    if ((m->black_background && remaining == P) || sum <= 0) {
+                        *out = 0;
+                        continue;
+                    }
+                    double r = 0, g = 0, b = 0;
+                    for (int t = 0; t < P; t++)
+                        if (w[t]) {
+                            uint32_t c = m->tiles[(size_t)t * S * S + xt + yt * S];
+                            double k = pb->weights[t] / sum;
+                            r += ((c >> 16) & 0xff) * k;
+                            g += ((c >> 8) & 0xff) * k;
+                            b += (c & 0xff) * k;
+                        }
+                    *out = (uint32_t)r << 16 | (uint32_t)g << 8 | (uint32_t)b;
+                }
+        }
+    *width = W;
+    *height = MY * S;
+    return px;
+}
+
+uint32_t *wfc_classic_render(const wfc_classic *m, int *width, int *height)
+{
+    return m->patterns ? render_overlapping(m, width, height) : render_tiled(m, width, height);
+}
+
+char *wfc_classic_text(const wfc_classic *m)
+{
+    if (!m->tile_names || !m->done) return NULL;
+    int MX = m->pb.mx, MY = m->pb.my;
+    size_t cap = (size_t)MX * MY * (sizeof m->tile_names[0] + 2) + (size_t)MY + 1, len = 0;
+    char *text = malloc(cap);
+    if (!text) return NULL;
+    for (int y = 0; y < MY; y++) {
+        for (int x = 0; x < MX; x++) len += (size_t)snprintf(text + len, cap - len, "%s, ", m->tile_names[observed(m, x + y * MX)]);
+        len += (size_t)snprintf(text + len, cap - len, "\n");
+    }
+    return text;
+}
+
+void wfc_classic_free(wfc_classic *m)
+{
+    if (!m) return;
+    wfc_solver_free(&m->solver);
+    wfc_problem_free(&m->pb);
+    free(m->patterns);
+    free(m->tiles);
+    free(m->tile_names);
+    free(m);
+}

@@ -1,0 +1,49 @@
+/* wfc_classic.h — the standalone WaveFunctionCollapse project's sample lists (overlapping and simple tiled
+   models, samples.xml) on the same engine as the `wfc` node. */
+#ifndef TS_WFC_CLASSIC_H
+#define TS_WFC_CLASSIC_H
+#include "wfc.h"
+
+/* One <overlapping> or <simpletiled> entry of a samples.xml. */
+typedef struct wfc_classic_entry {
+    bool overlapping;
+    char name[128];
+    char subset[128];          /* "" for none */
+    int N, symmetry, width, height, screenshots;
+    int seed;                  /* -1: none given */
+    long limit;                /* -1: none */
+    bool periodic, periodic_input, ground, black_background, text_output;
+    wfc_heuristic heuristic;
+    int line;
+} wfc_classic_entry;
+
+/* A loaded model, ready to run with any seed. */
+typedef struct wfc_classic {
+    wfc_problem pb;
+    wfc_solver solver;
+    bool start_contradicts;    /* the bans before the first observation already contradict */
+    bool done;                 /* the last run observed every cell */
+    bool black_background;
+    /* Overlapping: P patterns of N*N colour numbers. */
+    uint8_t *patterns;
+    uint32_t colours[256];
+    /* Simple tiled: P tiles of tilesize^2 ARGB pixels, and their names ("corner 1"). */
+    uint32_t *tiles;
+    int tilesize;
+    char (*tile_names)[160];
+} wfc_classic;
+
+/* Read an entry's attributes (errors at its line in d->file); false on bad input. */
+bool wfc_classic_read_entry(diag *d, const xmlNode *el, wfc_classic_entry *e);
+/* Load the sample (root/samples/NAME.png) or tileset (root/tilesets/NAME.xml and NAME/).
+   Errors about the entry go to d; errors inside a tileset name that file. NULL on failure. */
+wfc_classic *wfc_classic_load(diag *d, const char *root, const wfc_classic_entry *e);
+/* One attempt: WFC_DONE, WFC_CONTRADICTION, or WFC_LIMIT after limit observations (limit < 0: none). */
+wfc_result wfc_classic_run(wfc_classic *m, int32_t seed, long limit);
+/* The picture of the last run as 0xRRGGBB pixels (free() it): observed cells in their colours,
+   undecided ones as the average of what they may still become. NULL when out of memory. */
+uint32_t *wfc_classic_render(const wfc_classic *m, int *width, int *height);
+/* Tile names of a finished tiled run, row by row ("name k, "), or NULL (free() it). */
+char *wfc_classic_text(const wfc_classic *m);
+void wfc_classic_free(wfc_classic *m);
+#endif
