@@ -1,8 +1,13 @@
-# bench.mk — `make bench`: speed and memory on a fixed list of corpus models (bench/models.tsv).
+# bench.mk — `make bench`: speed and memory on a fixed list of corpus models (bench/models.tsv),
+# then the classic WFC cases (bench/wfc.sh).
 $(BUILD)/bench: bench/bench.c $(BUILD)/libtessera.a
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libtessera.a $(LDLIBS)
 
-bench: tessera $(BUILD)/bench
+$(BUILD)/wfc_bench: bench/wfc_bench.c $(BUILD)/libtessera.a $(HEADERS)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libtessera.a $(LDLIBS)
+
+bench: tessera $(BUILD)/bench $(BUILD)/wfc_bench
 	@sh bench/run.sh
+	@sh bench/wfc.sh
 
 .PHONY: bench

@@ -102,5 +102,26 @@ expect 3 "glued.xml:1: error: .*--allow-any-path" "$T" run "$dir/glued.xml" --re
 "$T" run "$dir/glued.xml" --resources "$dir/res" --allow-any-path --size 5 -q -o "$dir/glued.txt"
 if [ "$(tail -n 5 "$dir/glued.txt" | grep -c '^WWWWW$')" = 5 ]; then ok; else bad "--allow-any-path rule image run"; fi
 
+# tessera wfc: a tiny classic samples.xml over the shared WaveFunctionCollapse samples (one overlapping, one tiled).
+W=../shared/wfc
+if [ -f "$W/samples/RedMaze.png" ] && [ -f "$W/tilesets/Knots.xml" ]; then
+    printf '<samples>\n  <overlapping name="RedMaze" N="2" size="16" screenshots="1"/>\n  <simpletiled name="Knots" subset="Standard" size="6" periodic="True" screenshots="1"/>\n</samples>\n' > "$dir/wfc.xml"
+    expect 0 "Knots Standard 0.png .* done" "$T" wfc "$dir/wfc.xml" --samples "$W" -o "$dir/wfc"
+    if png_decodes 16 16 "$dir/wfc/RedMaze N2 0.png"; then ok; else bad "wfc overlapping PNG"; fi
+    if png_decodes 60 60 "$dir/wfc/Knots Standard 0.png"; then ok; else bad "wfc tiled PNG"; fi
+    # --runs overrides screenshots; a second entry of the same name continues the numbering.
+    "$T" wfc "$dir/wfc.xml" --samples "$W" -o "$dir/wfc2" --runs 2 -q
+    if [ "$(ls "$dir/wfc2" | wc -l)" = 4 ] && [ -f "$dir/wfc2/RedMaze N2 1.png" ]; then ok; else bad "wfc --runs 2"; fi
+    printf '<samples>\n  <overlapping name="NoSuchSample" N="2"/>\n</samples>\n' > "$dir/wfc_missing.xml"
+    expect 3 "wfc_missing.xml:2: error: .*NoSuchSample.png" "$T" wfc "$dir/wfc_missing.xml" --samples "$W" -o "$dir/wfc"
+    printf '<samples>\n\n  <simpletiled name="Knots" subset="Nope"/>\n</samples>\n' > "$dir/wfc_subset.xml"
+    expect 3 "wfc_subset.xml:3: error: subset \"Nope\"" "$T" wfc "$dir/wfc_subset.xml" --samples "$W" -o "$dir/wfc"
+    printf '<samples>\n  <overlapping name="RedMaze" N="0"/>\n</samples>\n' > "$dir/wfc_n.xml"
+    expect 3 "wfc_n.xml:2: error: N=\"0\"" "$T" wfc "$dir/wfc_n.xml" --samples "$W" -o "$dir/wfc"
+    expect 2 "needs SAMPLES.xml" "$T" wfc
+else
+    echo "cli: wfc cases skipped: $W (the classic WaveFunctionCollapse samples) not found"
+fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]
