@@ -197,6 +197,14 @@ bool wfc_solver_init(wfc_solver *s, const wfc_problem *pb)
     s->stack_cap = (int64_t)pb->cells * pb->P;
     s->stack = malloc((size_t)s->stack_cap * 2 * sizeof *s->stack);
     s->distribution = malloc((size_t)pb->P * sizeof *s->distribution);
+    if (pb->fast) {
+        s->heap_cap = 2 * (int64_t)pb->cells + 16;
+        s->heap = malloc((size_t)s->heap_cap * sizeof *s->heap);
+        s->dirty = malloc((size_t)pb->cells * sizeof *s->dirty);
+        s->is_dirty = calloc((size_t)pb->cells, 1);
+        s->noise = malloc((size_t)pb->cells * sizeof *s->noise);
+        if (!s->heap || !s->dirty || !s->is_dirty || !s->noise) return false;
+    }
     return s->stack && s->distribution && wave_alloc(&s->wave, pb) && wave_alloc(&s->start, pb);
 }
 
@@ -206,6 +214,10 @@ void wfc_solver_free(wfc_solver *s)
     wave_free(&s->start);
     free(s->stack);
     free(s->distribution);
+    free(s->heap);
+    free(s->dirty);
+    free(s->is_dirty);
+    free(s->noise);
 }
 
 void wfc_solver_clear(wfc_solver *s, const wfc_problem *pb)
@@ -236,6 +248,11 @@ void wfc_solver_restart(wfc_solver *s, const wfc_problem *pb)
     s->stack_size = 0;
     s->scan_from = 0;
     wave_copy(&s->wave, &s->start, pb);
+    s->heap_size = 0;
+    s->dirty_size = 0;
+    s->contradiction = false;
+    s->queue_built = false;
+    if (s->is_dirty) memset(s->is_dirty, 0, (size_t)pb->cells);
 }
 
 void wfc_ban(const wfc_problem *pb, wfc_solver *s, int i, int t)
@@ -257,6 +274,13 @@ void wfc_ban(const wfc_problem *pb, wfc_solver *s, int i, int t)
     s->stack_size++;
 
     wv->sums_of_ones[i] -= 1;
+    if (pb->fast) {
+        if (wv->sums_of_ones[i] == 0) s->contradiction = true;
+        if (!s->is_dirty[i]) {
+            s->is_dirty[i] = 1;
+            s->dirty[s->dirty_size++] = i;
+        }
+    }
     if (pb->heuristic == WFC_ENTROPY) {
         double sum = wv->sums_of_weights[i];
         wv->entropies[i] += wv->sums_of_weight_log_weights[i] / sum - log(sum);
@@ -296,6 +320,7 @@ bool wfc_propagate(const wfc_problem *pb, wfc_solver *s)
             }
         }
     }
+    if (pb->fast) return !s->contradiction;
     return wv->sums_of_ones[0] > 0;
 }
 
@@ -308,8 +333,78 @@ static bool cell_in_grid(const wfc_problem *pb, int x, int y, int z)
 /* Scanline: the first undecided cell from where the last search stopped.
    Otherwise the undecided cell of least entropy (or fewest options), ties
    broken by a little noise drawn per candidate. */
+static double cell_key(const wfc_problem *pb, const wfc_solver *s, int i)
+{
+    double base = pb->heuristic == WFC_ENTROPY ? s->wave.entropies[i] : s->wave.sums_of_ones[i];
+    return base + s->noise[i];
+}
+
+static void heap_push(wfc_solver *s, double key, int32_t cell)
+{
+    if (s->heap_size == s->heap_cap) {
+        int64_t cap = 2 * s->heap_cap;
+        struct wfc_heap_item *bigger = realloc(s->heap, (size_t)cap * sizeof *bigger);
+        if (!bigger) return; /* out of memory: the cell is not offered again */
+        s->heap = bigger;
+        s->heap_cap = cap;
+    }
+    int64_t k = s->heap_size++;
+    while (k > 0 && s->heap[(k - 1) / 2].key > key) {
+        s->heap[k] = s->heap[(k - 1) / 2];
+        k = (k - 1) / 2;
+    }
+    s->heap[k] = (struct wfc_heap_item){key, cell};
+}
+
+static struct wfc_heap_item heap_pop(wfc_solver *s)
+{
+    struct wfc_heap_item top = s->heap[0], last = s->heap[--s->heap_size];
+    int64_t k = 0;
+    for (;;) {
+        int64_t c = 2 * k + 1;
+        if (c >= s->heap_size) break;
+        if (c + 1 < s->heap_size && s->heap[c + 1].key < s->heap[c].key) c++;
+        if (s->heap[c].key >= last.key) break;
+        s->heap[k] = s->heap[c];
+        k = c;
+    }
+    if (s->heap_size > 0) s->heap[k] = last;
+    return top;
+}
+
+/* Fast mode: the undecided cell of least key. Entries whose key is out of
+   date are skipped; changed cells were pushed again with their new key. */
+static int next_cell_fast(const wfc_problem *pb, wfc_solver *s, rng *random)
+{
+    int MX = pb->mx, MY = pb->my;
+    if (!s->queue_built) {
+        /* A fresh attempt: new noise, every cell in the queue. */
+        s->queue_built = true;
+        for (int64_t k = 0; k < s->dirty_size; k++) s->is_dirty[s->dirty[k]] = 0;
+        s->dirty_size = 0;
+        for (int i = 0; i < pb->cells; i++) {
+            s->noise[i] = 1e-6 * rng_next_double(random);
+            if (cell_in_grid(pb, i % MX, (i % (MX * MY)) / MX, i / (MX * MY)) && s->wave.sums_of_ones[i] > 1)
+                heap_push(s, cell_key(pb, s, i), i);
+        }
+    }
+    for (int64_t k = 0; k < s->dirty_size; k++) {
+        int i = s->dirty[k];
+        s->is_dirty[i] = 0;
+        if (s->wave.sums_of_ones[i] > 1 && cell_in_grid(pb, i % MX, (i % (MX * MY)) / MX, i / (MX * MY)))
+            heap_push(s, cell_key(pb, s, i), i);
+    }
+    s->dirty_size = 0;
+    while (s->heap_size > 0) {
+        struct wfc_heap_item top = heap_pop(s);
+        if (s->wave.sums_of_ones[top.cell] > 1 && top.key == cell_key(pb, s, top.cell)) return top.cell;
+    }
+    return -1;
+}
+
 int wfc_next_cell(const wfc_problem *pb, wfc_solver *s, rng *random)
 {
+    if (pb->fast && pb->heuristic != WFC_SCANLINE) return next_cell_fast(pb, s, random);
     int MX = pb->mx, MY = pb->my, MZ = pb->mz;
     const wfc_wave *wv = &s->wave;
     if (pb->heuristic == WFC_SCANLINE) {

@@ -21,6 +21,11 @@ typedef struct wfc_problem {
     int D;                    /* directions: 4 (2-D) or 6 (3-D) */
     bool periodic;
     wfc_heuristic heuristic;
+    /* Pick cells from a priority queue with noise fixed per cell per
+       attempt, and notice a contradiction at any cell: the classic command's
+       mode. The `wfc` node leaves this off: the reference scans the whole
+       grid with fresh noise per candidate and only looks at cell 0. */
+    bool fast;
     /* propagator[d][t] = prop_data[prop_start[d*P+t] .. prop_start[d*P+t+1]) */
     int32_t *prop_start, *prop_data;
     int32_t *initial_compatible;  /* [t*D + d]: |propagator[opposite d][t]| */
@@ -43,6 +48,16 @@ typedef struct wfc_solver {
     int64_t stack_size, stack_cap;
     double *distribution;
     int scan_from;               /* the Scanline heuristic's next cell */
+    /* fast mode: a lazy min-heap of (key, cell), cells whose key changed since
+       they were last pushed, per-cell noise, and whether some cell ran out. */
+    struct wfc_heap_item { double key; int32_t cell; } *heap;
+    int64_t heap_size, heap_cap;
+    int32_t *dirty;
+    int64_t dirty_size;
+    uint8_t *is_dirty;
+    double *noise;
+    bool contradiction;
+    bool queue_built;            /* the heap holds every cell of this attempt */
 } wfc_solver;
 
 typedef enum wfc_result { WFC_CONTRADICTION, WFC_DONE, WFC_LIMIT } wfc_result;

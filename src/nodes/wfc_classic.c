@@ -456,6 +456,7 @@ wfc_classic *wfc_classic_load(diag *d, const char *root, const wfc_classic_entry
     pb->cells = e->width * e->height;
     pb->periodic = e->periodic;
     pb->heuristic = e->heuristic;
+    pb->fast = true;
     m->black_background = e->black_background;
     bool ok = e->overlapping ? load_overlapping(d, root, e, m) : load_tiled(d, root, e, m);
     if (ok && (!wfc_problem_prepare(pb) || !wfc_solver_init(&m->solver, pb))) ok = diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
