@@ -15,5 +15,6 @@ int main(void)
     failed += run_convchain_tests();
     failed += run_infer_tests();
     failed += run_wfc_tests();
+    failed += run_wfc_prop_tests();
     return failed ? 1 : 0;
 }

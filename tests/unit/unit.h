@@ -18,4 +18,5 @@ int run_rulefile_tests(void);
 int run_convchain_tests(void);
 int run_infer_tests(void);
 int run_wfc_tests(void);
+int run_wfc_prop_tests(void);
 #endif
