@@ -14,5 +14,6 @@ int main(void)
     failed += run_rulefile_tests();
     failed += run_convchain_tests();
     failed += run_infer_tests();
+    failed += run_oddmodel_tests();
     return failed ? 1 : 0;
 }

@@ -17,4 +17,5 @@ int run_iso_tests(void);
 int run_rulefile_tests(void);
 int run_convchain_tests(void);
 int run_infer_tests(void);
+int run_oddmodel_tests(void);
 #endif
