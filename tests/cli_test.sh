@@ -86,6 +86,9 @@ cp "$M" "$dir/models/m.xml"
 printf '<models>\n  <model name="m" size="11" seeds="5 6" pixelsize="2"/>\n  <model name="nope" size="5"/>\n</models>\n' > "$dir/models.xml"
 expect 5 "1 failed" "$T" batch "$dir/models.xml" --models "$dir/models" -o "$dir/out"
 if [ -f "$dir/out/m_5.png" ] && [ -f "$dir/out/m_6.png" ]; then ok; else bad "batch outputs"; fi
+# An entry without a size names its line in the list.
+printf '<models>\n  <model name="m" seeds="5"/>\n</models>\n' > "$dir/nosize.xml"
+expect 3 "nosize.xml:2: error: <model name=\"m\"> needs a positive size" "$T" batch "$dir/nosize.xml" --models "$dir/models" -o "$dir/out"
 
 # Batch: iso="True" draws a 3-D entry as an isometric PNG with pixelsize cubes; without it, VOX.
 cp models/tower3d.xml "$dir/models/t.xml"

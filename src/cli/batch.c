@@ -54,6 +54,11 @@ static int run_entry(const batch_args *a, diag *d, const xmlNode *xm, const pale
         d->failed = 0;
         return EXIT_MODEL;
     }
+    if (mx < 1 || my < 1 || mz < 1) {
+        fprintf(stderr, "%s:%d: error: <model name=\"%s\"> needs a positive size (or length, width and height)\n", a->list,
+                xml_line(xm), name);
+        return EXIT_MODEL;
+    }
     if (gif) amount = 1;
     palette pal = *base;
     for (const xmlNode *c = xml_first_child(xm); c; c = xml_next(c)) {

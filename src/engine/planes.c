@@ -81,6 +81,7 @@ static bool row_matches(run_state *r, const rule *rl, int sy, int sz, uint64_t *
         const rule_cell *cell = &rl->match[k];
         int row = (sy + cell->dy) + (sz + cell->dz) * r->my;
         uint32_t wave = cell->wave;
+        if (!wave) return false; /* an empty union (values="") accepts no value */
         int v = __builtin_ctz(wave);
         const uint64_t *src = plane_row(p, v, row);
         wave &= wave - 1;

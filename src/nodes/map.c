@@ -75,10 +75,13 @@ static node *map_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetr
     grid_def *old = ld->grid;
     int64_t size[3] = {(int64_t)old->mx * m->num[0] / m->den[0], (int64_t)old->my * m->num[1] / m->den[1],
                        (int64_t)old->mz * m->num[2] / m->den[2]};
-    if (size[0] < 1 || size[1] < 1 || size[2] < 1 || size[0] * size[1] * size[2] > GRID_MAX_CELLS) {
+    /* Each side is below 2^62, so the products are checked one factor at a time to stay within int64_t. */
+    bool huge = size[0] > GRID_MAX_CELLS || size[1] > GRID_MAX_CELLS || size[2] > GRID_MAX_CELLS ||
+                size[0] * size[1] > GRID_MAX_CELLS || size[0] * size[1] * size[2] > GRID_MAX_CELLS;
+    if (size[0] < 1 || size[1] < 1 || size[2] < 1 || huge) {
         diag_error(d, TS_ERR_MODEL, xml_line(el), "scale=\"%s\" turns the %dx%dx%d grid into %lldx%lldx%lld, %s",
                    xml_attr(el, "scale"), old->mx, old->my, old->mz, (long long)size[0], (long long)size[1],
-                   (long long)size[2], size[0] * size[1] * size[2] > GRID_MAX_CELLS ? "which is absurdly large" : "which is empty");
+                   (long long)size[2], huge ? "which is absurdly large" : "which is empty");
         return NULL;
     }
     if (!grid_load(d, el, (int)size[0], (int)size[1], (int)size[2], &m->newgrid)) return NULL;
@@ -163,6 +166,12 @@ static void map_apply(const rule *rl, uint8_t *state, int x, int y, int z, int m
             }
 }
 
+/* x * num / den without int overflow; it is below the new grid's side. */
+static int scaled(int x, int num, int den)
+{
+    return (int)((int64_t)x * num / den);
+}
+
 static bool map_go(run_state *r, const node *n, void *state)
 {
     const map_node *m = (const map_node *)n;
@@ -176,8 +185,8 @@ static bool map_go(run_state *r, const node *n, void *state)
             for (int y = 0; y < r->my; y++)
                 for (int x = 0; x < r->mx; x++)
                     if (map_matches(rl, r->state, x, y, z, r->mx, r->my, r->mz))
-                        map_apply(rl, st->cells, x * m->num[0] / m->den[0], y * m->num[1] / m->den[1],
-                                  z * m->num[2] / m->den[2], g->mx, g->my, g->mz);
+                        map_apply(rl, st->cells, scaled(x, m->num[0], m->den[0]), scaled(y, m->num[1], m->den[1]),
+                                  scaled(z, m->num[2], m->den[2]), g->mx, g->my, g->mz);
     }
     if (!run_use_grid(r, g, st->cells)) return false;
     /* The reference swaps grids without logging; observers hear of every cell. */

@@ -16,5 +16,6 @@ int main(void)
     failed += run_infer_tests();
     failed += run_wfc_tests();
     failed += run_wfc_prop_tests();
+    failed += run_oddmodel_tests();
     return failed ? 1 : 0;
 }

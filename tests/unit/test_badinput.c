@@ -28,6 +28,7 @@ static const bad_case cases[] = {
     {"empty.xml", TS_ERR_MODEL, 1, "malformed XML"},
     {"map_zero_scale.xml", TS_ERR_MODEL, 3, "should be 3 positive factors"},
     {"map_two_factors.xml", TS_ERR_MODEL, 2, "should be 3 positive factors"},
+    {"map_huge_scale.xml", TS_ERR_MODEL, 3, "which is absurdly large"},
     {"field_missing_on.xml", TS_ERR_MODEL, 2, "<field> is missing its on attribute"},
     {"field_unknown_symbol.xml", TS_ERR_MODEL, 2, "on=\"BX\" names a symbol that is not a value"},
     {"observe_unknown_value.xml", TS_ERR_MODEL, 2, "observed value Q is not a value of the grid"},
@@ -108,6 +109,11 @@ static void absurd_sizes_are_refused(void **state)
     opt.mx = 0;
     assert_null(ts_model_load_string("<one values=\"BW\" in=\"B\" out=\"W\"/>", "zero.xml", &opt, &err));
     assert_non_null(strstr(err.message, "at least 1"));
+    /* Sides whose product overflows even 64 bits. */
+    opt.mx = opt.my = opt.mz = 2000000000;
+    assert_null(ts_model_load_string("<one values=\"BW\" in=\"B\" out=\"W\"/>", "huge.xml", &opt, &err));
+    assert_int_equal(err.status, TS_ERR_USAGE);
+    assert_non_null(strstr(err.message, "absurd"));
 }
 
 typedef struct warnings {
