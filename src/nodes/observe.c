@@ -278,15 +278,6 @@ void observe_backward_potentials(int32_t *potentials, const uint32_t *future, co
     propagate(potentials, pr, s, true, NULL);
 }
 
-void observe_forward_potentials(int32_t *potentials, const uint8_t *state, const potential_rules *pr,
-                                potential_scratch *s)
-{
-    const int64_t cells = s->cells;
-    for (int64_t k = 0; k < pr->c * cells; k++) potentials[k] = -1;
-    for (int64_t i = 0; i < cells; i++) potentials[state[i] * cells + i] = 0;
-    propagate(potentials, pr, s, false, NULL);
-}
-
 int observe_forward_estimate_of(int32_t *potentials, const uint8_t *state, const uint32_t *future,
                                 const potential_rules *pr, potential_scratch *s)
 {
@@ -301,24 +292,6 @@ bool observe_goal_reached(const uint8_t *state, const uint32_t *future, int64_t 
     for (int64_t i = 0; i < cells; i++)
         if (!((future[i] >> state[i]) & 1)) return false;
     return true;
-}
-
-int observe_forward_estimate(const int32_t *potentials, int c, const uint32_t *future, int64_t cells)
-{
-    int sum = 0;
-    for (int64_t i = 0; i < cells; i++) {
-        int min = 1000, found = 0; /* potentials of 1000 and more do not count, as in the reference */
-        for (int v = 0; v < c; v++) {
-            int32_t p = potentials[v * cells + i];
-            if ((future[i] >> v) & 1 && p >= 0 && p < min) {
-                min = p;
-                found = 1;
-            }
-        }
-        if (!found) return -1;
-        sum += min;
-    }
-    return sum;
 }
 
 int observe_backward_estimate(const int32_t *potentials, const uint8_t *state, int64_t cells)

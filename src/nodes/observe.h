@@ -74,16 +74,14 @@ bool observe_future(const observation *by_value, int c, uint8_t *state, int64_t 
    never. */
 void observe_backward_potentials(int32_t *potentials, const uint32_t *future, const potential_rules *pr,
                                  potential_scratch *s);
-void observe_forward_potentials(int32_t *potentials, const uint8_t *state, const potential_rules *pr,
-                                potential_scratch *s);
 
-/* observe_forward_estimate of the forward potentials of `state`, computed
-   only as far as the estimate needs (the potentials are left partial). */
+/* The forward estimate of `state`: the sum over all cells of the least forward
+   potential of a goal value (-1 if a cell has none under 1000, as in the
+   reference). The potentials are computed only as far as that needs. */
 int observe_forward_estimate_of(int32_t *potentials, const uint8_t *state, const uint32_t *future,
                                 const potential_rules *pr, potential_scratch *s);
 
 bool observe_goal_reached(const uint8_t *state, const uint32_t *future, int64_t cells);
 /* Sums of the potentials, or -1 where a cell cannot get there. */
-int observe_forward_estimate(const int32_t *potentials, int c, const uint32_t *future, int64_t cells);
 int observe_backward_estimate(const int32_t *potentials, const uint8_t *state, int64_t cells);
 #endif

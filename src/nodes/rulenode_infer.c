@@ -116,28 +116,24 @@ bool rulenode_observe(run_state *r, const rulenode *rn, rulenode_state *st)
     if (!st->future && !(st->future = malloc((size_t)r->cells * sizeof *st->future))) goto oom;
     /* Observed cells turn into their `from` value; the reference writes them
        without logging. */
-    uint8_t *before = malloc((size_t)r->cells);
-    if (!before) goto oom;
-    memcpy(before, r->state, (size_t)r->cells);
+    for (int32_t i = 0; i < r->cells; i++) {
+        const observation *o = &rn->observations[r->state[i]];
+        if (o->present && o->from != r->state[i]) run_change_unlogged(r, i);
+    }
     bool present = observe_future(rn->observations, r->grid->c, r->state, r->cells, st->future);
-    for (int32_t i = 0; i < r->cells; i++)
-        if (before[i] != r->state[i]) run_change_unlogged(r, i);
-    free(before);
     if (!present) return false;
     st->future_computed = true;
     if (rn->search) {
         search_result_free(&st->trajectory);
         st->has_trajectory = false;
         int tries = rn->search_limit < 0 ? 1 : 20;
-        search_memo *memo = tries > 1 ? search_memo_new(r->cells) : NULL;
         for (int k = 0; k < tries && !st->has_trajectory; k++) {
             int32_t seed = rng_next(&r->random);
             st->trajectory = search_run(r->state, st->future, &rn->potential_rules, r->mx, r->my,
-                                        rn->base.kind == &node_kind_all, rn->search_limit, rn->depth_coefficient, seed, memo);
-            if (st->trajectory.out_of_memory) { search_memo_free(memo); goto oom; }
+                                        rn->base.kind == &node_kind_all, rn->search_limit, rn->depth_coefficient, seed);
+            if (st->trajectory.out_of_memory) goto oom;
             st->has_trajectory = st->trajectory.found;
         }
-        search_memo_free(memo);
         return true;
     }
     if (!ensure_potentials(r, rn, st, true)) goto oom;

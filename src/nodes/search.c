@@ -14,17 +14,7 @@ typedef struct heap_item {
     int board;
 } heap_item;
 
-struct search_memo {
-    int64_t cells;
-    uint8_t *states;            /* count states of `cells` bytes */
-    int *estimates;
-    int count, cap;
-    int *table;                 /* index + 1, 0 = empty */
-    int64_t table_size;
-};
-
 typedef struct search {
-    search_memo *memo;
     const uint32_t *future;
     const potential_rules *pr;
     int mx, my, c;
@@ -80,76 +70,6 @@ static bool visited_grow(search *se)
     se->table_size = size;
     for (int b = 0; b < se->board_count; b++) visited_insert(se, b);
     return true;
-}
-
-search_memo *search_memo_new(int64_t cells)
-{
-    search_memo *m = calloc(1, sizeof *m);
-    if (m) m->cells = cells;
-    return m;
-}
-
-void search_memo_free(search_memo *m)
-{
-    if (!m) return;
-    free(m->states);
-    free(m->estimates);
-    free(m->table);
-    free(m);
-}
-
-static int *memo_lookup(search_memo *m, const uint8_t *state, uint32_t hash)
-{
-    if (!m->table_size) return NULL;
-    for (int64_t k = hash & (m->table_size - 1);; k = (k + 1) & (m->table_size - 1)) {
-        int e = m->table[k] - 1;
-        if (e < 0) return NULL;
-        if (memcmp(m->states + (int64_t)e * m->cells, state, (size_t)m->cells) == 0) return &m->estimates[e];
-    }
-}
-
-static void memo_place(search_memo *m, int e)
-{
-    uint32_t hash = state_hash(m->states + (int64_t)e * m->cells, m->cells);
-    int64_t k = hash & (m->table_size - 1);
-    while (m->table[k]) k = (k + 1) & (m->table_size - 1);
-    m->table[k] = e + 1;
-}
-
-/* Remembering is an optimisation: when memory runs short it is skipped. */
-static void memo_add(search_memo *m, const uint8_t *state, int estimate)
-{
-    if (m->count == m->cap) {
-        int cap = m->cap ? 2 * m->cap : 256;
-        uint8_t *states = realloc(m->states, (size_t)cap * m->cells);
-        if (!states) return;
-        m->states = states;
-        int *estimates = realloc(m->estimates, (size_t)cap * sizeof *estimates);
-        if (!estimates) return;
-        m->estimates = estimates;
-        m->cap = cap;
-    }
-    if ((int64_t)(m->count + 1) * 2 > m->table_size) {
-        int64_t size = m->table_size ? 2 * m->table_size : 1024;
-        int *table = calloc((size_t)size, sizeof *table);
-        if (!table) return;
-        free(m->table);
-        m->table = table;
-        m->table_size = size;
-        for (int e = 0; e < m->count; e++) memo_place(m, e);
-    }
-    memcpy(m->states + (int64_t)m->count * m->cells, state, (size_t)m->cells);
-    m->estimates[m->count] = estimate;
-    memo_place(m, m->count++);
-}
-
-static int forward_estimate(search *se, const uint8_t *state, uint32_t hash)
-{
-    int *known = se->memo ? memo_lookup(se->memo, state, hash) : NULL;
-    if (known) return *known;
-    int forward = observe_forward_estimate_of(se->fpotentials, state, se->future, se->pr, &se->scratch);
-    if (se->memo) memo_add(se->memo, state, forward);
-    return forward;
 }
 
 static double board_rank(search *se, const board *b)
@@ -213,7 +133,7 @@ static bool visit_child(search *se, uint8_t *state)
         return true;
     }
     int backward = observe_backward_estimate(se->bpotentials, state, se->cells);
-    int forward = forward_estimate(se, state, hash);
+    int forward = observe_forward_estimate_of(se->fpotentials, state, se->future, se->pr, &se->scratch);
     if (backward < 0 || forward < 0) { free(state); return true; }
     if (se->board_count == se->board_cap) {
         int cap = se->board_cap * 2;
@@ -377,11 +297,11 @@ static void all_children(search *se, const uint8_t *state)
 }
 
 search_result search_run(const uint8_t *present, const uint32_t *future, const potential_rules *pr, int mx, int my,
-                         bool all, int limit, double depth_coefficient, int32_t seed, search_memo *memo)
+                         bool all, int limit, double depth_coefficient, int32_t seed)
 {
     search_result res = {0};
     search se = {.future = future, .pr = pr, .mx = mx, .my = my, .c = pr->c, .cells = (int64_t)mx * my,
-                 .depth_coefficient = depth_coefficient, .goal = -1, .memo = memo};
+                 .depth_coefficient = depth_coefficient, .goal = -1};
     rng_seed(&se.random, seed);
     se.bpotentials = malloc((size_t)(pr->c * se.cells) * sizeof *se.bpotentials);
     se.fpotentials = malloc((size_t)(pr->c * se.cells) * sizeof *se.fpotentials);

@@ -12,18 +12,12 @@ typedef struct search_result {
     int length;
 } search_result;
 
-/* Forward estimates remembered across the retries of a search: they depend
-   only on the state, and the retries revisit many of the same states. */
-typedef struct search_memo search_memo;
-search_memo *search_memo_new(int64_t cells);
-void search_memo_free(search_memo *memo);
-
 /* Search from `present` (2-D, mx*my cells) towards `future`. `all` searches
    over `all`-style steps (every maximal non-overlapping set of matches),
    otherwise over single rule applications. limit < 0: no limit on the
    states visited. The ranks' random tie-breaks come from a stream seeded
    with `seed`, as in the reference. */
 search_result search_run(const uint8_t *present, const uint32_t *future, const potential_rules *pr, int mx, int my,
-                         bool all, int limit, double depth_coefficient, int32_t seed, search_memo *memo);
+                         bool all, int limit, double depth_coefficient, int32_t seed);
 void search_result_free(search_result *res);
 #endif
