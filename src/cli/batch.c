@@ -163,13 +163,9 @@ int cmd_batch(int argc, char **argv)
         else snprintf(models_dir, sizeof models_dir, "models");
         a.models_dir = models_dir;
     }
-    xmlDoc *doc = xmlReadFile(a.list, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-    if (!doc) {
-        const xmlError *e = xmlGetLastError();
-        fprintf(stderr, "%s:%d: error: cannot read the model list%s%s", a.list, e ? e->line : 0, e ? ": " : "",
-                e && e->message ? e->message : "\n");
-        return access(a.list, R_OK) == 0 ? EXIT_MODEL : EXIT_IO;
-    }
+    xmlDoc *doc;
+    int read = read_list_file(a.list, "model list", &doc);
+    if (read != EXIT_OK) return read;
     if (make_dir(a.out_dir) != 0) { xmlFreeDoc(doc); return EXIT_IO; }
     palette pal;
     palette_default(&pal);

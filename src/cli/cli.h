@@ -27,6 +27,9 @@ bool write_result(const char *path, const ts_run *run, const char *model_name, i
                   const palette *pal, int pixel_size, ts_error *err);
 bool has_extension(const char *path, const char *ext); /* case-insensitive, ext with its dot */
 bool parse_int_arg(const char *text, long min, long max, long *out);
+/* Parse a list file; EXIT_OK, or the exit code after printing "file:line: error". */
+typedef struct _xmlDoc xmlDoc;
+int read_list_file(const char *path, const char *what, xmlDoc **doc);
 int cmd_batch(int argc, char **argv);
 int cmd_wfc(int argc, char **argv);
 #endif

@@ -159,13 +159,9 @@ int cmd_wfc(int argc, char **argv)
         else snprintf(root, sizeof root, ".");
         a.root = root;
     }
-    xmlDoc *doc = xmlReadFile(a.list, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-    if (!doc) {
-        const xmlError *e = xmlGetLastError();
-        fprintf(stderr, "%s:%d: error: cannot read the sample list%s%s", a.list, e ? e->line : 0, e ? ": " : "",
-                e && e->message ? e->message : "\n");
-        return access(a.list, R_OK) == 0 ? EXIT_MODEL : EXIT_IO;
-    }
+    xmlDoc *doc;
+    int read = read_list_file(a.list, "sample list", &doc);
+    if (read != EXIT_OK) return read;
     if (mkdir(a.out_dir, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "%s: error: cannot create the output folder: %s\n", a.out_dir, strerror(errno));
         xmlFreeDoc(doc);
