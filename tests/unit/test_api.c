@@ -7,13 +7,7 @@
 
 static ts_model *load(const char *xml, int mx, int my, int mz)
 {
-    ts_load_options opt = ts_load_defaults();
-    opt.mx = mx; opt.my = my; opt.mz = mz;
-    opt.quiet = 1;
-    ts_error err;
-    ts_model *m = ts_model_load_string(xml, "api.xml", &opt, &err);
-    if (!m) fail_msg("%s:%d: %s", err.file, err.line, err.message);
-    return m;
+    return unit_load(xml, "api.xml", mx, my, mz, NULL);
 }
 
 /* `one` changes a cell per step; the step in which nothing matches still

@@ -63,15 +63,7 @@ static void run_forced(const sample_dir *sd, const char *sample, char majority)
              "<sequence values=\"BDAX\"><one in=\"B\" out=\"X\" steps=\"3\"/>"
              "<convchain sample=\"%s\" on=\"B\" black=\"D\" white=\"A\" n=\"1\" temperature=\"0\" steps=\"40\"/>"
              "</sequence>", sample);
-    const char *roots[] = {sd->root};
-    ts_load_options opt = ts_load_defaults();
-    opt.mx = 6; opt.my = 5; opt.mz = 1;
-    opt.resource_dirs = roots;
-    opt.resource_dir_count = 1;
-    opt.quiet = 1;
-    ts_error err;
-    ts_model *m = ts_model_load_string(xml, "chain.xml", &opt, &err);
-    if (!m) fail_msg("%s:%d: %s", err.file, err.line, err.message);
+    ts_model *m = unit_load(xml, "chain.xml", 6, 5, 1, sd->root);
     for (int seed = 1; seed <= 5; seed++) {
         ts_run *run = ts_run_new(m, seed, NULL);
         /* 3 `one` steps; the 4th step fills the `on` cells; 39 sampling
@@ -101,17 +93,9 @@ static void black_pixels_are_the_black_value(void **state)
 static void nothing_to_sample_ends_at_once(void **state)
 {
     const sample_dir *sd = *state;
-    const char *roots[] = {sd->root};
-    ts_load_options opt = ts_load_defaults();
-    opt.mx = 4; opt.my = 4; opt.mz = 1;
-    opt.resource_dirs = roots;
-    opt.resource_dir_count = 1;
-    opt.quiet = 1;
-    ts_error err;
-    ts_model *m = ts_model_load_string("<sequence values=\"BDA\"><all in=\"B\" out=\"A\"/>"
-                                       "<convchain sample=\"MostlyWhite\" on=\"B\" black=\"D\" white=\"A\" n=\"2\"/>"
-                                       "</sequence>", "empty.xml", &opt, &err);
-    if (!m) fail_msg("%s:%d: %s", err.file, err.line, err.message);
+    ts_model *m = unit_load("<sequence values=\"BDA\"><all in=\"B\" out=\"A\"/>"
+                            "<convchain sample=\"MostlyWhite\" on=\"B\" black=\"D\" white=\"A\" n=\"2\"/>"
+                            "</sequence>", "empty.xml", 4, 4, 1, sd->root);
     ts_run *run = ts_run_new(m, 1, NULL);
     assert_int_equal(ts_run_to_end(run, 0), 2);
     ts_run_free(run);

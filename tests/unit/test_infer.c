@@ -8,22 +8,10 @@
 /* Load `xml` for an mx*my grid, start a run and lay `picture` over it. */
 static ts_run *start(const char *xml, const char *picture, int mx, int my, int32_t seed, ts_model **model)
 {
-    ts_load_options opt = ts_load_defaults();
-    opt.mx = mx;
-    opt.my = my;
-    opt.quiet = 1;
-    ts_error err;
-    *model = ts_model_load_string(xml, "infer.xml", &opt, &err);
-    if (!*model) fail_msg("%s:%d: %s", err.file, err.line, err.message);
-    ts_run *run = ts_run_new(*model, seed, &err);
+    *model = unit_load(xml, "infer.xml", mx, my, 1, NULL);
+    ts_run *run = ts_run_new(*model, seed, NULL);
     assert_non_null(run);
-    const char *legend = ts_run_legend(run);
-    assert_int_equal(strlen(picture), (size_t)(mx * my));
-    for (int i = 0; i < mx * my; i++) {
-        const char *v = strchr(legend, picture[i]);
-        assert_non_null(v);
-        run->rs.state[i] = (uint8_t)(v - legend);
-    }
+    unit_lay_picture(run, picture);
     return run;
 }
 

@@ -13,22 +13,11 @@ typedef struct scene {
    (rows of legend symbols, x fastest, then y, then z) over its grid. */
 static scene setup(const char *xml, const char *picture, int mx, int my, int mz, int32_t seed)
 {
-    ts_load_options opt = ts_load_defaults();
-    opt.mx = mx; opt.my = my; opt.mz = mz;
-    opt.quiet = 1;
-    ts_error err;
     scene s;
-    s.model = ts_model_load_string(xml, "path.xml", &opt, &err);
-    if (!s.model) fail_msg("%s:%d: %s", err.file, err.line, err.message);
-    s.run = ts_run_new(s.model, seed, &err);
+    s.model = unit_load(xml, "path.xml", mx, my, mz, NULL);
+    s.run = ts_run_new(s.model, seed, NULL);
     assert_non_null(s.run);
-    const char *legend = ts_run_legend(s.run);
-    assert_int_equal(strlen(picture), (size_t)(mx * my * mz));
-    for (int i = 0; i < mx * my * mz; i++) {
-        const char *v = strchr(legend, picture[i]);
-        assert_non_null(v);
-        s.run->rs.state[i] = (uint8_t)(v - legend);
-    }
+    unit_lay_picture(s.run, picture);
     return s;
 }
 

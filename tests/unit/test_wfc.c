@@ -91,16 +91,7 @@ static int teardown(void **state)
 
 static ts_model *load(const res_dir *rd, const char *xml, int mx, int my)
 {
-    const char *roots[] = {rd->root};
-    ts_load_options opt = ts_load_defaults();
-    opt.mx = mx; opt.my = my; opt.mz = 1;
-    opt.resource_dirs = roots;
-    opt.resource_dir_count = 1;
-    opt.quiet = 1;
-    ts_error err;
-    ts_model *m = ts_model_load_string(xml, "wfc.xml", &opt, &err);
-    if (!m) fail_msg("%s:%d: %s", err.file, err.line, err.message);
-    return m;
+    return unit_load(xml, "wfc.xml", mx, my, 1, rd->root);
 }
 
 /* One observation fixes the stripes' phase and propagation decides every

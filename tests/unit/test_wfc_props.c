@@ -12,16 +12,7 @@
 
 static ts_model *load_rules_model(const char *xml, int mx, int my)
 {
-    const char *roots[] = {"rules"};
-    ts_load_options opt = ts_load_defaults();
-    opt.mx = mx; opt.my = my; opt.mz = 1;
-    opt.resource_dirs = roots;
-    opt.resource_dir_count = 1;
-    opt.quiet = 1;
-    ts_error err;
-    ts_model *m = ts_model_load_string(xml, "props.xml", &opt, &err);
-    if (!m) fail_msg("%s:%d: %s", err.file, err.line, err.message);
-    return m;
+    return unit_load(xml, "props.xml", mx, my, 1, "rules");
 }
 
 /* Runs to the end and returns the finished grid, failing unless the wfc wrote a grid of the expected size and legend. */

@@ -6,6 +6,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "tessera.h"
+
+/* support.c: load a model that must load (fails the test otherwise), with
+   an optional resource root; lay rows of legend symbols over a run's grid. */
+ts_model *unit_load(const char *xml, const char *name, int mx, int my, int mz, const char *resource_root);
+void unit_lay_picture(ts_run *run, const char *picture);
 
 int run_rng_tests(void);
 int run_rule_tests(void);
