@@ -1,5 +1,5 @@
 # bench.mk — `make bench`: speed and memory on a fixed list of corpus models (bench/models.tsv),
-# then the classic WFC cases (bench/wfc.sh).
+# then the classic WFC cases (bench/wfc.sh) and the generator nodes (bench/gen.sh).
 $(BUILD)/bench: bench/bench.c $(BUILD)/libtessera.a
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libtessera.a $(LDLIBS)
 
@@ -9,5 +9,6 @@ $(BUILD)/wfc_bench: bench/wfc_bench.c $(BUILD)/libtessera.a $(HEADERS)
 bench: tessera $(BUILD)/bench $(BUILD)/wfc_bench
 	@sh bench/run.sh
 	@sh bench/wfc.sh
+	@sh bench/gen.sh
 
 .PHONY: bench
