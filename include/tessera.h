@@ -132,6 +132,9 @@ long ts_run_to_end(ts_run *run, long step_limit);
 int ts_run_finished(const ts_run *run);
 /* Nonzero when the run stopped because memory ran out. */
 int ts_run_out_of_memory(const ts_run *run);
+/* Nonzero when the run stopped on an error (out of memory, or a node's limit
+   such as an L-system's maxLength); err, if not NULL, gets file:line: message. */
+int ts_run_error(const ts_run *run, ts_error *err);
 long ts_run_counter(const ts_run *run);
 
 const unsigned char *ts_run_grid(const ts_run *run, int *mx, int *my, int *mz);

@@ -108,8 +108,8 @@ static int run_entry(const batch_args *a, diag *d, const xmlNode *xm, const pale
         char label[300];
         snprintf(label, sizeof label, "%s_%d", name, (int)seed);
         run_with_progress(run, steps, label, a->quiet);
-        if (ts_run_out_of_memory(run)) {
-            fprintf(stderr, "%s: error: out of memory\n", label);
+        if (ts_run_error(run, &err)) {
+            print_error(&err);
             rc = EXIT_RUNTIME;
             break;
         }

@@ -213,8 +213,8 @@ static int cmd_run(int argc, char **argv, bool check_only)
     int mx, my, mz;
     ts_run_grid(run, &mx, &my, &mz);
     if (a.iso && mz == 1 && !a.quiet) fprintf(stderr, "tessera: note: the grid is 2-D, so --iso draws the normal PNG\n");
-    if (ts_run_out_of_memory(run)) {
-        fprintf(stderr, "%s: error: out of memory after %ld steps\n", a.model, ts_run_counter(run));
+    if (ts_run_error(run, &err)) {
+        print_error(&err);
         rc = EXIT_RUNTIME;
     } else if (!write_result(a.output, run, name, (int32_t)a.seed, a.steps, &pal, (int)a.pixel_size, &err)) {
         print_error(&err);

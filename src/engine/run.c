@@ -1,6 +1,8 @@
 /* run.c — one run of a model: seeding, the step loop, the change log and observers. */
 #include "run.h"
 #include <string.h>
+#include <stdarg.h>
+#include <stdio.h>
 
 void ts_run_free(ts_run *run)
 {
@@ -71,6 +73,9 @@ void ts_run_reset(ts_run *run, int32_t seed)
     r->current = m->root;
     r->counter = 0;
     r->out_of_memory = false;
+    r->failed = false;
+    r->fail_line = 0;
+    r->fail_message[0] = 0;
     r->planes.valid = false;
     r->unlogged_len = 0;
 }
@@ -190,7 +195,7 @@ static void notify_observer(run_state *r)
 int ts_run_step(ts_run *run)
 {
     run_state *r = &run->rs;
-    if (r->current < 0 || r->out_of_memory) return 0;
+    if (r->current < 0 || r->out_of_memory || r->failed) return 0;
     if (r->first_len == r->first_cap) {
         compact_first(r);
         if (r->first_len > r->first_cap / 2) {
@@ -217,6 +222,30 @@ long ts_run_to_end(ts_run *run, long step_limit)
 
 int ts_run_finished(const ts_run *run) { return run->rs.current < 0; }
 int ts_run_out_of_memory(const ts_run *run) { return run->rs.out_of_memory; }
+
+void run_fail(run_state *r, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->fail_message, sizeof r->fail_message, fmt, ap);
+    va_end(ap);
+    r->fail_line = line;
+    r->failed = true;
+}
+
+int ts_run_error(const ts_run *run, ts_error *err)
+{
+    const run_state *r = &run->rs;
+    if (!r->failed && !r->out_of_memory) return 0;
+    if (err) {
+        err->status = TS_ERR_RUNTIME;
+        snprintf(err->file, sizeof err->file, "%s", r->model->file ? r->model->file : "");
+        err->line = r->failed ? r->fail_line : 0;
+        if (r->failed) snprintf(err->message, sizeof err->message, "%s", r->fail_message);
+        else snprintf(err->message, sizeof err->message, "out of memory after %ld steps", r->counter);
+    }
+    return 1;
+}
 long ts_run_counter(const ts_run *run) { return run->rs.counter; }
 
 const unsigned char *ts_run_grid(const ts_run *run, int *mx, int *my, int *mz)

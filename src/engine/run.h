@@ -42,6 +42,10 @@ struct run_state {
     ts_observer_fn observer;
     void *observer_userdata;
     bool out_of_memory;
+    /* A node stopped the run with an error (run_fail): its line and message. */
+    bool failed;
+    int fail_line;
+    char fail_message[256];
     bitplanes planes;
     /* Changes the reference does not put in its change log (convolution
        writes the grid directly), so rule nodes must not see them in their
@@ -67,6 +71,9 @@ static inline void run_change(run_state *r, int32_t index)
     r->changes[r->changes_len++] = index;
 }
 bool run_note_unlogged(run_state *r, int32_t index);
+/* Stop the run with an error at a model line (a node's length cap, say);
+   ts_run_error reports it as file:line: message. */
+void run_fail(run_state *r, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* A write the reference does not log: invalidates the bitplanes and, when
    someone observes the run, remembers the cell for the step event. */
