@@ -20,7 +20,9 @@ typedef struct wfc_state {
     branch_state b;              /* b.n == -1: still observing */
     bool firstgo;
     wfc_solver solver;
-    rng random;                  /* seeded with the good seed */
+    /* The good seed's solve already made the final wave; the steps that
+       replayed its observations one by one are only counted down. */
+    long observations_left;
     uint8_t *cells;              /* the new grid */
 } wfc_state;
 
@@ -84,6 +86,17 @@ bool wfc_set_propagator(wfc_problem *pb, bool *const *dense)
             int o = opposite[d] * P + t;
             pb->initial_compatible[t * D + d] = pb->prop_start[o + 1] - pb->prop_start[o];
         }
+    /* An emptied cell empties every neighbour when each pattern's support
+       count from each side is exactly the number of patterns that list it
+       (a symmetric propagator) and never starts at zero. */
+    int32_t *listed = calloc((size_t)P * D, sizeof *listed);
+    if (!listed) return false;
+    for (int d = 0; d < D; d++)
+        for (int32_t k = pb->prop_start[d * P]; k < pb->prop_start[(d + 1) * P]; k++) listed[pb->prop_data[k] * D + d]++;
+    pb->contradiction_spreads = true;
+    for (int k = 0; k < P * D; k++)
+        if (listed[k] != pb->initial_compatible[k] || listed[k] == 0) pb->contradiction_spreads = false;
+    free(listed);
     return true;
 }
 
@@ -255,6 +268,14 @@ void wfc_solver_restart(wfc_solver *s, const wfc_problem *pb)
     if (s->is_dirty) memset(s->is_dirty, 0, (size_t)pb->cells);
 }
 
+/* Whether propagation reaches cell i: in a non-periodic grid, only cells
+   where a whole pattern fits receive it. */
+static bool cell_in_box(const wfc_problem *pb, int i)
+{
+    int x = i % pb->mx, y = (i / pb->mx) % pb->my;
+    return pb->periodic || (x + pb->N <= pb->mx && y + pb->N <= pb->my);
+}
+
 void wfc_ban(const wfc_problem *pb, wfc_solver *s, int i, int t)
 {
     wfc_wave *wv = &s->wave;
@@ -274,8 +295,8 @@ void wfc_ban(const wfc_problem *pb, wfc_solver *s, int i, int t)
     s->stack_size++;
 
     wv->sums_of_ones[i] -= 1;
+    if (wv->sums_of_ones[i] == 0 && (pb->fast || (pb->contradiction_spreads && cell_in_box(pb, i)))) s->contradiction = true;
     if (pb->fast) {
-        if (wv->sums_of_ones[i] == 0) s->contradiction = true;
         if (!s->is_dirty[i]) {
             s->is_dirty[i] = 1;
             s->dirty[s->dirty_size++] = i;
@@ -299,6 +320,12 @@ bool wfc_propagate(const wfc_problem *pb, wfc_solver *s)
     int MX = pb->mx, MY = pb->my, MZ = pb->mz, N = pb->N, P = pb->P, D = pb->D;
     wfc_wave *wv = &s->wave;
     while (s->stack_size > 0) {
+        /* An emptied cell would empty the whole wave, cell 0 included, so
+           the reference's answer is already known. */
+        if (s->contradiction) {
+            s->stack_size = 0;
+            return false;
+        }
         s->stack_size--;
         int i1 = s->stack[2 * s->stack_size], p1 = s->stack[2 * s->stack_size + 1];
         int x1 = i1 % MX, y1 = (i1 % (MX * MY)) / MX, z1 = i1 / (MX * MY);
@@ -320,7 +347,7 @@ bool wfc_propagate(const wfc_problem *pb, wfc_solver *s)
             }
         }
     }
-    if (pb->fast) return !s->contradiction;
+    if (pb->fast || s->contradiction) return !s->contradiction;
     return wv->sums_of_ones[0] > 0;
 }
 
@@ -461,10 +488,12 @@ wfc_result wfc_solve(const wfc_problem *pb, wfc_solver *s, int32_t seed, long li
     rng random;
     rng_seed(&random, seed);
     wfc_solver_restart(s, pb);
+    s->observations = 0;
     for (long l = 0; l < limit || limit < 0; l++) {
         int i = wfc_next_cell(pb, s, &random);
         if (i < 0) return WFC_DONE;
         wfc_observe(pb, s, i, &random);
+        s->observations++;
         if (!wfc_propagate(pb, s)) return WFC_CONTRADICTION;
     }
     return WFC_LIMIT;
@@ -507,15 +536,14 @@ static void wfc_reset(run_state *r, const node *n, void *state)
 }
 
 /* Try seeds drawn from the run's generator until one collapses the whole
-   wave without contradiction; -1 (with *found false) when none does. */
-static int32_t good_seed(const wfc_node *w, wfc_state *st, run_state *r, bool *found)
+   wave without contradiction (the solver then holds that wave); false when none does. */
+static bool good_seed(const wfc_node *w, wfc_state *st, run_state *r)
 {
     for (int k = 0; k < w->tries; k++) {
         int32_t seed = rng_next(&r->random);
-        if (wfc_solve(&w->pb, &st->solver, seed, -1) == WFC_DONE) { *found = true; return seed; }
+        if (wfc_solve(&w->pb, &st->solver, seed, -1) == WFC_DONE) return true;
     }
-    *found = false;
-    return -1;
+    return false;
 }
 
 static bool wfc_go(run_state *r, const node *n, void *state)
@@ -537,11 +565,11 @@ static bool wfc_go(run_state *r, const node *n, void *state)
         /* The reference prints "initial conditions are contradictive" here. */
         if (!wfc_propagate(pb, s)) return false;
         wfc_solver_save_start(s, pb);
-        bool found;
-        int32_t seed = good_seed(w, st, r, &found);
-        if (!found) return false;
-        rng_seed(&st->random, seed);
-        wfc_solver_restart(s, pb);
+        if (!good_seed(w, st, r)) return false;
+        /* The reference runs the good seed again, one observation per step.
+           The solve is deterministic and its generator private, so the wave
+           it left is the one those steps would make: only their count matters. */
+        st->observations_left = s->observations;
         st->firstgo = false;
 
         const grid_def *g = &w->newgrid;
@@ -551,10 +579,8 @@ static bool wfc_go(run_state *r, const node *n, void *state)
         r->acting_node = n->id;
         return true;
     }
-    int i = wfc_next_cell(pb, s, &st->random);
-    if (i >= 0) {
-        wfc_observe(pb, s, i, &st->random);
-        wfc_propagate(pb, s);
+    if (st->observations_left > 0) {
+        st->observations_left--;
     } else {
         st->b.n++;
         w->update_state(w, s->wave.data, st->cells);

@@ -26,6 +26,9 @@ typedef struct wfc_problem {
        mode. The `wfc` node leaves this off: the reference scans the whole
        grid with fresh noise per candidate and only looks at cell 0. */
     bool fast;
+    /* Set by wfc_set_propagator: an emptied cell provably empties the whole
+       wave, so an attempt can stop at the first one with the reference's result. */
+    bool contradiction_spreads;
     /* propagator[d][t] = prop_data[prop_start[d*P+t] .. prop_start[d*P+t+1]) */
     int32_t *prop_start, *prop_data;
     int32_t *initial_compatible;  /* [t*D + d]: |propagator[opposite d][t]| */
@@ -57,7 +60,8 @@ typedef struct wfc_solver {
     uint8_t *is_dirty;
     double *noise;
     bool contradiction;
-    bool queue_built;            /* the heap holds every cell of this attempt */
+    bool queue_built;
+    long observations;           /* made by the last wfc_solve */            /* the heap holds every cell of this attempt */
 } wfc_solver;
 
 typedef enum wfc_result { WFC_CONTRADICTION, WFC_DONE, WFC_LIMIT } wfc_result;
