@@ -1,0 +1,113 @@
+/* test_ca.c — cellular automata through `convolution`: Game of Life patterns on a wrapping grid. */
+#include "unit.h"
+#include <string.h>
+#include "tessera.h"
+
+/* B3/S23 on a torus: D dead, A alive. */
+static const char *const life_xml =
+    "<convolution values=\"DA\" neighborhood=\"Moore\" periodic=\"True\">"
+    "  <rule in=\"D\" out=\"A\" values=\"A\" sum=\"3\"/>"
+    "  <rule in=\"A\" out=\"D\" values=\"A\" sum=\"0,1,4..8\"/>"
+    "</convolution>";
+
+/* The grid as legend symbols, row after row. */
+static void grid_text(ts_run *run, char *out)
+{
+    int mx, my, mz;
+    const unsigned char *cells = ts_run_grid(run, &mx, &my, &mz);
+    const char *legend = ts_run_legend(run);
+    for (int i = 0; i < mx * my * mz; i++) out[i] = legend[cells[i]];
+    out[mx * my * mz] = 0;
+}
+
+static ts_run *life_start(ts_model **model, int size, const char *picture)
+{
+    *model = unit_load(life_xml, "life", size, size, 1, NULL);
+    ts_error err;
+    ts_run *run = ts_run_new(*model, 1, &err);
+    assert_non_null(run);
+    unit_lay_picture(run, picture);
+    return run;
+}
+
+/* A blinker flips between a row and a column and is back after two generations. */
+static void test_blinker(void **state)
+{
+    (void)state;
+    const char *horizontal = "DDDDD" "DDDDD" "DAAAD" "DDDDD" "DDDDD";
+    const char *vertical   = "DDDDD" "DDADD" "DDADD" "DDADD" "DDDDD";
+    ts_model *model;
+    ts_run *run = life_start(&model, 5, horizontal);
+    char text[64];
+    for (int generation = 1; generation <= 6; generation++) {
+        assert_int_equal(ts_run_step(run), 1);
+        grid_text(run, text);
+        assert_string_equal(text, generation % 2 ? vertical : horizontal);
+    }
+    ts_run_free(run);
+    ts_model_free(model);
+}
+
+/* A block is still: the first generation changes nothing, so the node is
+   done and the run ends with the block in place. */
+static void test_block(void **state)
+{
+    (void)state;
+    const char *block = "DDDD" "DAAD" "DAAD" "DDDD";
+    ts_model *model;
+    ts_run *run = life_start(&model, 4, block);
+    assert_int_equal(ts_run_to_end(run, 10), 1);
+    assert_true(ts_run_finished(run));
+    char text[32];
+    grid_text(run, text);
+    assert_string_equal(text, block);
+    ts_run_free(run);
+    ts_model_free(model);
+}
+
+/* The grid moved one cell right and one down, wrapping (8x8). */
+static void shifted_diagonally(const char *grid, char *out)
+{
+    for (int y = 0; y < 8; y++)
+        for (int x = 0; x < 8; x++) out[(x + 1) % 8 + 8 * ((y + 1) % 8)] = grid[x + 8 * y];
+    out[64] = 0;
+}
+
+/* A glider crosses the wrapping grid diagonally: its first generation is
+   the known next phase, every four generations it is itself moved one cell
+   right and down, it keeps its five cells, and after 32 it is back. */
+static void test_glider(void **state)
+{
+    (void)state;
+    const char *start = "DDDDDDDD" "DDADDDDD" "DDDADDDD" "DAAADDDD" "DDDDDDDD" "DDDDDDDD" "DDDDDDDD" "DDDDDDDD";
+    const char *first = "DDDDDDDD" "DDDDDDDD" "DADADDDD" "DDAADDDD" "DDADDDDD" "DDDDDDDD" "DDDDDDDD" "DDDDDDDD";
+    ts_model *model;
+    ts_run *run = life_start(&model, 8, start);
+    char history[33][65], moved[65];
+    strcpy(history[0], start);
+    for (int g = 1; g <= 32; g++) {
+        assert_int_equal(ts_run_step(run), 1);
+        grid_text(run, history[g]);
+        int alive = 0;
+        for (int i = 0; i < 64; i++) alive += history[g][i] == 'A';
+        assert_int_equal(alive, 5);
+        if (g >= 4) {
+            shifted_diagonally(history[g - 4], moved);
+            assert_string_equal(history[g], moved);
+        }
+    }
+    assert_string_equal(history[1], first);
+    assert_string_equal(history[32], start);
+    ts_run_free(run);
+    ts_model_free(model);
+}
+
+int run_ca_tests(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_blinker),
+        cmocka_unit_test(test_block),
+        cmocka_unit_test(test_glider),
+    };
+    return cmocka_run_group_tests_name("cellular automata", tests, NULL, NULL);
+}
