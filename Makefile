@@ -48,6 +48,9 @@ $(BUILD)/obj/%.o: src/%.c $(HEADERS) $(BUILD)/gen/palette.inc | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -fPIC -fno-semantic-interposition -c $< -o $@
 
+# The runner's floating point must round the same everywhere: no fused multiply-add.
+$(BUILD)/obj/nodes/runner.o: CPPFLAGS_ALL += -ffp-contract=off
+
 $(BUILD)/libtessera.a: $(LIB_OBJ)
 	ar rcs $@ $^
 
