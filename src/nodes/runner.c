@@ -62,13 +62,13 @@ typedef struct walker {
     double step_x, step_y;             /* one cell along the heading, in grid coordinates */
     double strength, strength0;
     int life, life0;
-    int serial;                        /* spawn number */
+    uint32_t serial;                   /* spawn number (wraps after 2^32 spawns) */
 } walker;
 
 typedef struct runner_state {
     walker *walkers;                   /* in spawn order; dead ones are dropped after each step */
     int count, alive, cap;
-    int serials;
+    uint32_t serials;
     bool started;
     int counter;
     int mx, my;
@@ -393,7 +393,7 @@ static void stamp(run_state *r, const runner_node *rn, runner_state *st, const w
 {
     if (radius > rn->max_radius) radius = rn->max_radius;
     int cx = (int)w->x, cy = (int)w->y;
-    if (st->hook) st->hook(st->hook_userdata, w->serial, cx, cy, radius);
+    if (st->hook) st->hook(st->hook_userdata, (int)w->serial, cx, cy, radius);
     double limit = brush_limit(rn->brush, radius);
     if (limit != st->last_limit) {
         st->last_limit = limit;
