@@ -3,7 +3,9 @@ CC      ?= cc
 OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes
-CPPFLAGS_ALL := -std=c11 -D_DEFAULT_SOURCE -Iinclude -Ibuild/gen -I/usr/include/libxml2 $(WARN)
+# -ffp-contract=off: no fused multiply-add, so floating point rounds the same on every
+# machine (the generator nodes promise the same grid everywhere for a seed).
+CPPFLAGS_ALL := -std=c11 -D_DEFAULT_SOURCE -ffp-contract=off -Iinclude -Ibuild/gen -I/usr/include/libxml2 $(WARN)
 LDLIBS  := -lxml2 -lz -lm
 BUILD   ?= build
 

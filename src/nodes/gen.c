@@ -61,6 +61,7 @@ static bool parse_number(const char *s, const char **end, double *out)
     errno = 0;
     double v = strtod(s, &e);
     if (e == s || errno == ERANGE || v != v || isinf(v)) return false;
+    if (e[-1] == '.' && e[0] == '.') e--; /* strtod reads "4..8" as "4." then ".8": give the dot back to ".." */
     *out = v;
     *end = e;
     return true;

@@ -64,6 +64,14 @@ static const bad_case cases[] = {
     {"wfc_rule_not_value.xml", TS_ERR_MODEL, 4, "in=\"Q\" is not a value of the grid"},
     {"wfc_tile_missing.xml", TS_ERR_MODEL, 3, "tile \"A\" not found"},
     {"wfc_too_many_colours.xml", TS_ERR_MODEL, 2, "more than 2 colours in the tiles of Bad"},
+    {"runner_unknown_brush.xml", TS_ERR_MODEL, 2, "brush=\"star\" of <runner> must be one of: circle, diamond, square, octagon"},
+    {"runner_backward_range.xml", TS_ERR_MODEL, 2, "strength=\"8..4\" of <runner>: the range runs backwards"},
+    {"runner_bad_jitter.xml", TS_ERR_MODEL, 2, "jitter=\"1.5\" of <runner> must be at least 0 and below 1"},
+    {"runner_bad_wind.xml", TS_ERR_MODEL, 2, "wind=\"1\" of <runner> must be two numbers \"dx,dy\""},
+    {"runner_bad_wave.xml", TS_ERR_MODEL, 2, "wave=\"30\" of <runner> must be two numbers \"amplitude,revolutions\""},
+    {"runner_start_outside.xml", TS_ERR_MODEL, 2, "y=\"99\" of <runner> must lie between 0 and 15"},
+    {"runner_fractional_life.xml", TS_ERR_MODEL, 2, "life=\"2.5..9\" of <runner> must be whole numbers"},
+    {"runner_missing_value.xml", TS_ERR_MODEL, 2, "<runner> needs a value attribute"},
 };
 
 static void each_fixture_reports_file_line_and_message(void **state)

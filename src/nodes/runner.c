@@ -1,0 +1,503 @@
+/* runner.c — the `runner` node: tile runners (worms, drunkard walks) that wander over a 2-D grid and carve it with a brush. */
+#include "node.h"
+#include "gen.h"
+#include "runner.h"
+#include "../core/xmlutil.h"
+#include "../engine/run.h"
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Positions and headings are doubles, and a seed must give the same grid on
+   every machine. So this file uses only correctly rounded IEEE operations
+   (+ - * /, floor, conversions) and its own sine, never libm's sin/cos, and
+   no a*b+c may be fused into one FMA (which rounds once instead of twice):
+   gcc leaves contraction off in ISO C mode (-std=c11), clang needs the
+   pragma, and the Makefile adds -ffp-contract=off for this file as well. */
+#if defined(__FAST_MATH__)
+#error "runner.c needs exact IEEE arithmetic: build it without -ffast-math"
+#endif
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF
+#endif
+
+#define RUNNER_MAX_STRENGTH 256   /* a brush radius of at most 128 cells */
+#define RUNNER_MAX_COUNT (1 << 20)
+#define RUNNER_MAX_LIFE 100000000
+#define RUNNER_MAX_WIND 100
+
+enum { BRUSH_CIRCLE, BRUSH_DIAMOND, BRUSH_SQUARE, BRUSH_OCTAGON };
+static const char *const brush_names[] = {"circle", "diamond", "square", "octagon", NULL};
+
+typedef struct brush_cell {
+    int16_t dx, dy;
+} brush_cell;
+
+typedef struct runner_node {
+    node base;
+    int value;
+    uint32_t on, start;
+    bool at_xy;                        /* x and y given: runners start there */
+    gen_range x, y, count, strength, life;
+    int brush;
+    double turn, turn_chance, wind_x, wind_y, branch, jitter;
+    double wave_amplitude, wave_revolutions;
+    bool taper;
+    int max_runners, steps;
+    /* The brush: every offset the widest stamp can reach, nearest first by
+       the brush's metric (ties by row, then column). A stamp of radius R
+       covers the prefix whose keys are at most brush_limit(R). */
+    brush_cell *cells;
+    double *keys;
+    int *reach;                        /* reach[k]: largest |dx| or |dy| among the first k cells */
+    int cell_count;
+    double max_radius;
+} runner_node;
+
+/* One runner. The cell it stands on is (floor x, floor y); y grows downwards. */
+typedef struct walker {
+    double x, y;
+    double base, swing;                /* heading in degrees = base (turns) + swing (wave); 0 = +x, 90 = toward row 0 */
+    double step_x, step_y;             /* one cell along the heading, in grid coordinates */
+    double strength, strength0;
+    int life, life0;
+    uint32_t serial;                   /* spawn number (wraps after 2^32 spawns) */
+} walker;
+
+typedef struct runner_state {
+    walker *walkers;                   /* in spawn order; dead ones are dropped after each step */
+    int count, alive, cap;
+    uint32_t serials;
+    bool started;
+    int counter;
+    int mx, my;
+    int32_t *offsets;                  /* the brush cells as flat offsets in this grid */
+    double last_limit;                 /* the last stamp's limit and its prefix length */
+    int last_count;
+    runner_stamp_fn hook;
+    void *hook_userdata;
+} runner_state;
+
+static const char *const runner_attrs[] = {"value", "on", "count", "strength", "life", "brush", "turn", "turnChance", "wind",
+                                           "taper", "branch", "maxRunners", "wave", "jitter", "x", "y", "start", "steps",
+                                           NULL};
+
+/* ---- sine and cosine, the same bits everywhere ---- */
+
+/* Taylor coefficients; the compiler folds each quotient with correct rounding. */
+static const double S3 = -1.0 / 6.0, S5 = 1.0 / 120.0, S7 = -1.0 / 5040.0, S9 = 1.0 / 362880.0, S11 = -1.0 / 39916800.0,
+                    S13 = 1.0 / 6227020800.0;
+static const double C2 = -1.0 / 2.0, C4 = 1.0 / 24.0, C6 = -1.0 / 720.0, C8 = 1.0 / 40320.0, C10 = -1.0 / 3628800.0,
+                    C12 = 1.0 / 479001600.0, C14 = -1.0 / 87178291200.0;
+static const double RADIANS_PER_DEGREE = 3.14159265358979323846 / 180.0;
+
+/* The angle is brought to [-45, 45] degrees around the nearest multiple of
+   90 (floor and exact products), and there Taylor polynomials to the 13th
+   and 14th power err by under 1e-14. The quadrant then swaps and negates. */
+void runner_sincos_deg(double degrees, double *sine, double *cosine)
+{
+    double quarter = floor(degrees / 90.0 + 0.5);
+    double x = (degrees - quarter * 90.0) * RADIANS_PER_DEGREE;
+    double x2 = x * x;
+    double s = x * (1.0 + x2 * (S3 + x2 * (S5 + x2 * (S7 + x2 * (S9 + x2 * (S11 + x2 * S13))))));
+    double c = 1.0 + x2 * (C2 + x2 * (C4 + x2 * (C6 + x2 * (C8 + x2 * (C10 + x2 * (C12 + x2 * C14))))));
+    switch ((int)(quarter - 4.0 * floor(quarter / 4.0))) {
+    case 0: *sine = s; *cosine = c; break;
+    case 1: *sine = c; *cosine = -s; break;
+    case 2: *sine = -s; *cosine = -c; break;
+    default: *sine = -c; *cosine = s; break;
+    }
+}
+
+/* ---- the brush ---- */
+
+/* The brush's distance of an offset, as the key the prefix is cut on. The
+   circle keys the squared Euclidean distance (an integer, exact); the
+   octagon is max(|dx|, |dy|, 3/4 (|dx| + |dy|)), a square with its corners
+   cut at 3/4 of the diamond. Every key is at least max(|dx|, |dy|). */
+static double brush_key(int brush, int dx, int dy)
+{
+    int ax = abs(dx), ay = abs(dy), chebyshev = ax > ay ? ax : ay;
+    switch (brush) {
+    case BRUSH_CIRCLE: return (double)(ax * ax + ay * ay);
+    case BRUSH_DIAMOND: return ax + ay;
+    case BRUSH_SQUARE: return chebyshev;
+    default: {
+        double cut = (ax + ay) * 0.75;
+        return cut > chebyshev ? cut : chebyshev;
+    }
+    }
+}
+
+static double brush_limit(int brush, double radius) { return brush == BRUSH_CIRCLE ? radius * radius : radius; }
+
+typedef struct keyed_cell {
+    double key;
+    brush_cell cell;
+} keyed_cell;
+
+static int compare_keyed(const void *a, const void *b)
+{
+    const keyed_cell *p = a, *q = b;
+    if (p->key != q->key) return p->key < q->key ? -1 : 1;
+    if (p->cell.dy != q->cell.dy) return p->cell.dy < q->cell.dy ? -1 : 1;
+    return (p->cell.dx > q->cell.dx) - (p->cell.dx < q->cell.dx);
+}
+
+static bool build_brush(runner_node *rn)
+{
+    rn->max_radius = rn->strength.hi * 0.5;
+    int extent = (int)rn->max_radius + 1;
+    double limit = brush_limit(rn->brush, rn->max_radius);
+    size_t side = (size_t)(2 * extent + 1);
+    keyed_cell *all = malloc(side * side * sizeof *all);
+    if (!all) return false;
+    int n = 0;
+    for (int dy = -extent; dy <= extent; dy++)
+        for (int dx = -extent; dx <= extent; dx++) {
+            double key = brush_key(rn->brush, dx, dy);
+            if (key <= limit) all[n++] = (keyed_cell){key, {(int16_t)dx, (int16_t)dy}};
+        }
+    qsort(all, (size_t)n, sizeof *all, compare_keyed);
+    rn->cells = malloc((size_t)n * sizeof *rn->cells);
+    rn->keys = malloc((size_t)n * sizeof *rn->keys);
+    rn->reach = malloc((size_t)(n + 1) * sizeof *rn->reach);
+    if (!rn->cells || !rn->keys || !rn->reach) { free(all); return false; }
+    rn->cell_count = n;
+    rn->reach[0] = 0;
+    for (int k = 0; k < n; k++) {
+        rn->cells[k] = all[k].cell;
+        rn->keys[k] = all[k].key;
+        int far = abs(all[k].cell.dx) > abs(all[k].cell.dy) ? abs(all[k].cell.dx) : abs(all[k].cell.dy);
+        rn->reach[k + 1] = far > rn->reach[k] ? far : rn->reach[k];
+    }
+    free(all);
+    return true;
+}
+
+/* How many brush cells have a key at most `limit` (keys ascend). */
+static int brush_prefix(const runner_node *rn, double limit)
+{
+    int lo = 0, hi = rn->cell_count;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (rn->keys[mid] <= limit) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* ---- loading ---- */
+
+/* "a,b": two numbers, each with |value| <= bound. */
+static bool parse_pair(diag *d, const xmlNode *el, const char *name, const char *form, double bound, double *a, double *b)
+{
+    const char *text = xml_attr(el, name);
+    if (!text) return true;
+    char *end;
+    errno = 0;
+    double first = strtod(text, &end);
+    if (end == text || *end != ',') goto bad;
+    const char *second_text = end + 1;
+    double second = strtod(second_text, &end);
+    if (end == second_text || *end || errno == ERANGE || first != first || second != second) goto bad;
+    if (fabs(first) > bound || fabs(second) > bound)
+        return diag_error(d, TS_ERR_MODEL, xml_line(el), "%s=\"%s\" of <runner>: each number must lie between %g and %g", name, text,
+                          -bound, bound);
+    *a = first;
+    *b = second;
+    return true;
+bad:
+    return diag_error(d, TS_ERR_MODEL, xml_line(el), "%s=\"%s\" of <runner> must be two numbers \"%s\"", name, text, form);
+}
+
+/* A range of whole numbers. */
+static bool get_int_range(diag *d, const xmlNode *el, const char *name, double dflt, double min, double max, gen_range *out)
+{
+    if (!gen_get_range(d, el, name, dflt, min, max, out)) return false;
+    if (out->lo != floor(out->lo) || out->hi != floor(out->hi))
+        return diag_error(d, TS_ERR_MODEL, xml_line(el), "%s=\"%s\" of <runner> must be whole numbers", name, xml_attr(el, name));
+    return true;
+}
+
+static void runner_free(node *n)
+{
+    runner_node *rn = (runner_node *)n;
+    free(rn->cells);
+    free(rn->keys);
+    free(rn->reach);
+    free(rn);
+}
+
+static node *runner_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry)
+{
+    (void)parent_symmetry;
+    diag *d = ld->d;
+    const grid_def *g = ld->grid;
+    runner_node *rn = calloc(1, sizeof *rn);
+    if (!rn) { diag_error(d, TS_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    rn->base.kind = &node_kind_runner;
+    if (!loader_register(ld, &rn->base, el)) { free(rn); return NULL; }
+    xml_check_attrs(d, el, runner_attrs);
+    if (g->mz != 1) {
+        diag_error(d, TS_ERR_MODEL, xml_line(el), "<runner> works on 2-D grids only (this one is %dx%dx%d)", g->mx, g->my, g->mz);
+        return NULL;
+    }
+    if (!gen_value(d, el, g, "value", true, &rn->value) || !gen_wave(d, el, g, "on", &rn->on) ||
+        !gen_wave(d, el, g, "start", &rn->start) || !get_int_range(d, el, "count", 1, 0, RUNNER_MAX_COUNT, &rn->count) ||
+        !gen_get_range(d, el, "strength", 1, 0, RUNNER_MAX_STRENGTH, &rn->strength) ||
+        !get_int_range(d, el, "life", 100, 1, RUNNER_MAX_LIFE, &rn->life) ||
+        !gen_get_choice(d, el, "brush", brush_names, BRUSH_CIRCLE, &rn->brush) ||
+        !gen_get_double(d, el, "turn", 45, 0, 360, &rn->turn) ||
+        !gen_get_double(d, el, "turnChance", 0.33, 0, 1, &rn->turn_chance) ||
+        !parse_pair(d, el, "wind", "dx,dy", RUNNER_MAX_WIND, &rn->wind_x, &rn->wind_y) ||
+        !xml_get_bool(d, el, "taper", false, &rn->taper) || !gen_get_double(d, el, "branch", 0, 0, 1, &rn->branch) ||
+        !gen_get_int(d, el, "maxRunners", 4096, 1, RUNNER_MAX_COUNT, &rn->max_runners) ||
+        !parse_pair(d, el, "wave", "amplitude,revolutions", 1e6, &rn->wave_amplitude, &rn->wave_revolutions) ||
+        !xml_get_double(d, el, "jitter", 0, &rn->jitter) || !gen_get_int(d, el, "steps", 0, 0, 0x7fffffff, &rn->steps) ||
+        !get_int_range(d, el, "x", 0, 0, g->mx - 1, &rn->x) || !get_int_range(d, el, "y", 0, 0, g->my - 1, &rn->y))
+        return NULL;
+    if (!(rn->jitter >= 0 && rn->jitter < 1)) {
+        diag_error(d, TS_ERR_MODEL, xml_line(el), "jitter=\"%s\" of <runner> must be at least 0 and below 1", xml_attr(el, "jitter"));
+        return NULL;
+    }
+    bool has_x = xml_attr(el, "x") != NULL, has_y = xml_attr(el, "y") != NULL;
+    if (has_x != has_y) {
+        diag_error(d, TS_ERR_MODEL, xml_line(el), "<runner> takes x and y together");
+        return NULL;
+    }
+    if (has_x && xml_attr(el, "start")) {
+        diag_error(d, TS_ERR_MODEL, xml_line(el), "<runner> starts either at x,y or on a start wave, not both");
+        return NULL;
+    }
+    rn->at_xy = has_x;
+    if (!build_brush(rn)) { diag_error(d, TS_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    return &rn->base;
+}
+
+/* ---- running ---- */
+
+static void *runner_state_new(const node *n, const grid_def *g)
+{
+    const runner_node *rn = (const runner_node *)n;
+    runner_state *st = calloc(1, sizeof *st);
+    if (!st) return NULL;
+    st->mx = g->mx;
+    st->my = g->my;
+    st->offsets = malloc((size_t)(rn->cell_count ? rn->cell_count : 1) * sizeof *st->offsets);
+    if (!st->offsets) { free(st); return NULL; }
+    for (int k = 0; k < rn->cell_count; k++) st->offsets[k] = rn->cells[k].dx + (int32_t)rn->cells[k].dy * g->mx;
+    return st;
+}
+
+static void runner_state_free(void *state)
+{
+    runner_state *st = state;
+    if (st) {
+        free(st->walkers);
+        free(st->offsets);
+    }
+    free(st);
+}
+
+static void runner_reset(run_state *r, const node *n, void *state)
+{
+    (void)r;
+    (void)n;
+    runner_state *st = state;
+    st->count = st->alive = st->serials = st->counter = 0;
+    st->started = false;
+    st->last_limit = -1;
+}
+
+bool runner_set_stamp_hook(ts_run *run, int node_id, runner_stamp_fn fn, void *userdata)
+{
+    run_state *r = &run->rs;
+    if (node_id < 0 || node_id >= r->model->node_count || r->model->nodes[node_id]->kind != &node_kind_runner) return false;
+    runner_state *st = r->node_states[node_id];
+    st->hook = fn;
+    st->hook_userdata = userdata;
+    return true;
+}
+
+static bool reserve(run_state *r, runner_state *st, int need)
+{
+    if (need <= st->cap) return true;
+    int cap = st->cap ? st->cap : 64;
+    while (cap < need) cap *= 2;
+    walker *bigger = realloc(st->walkers, (size_t)cap * sizeof *bigger);
+    if (!bigger) { r->out_of_memory = true; return false; }
+    st->walkers = bigger;
+    st->cap = cap;
+    return true;
+}
+
+static void aim(walker *w)
+{
+    double s, c;
+    runner_sincos_deg(w->base + w->swing, &s, &c);
+    w->step_x = c;
+    w->step_y = -s;
+}
+
+static void add_walker(runner_state *st, double x, double y, double heading, double strength, int life)
+{
+    walker *w = &st->walkers[st->count++];
+    *w = (walker){.x = x, .y = y, .base = heading, .strength = strength, .strength0 = strength, .life = life, .life0 = life,
+                  .serial = st->serials++};
+    aim(w);
+    st->alive++;
+}
+
+/* The first step: `count` runners, each drawing its start (x then y, or a
+   start cell), heading, strength and life, in that order. */
+static bool spawn(run_state *r, const runner_node *rn, runner_state *st)
+{
+    rng *random = &r->random;
+    int count = gen_range_draw_int(&rn->count, random);
+    uint32_t every = r->grid->c >= 32 ? 0xffffffffu : (1u << r->grid->c) - 1u;
+    int32_t *starts = NULL, start_count = r->cells;
+    if (!rn->at_xy && (rn->start & every) != every) {
+        start_count = 0;
+        for (int32_t i = 0; i < r->cells; i++) start_count += gen_in_wave(rn->start, r->state[i]);
+        if (start_count == 0) return true;  /* nowhere to start: no runner */
+        starts = malloc((size_t)start_count * sizeof *starts);
+        if (!starts) { r->out_of_memory = true; return false; }
+        start_count = 0;
+        for (int32_t i = 0; i < r->cells; i++)
+            if (gen_in_wave(rn->start, r->state[i])) starts[start_count++] = i;
+    }
+    if (!reserve(r, st, count)) { free(starts); return false; }
+    for (int k = 0; k < count; k++) {
+        int cx, cy;
+        if (rn->at_xy) {
+            cx = gen_range_draw_int(&rn->x, random);
+            cy = gen_range_draw_int(&rn->y, random);
+        } else {
+            int32_t pick = rng_next_max(random, start_count), cell = starts ? starts[pick] : pick;
+            cx = cell % st->mx;
+            cy = cell / st->mx;
+        }
+        double heading = 360.0 * rng_next_double(random);
+        double strength = rn->strength.lo + (rn->strength.hi - rn->strength.lo) * rng_next_double(random);
+        int life = gen_range_draw_int(&rn->life, random);
+        add_walker(st, cx + 0.5, cy + 0.5, heading, strength, life);
+    }
+    free(starts);
+    return true;
+}
+
+/* Cells of the brush around the walker's cell that match `on` take `value`. */
+static void stamp(run_state *r, const runner_node *rn, runner_state *st, const walker *w, double radius)
+{
+    if (radius > rn->max_radius) radius = rn->max_radius;
+    int cx = (int)w->x, cy = (int)w->y;
+    if (st->hook) st->hook(st->hook_userdata, (int)w->serial, cx, cy, radius);
+    double limit = brush_limit(rn->brush, radius);
+    if (limit != st->last_limit) {
+        st->last_limit = limit;
+        st->last_count = brush_prefix(rn, limit);
+    }
+    int count = st->last_count, reach = rn->reach[count];
+    uint8_t *cells = r->state, value = (uint8_t)rn->value;
+    uint32_t on = rn->on & ~(1u << value);
+    if (cx >= reach && cy >= reach && cx + reach < st->mx && cy + reach < st->my) {
+        int32_t centre = cx + cy * st->mx;
+        for (int k = 0; k < count; k++) {
+            int32_t i = centre + st->offsets[k];
+            if (gen_in_wave(on, cells[i])) {
+                cells[i] = value;
+                run_change(r, i);
+            }
+        }
+        return;
+    }
+    for (int k = 0; k < count; k++) {
+        int x = cx + rn->cells[k].dx, y = cy + rn->cells[k].dy;
+        if (x < 0 || y < 0 || x >= st->mx || y >= st->my) continue;
+        int32_t i = x + y * st->mx;
+        if (gen_in_wave(on, cells[i])) {
+            cells[i] = value;
+            run_change(r, i);
+        }
+    }
+}
+
+/* One step of walker k: stamp, turn, move, age; then, if it still lives,
+   taper, branch and wave. Its draws, each only when its feature is on:
+   jitter; turn chance, then the angle if it turns; branch chance, then the
+   child's heading if it branches. */
+static void walk(run_state *r, const runner_node *rn, runner_state *st, int k)
+{
+    rng *random = &r->random;
+    walker *w = &st->walkers[k];
+    double radius = w->strength * 0.5;
+    if (rn->jitter > 0) radius = radius * (1.0 - rn->jitter * rng_next_double(random));
+    stamp(r, rn, st, w, radius);
+
+    if (rn->turn_chance > 0 && rn->turn > 0 && rng_next_double(random) < rn->turn_chance) {
+        double base = w->base + rn->turn * (2.0 * rng_next_double(random) - 1.0);
+        w->base = base - 360.0 * floor(base / 360.0);
+        aim(w);
+    }
+
+    w->x = w->x + (w->step_x + rn->wind_x);
+    w->y = w->y + (w->step_y + rn->wind_y);
+    w->life--;
+    if (w->life <= 0 || !(w->x >= 0 && w->y >= 0 && w->x < st->mx && w->y < st->my)) {
+        w->life = 0;
+        st->alive--;
+        return;
+    }
+
+    if (rn->taper) w->strength = w->strength0 * w->life / w->life0;
+
+    if (rn->branch > 0 && rng_next_double(random) < rn->branch) {
+        double heading = 360.0 * rng_next_double(random);
+        if (w->life / 2 > 0 && st->alive < rn->max_runners) add_walker(st, w->x, w->y, heading, w->strength, w->life / 2);
+        w = &st->walkers[k];
+    }
+
+    if (rn->wave_amplitude != 0 && rn->wave_revolutions != 0) {
+        double turns = 360.0 * rn->wave_revolutions * (w->life0 - w->life) / w->life0, s, c;
+        runner_sincos_deg(turns, &s, &c);
+        w->swing = rn->wave_amplitude * s;
+        aim(w);
+    }
+}
+
+static bool runner_go(run_state *r, const node *n, void *state)
+{
+    const runner_node *rn = (const runner_node *)n;
+    runner_state *st = state;
+    if (rn->steps > 0 && st->counter >= rn->steps) return false;
+    if (!st->started) {
+        st->started = true;
+        if (!spawn(r, rn, st)) return false;
+    }
+    if (st->count == 0) return false;
+    /* A walker makes at most one child a step: room for all of them now
+       keeps the array in place while they walk. Children walk from the next step. */
+    int walking = st->count;
+    if (rn->branch > 0 && !reserve(r, st, 2 * walking)) return false;
+    for (int k = 0; k < walking; k++) walk(r, rn, st, k);
+    int kept = 0;
+    for (int k = 0; k < st->count; k++)
+        if (st->walkers[k].life > 0) st->walkers[kept++] = st->walkers[k];
+    st->count = kept;
+    st->counter++;
+    r->acting_node = n->id;
+    return !r->out_of_memory;
+}
+
+const node_kind node_kind_runner = {
+    .name = "runner",
+    .is_branch = false,
+    .load = runner_load,
+    .free = runner_free,
+    .state_new = runner_state_new,
+    .state_free = runner_state_free,
+    .reset = runner_reset,
+    .go = runner_go,
+};
