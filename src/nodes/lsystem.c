@@ -15,6 +15,7 @@
 #define LSYS_MAX_WIDTH 64
 #define LSYS_MAX_STEP 1024.0
 #define LSYS_MAX_START 1048576.0
+#define LSYS_MAX_DEPTH (1 << 20)  /* turtle brackets open at once (40 MB of saved turtles) */
 
 /* The turtle works in fixed point so that a drawing is the same on every
    machine and closed figures close exactly: headings in 2^-20 degree,
@@ -538,8 +539,12 @@ static void draw_segment(const run_state *r, const lsystem *ls, lsys_state *st, 
     }
 }
 
-static bool push(run_state *r, lsys_state *st, int64_t depth, const turtle *t)
+static bool push(run_state *r, const lsystem *ls, lsys_state *st, int64_t depth, const turtle *t)
 {
+    if (depth == LSYS_MAX_DEPTH) {
+        run_fail(r, ls->base.line, "<lsystem>: generation %d opens more than %d brackets [ at once", st->generation, LSYS_MAX_DEPTH);
+        return false;
+    }
     if (depth == st->stack_cap) {
         int64_t cap = st->stack_cap ? 2 * st->stack_cap : 64;
         turtle *bigger = realloc(st->stack, (size_t)cap * sizeof *bigger);
@@ -575,7 +580,7 @@ static bool draw_turtle(run_state *r, const lsystem *ls, lsys_state *st)
         case CMD_RIGHT: turn_by(&t, -ls->turn); break;
         case CMD_BACK: turn_by(&t, DEGREES(180)); break;
         case CMD_PUSH:
-            if (!push(r, st, depth, &t)) return false;
+            if (!push(r, ls, st, depth, &t)) return false;
             depth++;
             break;
         case CMD_POP:

@@ -284,6 +284,21 @@ static void max_length_stops_the_run_with_the_line(void **state)
     teardown(s);
 }
 
+/* A → [A[A opens 2^(g+1) - 2 brackets by generation g: the turtle refuses 2^20. */
+static void deep_brackets_stop_the_run(void **state)
+{
+    (void)state;
+    scene *s = setup("<sequence values=\".#\">\n<lsystem axiom=\"A\" iterations=\"20\"><rule in=\"A\" out=\"[A[A\"/></lsystem></sequence>", 4, 4,
+                     1);
+    ts_run_to_end(s->run, 0);
+    assert_int_equal(s->node_steps, 20); /* generations 0..19; generation 19 opens 2^20 - 2 */
+    ts_error err;
+    assert_true(ts_run_error(s->run, &err));
+    assert_int_equal(err.line, 2);
+    assert_non_null(strstr(err.message, "generation 20 opens more than 1048576 brackets"));
+    teardown(s);
+}
+
 static void three_d_grid_is_a_load_error(void **state)
 {
     (void)state;
@@ -396,6 +411,7 @@ int run_lsystem_tests(void)
         cmocka_unit_test(stochastic_rules_follow_the_seed),
         cmocka_unit_test(random_axiom_comes_from_the_stream),
         cmocka_unit_test(max_length_stops_the_run_with_the_line),
+        cmocka_unit_test(deep_brackets_stop_the_run),
         cmocka_unit_test(three_d_grid_is_a_load_error),
         cmocka_unit_test(turtle_square_closes),
         cmocka_unit_test(turtle_polygons_close),
