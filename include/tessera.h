@@ -26,7 +26,9 @@
    THREADS
    A ts_model is never modified after loading: any number of threads may each
    create their own ts_run from one model and step it concurrently. A ts_run
-   must be used by one thread at a time. The library keeps no global state.
+   must be used by one thread at a time. The library keeps no global state;
+   libxml2 does, so a program that loads models from several threads calls
+   libxml2's xmlInitParser() once before starting them.
 
    DETERMINISM
    The random stream is .NET's seeded System.Random, drawn in the reference

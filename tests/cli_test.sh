@@ -126,5 +126,8 @@ else
     echo "cli: wfc cases skipped: $W (the classic WaveFunctionCollapse samples) not found"
 fi
 
+# A run stopped by a node's limit (an L-system's maxLength) reports file:line and exits 4.
+printf '<sequence values="BW">\n  <lsystem mode="scan" axiom="W" maxLength="100">\n    <rule in="W" out="WW"/>\n  </lsystem>\n</sequence>\n' > "$dir/grow.xml"
+expect 4 "grow.xml:2: error: <lsystem>: generation 7 would be longer than maxLength=100" "$T" run "$dir/grow.xml" --size 30 -q
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

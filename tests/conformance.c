@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <libxml/parser.h>
 #include "tessera.h"
 
 /* Features this build implements; a row runs when all of its features are here. */
@@ -200,6 +201,9 @@ static void *worker(void *arg)
 
 int main(int argc, char **argv)
 {
+    /* libxml2 sets up its global state on first use; do it before the
+       worker threads so two of them cannot race to do it. */
+    xmlInitParser();
     const char *corpus = getenv("TESSERA_MJ_CORPUS");
     if (!corpus || !*corpus) corpus = "../shared/mj";
     const char *only_tier = NULL, *only_model = NULL;

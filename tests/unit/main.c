@@ -19,5 +19,6 @@ int main(void)
     failed += run_oddmodel_tests();
     failed += run_ca_tests();
     failed += run_runner_tests();
+    failed += run_lsystem_tests();
     return failed ? 1 : 0;
 }

@@ -72,6 +72,21 @@ static const bad_case cases[] = {
     {"runner_start_outside.xml", TS_ERR_MODEL, 2, "y=\"99\" of <runner> must lie between 0 and 15"},
     {"runner_fractional_life.xml", TS_ERR_MODEL, 2, "life=\"2.5..9\" of <runner> must be whole numbers"},
     {"runner_missing_value.xml", TS_ERR_MODEL, 2, "<runner> needs a value attribute"},
+    {"lsystem_multi_in.xml", TS_ERR_MODEL, 3, "in=\"FF\" of <rule> must be exactly one symbol"},
+    {"lsystem_empty_in.xml", TS_ERR_MODEL, 4, "in=\"\" of <rule> must be exactly one symbol"},
+    {"lsystem_draw_value.xml", TS_ERR_MODEL, 4, "value=\"G\" of <draw> is not a value of the grid"},
+    {"lsystem_draw_command.xml", TS_ERR_MODEL, 3, "symbol=\"+\" of <draw> is a turtle command"},
+    {"lsystem_pen.xml", TS_ERR_MODEL, 2, "pen=\"Q\" of <lsystem> is not a value of the grid"},
+    {"lsystem_angle.xml", TS_ERR_MODEL, 3, "angle=\"ninety\""},
+    {"lsystem_mode.xml", TS_ERR_MODEL, 2, "mode=\"spiral\" of <lsystem> must be one of: turtle, scan"},
+    {"lsystem_no_iterations.xml", TS_ERR_MODEL, 2, "turtle mode needs an iterations attribute"},
+    {"lsystem_bad_p.xml", TS_ERR_MODEL, 3, "p=\"0\" of <rule> must be positive"},
+    {"lsystem_child.xml", TS_ERR_MODEL, 3, "unknown element <rules> inside <lsystem>"},
+    {"lsystem_axiom_space.xml", TS_ERR_MODEL, 2, "axiom=\"F F\" of <lsystem>: symbols must be printable ASCII"},
+    {"lsystem_axiom_too_long.xml", TS_ERR_MODEL, 2, "axiom of <lsystem> is longer than maxLength=4"},
+    {"lsystem_no_axiom_no_rules.xml", TS_ERR_MODEL, 2, "needs an axiom, or rules to draw a random one from"},
+    {"lsystem_width.xml", TS_ERR_MODEL, 2, "width=\"0\" of <lsystem> must lie between 1 and 64"},
+    {"lsystem_max_length.xml", TS_ERR_MODEL, 2, "maxLength=\"1000000000\" of <lsystem> must lie between 1 and 268435456"},
 };
 
 static void each_fixture_reports_file_line_and_message(void **state)

@@ -28,4 +28,5 @@ int run_wfc_prop_tests(void);
 int run_oddmodel_tests(void);
 int run_ca_tests(void);
 int run_runner_tests(void);
+int run_lsystem_tests(void);
 #endif
