@@ -100,7 +100,9 @@ static bool count_patterns(int N, pattern_table *tb, const uint8_t *sample, int 
     return true;
 }
 
-static bool parse_rule_out(loader *ld, wfc_node *w, const xmlNode *rule_el, const char *out, bool *allowed, void *ctx)
+/* "B|W": the patterns whose corner (the cell they stand on) is one of these values of the new grid. */
+static bool parse_rule_out(loader *ld, wfc_node *w, const xmlNode *rule_el, const char *attr, const char *out, bool *allowed,
+                           void *ctx)
 {
     (void)ctx;
     bool wanted[GRID_MAX_VALUES] = {0};
@@ -109,8 +111,8 @@ static bool parse_rule_out(loader *ld, wfc_node *w, const xmlNode *rule_el, cons
         size_t len = strcspn(p, "|");
         int v = len > 0 ? w->newgrid.value_of[(unsigned char)p[0]] : -1;
         if (v < 0)
-            return diag_error(ld->d, TS_ERR_MODEL, xml_line(rule_el), "out=\"%s\": \"%.*s\" does not start with a value of the wfc's grid",
-                              out, (int)len, p);
+            return diag_error(ld->d, TS_ERR_MODEL, xml_line(rule_el), "%s=\"%s\": \"%.*s\" does not start with a value of the wfc's grid",
+                              attr, out, (int)len, p);
         wanted[v] = true;
         if (!p[len]) break;
         p += len + 1;
@@ -262,5 +264,6 @@ node *wfc_overlap_load(loader *ld, const xmlNode *el, symmetry_set parent_symmet
         return NULL;
     }
     if (!wfc_load_rules(ld, w, el, ld->grid, parse_rule_out, NULL)) return NULL;
+    if (!wfc_load_density(ld, w, el, "value", parse_rule_out, NULL)) return NULL;
     return wfc_finish_load(ld, w, el, parent_symmetry) ? &w->b.base : NULL;
 }
