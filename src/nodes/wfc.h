@@ -86,12 +86,13 @@ typedef enum wfc_result { WFC_CONTRADICTION, WFC_DONE, WFC_LIMIT } wfc_result;
 /* Build the flat propagator from dense[d][t1*P + t2] (t2 may neighbour t1 in direction d); false when out of memory. */
 bool wfc_set_propagator(wfc_problem *pb, bool *const *dense);
 /* Per-cell weights from a density picture: level[i] (0..255) is the grey at
-   cell i, density[t] in [0, 1] pattern t's density, power >= 0. Pattern t at
-   a cell of grey v = level/255 weighs weights[t] * (2*lerp(1-d, d, v))^power,
-   at least weights[t] * WFC_DENSITY_FLOOR; call before wfc_problem_prepare.
-   False when out of memory. */
+   cell i; pattern t has M = per_pattern densities density[t*M + k] in [0, 1]
+   (one per tile; one per pixel of an overlap pattern); power >= 0. Pattern t at
+   a cell of grey v = level/255 weighs weights[t] times the product over its
+   densities d of (2*lerp(1-d, d, v))^power, at least weights[t] * WFC_DENSITY_FLOOR.
+   Call before wfc_problem_prepare. False when out of memory. */
 #define WFC_DENSITY_FLOOR 1e-6
-bool wfc_set_density(wfc_problem *pb, const uint8_t *level, const double *density, int power);
+bool wfc_set_density(wfc_problem *pb, const uint8_t *level, const double *density, int per_pattern, int power);
 /* The per-class entropy sums (by wfc_problem_prepare), and freeing the per-cell weights. */
 bool wfc_density_prepare(wfc_problem *pb);
 void wfc_density_free(wfc_problem *pb);
@@ -132,8 +133,9 @@ struct wfc_node {
     /* Tile model: P tiles of S*S*SZ values, placed every S-overlap cells. */
     uint8_t *tiles;
     int S, SZ, overlap, overlapz;
-    /* Each pattern's density d in [0, 1] (0.5 neutral), for a density picture; NULL: all neutral. */
+    /* For a density picture: density_per_pattern densities d in [0, 1] (0.5 neutral) for each pattern. */
     double *density;
+    int density_per_pattern;
 };
 
 /* Allocate a wfc node and register it (its id comes before its children's). */
@@ -150,10 +152,13 @@ uint8_t wfc_vote_winner(const int32_t *votes, int c);
 typedef bool (*wfc_rule_fn)(loader *ld, wfc_node *w, const xmlNode *rule_el, const char *attr, const char *text, bool *allowed,
                             void *ctx);
 bool wfc_load_rules(loader *ld, wfc_node *w, const xmlNode *el, const grid_def *grid, wfc_rule_fn parse, void *ctx);
-/* The density picture: attributes density="NAME" (samples/NAME.png under the resource roots) and densityPower
-   (default 2), and <density KEY="..." d="..."/> children whose KEY ("tile" or "value") `parse` reads. Sets
-   w->density (kept when the model already filled it) and, with a picture, the problem's per-cell weights. */
-bool wfc_load_density(loader *ld, wfc_node *w, const xmlNode *el, const char *key, wfc_rule_fn parse, void *ctx);
+/* The <density KEY="..." d="..."/> children: density[u] = d for each of the `units` (tile variants, or values)
+   that `parse` selects from KEY ("tile" or "value"); later children win. False after an error. */
+bool wfc_read_density_children(loader *ld, wfc_node *w, const xmlNode *el, const char *key, int units, wfc_rule_fn parse,
+                               void *ctx, double *density);
+/* With density="NAME" (samples/NAME.png under the resource roots) and densityPower (default 2): the problem's
+   per-cell weights from the picture and w->density, which the model has set. False after an error. */
+bool wfc_load_density(loader *ld, wfc_node *w, const xmlNode *el);
 /* The grey level (0..255, luminance (299 R + 587 G + 114 B) / 1000 rounded) under each cell of an mx x my wave,
    the picture scaled by nearest neighbour (the pixel under the cell's centre), the same for every layer z.
    NULL after an error at `line`. */

@@ -18,10 +18,10 @@ static double density_factor(double d, double v, int power)
     double f = 2 * (low + high);
     double r = 1;
     for (int k = 0; k < power; k++) r *= f;
-    return r < WFC_DENSITY_FLOOR ? WFC_DENSITY_FLOOR : r;
+    return r;
 }
 
-bool wfc_set_density(wfc_problem *pb, const uint8_t *level, const double *density, int power)
+bool wfc_set_density(wfc_problem *pb, const uint8_t *level, const double *density, int per_pattern, int power)
 {
     /* One class per grey level in use, in increasing order of grey. */
     int class_of[256];
@@ -38,7 +38,11 @@ bool wfc_set_density(wfc_problem *pb, const uint8_t *level, const double *densit
         if (!used[g]) continue;
         double *row = pb->class_weights + (size_t)class_of[g] * P;
         double v = g / 255.0;
-        for (size_t t = 0; t < P; t++) row[t] = pb->weights[t] * density_factor(density[t], v, power);
+        for (size_t t = 0; t < P; t++) {
+            double factor = 1;
+            for (int k = 0; k < per_pattern; k++) factor *= density_factor(density[t * per_pattern + k], v, power);
+            row[t] = pb->weights[t] * (factor < WFC_DENSITY_FLOOR ? WFC_DENSITY_FLOOR : factor);
+        }
     }
     return true;
 }
@@ -109,26 +113,25 @@ uint8_t *wfc_density_levels(diag *d, int line, const char *path, int mx, int my,
     return level;
 }
 
-/* The <density KEY d> children: d for the patterns that `parse` selects from KEY (later children win). */
-static bool read_density_children(loader *ld, wfc_node *w, const xmlNode *el, const char *key, wfc_rule_fn parse, void *ctx,
-                                  double *density, bool image)
+bool wfc_read_density_children(loader *ld, wfc_node *w, const xmlNode *el, const char *key, int units, wfc_rule_fn parse,
+                               void *ctx, double *density)
 {
     diag *d = ld->d;
     const char *const attrs[] = {key, "d", NULL};
     for (xmlNode *x = xml_first_child(el); x; x = xml_next(x)) {
         if (!xml_is(x, "density")) continue;
         xml_check_attrs(d, x, attrs);
-        if (!image)
+        if (!xml_attr(el, "density"))
             return diag_error(d, TS_ERR_MODEL, xml_line(x), "<density> needs a density picture: density=\"NAME\" on the <wfc>");
         const char *which = xml_attr(x, key), *dtext = xml_attr(x, "d");
         if (!which || !dtext) return diag_error(d, TS_ERR_MODEL, xml_line(x), "a <density> of <wfc> needs %s and d attributes", key);
         double v;
         if (!xml_get_double(d, x, "d", 0.5, &v)) return false;
         if (!(v >= 0 && v <= 1)) return diag_error(d, TS_ERR_MODEL, xml_line(x), "d=\"%s\" must be from 0 to 1", dtext);
-        bool *selected = calloc((size_t)w->pb.P, sizeof *selected);
+        bool *selected = calloc((size_t)units, sizeof *selected);
         if (!selected) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
         bool ok = parse(ld, w, x, key, which, selected, ctx);
-        for (int t = 0; ok && t < w->pb.P; t++)
+        for (int t = 0; ok && t < units; t++)
             if (selected[t]) density[t] = v;
         free(selected);
         if (!ok) return false;
@@ -136,7 +139,7 @@ static bool read_density_children(loader *ld, wfc_node *w, const xmlNode *el, co
     return true;
 }
 
-bool wfc_load_density(loader *ld, wfc_node *w, const xmlNode *el, const char *key, wfc_rule_fn parse, void *ctx)
+bool wfc_load_density(loader *ld, wfc_node *w, const xmlNode *el)
 {
     diag *d = ld->d;
     int line = xml_line(el);
@@ -146,20 +149,13 @@ bool wfc_load_density(loader *ld, wfc_node *w, const xmlNode *el, const char *ke
     if (power < 0 || power > DENSITY_MAX_POWER)
         return diag_error(d, TS_ERR_MODEL, line, "densityPower=\"%d\" must be from 0 to %d", power, DENSITY_MAX_POWER);
     if (!name && xml_attr(el, "densityPower")) diag_warn(d, line, "densityPower has no effect without a density picture");
-    int P = w->pb.P;
-    if (!w->density) {
-        w->density = malloc((size_t)P * sizeof *w->density);
-        if (!w->density) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
-        for (int t = 0; t < P; t++) w->density[t] = 0.5;
-    }
-    if (!read_density_children(ld, w, el, key, parse, ctx, w->density, name != NULL)) return false;
     if (!name) return true;
     char *path = resource_find(ld->res, d, line, "density picture", "samples", name, ".png");
     if (!path) return false;
     uint8_t *level = wfc_density_levels(d, line, path, w->pb.mx, w->pb.my, w->pb.mz);
     free(path);
     if (!level) return false;
-    bool ok = wfc_set_density(&w->pb, level, w->density, power);
+    bool ok = wfc_set_density(&w->pb, level, w->density, w->density_per_pattern, power);
     free(level);
     return ok || diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
 }

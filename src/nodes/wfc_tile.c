@@ -636,8 +636,9 @@ static bool tile_build(loader *ld, wfc_node *w, const xmlNode *el, tileset *ts, 
     if (!load_neighbors(ts, w, xneighbors, full_symmetry)) return false;
     w->pb.weights = ts->weights; /* the node owns them either way (wfc_tile_load) */
     w->density = ts->density;
+    w->density_per_pattern = 1;
     ts->density = NULL;
-    return wfc_load_density(ld, w, el, "tile", parse_rule_out, ts);
+    return wfc_read_density_children(ld, w, el, "tile", w->pb.P, parse_rule_out, ts, w->density) && wfc_load_density(ld, w, el);
 }
 
 node *wfc_tile_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry)
