@@ -92,6 +92,7 @@ bool wfc_set_propagator(wfc_problem *pb, bool *const *dense);
    densities d of (2*lerp(1-d, d, v))^power, at least weights[t] * WFC_DENSITY_FLOOR.
    Call before wfc_problem_prepare. False when out of memory. */
 #define WFC_DENSITY_FLOOR 1e-6
+#define WFC_DENSITY_MAX_POWER 16
 bool wfc_set_density(wfc_problem *pb, const uint8_t *level, const double *density, int per_pattern, int power);
 /* The per-class entropy sums (by wfc_problem_prepare), and freeing the per-cell weights. */
 bool wfc_density_prepare(wfc_problem *pb);

@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DENSITY_MAX_POWER 16
-
 /* (2 * lerp(1-d, d, v))^power: exactly 1 for d = 0.5 (a neutral tile keeps its weight), between 0 and 2^power
    otherwise. Integer powers by repeated multiplication and no fused multiply-add (each product is its own
    statement), so every platform gets the same weights bit for bit. */
@@ -146,8 +144,8 @@ bool wfc_load_density(loader *ld, wfc_node *w, const xmlNode *el)
     const char *name = xml_attr(el, "density");
     int power;
     if (!xml_get_int(d, el, "densityPower", 2, &power)) return false;
-    if (power < 0 || power > DENSITY_MAX_POWER)
-        return diag_error(d, TS_ERR_MODEL, line, "densityPower=\"%d\" must be from 0 to %d", power, DENSITY_MAX_POWER);
+    if (power < 0 || power > WFC_DENSITY_MAX_POWER)
+        return diag_error(d, TS_ERR_MODEL, line, "densityPower=\"%d\" must be from 0 to %d", power, WFC_DENSITY_MAX_POWER);
     if (!name && xml_attr(el, "densityPower")) diag_warn(d, line, "densityPower has no effect without a density picture");
     if (!name) return true;
     char *path = resource_find(ld->res, d, line, "density picture", "samples", name, ".png");

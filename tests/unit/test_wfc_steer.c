@@ -8,7 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "tessera.h"
+#include <libxml/parser.h>
 #include "../../src/io/output.h"
+#include "../../src/nodes/wfc_classic.h"
 
 #define PIPE 7
 
@@ -140,6 +142,8 @@ static char *halves_root(void)
 static void remove_root(char *dir)
 {
     char path[128];
+    snprintf(path, sizeof path, "%s/tilesets", dir);
+    unlink(path);
     snprintf(path, sizeof path, "%s/samples/Halves.png", dir);
     unlink(path);
     snprintf(path, sizeof path, "%s/samples", dir);
@@ -245,6 +249,111 @@ static void neutral_density_changes_nothing(void **state)
     remove_root(dir);
 }
 
+/* The classic command's samples (tilesets/Knots.xml), or NULL when they are not beside the project. */
+static const char *classic_tilesets(void)
+{
+    static char path[4096];
+    if (!realpath("../shared/wfc/tilesets", path)) return NULL;
+    return path;
+}
+
+/* Load one classic entry from a root; NULL with the error message in err when it does not load. */
+static wfc_classic *classic_load(const char *root, const char *entry, ts_error *err)
+{
+    xmlDoc *doc = xmlReadMemory(entry, (int)strlen(entry), "samples.xml", NULL, XML_PARSE_NONET);
+    assert_non_null(doc);
+    diag d = {.file = "samples.xml", .err = err, .quiet = 1};
+    wfc_classic_entry e;
+    wfc_classic *m = wfc_classic_read_entry(&d, xmlDocGetRootElement(doc), &e) ? wfc_classic_load(&d, root, &e) : NULL;
+    xmlFreeDoc(doc);
+    return m;
+}
+
+/* The tile name ("corner 2") at (x, y) of a finished run's text, in out. */
+static void classic_cell(const wfc_classic *m, int x, int y, char *out, size_t size)
+{
+    char *text = wfc_classic_text(m);
+    assert_non_null(text);
+    const char *p = text;
+    for (int k = 0; k < y; k++) p = strchr(p, '\n') + 1;
+    for (int k = 0; k < x; k++) p = strstr(p, ", ") + 2;
+    size_t len = strcspn(p, ",");
+    snprintf(out, size, "%.*s", (int)len, p);
+    free(text);
+}
+
+/* The classic command's tiled entries take <fixed x y tile> cells ("name k": one variant, numbered as in the
+   tileset's neighbors; "name": any of its variants) and a density picture with the tiles' densities. */
+static void classic_fixed_cells_and_density(void **state)
+{
+    (void)state;
+    const char *tilesets = classic_tilesets();
+    if (!tilesets) skip();
+    char *dir = halves_root();
+    char link[128];
+    snprintf(link, sizeof link, "%s/tilesets", dir);
+    assert_int_equal(symlink(tilesets, link), 0);
+    ts_error err;
+    wfc_classic *m = classic_load(dir,
+                                  "<simpletiled name=\"Knots\" subset=\"Standard\" size=\"8\" periodic=\"True\">"
+                                  "<fixed x=\"1\" y=\"1\" tile=\"corner 2\"/><fixed x=\"5\" y=\"5\" tile=\"cross\"/>"
+                                  "<fixed x=\"3\" y=\"6\" tile=\"line 1\"/><fixed x=\"7\" y=\"0\" tile=\"empty\"/></simpletiled>",
+                                  &err);
+    if (!m) fail_msg("%s:%d: %s", err.file, err.line, err.message);
+    int corner_0 = 0;
+    for (int seed = 1; seed <= 5; seed++) {
+        assert_int_equal(wfc_classic_run(m, seed, -1), WFC_DONE);
+        char cell[160];
+        classic_cell(m, 1, 1, cell, sizeof cell);
+        assert_string_equal(cell, "corner 2");
+        classic_cell(m, 5, 5, cell, sizeof cell);
+        assert_true(strncmp(cell, "cross ", 6) == 0);
+        classic_cell(m, 3, 6, cell, sizeof cell);
+        assert_string_equal(cell, "line 1");
+        classic_cell(m, 7, 0, cell, sizeof cell);
+        assert_string_equal(cell, "empty 0");
+        classic_cell(m, 2, 2, cell, sizeof cell);
+        corner_0 += strcmp(cell, "corner 2") != 0; /* an unfixed cell varies */
+    }
+    assert_true(corner_0 > 0);
+    wfc_classic_free(m);
+
+    m = classic_load(dir,
+                     "<simpletiled name=\"Knots\" subset=\"Standard\" size=\"16\" periodic=\"True\" density=\"Halves\">"
+                     "<density tile=\"empty\" d=\"1\"/></simpletiled>",
+                     &err);
+    if (!m) fail_msg("%s:%d: %s", err.file, err.line, err.message);
+    int left = 0, right = 0;
+    for (int seed = 1; seed <= 3; seed++) {
+        assert_int_equal(wfc_classic_run(m, seed, -1), WFC_DONE);
+        for (int y = 0; y < 16; y++)
+            for (int x = 0; x < 16; x++) {
+                char cell[160];
+                classic_cell(m, x, y, cell, sizeof cell);
+                if (strcmp(cell, "empty 0") == 0) (x < 8 ? &left : &right)[0]++;
+            }
+    }
+    wfc_classic_free(m);
+    if (!(right > 3 * left + 20)) fail_msg("%d empty tiles on the black half, %d on the white", left, right);
+
+    static const char *const bad[][2] = {
+        {"<simpletiled name=\"Knots\" size=\"8\"><fixed x=\"8\" y=\"0\" tile=\"empty\"/></simpletiled>", "is outside the 8x8 output"},
+        {"<simpletiled name=\"Knots\" subset=\"Standard\"><fixed x=\"1\" y=\"0\" tile=\"t 1\"/></simpletiled>",
+         "tile=\"t 1\" names no tile of this tileset (or of its subset)"},
+        {"<simpletiled name=\"Knots\"><density tile=\"empty\" d=\"1\"/></simpletiled>", "<density> needs a density picture"},
+        {"<simpletiled name=\"Knots\" density=\"Halves\"><density tile=\"empty\" d=\"2\"/></simpletiled>", "d=\"2\" must be from 0 to 1"},
+        {"<simpletiled name=\"Knots\" density=\"Nowhere\"/>", "Nowhere.png"},
+        {"<overlapping name=\"Knots\" density=\"Halves\"/>", "density pictures are for <simpletiled> entries"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        memset(&err, 0, sizeof err);
+        m = classic_load(dir, bad[k][0], &err);
+        if (m || !strstr(err.message, bad[k][1])) fail_msg("%s: got \"%s\"", bad[k][0], m ? "loaded" : err.message);
+        assert_int_equal(err.line, 1);
+    }
+    remove_root(dir);
+}
+
 int run_wfc_steer_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -253,6 +362,7 @@ int run_wfc_steer_tests(void)
         cmocka_unit_test(density_shifts_tiles_where_painted),
         cmocka_unit_test(density_shifts_overlap_values),
         cmocka_unit_test(neutral_density_changes_nothing),
+        cmocka_unit_test(classic_fixed_cells_and_density),
     };
     return cmocka_run_group_tests_name("wfc fixed cells and density", tests, NULL, NULL);
 }
