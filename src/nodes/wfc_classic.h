@@ -17,7 +17,7 @@ typedef struct wfc_classic_entry {
     int line;
     char density[128];         /* a density picture samples/NAME.png, "" for none */
     int density_power;
-    const xmlNode *el;         /* the entry, for its <fixed> and <density> children */
+    const xmlNode *el;         /* the entry, for its <fixed> and <density> children (read by wfc_classic_load only) */
 } wfc_classic_entry;
 
 /* A loaded model, ready to run with any seed. */
