@@ -4,6 +4,7 @@
   rules/tilesets/DungeonRooms.xml + rules/tilesets/DungeonRooms/*.vox   rooms, walls, doors, corridors
   rules/tilesets/Pipes.xml        + rules/tilesets/Pipes/*.vox          pipes: straight, turn, T, cross, bridge, cap
   rules/samples/Bricks.png                                              a periodic 16x12 brick wall
+  rules/samples/PipeRing.png                                            a density picture: a soft grey ring
 
 Tiles are drawn below as text (one character a voxel, x to the right, y down) and written as one-layer
 MagicaVoxel files. The neighbor lists are not written by hand: two tiles may touch when the pixels along
@@ -11,6 +12,7 @@ their shared edge are equal, so the script tries every pair of tiles in every qu
 the same rotation as the wfc node's), and keeps one pair for each class of pairs that the wfc node
 derives from a <neighbor> by its own reflections. Run from the repository root: python3 tools/make_wfc_assets.py
 """
+import math
 import os
 import struct
 import zlib
@@ -209,6 +211,32 @@ def png_bytes(rows, rgb):
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b"")
 
 
+def grey_png_bytes(levels):
+    """An 8-bit greyscale PNG of rows of grey levels (0 black .. 255 white)."""
+    width, height = len(levels[0]), len(levels)
+    raw = b"".join(b"\x00" + bytes(row) for row in levels)
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b"")
+
+
+def ring_levels(size=64, radius=0.3, width=0.11):
+    """A density picture for models/pipering.xml: white along a ring around the centre, fading to black
+    (a Gaussian profile across the ring), rounded to whole grey levels so every platform reads the same."""
+    rows = []
+    for y in range(size):
+        row = []
+        for x in range(size):
+            dx, dy = (x + 0.5) / size - 0.5, (y + 0.5) / size - 0.5
+            off = (math.hypot(dx, dy) - radius) / width
+            row.append(int(round(255 * math.exp(-off * off))))
+        rows.append(row)
+    return rows
+
+
 def write(path, data):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     mode = "wb" if isinstance(data, bytes) else "w"
@@ -237,6 +265,7 @@ def main():
     write_tileset(root, "Pipes", PIPES, PIPE_COLOURS,
                   "pipes that meet end to end, with crossings, bridges and caps (values: ground, pipe, water, rivet)")
     write(os.path.join(root, "samples", "Bricks.png"), png_bytes(BRICKS, BRICK_RGB))
+    write(os.path.join(root, "samples", "PipeRing.png"), grey_png_bytes(ring_levels()))
 
 
 if __name__ == "__main__":

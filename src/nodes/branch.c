@@ -52,6 +52,7 @@ bool branch_load_children(loader *ld, branch *b, const xmlNode *el, symmetry_set
     for (xmlNode *c = xml_first_child(el); c; c = xml_next(c)) {
         if (xml_is(c, "union")) continue; /* read by the grid */
         if (xml_is(c, "rule") && (b->base.kind == &node_kind_map || b->base.kind == &node_kind_wfc)) continue; /* their own rules */
+        if (xml_is(c, "density") && b->base.kind == &node_kind_wfc) continue; /* read by the wfc node */
         node *child = node_load(ld, c, symmetry);
         if (!child || !branch_add_child(ld, b, child)) { ld->depth--; return false; }
     }

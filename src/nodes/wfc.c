@@ -14,7 +14,7 @@ static const int opposite[6] = {2, 3, 0, 1, 5, 4};
 
 const char *const wfc_attrs[] = {"values", "sample", "tileset", "tiles", "n", "periodic", "periodicInput", "shannon",
                                  "tries", "symmetry", "overlap", "overlapz", "transparent", "folder", "outputValues",
-                                 NULL};
+                                 "density", "densityPower", NULL};
 
 typedef struct wfc_state {
     branch_state b;              /* b.n == -1: still observing */
@@ -49,6 +49,7 @@ void wfc_free(node *n)
     for (int v = 0; v < GRID_MAX_VALUES; v++) free(w->allowed[v]);
     free(w->patterns);
     free(w->tiles);
+    free(w->density);
     grid_free(&w->newgrid);
     branch_free(n);
 }
@@ -60,6 +61,7 @@ void wfc_problem_free(wfc_problem *pb)
     free(pb->initial_compatible);
     free(pb->weights);
     free(pb->weight_log_weights);
+    wfc_density_free(pb);
 }
 
 bool wfc_set_propagator(wfc_problem *pb, bool *const *dense)
@@ -112,7 +114,7 @@ bool wfc_problem_prepare(wfc_problem *pb)
         pb->sum_of_weight_log_weights += pb->weight_log_weights[t];
     }
     pb->starting_entropy = log(pb->sum_of_weights) - pb->sum_of_weight_log_weights / pb->sum_of_weights;
-    return true;
+    return !pb->cell_class || wfc_density_prepare(pb);
 }
 
 bool wfc_load_rules(loader *ld, wfc_node *w, const xmlNode *el, const grid_def *grid, wfc_rule_fn parse, void *ctx)
@@ -130,7 +132,7 @@ bool wfc_load_rules(loader *ld, wfc_node *w, const xmlNode *el, const grid_def *
         if (w->allowed[v]) return diag_error(d, TS_ERR_MODEL, xml_line(x), "a second <rule> for in=\"%s\"", in);
         w->allowed[v] = calloc((size_t)w->pb.P, sizeof(bool));
         if (!w->allowed[v]) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
-        if (!parse(ld, w, x, out, w->allowed[v], ctx)) return false;
+        if (!parse(ld, w, x, "out", out, w->allowed[v], ctx)) return false;
     }
     return true;
 }
@@ -241,7 +243,12 @@ void wfc_solver_clear(wfc_solver *s, const wfc_problem *pb)
     for (int i = 0; i < pb->cells; i++) {
         memcpy(wv->compatible + (size_t)i * P * D, pb->initial_compatible, P * D * sizeof *wv->compatible);
         wv->sums_of_ones[i] = pb->P;
-        if (pb->heuristic == WFC_ENTROPY) {
+        if (pb->heuristic == WFC_ENTROPY && pb->cell_class) {
+            int c = pb->cell_class[i];
+            wv->sums_of_weights[i] = pb->class_sum_of_weights[c];
+            wv->sums_of_weight_log_weights[i] = pb->class_sum_of_weight_log_weights[c];
+            wv->entropies[i] = pb->class_starting_entropy[c];
+        } else if (pb->heuristic == WFC_ENTROPY) {
             wv->sums_of_weights[i] = pb->sum_of_weights;
             wv->sums_of_weight_log_weights[i] = pb->sum_of_weight_log_weights;
             wv->entropies[i] = pb->starting_entropy;
@@ -305,8 +312,8 @@ void wfc_ban(const wfc_problem *pb, wfc_solver *s, int i, int t)
     if (pb->heuristic == WFC_ENTROPY) {
         double sum = wv->sums_of_weights[i];
         wv->entropies[i] += wv->sums_of_weight_log_weights[i] / sum - log(sum);
-        wv->sums_of_weights[i] -= pb->weights[t];
-        wv->sums_of_weight_log_weights[i] -= pb->weight_log_weights[t];
+        wv->sums_of_weights[i] -= wfc_weights_at(pb, i)[t];
+        wv->sums_of_weight_log_weights[i] -= wfc_weight_log_weights_at(pb, i)[t];
         sum = wv->sums_of_weights[i];
         wv->entropies[i] -= wv->sums_of_weight_log_weights[i] / sum - log(sum);
     }
@@ -469,7 +476,8 @@ void wfc_observe(const wfc_problem *pb, wfc_solver *s, int i, rng *random)
 {
     int P = pb->P;
     const uint8_t *data = s->wave.data + (size_t)i * P;
-    for (int t = 0; t < P; t++) s->distribution[t] = data[t] ? pb->weights[t] : 0.0;
+    const double *weights = wfc_weights_at(pb, i);
+    for (int t = 0; t < P; t++) s->distribution[t] = data[t] ? weights[t] : 0.0;
     double r = rng_next_double(random);
     double sum = 0;
     for (int t = 0; t < P; t++) sum += s->distribution[t];

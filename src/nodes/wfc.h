@@ -34,7 +34,24 @@ typedef struct wfc_problem {
     int32_t *initial_compatible;  /* [t*D + d]: |propagator[opposite d][t]| */
     double *weights, *weight_log_weights;
     double sum_of_weights, sum_of_weight_log_weights, starting_entropy;
+    /* Per-cell weights (a density picture, wfc_set_density): cell i is of
+       class cell_class[i], and pattern t weighs class_weights[class*P + t]
+       there. NULL in every reference model: weights[t] everywhere. */
+    uint8_t *cell_class;
+    int classes;
+    double *class_weights, *class_weight_log_weights;
+    double *class_sum_of_weights, *class_sum_of_weight_log_weights, *class_starting_entropy;
 } wfc_problem;
+
+/* The weights of the P patterns at cell i, and their w*log(w) (entropy heuristic only). */
+static inline const double *wfc_weights_at(const wfc_problem *pb, int i)
+{
+    return pb->cell_class ? pb->class_weights + (size_t)pb->cell_class[i] * pb->P : pb->weights;
+}
+static inline const double *wfc_weight_log_weights_at(const wfc_problem *pb, int i)
+{
+    return pb->cell_class ? pb->class_weight_log_weights + (size_t)pb->cell_class[i] * pb->P : pb->weight_log_weights;
+}
 
 /* The wave and its bookkeeping. */
 typedef struct wfc_wave {
@@ -68,6 +85,18 @@ typedef enum wfc_result { WFC_CONTRADICTION, WFC_DONE, WFC_LIMIT } wfc_result;
 
 /* Build the flat propagator from dense[d][t1*P + t2] (t2 may neighbour t1 in direction d); false when out of memory. */
 bool wfc_set_propagator(wfc_problem *pb, bool *const *dense);
+/* Per-cell weights from a density picture: level[i] (0..255) is the grey at
+   cell i; pattern t has M = per_pattern densities density[t*M + k] in [0, 1]
+   (one per tile; one per pixel of an overlap pattern); power >= 0. Pattern t at
+   a cell of grey v = level/255 weighs weights[t] times the product over its
+   densities d of (2*lerp(1-d, d, v))^power, at least weights[t] * WFC_DENSITY_FLOOR.
+   Call before wfc_problem_prepare. False when out of memory. */
+#define WFC_DENSITY_FLOOR 1e-6
+#define WFC_DENSITY_MAX_POWER 16
+bool wfc_set_density(wfc_problem *pb, const uint8_t *level, const double *density, int per_pattern, int power);
+/* The per-class entropy sums (by wfc_problem_prepare), and freeing the per-cell weights. */
+bool wfc_density_prepare(wfc_problem *pb);
+void wfc_density_free(wfc_problem *pb);
 /* After weights and heuristic are set: the entropy sums; false when out of memory. */
 bool wfc_problem_prepare(wfc_problem *pb);
 void wfc_problem_free(wfc_problem *pb);
@@ -105,6 +134,9 @@ struct wfc_node {
     /* Tile model: P tiles of S*S*SZ values, placed every S-overlap cells. */
     uint8_t *tiles;
     int S, SZ, overlap, overlapz;
+    /* For a density picture: density_per_pattern densities d in [0, 1] (0.5 neutral) for each pattern. */
+    double *density;
+    int density_per_pattern;
 };
 
 /* Allocate a wfc node and register it (its id comes before its children's). */
@@ -116,9 +148,22 @@ bool wfc_finish_load(loader *ld, wfc_node *w, const xmlNode *el, symmetry_set pa
    unseeded generator (they only occur on a contradicted wave); here the
    lowest value wins. */
 uint8_t wfc_vote_winner(const int32_t *votes, int c);
-/* The <rule in out> children: for each, `parse` turns `out` into the patterns allowed where the node's grid holds `in`. */
-typedef bool (*wfc_rule_fn)(loader *ld, wfc_node *w, const xmlNode *rule_el, const char *out, bool *allowed, void *ctx);
+/* The <rule in out> children: for each, `parse` turns `out` into the patterns allowed where the node's grid holds `in`.
+   `parse` marks the patterns named by `text`, the value of the element's attribute `attr` ("out", or a <density>'s key). */
+typedef bool (*wfc_rule_fn)(loader *ld, wfc_node *w, const xmlNode *rule_el, const char *attr, const char *text, bool *allowed,
+                            void *ctx);
 bool wfc_load_rules(loader *ld, wfc_node *w, const xmlNode *el, const grid_def *grid, wfc_rule_fn parse, void *ctx);
+/* The <density KEY="..." d="..."/> children: density[u] = d for each of the `units` (tile variants, or values)
+   that `parse` selects from KEY ("tile" or "value"); later children win. False after an error. */
+bool wfc_read_density_children(loader *ld, wfc_node *w, const xmlNode *el, const char *key, int units, wfc_rule_fn parse,
+                               void *ctx, double *density);
+/* With density="NAME" (samples/NAME.png under the resource roots) and densityPower (default 2): the problem's
+   per-cell weights from the picture and w->density, which the model has set. False after an error. */
+bool wfc_load_density(loader *ld, wfc_node *w, const xmlNode *el);
+/* The grey level (0..255, luminance (299 R + 587 G + 114 B) / 1000 rounded) under each cell of an mx x my wave,
+   the picture scaled by nearest neighbour (the pixel under the cell's centre), the same for every layer z.
+   NULL after an error at `line`. */
+uint8_t *wfc_density_levels(diag *d, int line, const char *path, int mx, int my, int mz);
 
 /* The distinct NxN patterns at the xmax*ymax positions of a (wrapping) sample of
    colour numbers, with their images under symmetry, counted in order of first appearance. */

@@ -14,12 +14,13 @@
 
 static const char *const entry_attrs[] = {"name", "N", "periodic", "periodicInput", "symmetry", "ground", "size", "width",
                                           "height", "limit", "screenshots", "seed", "heuristic", "subset",
-                                          "blackBackground", "textOutput", NULL};
+                                          "blackBackground", "textOutput", "density", "densityPower", NULL};
 
 bool wfc_classic_read_entry(diag *d, const xmlNode *el, wfc_classic_entry *e)
 {
     memset(e, 0, sizeof *e);
     e->line = xml_line(el);
+    e->el = el;
     e->overlapping = xml_is(el, "overlapping");
     xml_check_attrs(d, el, entry_attrs);
     const char *name = xml_attr(el, "name");
@@ -50,6 +51,22 @@ bool wfc_classic_read_entry(diag *d, const xmlNode *el, wfc_classic_entry *e)
     if (e->symmetry < 1 || e->symmetry > 8)
         return diag_error(d, TS_ERR_MODEL, e->line, "symmetry=\"%d\" must be from 1 to 8", e->symmetry);
     if (e->screenshots < 0) return diag_error(d, TS_ERR_MODEL, e->line, "screenshots=\"%d\" is negative", e->screenshots);
+    const char *density = xml_attr(el, "density");
+    if (density && (!*density || strlen(density) >= sizeof e->density || strchr(density, '/') || strstr(density, "..")))
+        return diag_error(d, TS_ERR_MODEL, e->line, "density=\"%s\" is not a plain picture name", density);
+    if (density) snprintf(e->density, sizeof e->density, "%s", density);
+    if (!xml_get_int(d, el, "densityPower", 2, &e->density_power)) return false;
+    if (e->density_power < 0 || e->density_power > WFC_DENSITY_MAX_POWER)
+        return diag_error(d, TS_ERR_MODEL, e->line, "densityPower=\"%d\" must be from 0 to %d", e->density_power,
+                          WFC_DENSITY_MAX_POWER);
+    for (const xmlNode *x = xml_first_child(el); x; x = xml_next(x)) {
+        if (e->overlapping && (xml_is(x, "fixed") || xml_is(x, "density")))
+            return diag_error(d, TS_ERR_MODEL, xml_line(x), "<%s> is for <simpletiled> entries", xml_name(x));
+        if (xml_is(x, "density") && !density)
+            return diag_error(d, TS_ERR_MODEL, xml_line(x), "<density> needs a density picture: density=\"NAME\" on the entry");
+    }
+    if (e->overlapping && density)
+        return diag_error(d, TS_ERR_MODEL, e->line, "density pictures are for <simpletiled> entries");
     const char *h = xml_attr(el, "heuristic");
     if (!h || strcmp(h, "Entropy") == 0) e->heuristic = WFC_ENTROPY;
     else if (strcmp(h, "MRV") == 0) e->heuristic = WFC_MRV;
@@ -160,6 +177,7 @@ typedef struct tile_set {
     int (*action)[8];            /* action[t][k]: variant t under the k-th symmetry */
     char (*first_name)[128];     /* per variant: its tile's name */
     int *first;                  /* per variant: its tile's first variant */
+    int *card;                   /* per variant: its tile's number of variants */
 } tile_set;
 
 static void turn_pixels(const uint32_t *src, uint32_t *dst, int s)
@@ -203,7 +221,7 @@ static bool load_tiles(diag *d, const char *root, const wfc_classic_entry *e, co
     char path[4096];
     for (const xmlNode *x = xml_first_child(xtiles); x; x = xml_next(x)) {
         if (!xml_is(x, "tile")) continue;
-        static const char *const tile_attrs[] = {"name", "symmetry", "weight", NULL};
+        static const char *const tile_attrs[] = {"name", "symmetry", "weight", "density", NULL};
         xml_check_attrs(d, x, tile_attrs);
         const char *name = xml_attr(x, "name");
         if (!name || !*name || strlen(name) >= 128 || strchr(name, '/'))
@@ -220,6 +238,9 @@ static bool load_tiles(diag *d, const char *root, const wfc_classic_entry *e, co
         double weight;
         if (!xml_get_double(d, x, "weight", 1.0, &weight)) return false;
         if (!(weight > 0)) return diag_error(d, TS_ERR_MODEL, xml_line(x), "weight=\"%g\" must be positive", weight);
+        double density;
+        if (!xml_get_double(d, x, "density", 0.5, &density)) return false;
+        if (!(density >= 0 && density <= 1)) return diag_error(d, TS_ERR_MODEL, xml_line(x), "density=\"%g\" must be from 0 to 1", density);
         int card = tile_cardinality(sym), T = ts->P;
         if (T + card > CLASSIC_MAX_TILES) return diag_error(d, TS_ERR_MODEL, xml_line(x), "more than %d tile variants", CLASSIC_MAX_TILES);
         for (int t = 0; t < card; t++) {
@@ -235,6 +256,8 @@ static bool load_tiles(diag *d, const char *root, const wfc_classic_entry *e, co
             for (int k = 0; k < 8; k++) a[k] += T;
             snprintf(ts->first_name[T + t], sizeof ts->first_name[0], "%s", name);
             ts->first[T + t] = T;
+            ts->card[T + t] = card;
+            m->density[T + t] = density;
             snprintf(m->tile_names[T + t], sizeof m->tile_names[0], "%s %d", name, t);
             weights[T + t] = weight;
         }
@@ -287,6 +310,66 @@ static int neighbor_variant(diag *d, int line, const tile_set *ts, const char *t
     for (int t = 0; t < ts->P; t++)
         if (ts->first[t] == t && strcmp(ts->first_name[t], name) == 0) return ts->action[t][k];
     return -1;
+}
+
+/* "name" (every variant of the tile) or "name k" (its variant k, numbered as in the tileset's neighbors) in an
+   entry's <fixed> or <density>; false after an error at `line` of the sample list. */
+static bool tile_spec(diag *d, int line, const tile_set *ts, const char *text, const char *attr, int *first, int *count)
+{
+    const char *space = strrchr(text, ' ');
+    bool numbered = space && space[1];
+    for (const char *c = space ? space + 1 : ""; *c && numbered; c++) numbered = *c >= '0' && *c <= '9';
+    if (numbered) {
+        int v = neighbor_variant(d, line, ts, text, attr);
+        if (v == -2) return false;
+        if (v >= 0) {
+            *first = v;
+            *count = 1;
+            return true;
+        }
+    } else {
+        for (int t = 0; t < ts->P; t++)
+            if (ts->first[t] == t && strcmp(ts->first_name[t], text) == 0) {
+                *first = t;
+                *count = ts->card[t];
+                return true;
+            }
+    }
+    return diag_error(d, TS_ERR_MODEL, line, "%s=\"%s\" names no tile of this tileset (or of its subset)", attr, text);
+}
+
+/* The entry's <fixed x y tile> cells and <density tile d> overrides of the tiles' densities. */
+static bool read_entry_children(diag *d, const wfc_classic_entry *e, const tile_set *ts, wfc_classic *m)
+{
+    static const char *const fixed_attrs[] = {"x", "y", "tile", NULL}, *const density_attrs[] = {"tile", "d", NULL};
+    for (const xmlNode *x = xml_first_child(e->el); x; x = xml_next(x)) {
+        bool fixed = xml_is(x, "fixed");
+        if (!fixed && !xml_is(x, "density")) continue;
+        xml_check_attrs(d, x, fixed ? fixed_attrs : density_attrs);
+        const char *tile = xml_attr(x, "tile");
+        const char *need = fixed ? "x, y and tile" : "tile and d";
+        if (!tile || (fixed ? !xml_attr(x, "x") || !xml_attr(x, "y") : !xml_attr(x, "d")))
+            return diag_error(d, TS_ERR_MODEL, xml_line(x), "<%s> needs %s attributes", xml_name(x), need);
+        int first = 0, count = 0;
+        if (!tile_spec(d, xml_line(x), ts, tile, "tile", &first, &count)) return false;
+        if (!fixed) {
+            double v;
+            if (!xml_get_double(d, x, "d", 0.5, &v)) return false;
+            if (!(v >= 0 && v <= 1)) return diag_error(d, TS_ERR_MODEL, xml_line(x), "d=\"%g\" must be from 0 to 1", v);
+            for (int t = first; t < first + count; t++) m->density[t] = v;
+            continue;
+        }
+        int cx, cy;
+        if (!xml_get_int(d, x, "x", 0, &cx) || !xml_get_int(d, x, "y", 0, &cy)) return false;
+        if (cx < 0 || cy < 0 || cx >= e->width || cy >= e->height)
+            return diag_error(d, TS_ERR_MODEL, xml_line(x), "<fixed x=\"%d\" y=\"%d\"> is outside the %dx%d output", cx, cy,
+                              e->width, e->height);
+        struct wfc_classic_fixed *more = realloc(m->fixed, (size_t)(m->fixed_count + 1) * sizeof *more);
+        if (!more) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+        m->fixed = more;
+        m->fixed[m->fixed_count++] = (struct wfc_classic_fixed){cx + cy * e->width, first, count};
+    }
+    return true;
 }
 
 static bool load_neighbors(diag *d, const xmlNode *xneighbors, const xmlNode *xtiles, const tile_set *ts,
@@ -372,9 +455,11 @@ static bool load_tiled(diag *outer, const char *root, const wfc_classic_entry *e
     ts.action = malloc(CLASSIC_MAX_TILES * sizeof *ts.action);
     ts.first_name = malloc(CLASSIC_MAX_TILES * sizeof *ts.first_name);
     ts.first = malloc(CLASSIC_MAX_TILES * sizeof *ts.first);
+    ts.card = malloc(CLASSIC_MAX_TILES * sizeof *ts.card);
     m->tile_names = malloc(CLASSIC_MAX_TILES * sizeof *m->tile_names);
+    m->density = malloc(CLASSIC_MAX_TILES * sizeof *m->density);
     weights = malloc(CLASSIC_MAX_TILES * sizeof *weights);
-    if (!ts.action || !ts.first_name || !ts.first || !m->tile_names || !weights) {
+    if (!ts.action || !ts.first_name || !ts.first || !ts.card || !m->tile_names || !m->density || !weights) {
         diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
         goto out;
     }
@@ -385,7 +470,7 @@ static bool load_tiled(diag *outer, const char *root, const wfc_classic_entry *e
             diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
             goto out;
         }
-    if (!load_neighbors(d, xneighbors, xtiles, &ts, dense)) goto out;
+    if (!load_neighbors(d, xneighbors, xtiles, &ts, dense) || !read_entry_children(outer, e, &ts, m)) goto out;
     m->pb.P = P;
     m->pb.N = 1;
     m->pb.D = 4;
@@ -402,6 +487,7 @@ out:
     free(ts.action);
     free(ts.first_name);
     free(ts.first);
+    free(ts.card);
     free(weights);
     xmlFreeDoc(doc);
     return ok;
@@ -459,6 +545,14 @@ wfc_classic *wfc_classic_load(diag *d, const char *root, const wfc_classic_entry
     pb->fast = true;
     m->black_background = e->black_background;
     bool ok = e->overlapping ? load_overlapping(d, root, e, m) : load_tiled(d, root, e, m);
+    if (ok && e->density[0]) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/samples/%s.png", root, e->density);
+        uint8_t *level = wfc_density_levels(d, e->line, path, e->width, e->height, 1);
+        ok = level && wfc_set_density(pb, level, m->density, 1, e->density_power);
+        if (level && !ok) diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+        free(level);
+    }
     if (ok && (!wfc_problem_prepare(pb) || !wfc_solver_init(&m->solver, pb))) ok = diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
     if (!ok) {
         wfc_classic_free(m);
@@ -466,7 +560,15 @@ wfc_classic *wfc_classic_load(diag *d, const char *root, const wfc_classic_entry
     }
     wfc_solver_clear(&m->solver, pb);
     initial_bans(m, e->overlapping && e->ground);
+    for (int k = 0; k < m->fixed_count; k++) {
+        const struct wfc_classic_fixed *f = &m->fixed[k];
+        for (int t = 0; t < pb->P; t++)
+            if ((t < f->first || t >= f->first + f->count) && m->solver.wave.data[(size_t)f->cell * pb->P + t])
+                wfc_ban(pb, &m->solver, f->cell, t);
+    }
     m->start_contradicts = !wfc_propagate(pb, &m->solver);
+    if (m->start_contradicts && m->fixed_count > 0)
+        diag_warn(d, e->line, "the <fixed> cells contradict the tileset: every run ends in a contradiction");
     wfc_solver_save_start(&m->solver, pb);
     return m;
 }
@@ -545,9 +647,10 @@ static uint32_t *render_tiled(const wfc_classic *m, int *width, int *height)
             int i = x + y * MX;
             const uint8_t *w = m->solver.wave.data + (size_t)i * P;
             int remaining = m->solver.wave.sums_of_ones[i];
+            const double *weights = wfc_weights_at(pb, i);
             double sum = 0;
             for (int t = 0; t < P; t++)
-                if (w[t]) sum += pb->weights[t];
+                if (w[t]) sum += weights[t];
             for (int yt = 0; yt < S; yt++)
                 for (int xt = 0; xt < S; xt++) {
                     uint32_t *out = px + x * S + xt + (size_t)(y * S + yt) * W;
@@ -563,7 +666,7 @@ static uint32_t *render_tiled(const wfc_classic *m, int *width, int *height)
                     for (int t = 0; t < P; t++)
                         if (w[t]) {
                             uint32_t c = m->tiles[(size_t)t * S * S + xt + yt * S];
-                            double k = pb->weights[t] / sum;
+                            double k = weights[t] / sum;
                             r += ((c >> 16) & 0xff) * k;
                             g += ((c >> 8) & 0xff) * k;
                             b += (c & 0xff) * k;
@@ -603,5 +706,7 @@ void wfc_classic_free(wfc_classic *m)
     free(m->patterns);
     free(m->tiles);
     free(m->tile_names);
+    free(m->fixed);
+    free(m->density);
     free(m);
 }

@@ -15,6 +15,9 @@ typedef struct wfc_classic_entry {
     bool periodic, periodic_input, ground, black_background, text_output;
     wfc_heuristic heuristic;
     int line;
+    char density[128];         /* a density picture samples/NAME.png, "" for none */
+    int density_power;
+    const xmlNode *el;         /* the entry, for its <fixed> and <density> children (read by wfc_classic_load only) */
 } wfc_classic_entry;
 
 /* A loaded model, ready to run with any seed. */
@@ -31,11 +34,16 @@ typedef struct wfc_classic {
     uint32_t *tiles;
     int tilesize;
     char (*tile_names)[160];
+    /* Simple tiled: cells fixed to variants first..first+count-1 before every run, and each variant's density. */
+    struct wfc_classic_fixed { int cell, first, count; } *fixed;
+    int fixed_count;
+    double *density;
 } wfc_classic;
 
 /* Read an entry's attributes (errors at its line in d->file); false on bad input. */
 bool wfc_classic_read_entry(diag *d, const xmlNode *el, wfc_classic_entry *e);
-/* Load the sample (root/samples/NAME.png) or tileset (root/tilesets/NAME.xml and NAME/).
+/* Load the sample (root/samples/NAME.png) or tileset (root/tilesets/NAME.xml and NAME/), with the
+   tiled entries' <fixed x y tile> cells and density picture (root/samples/DENSITY.png).
    Errors about the entry go to d; errors inside a tileset name that file. NULL on failure. */
 wfc_classic *wfc_classic_load(diag *d, const char *root, const wfc_classic_entry *e);
 /* One attempt: WFC_DONE, WFC_CONTRADICTION, or WFC_LIMIT after limit observations (limit < 0: none). */

@@ -100,24 +100,50 @@ static bool count_patterns(int N, pattern_table *tb, const uint8_t *sample, int 
     return true;
 }
 
-static bool parse_rule_out(loader *ld, wfc_node *w, const xmlNode *rule_el, const char *out, bool *allowed, void *ctx)
+/* "B|W": wanted[v] for these values of the new grid (each part names the value of its first character, as the
+   reference reads rules). A <density value> reads this way too. */
+static bool parse_values(loader *ld, wfc_node *w, const xmlNode *el, const char *attr, const char *text, bool *wanted,
+                         void *ctx)
 {
     (void)ctx;
-    bool wanted[GRID_MAX_VALUES] = {0};
-    const char *p = out;
+    const char *p = text;
     for (;;) {
         size_t len = strcspn(p, "|");
         int v = len > 0 ? w->newgrid.value_of[(unsigned char)p[0]] : -1;
         if (v < 0)
-            return diag_error(ld->d, TS_ERR_MODEL, xml_line(rule_el), "out=\"%s\": \"%.*s\" does not start with a value of the wfc's grid",
-                              out, (int)len, p);
+            return diag_error(ld->d, TS_ERR_MODEL, xml_line(el), "%s=\"%s\": \"%.*s\" does not start with a value of the wfc's grid",
+                              attr, text, (int)len, p);
         wanted[v] = true;
         if (!p[len]) break;
         p += len + 1;
     }
+    return true;
+}
+
+/* A rule's out: the patterns whose corner (the cell they stand on) is one of its values. */
+static bool parse_rule_out(loader *ld, wfc_node *w, const xmlNode *rule_el, const char *attr, const char *out, bool *allowed,
+                           void *ctx)
+{
+    bool wanted[GRID_MAX_VALUES] = {0};
+    if (!parse_values(ld, w, rule_el, attr, out, wanted, ctx)) return false;
     int cells = w->pb.N * w->pb.N;
     for (int t = 0; t < w->pb.P; t++) allowed[t] = wanted[w->patterns[(size_t)t * cells]];
     return true;
+}
+
+/* A density picture weighs each pattern by the densities of the values of all its N*N pixels. */
+static bool load_density(loader *ld, wfc_node *w, const xmlNode *el)
+{
+    double value_density[GRID_MAX_VALUES];
+    int C = w->newgrid.c, NN = w->pb.N * w->pb.N;
+    for (int v = 0; v < C; v++) value_density[v] = 0.5;
+    if (!wfc_read_density_children(ld, w, el, "value", C, parse_values, NULL, value_density)) return false;
+    if (!xml_attr(el, "density")) return wfc_load_density(ld, w, el);
+    w->density = malloc((size_t)w->pb.P * NN * sizeof *w->density);
+    if (!w->density) return diag_error(ld->d, TS_ERR_RUNTIME, 0, "out of memory");
+    for (size_t k = 0; k < (size_t)w->pb.P * NN; k++) w->density[k] = value_density[w->patterns[k]];
+    w->density_per_pattern = NN;
+    return wfc_load_density(ld, w, el);
 }
 
 static void overlap_update_state(const wfc_node *w, const uint8_t *data, uint8_t *cells)
@@ -261,6 +287,6 @@ node *wfc_overlap_load(loader *ld, const xmlNode *el, symmetry_set parent_symmet
         diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
         return NULL;
     }
-    if (!wfc_load_rules(ld, w, el, ld->grid, parse_rule_out, NULL)) return NULL;
+    if (!wfc_load_rules(ld, w, el, ld->grid, parse_rule_out, NULL) || !load_density(ld, w, el)) return NULL;
     return wfc_finish_load(ld, w, el, parent_symmetry) ? &w->b.base : NULL;
 }

@@ -21,6 +21,7 @@ typedef struct tileset {
     int P, cap;               /* variants so far */
     uint8_t *variants;        /* P * T */
     double *weights;
+    double *density;          /* the tiles' density="d" (tessera's own attribute), 0.5 when absent */
     int named;                /* named tiles, with their variants first .. first+count-1 */
     const char **names;
     int *first, *count;
@@ -107,7 +108,7 @@ static bool build_index(tileset *ts)
     return true;
 }
 
-static bool add_variant(tileset *ts, const tilebuf *t, double weight)
+static bool add_variant(tileset *ts, const tilebuf *t, double weight, double density)
 {
     if (ts->P == ts->cap) {
         int cap = ts->cap ? 2 * ts->cap : 64;
@@ -117,9 +118,13 @@ static bool add_variant(tileset *ts, const tilebuf *t, double weight)
         double *w = realloc(ts->weights, (size_t)cap * sizeof *w);
         if (!w) return false;
         ts->weights = w;
+        double *dd = realloc(ts->density, (size_t)cap * sizeof *dd);
+        if (!dd) return false;
+        ts->density = dd;
         ts->cap = cap;
     }
     memcpy(ts->variants + (size_t)ts->P * ts->T, t->v, (size_t)ts->T);
+    ts->density[ts->P] = density;
     ts->weights[ts->P++] = weight;
     return true;
 }
@@ -199,6 +204,16 @@ static bool load_tiles(tileset *ts, wfc_node *w, const xmlNode *xtiles, const ch
             return diag_error(d, TS_ERR_MODEL, ts->line, "tileset %s line %d: a second tile named %s", ts->path, xml_line(x), name);
         double weight;
         if (!xml_get_double(d, x, "weight", 1.0, &weight)) return false;
+        /* density="d": tessera's own attribute, read only with a density picture. */
+        double density = 0.5;
+        const char *dtext = xml_attr(x, "density");
+        if (dtext) {
+            char *end;
+            density = strtod(dtext, &end);
+            if (end == dtext || *end || !(density >= 0 && density <= 1))
+                return diag_error(d, TS_ERR_MODEL, ts->line, "tileset %s line %d: density=\"%s\" of tile %s must be a number from 0 to 1",
+                                  ts->path, xml_line(x), dtext, name);
+        }
         int sx, sy, sz;
         tilebuf *t = load_vox_tile(ts, folder, name, uniques, &unique_count, w->newgrid.c, &sx, &sy, &sz);
         if (!t) return false;
@@ -211,7 +226,7 @@ static bool load_tiles(tileset *ts, wfc_node *w, const xmlNode *xtiles, const ch
         ts->count[ts->named++] = n;
         bool ok = true;
         for (int k = 0; k < n; k++) {
-            ok = ok && add_variant(ts, images[k], weight);
+            ok = ok && add_variant(ts, images[k], weight, density);
             free(images[k]);
         }
         if (!ok) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
@@ -448,17 +463,83 @@ static bool load_neighbors(tileset *ts, wfc_node *w, const xmlNode *xneighbors, 
     return ps.ok;
 }
 
-static bool parse_rule_out(loader *ld, wfc_node *w, const xmlNode *rule_el, const char *out, bool *allowed, void *ctx)
+/* One tile in a rule's out (or a <density tile>), as variants first..first+count-1. The reference knows whole
+   tiles ("Name": all its variants). Tessera adds single variants, which no reference model can name:
+   "Name k", the tile's variant k (0-based, in the order the tileset makes them), and "zz Name", the tile as
+   drawn turned as in the tileset's <neighbor> syntax (the rightmost letter first). False after an error. */
+static bool tile_spec(loader *ld, const tileset *ts, const xmlNode *el, const char *attr, const char *text, const char *part,
+                      size_t len, int *first, int *count)
+{
+    diag *d = ld->d;
+    int k = named_index(ts, part, len);
+    if (k >= 0) {
+        *first = ts->first[k];
+        *count = ts->count[k];
+        return true;
+    }
+    const char *space = memchr(part, ' ', len), *last = NULL;
+    for (const char *c = part; c < part + len; c++)
+        if (*c == ' ') last = c;
+    if (last && last + 1 < part + len) {
+        /* "Name k" */
+        size_t digits = 0;
+        while (last + 1 + digits < part + len && last[1 + digits] >= '0' && last[1 + digits] <= '9') digits++;
+        k = named_index(ts, part, (size_t)(last - part));
+        if (k >= 0 && digits == len - (size_t)(last + 1 - part)) {
+            long v = digits <= 3 ? strtol(last + 1, NULL, 10) : 1000;
+            if (v >= ts->count[k])
+                return diag_error(d, TS_ERR_MODEL, xml_line(el), "%s=\"%s\": tile %s has %d variant%s, 0 to %d", attr, text,
+                                  ts->names[k], ts->count[k], ts->count[k] == 1 ? "" : "s", ts->count[k] - 1);
+            *first = ts->first[k] + (int)v;
+            *count = 1;
+            return true;
+        }
+    }
+    if (space && space == last && space > part) {
+        /* "zz Name" */
+        k = named_index(ts, space + 1, len - (size_t)(space + 1 - part));
+        size_t ops = (size_t)(space - part);
+        bool letters = true;
+        for (size_t i = 0; i < ops; i++) letters = letters && (part[i] == 'x' || part[i] == 'y' || part[i] == 'z');
+        if (k >= 0 && letters) {
+            tilebuf *t = tile_new(ts->T);
+            if (!t) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+            memcpy(t->v, ts->variants + (size_t)ts->first[k] * ts->T, (size_t)ts->T);
+            for (size_t i = ops; i-- > 0 && t;) {
+                if (part[i] != 'z' && ts->S != ts->SZ) {
+                    free(t);
+                    return diag_error(d, TS_ERR_MODEL, xml_line(el), "%s=\"%s\": %c turns about a horizontal axis, which needs cubic tiles",
+                                      attr, text, part[i]);
+                }
+                tilebuf *next = tile_apply(ts, part[i] == 'x' ? X_ROTATE : part[i] == 'y' ? Y_ROTATE : Z_ROTATE, t);
+                free(t);
+                t = next;
+            }
+            if (!t) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+            int v = variant_index(ts, t);
+            free(t);
+            if (v < ts->first[k] || v >= ts->first[k] + ts->count[k])
+                return diag_error(d, TS_ERR_MODEL, xml_line(el), "%s=\"%s\": %.*s is none of the variants of tile %s", attr, text,
+                                  (int)len, part, ts->names[k]);
+            *first = v;
+            *count = 1;
+            return true;
+        }
+    }
+    return diag_error(d, TS_ERR_MODEL, xml_line(el), "unknown tilename %.*s in %s=\"%s\"", (int)len, part, attr, text);
+}
+
+static bool parse_rule_out(loader *ld, wfc_node *w, const xmlNode *rule_el, const char *attr, const char *out, bool *allowed,
+                           void *ctx)
 {
     (void)w;
     const tileset *ts = ctx;
     const char *p = out;
     for (;;) {
         size_t len = strcspn(p, "|");
-        int k = named_index(ts, p, len);
-        if (k < 0)
-            return diag_error(ld->d, TS_ERR_MODEL, xml_line(rule_el), "unknown tilename %.*s in out=\"%s\"", (int)len, p, out);
-        for (int i = 0; i < ts->count[k]; i++) allowed[ts->first[k] + i] = true;
+        int first = 0, count = 0;
+        if (!tile_spec(ld, ts, rule_el, attr, out, p, len, &first, &count)) return false;
+        for (int i = 0; i < count; i++) allowed[first + i] = true;
         if (!p[len]) break;
         p += len + 1;
     }
@@ -552,7 +633,12 @@ static bool tile_build(loader *ld, wfc_node *w, const xmlNode *el, tileset *ts, 
     w->pb.P = ts->P;
     if (!build_index(ts)) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
     if (!wfc_load_rules(ld, w, el, ld->grid, parse_rule_out, ts)) return false;
-    return load_neighbors(ts, w, xneighbors, full_symmetry);
+    if (!load_neighbors(ts, w, xneighbors, full_symmetry)) return false;
+    w->pb.weights = ts->weights; /* the node owns them either way (wfc_tile_load) */
+    w->density = ts->density;
+    w->density_per_pattern = 1;
+    ts->density = NULL;
+    return wfc_read_density_children(ld, w, el, "tile", w->pb.P, parse_rule_out, ts, w->density) && wfc_load_density(ld, w, el);
 }
 
 node *wfc_tile_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry)
@@ -571,6 +657,7 @@ node *wfc_tile_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry)
     free(ts.first);
     free(ts.count);
     free(ts.slots);
+    free(ts.density);
     free((char *)ts.path);
     if (doc) xmlFreeDoc(doc);
     if (!ok) return NULL;

@@ -87,6 +87,17 @@ static const bad_case cases[] = {
     {"lsystem_no_axiom_no_rules.xml", TS_ERR_MODEL, 2, "needs an axiom, or rules to draw a random one from"},
     {"lsystem_width.xml", TS_ERR_MODEL, 2, "width=\"0\" of <lsystem> must lie between 1 and 64"},
     {"lsystem_max_length.xml", TS_ERR_MODEL, 2, "maxLength=\"1000000000\" of <lsystem> must lie between 1 and 268435456"},
+    /* Density pictures (samples/ in tests/badinput/) and single tile variants in rules: tessera's own. */
+    {"wfc_density_missing.xml", TS_ERR_MODEL, 3, "density picture \"NoSuchPicture\" not found (looked for tests/badinput/samples/NoSuchPicture.png"},
+    {"wfc_density_bad_d.xml", TS_ERR_MODEL, 4, "d=\"1.5\" must be from 0 to 1"},
+    {"wfc_density_bad_power.xml", TS_ERR_MODEL, 2, "densityPower=\"-1\" must be from 0 to 16"},
+    {"wfc_density_no_picture.xml", TS_ERR_MODEL, 4, "<density> needs a density picture"},
+    {"wfc_density_unknown_tile.xml", TS_ERR_MODEL, 3, "unknown tilename C in tile=\"A|C\""},
+    {"wfc_tileset_bad_density.xml", TS_ERR_MODEL, 2, "Dense.xml line 4: density=\"high\" of tile B must be a number from 0 to 1"},
+    {"wfc_rule_bad_variant.xml", TS_ERR_MODEL, 4, "out=\"A 1\": tile A has 1 variant, 0 to 0"},
+    {"wfc_rule_bad_turn.xml", TS_ERR_MODEL, 3, "unknown tilename zq A in out=\"zq A\""},
+    {"wfc_rule_turn_needs_cube.xml", TS_ERR_MODEL, 3, "x turns about a horizontal axis, which needs cubic tiles"},
+    {"wfc_overlap_density_value.xml", TS_ERR_MODEL, 4, "value=\"Q\": \"Q\" does not start with a value of the wfc's grid"},
 };
 
 static void each_fixture_reports_file_line_and_message(void **state)

@@ -1,0 +1,159 @@
+/* wfc_density.c — density pictures: per-cell pattern weights from a greyscale image, so a designer paints where tiles cluster. */
+#include "wfc.h"
+#include "../core/resource.h"
+#include "../core/xmlutil.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* (2 * lerp(1-d, d, v))^power: exactly 1 for d = 0.5 (a neutral tile keeps its weight), between 0 and 2^power
+   otherwise. Integer powers by repeated multiplication and no fused multiply-add (each product is its own
+   statement), so every platform gets the same weights bit for bit. */
+static double density_factor(double d, double v, int power)
+{
+    double low = (1 - d) * (1 - v);
+    double high = d * v;
+    double f = 2 * (low + high);
+    double r = 1;
+    for (int k = 0; k < power; k++) r *= f;
+    return r;
+}
+
+bool wfc_set_density(wfc_problem *pb, const uint8_t *level, const double *density, int per_pattern, int power)
+{
+    /* One class per grey level in use, in increasing order of grey. */
+    int class_of[256];
+    bool used[256] = {0};
+    for (int i = 0; i < pb->cells; i++) used[level[i]] = true;
+    pb->classes = 0;
+    for (int g = 0; g < 256; g++) class_of[g] = used[g] ? pb->classes++ : -1;
+    size_t P = (size_t)pb->P;
+    pb->cell_class = malloc((size_t)pb->cells);
+    pb->class_weights = malloc((size_t)pb->classes * P * sizeof(double));
+    if (!pb->cell_class || !pb->class_weights) return false;
+    for (int i = 0; i < pb->cells; i++) pb->cell_class[i] = (uint8_t)class_of[level[i]];
+    for (int g = 0; g < 256; g++) {
+        if (!used[g]) continue;
+        double *row = pb->class_weights + (size_t)class_of[g] * P;
+        double v = g / 255.0;
+        for (size_t t = 0; t < P; t++) {
+            double factor = 1;
+            for (int k = 0; k < per_pattern; k++) factor *= density_factor(density[t * per_pattern + k], v, power);
+            row[t] = pb->weights[t] * (factor < WFC_DENSITY_FLOOR ? WFC_DENSITY_FLOOR : factor);
+        }
+    }
+    return true;
+}
+
+bool wfc_density_prepare(wfc_problem *pb)
+{
+    size_t P = (size_t)pb->P, C = (size_t)pb->classes;
+    pb->class_weight_log_weights = malloc(C * P * sizeof(double));
+    pb->class_sum_of_weights = malloc(C * sizeof(double));
+    pb->class_sum_of_weight_log_weights = malloc(C * sizeof(double));
+    pb->class_starting_entropy = malloc(C * sizeof(double));
+    if (!pb->class_weight_log_weights || !pb->class_sum_of_weights || !pb->class_sum_of_weight_log_weights ||
+        !pb->class_starting_entropy)
+        return false;
+    /* The same sums in the same order as for the plain weights, so a neutral picture changes nothing. */
+    for (size_t c = 0; c < C; c++) {
+        const double *w = pb->class_weights + c * P;
+        double *wlw = pb->class_weight_log_weights + c * P;
+        double sum = 0, sum_wlw = 0;
+        for (size_t t = 0; t < P; t++) {
+            wlw[t] = w[t] * log(w[t]);
+            sum += w[t];
+            sum_wlw += wlw[t];
+        }
+        pb->class_sum_of_weights[c] = sum;
+        pb->class_sum_of_weight_log_weights[c] = sum_wlw;
+        pb->class_starting_entropy[c] = log(sum) - sum_wlw / sum;
+    }
+    return true;
+}
+
+void wfc_density_free(wfc_problem *pb)
+{
+    free(pb->cell_class);
+    free(pb->class_weights);
+    free(pb->class_weight_log_weights);
+    free(pb->class_sum_of_weights);
+    free(pb->class_sum_of_weight_log_weights);
+    free(pb->class_starting_entropy);
+    pb->cell_class = NULL;
+    pb->class_weights = pb->class_weight_log_weights = NULL;
+    pb->class_sum_of_weights = pb->class_sum_of_weight_log_weights = pb->class_starting_entropy = NULL;
+}
+
+uint8_t *wfc_density_levels(diag *d, int line, const char *path, int mx, int my, int mz)
+{
+    int W, H;
+    uint32_t *argb = image_load_argb(d, line, path, &W, &H);
+    if (!argb) return NULL;
+    uint8_t *level = malloc((size_t)mx * my * mz);
+    if (!level) {
+        free(argb);
+        diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+        return NULL;
+    }
+    for (int y = 0; y < my; y++) {
+        /* The pixel under the cell's centre. */
+        int py = (int)(((int64_t)2 * y + 1) * H / (2 * (int64_t)my));
+        for (int x = 0; x < mx; x++) {
+            int px = (int)(((int64_t)2 * x + 1) * W / (2 * (int64_t)mx));
+            uint32_t c = argb[px + (size_t)py * W];
+            uint32_t r = (c >> 16) & 0xff, g = (c >> 8) & 0xff, b = c & 0xff;
+            uint8_t grey = (uint8_t)((299 * r + 587 * g + 114 * b + 500) / 1000);
+            for (int z = 0; z < mz; z++) level[x + y * mx + (size_t)z * mx * my] = grey;
+        }
+    }
+    free(argb);
+    return level;
+}
+
+bool wfc_read_density_children(loader *ld, wfc_node *w, const xmlNode *el, const char *key, int units, wfc_rule_fn parse,
+                               void *ctx, double *density)
+{
+    diag *d = ld->d;
+    const char *const attrs[] = {key, "d", NULL};
+    for (xmlNode *x = xml_first_child(el); x; x = xml_next(x)) {
+        if (!xml_is(x, "density")) continue;
+        xml_check_attrs(d, x, attrs);
+        if (!xml_attr(el, "density"))
+            return diag_error(d, TS_ERR_MODEL, xml_line(x), "<density> needs a density picture: density=\"NAME\" on the <wfc>");
+        const char *which = xml_attr(x, key), *dtext = xml_attr(x, "d");
+        if (!which || !dtext) return diag_error(d, TS_ERR_MODEL, xml_line(x), "a <density> of <wfc> needs %s and d attributes", key);
+        double v;
+        if (!xml_get_double(d, x, "d", 0.5, &v)) return false;
+        if (!(v >= 0 && v <= 1)) return diag_error(d, TS_ERR_MODEL, xml_line(x), "d=\"%s\" must be from 0 to 1", dtext);
+        bool *selected = calloc((size_t)units, sizeof *selected);
+        if (!selected) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+        bool ok = parse(ld, w, x, key, which, selected, ctx);
+        for (int t = 0; ok && t < units; t++)
+            if (selected[t]) density[t] = v;
+        free(selected);
+        if (!ok) return false;
+    }
+    return true;
+}
+
+bool wfc_load_density(loader *ld, wfc_node *w, const xmlNode *el)
+{
+    diag *d = ld->d;
+    int line = xml_line(el);
+    const char *name = xml_attr(el, "density");
+    int power;
+    if (!xml_get_int(d, el, "densityPower", 2, &power)) return false;
+    if (power < 0 || power > WFC_DENSITY_MAX_POWER)
+        return diag_error(d, TS_ERR_MODEL, line, "densityPower=\"%d\" must be from 0 to %d", power, WFC_DENSITY_MAX_POWER);
+    if (!name && xml_attr(el, "densityPower")) diag_warn(d, line, "densityPower has no effect without a density picture");
+    if (!name) return true;
+    char *path = resource_find(ld->res, d, line, "density picture", "samples", name, ".png");
+    if (!path) return false;
+    uint8_t *level = wfc_density_levels(d, line, path, w->pb.mx, w->pb.my, w->pb.mz);
+    free(path);
+    if (!level) return false;
+    bool ok = wfc_set_density(&w->pb, level, w->density, w->density_per_pattern, power);
+    free(level);
+    return ok || diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+}
