@@ -7,7 +7,7 @@ CPPFLAGS_ALL := -std=c11 -D_DEFAULT_SOURCE -Iinclude -Ibuild/gen -I/usr/include/
 LDLIBS  := -lxml2 -lz -lm
 BUILD   ?= build
 
-LIB_SRC := $(wildcard src/core/*.c src/nodes/*.c src/engine/*.c src/io/*.c)
+LIB_SRC := $(wildcard src/core/*.c src/nodes/*.c src/engine/*.c src/io/*.c src/trace/*.c)
 CLI_SRC := $(wildcard src/cli/*.c)
 LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:src/%.c=$(BUILD)/obj/%.o)

@@ -11,6 +11,15 @@ $(BUILD)/unit_tests: $(UNIT_SRC) tests/unit/unit.h $(BUILD)/libtessera.a
 $(BUILD)/conformance: tests/conformance.c $(BUILD)/libtessera.a
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libtessera.a $(TEST_LIBS)
 
+$(BUILD)/trace_roundtrip: tests/trace_roundtrip.c $(BUILD)/libtessera.a $(HEADERS)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libtessera.a $(TEST_LIBS)
+
+# Traces of corpus runs replay to the runs' grids and acting nodes: every core
+# row, and the adv and wfc rows (maps, wfc grids) up to a size that keeps it quick.
+trace-roundtrip: $(BUILD)/trace_roundtrip
+	$(BUILD)/trace_roundtrip --jobs 2 --tier core
+	$(BUILD)/trace_roundtrip --jobs 2 --tier adv --tier wfc --max-cells 40000
+
 unit: $(BUILD)/unit_tests
 	$(BUILD)/unit_tests
 
@@ -36,10 +45,11 @@ test: all
 	@$(MAKE) --no-print-directory warnings
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory cli-test
+	@$(MAKE) --no-print-directory trace-roundtrip
 	@$(MAKE) --no-print-directory sanitize
 	@$(MAKE) --no-print-directory conformance
 
-.PHONY: unit cli-test conformance sanitize
+.PHONY: unit cli-test conformance sanitize trace-roundtrip
 
 # -Wall -Wextra must stay clean under both gcc and clang.
 warnings: $(BUILD)/gen/palette.inc
