@@ -17,7 +17,10 @@ HEADERS := $(wildcard include/*.h src/*/*.h)
 DEPS := libxml2-dev:/usr/include/libxml2/libxml/parser.h \
         libstb-dev:/usr/include/stb/stb_image.h \
         libcmocka-dev:/usr/include/cmocka.h \
-        zlib1g-dev:/usr/include/zlib.h
+        zlib1g-dev:/usr/include/zlib.h \
+        chromium:/usr/bin/chromium \
+        nodejs:/usr/bin/node \
+        npm:/usr/bin/npm
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps run test unit conformance badinput sanitize bench clean help
@@ -29,9 +32,10 @@ help:
 	@echo "make test     unit tests, bad-input tests, conformance, sanitizer build"
 	@echo "make bench    speed and memory figures"
 
-# Install what is missing, once; a marker file keeps later builds quiet.
+# Install what is missing, once (again when the Makefile, and so perhaps DEPS, changes);
+# a marker file keeps later builds quiet.
 deps: $(BUILD)/.deps
-$(BUILD)/.deps:
+$(BUILD)/.deps: Makefile
 	@missing=""; for d in $(DEPS); do pkg=$${d%%:*}; file=$${d#*:}; \
 	  [ -e "$$file" ] || missing="$$missing $$pkg"; done; \
 	if [ -n "$$missing" ]; then \
@@ -43,6 +47,15 @@ $(BUILD)/.deps:
 $(BUILD)/gen/palette.inc: rules/palette.xml | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
+
+# The trace viewer's page, styles and scripts, compiled into `tessera view` as C strings
+# (? is escaped so that no trigraph can form).
+VIEW_SRC := $(wildcard src/view/*.html src/view/*.css src/view/*.js)
+VIEW_INC := $(VIEW_SRC:src/view/%=$(BUILD)/gen/view/%.inc)
+$(BUILD)/gen/view/%.inc: src/view/% | $(BUILD)/.deps
+	@mkdir -p $(dir $@)
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
+$(BUILD)/obj/cli/view.o: $(VIEW_INC)
 
 $(BUILD)/obj/%.o: src/%.c $(HEADERS) $(BUILD)/gen/palette.inc | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
