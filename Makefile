@@ -23,7 +23,7 @@ DEPS := libxml2-dev:/usr/include/libxml2/libxml/parser.h \
         npm:/usr/bin/npm
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps run test unit conformance badinput sanitize bench clean help
+.PHONY: all deps run test unit conformance badinput sanitize bench clean help screenshot
 all: tessera $(BUILD)/libtessera.a $(BUILD)/libtessera.so
 
 help:
@@ -31,6 +31,7 @@ help:
 	@echo "make run      render every bundled model in models/ to out/"
 	@echo "make test     unit tests, bad-input tests, conformance, sanitizer build"
 	@echo "make bench    speed and memory figures"
+	@echo "make screenshot  docs/viewer.png: the trace viewer on models/dungeon.xml"
 
 # Install what is missing, once (again when the Makefile, and so perhaps DEPS, changes);
 # a marker file keeps later builds quiet.
@@ -69,6 +70,13 @@ $(BUILD)/libtessera.so: $(LIB_OBJ)
 
 tessera: $(CLI_OBJ) $(BUILD)/libtessera.a
 	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libtessera.a $(LDLIBS)
+
+# docs/viewer.png, the README's picture of the trace viewer: models/dungeon.xml, 63², seed 1,
+# at 60 % of its steps, in headless Chromium.
+screenshot: tessera $(BROWSER_MODULES)
+	./tessera run models/dungeon.xml --size 63 --seed 1 -q --trace $(BUILD)/dungeon.trace -o $(BUILD)/dungeon.png
+	./tessera view $(BUILD)/dungeon.trace -o $(BUILD)/dungeon.html
+	node tests/browser/screenshot.js $(BUILD)/dungeon.html docs/viewer.png 0.6 1600x1000
 
 run: tessera
 	@mkdir -p out
