@@ -488,6 +488,7 @@
     for (const r of roots) walk(r, 0);
     T.kids = kids;
     nodeEls = new Array(T.nodes.length);
+    const srcLines = T.source.split("\n");
     for (const id of T.order) {
       const n = T.nodes[id];
       const el = document.createElement("div");
@@ -509,7 +510,8 @@
         a.textContent = n.attrs;
         head.append(a);
       }
-      head.title = n.kind + (n.attrs ? " " + n.attrs : "");
+      const text = n.line ? (srcLines[n.line - 1] || "").trim() : "";
+      head.title = text ? `line ${n.line}: ${text}` : n.kind + (n.attrs ? " " + n.attrs : "");
       const where = document.createElement("div");
       where.className = "where";
       where.textContent = n.line ? "line " + n.line : "implicit";
