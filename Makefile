@@ -9,20 +9,24 @@ CPPFLAGS_ALL := -std=c11 -D_DEFAULT_SOURCE -ffp-contract=off -Iinclude -Ibuild/g
 LDLIBS  := -lxml2 -lz -lm
 BUILD   ?= build
 
-LIB_SRC := $(wildcard src/core/*.c src/nodes/*.c src/engine/*.c src/io/*.c)
+LIB_SRC := $(wildcard src/core/*.c src/nodes/*.c src/engine/*.c src/io/*.c src/trace/*.c)
 CLI_SRC := $(wildcard src/cli/*.c)
 LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:src/%.c=$(BUILD)/obj/%.o)
 HEADERS := $(wildcard include/*.h src/*/*.h)
 
-# Debian packages the build and tests need, with a file that shows each is there.
+# Debian packages the build needs, with a file that shows each is there.
 DEPS := libxml2-dev:/usr/include/libxml2/libxml/parser.h \
         libstb-dev:/usr/include/stb/stb_image.h \
         libcmocka-dev:/usr/include/cmocka.h \
         zlib1g-dev:/usr/include/zlib.h
+# ... and those only `make test` needs (the viewer's browser test).
+TEST_DEPS := chromium:/usr/bin/chromium \
+        nodejs:/usr/bin/node \
+        npm:/usr/bin/npm
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps run test unit conformance badinput sanitize bench clean help
+.PHONY: all deps run test unit conformance badinput sanitize bench clean help screenshot
 all: tessera $(BUILD)/libtessera.a $(BUILD)/libtessera.so
 
 help:
@@ -30,11 +34,15 @@ help:
 	@echo "make run      render every bundled model in models/ to out/"
 	@echo "make test     unit tests, bad-input tests, conformance, sanitizer build"
 	@echo "make bench    speed and memory figures"
+	@echo "make screenshot  docs/viewer.png: the trace viewer on models/dungeon.xml"
 
-# Install what is missing, once; a marker file keeps later builds quiet.
+# Install what is missing, once (again when the Makefile, and so perhaps DEPS, changes);
+# a marker file keeps later builds quiet.
 deps: $(BUILD)/.deps
-$(BUILD)/.deps:
-	@missing=""; for d in $(DEPS); do pkg=$${d%%:*}; file=$${d#*:}; \
+$(BUILD)/.deps: PACKAGES = $(DEPS)
+$(BUILD)/.test-deps: PACKAGES = $(TEST_DEPS)
+$(BUILD)/.deps $(BUILD)/.test-deps: Makefile
+	@missing=""; for d in $(PACKAGES); do pkg=$${d%%:*}; file=$${d#*:}; \
 	  [ -e "$$file" ] || missing="$$missing $$pkg"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
@@ -45,6 +53,15 @@ $(BUILD)/.deps:
 $(BUILD)/gen/palette.inc: rules/palette.xml | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
+
+# The trace viewer's page, styles and scripts, compiled into `tessera view` as C strings
+# (? is escaped so that no trigraph can form).
+VIEW_SRC := $(wildcard src/view/*.html src/view/*.css src/view/*.js)
+VIEW_INC := $(VIEW_SRC:src/view/%=$(BUILD)/gen/view/%.inc)
+$(BUILD)/gen/view/%.inc: src/view/% | $(BUILD)/.deps
+	@mkdir -p $(dir $@)
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
+$(BUILD)/obj/cli/view.o: $(VIEW_INC)
 
 $(BUILD)/obj/%.o: src/%.c $(HEADERS) $(BUILD)/gen/palette.inc | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
@@ -58,6 +75,13 @@ $(BUILD)/libtessera.so: $(LIB_OBJ)
 
 tessera: $(CLI_OBJ) $(BUILD)/libtessera.a
 	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libtessera.a $(LDLIBS)
+
+# docs/viewer.png, the README's picture of the trace viewer: models/dungeon.xml, 63², seed 1,
+# at 60 % of its steps, in headless Chromium.
+screenshot: tessera $(BROWSER_MODULES)
+	./tessera run models/dungeon.xml --size 63 --seed 1 -q --trace $(BUILD)/dungeon.trace -o $(BUILD)/dungeon.png
+	./tessera view $(BUILD)/dungeon.trace -o $(BUILD)/dungeon.html
+	node tests/browser/screenshot.js $(BUILD)/dungeon.html docs/viewer.png 0.6 1600x1000
 
 run: tessera
 	@mkdir -p out

@@ -103,10 +103,14 @@ typedef void (*ts_observer_fn)(void *userdata, const ts_step_event *event);
 
 /* One node of the compiled tree, for viewers and tooling. */
 typedef struct ts_node_info {
-    const char *kind;   /* "one", "all", "prl", "markov", "sequence" */
+    const char *kind;   /* the element name: "one", "all", "prl", "markov", "sequence", ... */
     int line;           /* source line, 0 for the implicit root markov */
     int parent;         /* parent node id, -1 for the root */
     int depth;
+    /* The element's attributes and its non-node children (rules, fields) as
+       one short line, such as `in="WBB" out="WAW"` or `steps="5"; rule in="B"
+       out="W"`; "" when there are none. Lives as long as the model. */
+    const char *attributes;
 } ts_node_info;
 
 ts_load_options ts_load_defaults(void);

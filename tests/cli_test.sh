@@ -105,6 +105,27 @@ expect 3 "glued.xml:1: error: .*--allow-any-path" "$T" run "$dir/glued.xml" --re
 "$T" run "$dir/glued.xml" --resources "$dir/res" --allow-any-path --size 5 -q -o "$dir/glued.txt"
 if [ "$(tail -n 5 "$dir/glued.txt" | grep -c '^WWWWW$')" = 5 ]; then ok; else bad "--allow-any-path rule image run"; fi
 
+# Traces: run --trace writes one (magic, end marker), view turns it into one HTML page that
+# holds the trace and names nothing outside itself; damaged or missing traces are refused.
+"$T" run "$M" --size 9 --seed 2 -q --trace "$dir/m.trace" -o "$dir/traced.txt"
+"$T" run "$M" --size 9 --seed 2 -q -o "$dir/untraced.txt"
+if [ "$(head -c 7 "$dir/m.trace")" = "TSTRACE" ] && [ "$(tail -c 4 "$dir/m.trace")" = "TEND" ]; then ok; else bad "trace magic and end marker"; fi
+if cmp -s "$dir/traced.txt" "$dir/untraced.txt"; then ok; else bad "recording changed the run's result"; fi
+expect 0 "" "$T" view "$dir/m.trace"
+if [ -f "$dir/m.html" ] && grep -q 'id="trace-data"' "$dir/m.html" && grep -q "<title>m.xml" "$dir/m.html" \
+   && ! grep -Eqi '(src|href)="[a-z]+:|https?://' "$dir/m.html"; then ok; else bad "view page is self-contained"; fi
+expect 0 "" "$T" view "$dir/m.trace" -o "$dir/other.html"
+if cmp -s "$dir/m.html" "$dir/other.html"; then ok; else bad "view -o"; fi
+expect 2 "missing RUN.trace" "$T" view
+expect 2 "unknown option" "$T" view "$dir/m.trace" --frob
+expect 5 "cannot open the trace" "$T" view "$dir/none.trace"
+expect 5 "not a valid trace" "$T" view "$dir/traced.txt" -o "$dir/bad.html"
+head -c 200 "$dir/m.trace" > "$dir/cut.trace"
+expect 5 "not a valid trace" "$T" view "$dir/cut.trace"
+if [ ! -f "$dir/bad.html" ] && [ ! -f "$dir/cut.html" ]; then ok; else bad "a refused trace left a page"; fi
+expect 5 "cannot write" "$T" run "$M" --size 5 -q --trace "$dir/no/such/dir/x.trace"
+expect 2 "needs a value" "$T" run "$M" --trace
+
 # tessera wfc: a tiny classic samples.xml over the shared WaveFunctionCollapse samples (one overlapping, one tiled).
 W=../shared/wfc
 if [ -f "$W/samples/RedMaze.png" ] && [ -f "$W/tilesets/Knots.xml" ]; then

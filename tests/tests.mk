@@ -11,6 +11,28 @@ $(BUILD)/unit_tests: $(UNIT_SRC) tests/unit/unit.h $(BUILD)/libtessera.a
 $(BUILD)/conformance: tests/conformance.c $(BUILD)/libtessera.a
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libtessera.a $(TEST_LIBS)
 
+$(BUILD)/trace_roundtrip: tests/trace_roundtrip.c $(BUILD)/libtessera.a $(HEADERS)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libtessera.a $(TEST_LIBS)
+
+# Traces of corpus runs replay to the runs' grids and acting nodes: every core
+# row, and the adv and wfc rows (maps, wfc grids) up to a size that keeps it quick.
+trace-roundtrip: $(BUILD)/trace_roundtrip
+	$(BUILD)/trace_roundtrip --jobs 2 --tier core
+	$(BUILD)/trace_roundtrip --jobs 2 --tier adv --tier wfc --max-cells 40000
+
+$(BUILD)/trace_expect: tests/trace_expect.c $(BUILD)/libtessera.a $(HEADERS)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libtessera.a $(LDLIBS)
+
+# playwright-core from the npm registry, installed as the lock file says (once per lock file).
+BROWSER_MODULES := tests/browser/node_modules/.installed
+$(BROWSER_MODULES): tests/browser/package.json tests/browser/package-lock.json | $(BUILD)/.test-deps
+	cd tests/browser && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+# The viewer page in headless Chromium (Debian's, from make deps).
+browser-test: tessera $(BUILD)/trace_expect $(BROWSER_MODULES)
+	node tests/browser/viewer_test.js ./tessera $(BUILD)/trace_expect
+
 unit: $(BUILD)/unit_tests
 	$(BUILD)/unit_tests
 
@@ -36,13 +58,15 @@ test: all
 	@$(MAKE) --no-print-directory warnings
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory cli-test
+	@$(MAKE) --no-print-directory trace-roundtrip
+	@$(MAKE) --no-print-directory browser-test
 	@$(MAKE) --no-print-directory sanitize
 	@$(MAKE) --no-print-directory conformance
 
-.PHONY: unit cli-test conformance sanitize
+.PHONY: unit cli-test conformance sanitize trace-roundtrip browser-test
 
 # -Wall -Wextra must stay clean under both gcc and clang.
-warnings: $(BUILD)/gen/palette.inc
+warnings: $(BUILD)/gen/palette.inc $(VIEW_INC)
 	@for cc in gcc clang; do command -v $$cc >/dev/null || continue; \
 	  for f in $(LIB_SRC) $(CLI_SRC); do $$cc $(CPPFLAGS_ALL) -Werror -fsyntax-only $$f || exit 1; done; \
 	  echo "$$cc: no warnings"; done

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include "tessera.h"
 #include "../io/output.h"
+#include "../trace/trace.h"
 
 /* Exit codes, documented in `tessera --help` and the README. */
 enum {
@@ -32,4 +33,9 @@ typedef struct _xmlDoc xmlDoc;
 int read_list_file(const char *path, const char *what, xmlDoc **doc);
 int cmd_batch(int argc, char **argv);
 int cmd_wfc(int argc, char **argv);
+int cmd_view(int argc, char **argv);
+/* Recording for run --trace: a writer for `run` (before its first step) with
+   the model's source text, or NULL with err set. */
+trace_writer *trace_record_start(const char *trace_path, const char *model_path, ts_run *run, const ts_model *model,
+                                 int32_t seed, long step_limit, const palette *pal, ts_error *err);
 #endif

@@ -13,6 +13,7 @@ static const char usage_text[] =
     "  tessera batch MODELS.xml [options]  run a models.xml list as MarkovJunior does\n"
     "  tessera check MODEL.xml [options]   load a model and report problems, without running\n"
     "  tessera wfc SAMPLES.xml [options]   the classic WaveFunctionCollapse sample list\n"
+    "  tessera view RUN.trace -o RUN.html  a trace as one self-contained HTML viewer page\n"
     "  tessera --help | --version\n"
     "\n"
     "Options of run and check:\n"
@@ -32,6 +33,8 @@ static const char usage_text[] =
     "  --pixel-size N        pixels per cell in a 2-D PNG, cube size in an isometric\n"
     "                        one (default 4, as models.xml pixelsize)\n"
     "  --palette FILE        colours to use over the built-in palette\n"
+    "  --trace FILE          record every step (acting node, changed cells) for\n"
+    "                        `tessera view` (format: docs/trace-format.md)\n"
     "  -q, --quiet           no progress line and no warnings\n"
     "\n"
     "Options of batch:\n"
@@ -106,7 +109,7 @@ static const char *base_name(const char *path, char *buf, size_t size)
 }
 
 typedef struct run_args {
-    const char *model, *output, *palette_file;
+    const char *model, *output, *palette_file, *trace;
     long size, length, width, height, dim, seed, steps, pixel_size;
     const char *resources[CLI_MAX_RESOURCES];
     int resource_count;
@@ -137,9 +140,11 @@ static int parse_run_args(int argc, char **argv, run_args *a)
         else if (strcmp(arg, "--seed") == 0) { target = &a->seed; min = INT32_MIN; max = INT32_MAX; }
         else if (strcmp(arg, "--steps") == 0) { target = &a->steps; min = -(1L << 40); max = 1L << 40; }
         else if (strcmp(arg, "--pixel-size") == 0) { target = &a->pixel_size; max = 64; }
-        else if (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0 || strcmp(arg, "--resources") == 0 || strcmp(arg, "--palette") == 0) {
+        else if (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0 || strcmp(arg, "--resources") == 0 ||
+                 strcmp(arg, "--palette") == 0 || strcmp(arg, "--trace") == 0) {
             if (!val) return usage_error("%s needs a value", arg);
             if (arg[1] == 'o' || arg[2] == 'o') a->output = val;
+            else if (arg[2] == 't') a->trace = val;
             else if (arg[2] == 'p') a->palette_file = val;
             else if (a->resource_count == CLI_MAX_RESOURCES) return usage_error("too many %s options", arg);
             else a->resources[a->resource_count++] = val;
@@ -209,11 +214,30 @@ static int cmd_run(int argc, char **argv, bool check_only)
     }
     char name[256];
     base_name(a.model, name, sizeof name);
+    trace_writer *recorder = NULL;
+    if (a.trace) {
+        recorder = trace_record_start(a.trace, a.model, run, model, (int32_t)a.seed, a.steps, &pal, &err);
+        if (!recorder) {
+            print_error(&err);
+            ts_run_free(run);
+            ts_model_free(model);
+            return exit_code_for(err.status);
+        }
+        ts_run_set_observer(run, trace_observe, recorder);
+    }
     run_with_progress(run, a.steps, name, a.quiet);
+    /* The trace is kept even when the run failed: it shows how it got there. */
+    if (recorder && !trace_writer_finish(recorder, &err)) {
+        print_error(&err);
+        rc = exit_code_for(err.status);
+    }
+    trace_writer_free(recorder);
     int mx, my, mz;
     ts_run_grid(run, &mx, &my, &mz);
     if (a.iso && mz == 1 && !a.quiet) fprintf(stderr, "tessera: note: the grid is 2-D, so --iso draws the normal PNG\n");
-    if (ts_run_error(run, &err)) {
+    if (rc != EXIT_OK) {
+        /* the trace could not be written; reported above */
+    } else if (ts_run_error(run, &err)) {
         print_error(&err);
         rc = EXIT_RUNTIME;
     } else if (!write_result(a.output, run, name, (int32_t)a.seed, a.steps, &pal, (int)a.pixel_size, &err)) {
@@ -244,5 +268,6 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "check") == 0) return cmd_run(argc - 2, argv + 2, true);
     if (strcmp(cmd, "batch") == 0) return cmd_batch(argc - 2, argv + 2);
     if (strcmp(cmd, "wfc") == 0) return cmd_wfc(argc - 2, argv + 2);
+    if (strcmp(cmd, "view") == 0) return cmd_view(argc - 2, argv + 2);
     return usage_error("unknown command %s", cmd);
 }

@@ -19,7 +19,10 @@ void ts_model_free(ts_model *m)
 {
     if (!m) return;
     for (int i = 0; i < m->node_count; i++)
-        if (m->nodes[i]) m->nodes[i]->kind->free(m->nodes[i]);
+        if (m->nodes[i]) {
+            free(m->nodes[i]->summary);
+            m->nodes[i]->kind->free(m->nodes[i]);
+        }
     free(m->nodes);
     grid_free(&m->grid);
     free(m->file);
@@ -175,6 +178,7 @@ int ts_model_node_info(const ts_model *m, int id, ts_node_info *info)
     info->line = n->line;
     info->parent = n->parent;
     info->depth = n->depth;
+    info->attributes = n->summary ? n->summary : "";
     return 1;
 }
 

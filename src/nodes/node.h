@@ -50,6 +50,7 @@ struct node {
     /* For branches: the branch that becomes current when this one ends (the
        reference's Branch.parent), -1 when the run should end then. */
     int return_to;
+    char *summary;     /* ts_node_info.attributes: the element in one line (NULL: none) */
 };
 
 /* Registry: element name -> kind. NULL if the name is not a node. */

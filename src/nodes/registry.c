@@ -1,6 +1,7 @@
 /* registry.c — element name to node kind, and the generic part of loading a node. */
 #include "node.h"
 #include "../core/xmlutil.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,37 @@ bool node_is_planned(const char *name)
     return false;
 }
 
+/* Append `name="value"` for each attribute of el to the summary in buf. */
+#define SUMMARY_MAX 240
+static void summary_add_attrs(char *buf, size_t *len, const xmlNode *el)
+{
+    for (const xmlAttr *a = el->properties; a; a = a->next) {
+        const char *value = a->children && a->children->content ? (const char *)a->children->content : "";
+        int n = snprintf(buf + *len, SUMMARY_MAX + 1 - *len, "%s%s=\"%s\"", *len ? " " : "", (const char *)a->name, value);
+        if (n < 0 || (size_t)n >= SUMMARY_MAX + 1 - *len) { *len = SUMMARY_MAX; return; }
+        *len += (size_t)n;
+    }
+}
+
+/* The element in one line for viewers: its attributes, then its children that
+   are not nodes themselves (rules, fields, observations). */
+static char *node_summary(const xmlNode *el)
+{
+    char buf[SUMMARY_MAX + 4];
+    size_t len = 0;
+    buf[0] = 0;
+    summary_add_attrs(buf, &len, el);
+    for (const xmlNode *c = xml_first_child(el); c && len < SUMMARY_MAX; c = xml_next(c)) {
+        if (node_kind_find(xml_name(c))) continue;
+        int n = snprintf(buf + len, SUMMARY_MAX + 1 - len, "%s%s", len ? "; " : "", xml_name(c));
+        if (n < 0 || (size_t)n >= SUMMARY_MAX + 1 - len) { len = SUMMARY_MAX; break; }
+        len += (size_t)n;
+        summary_add_attrs(buf, &len, c);
+    }
+    if (len >= SUMMARY_MAX) memcpy(buf + SUMMARY_MAX - 3, "...", 4);
+    return strdup(buf);
+}
+
 bool loader_register(loader *ld, node *n, const xmlNode *el)
 {
     if (ld->node_count == ld->node_cap) {
@@ -42,6 +74,7 @@ bool loader_register(loader *ld, node *n, const xmlNode *el)
     n->depth = ld->depth;
     n->return_to = -1;
     n->grid = ld->grid;
+    n->summary = el ? node_summary(el) : NULL; /* NULL when out of memory too: only tooling reads it */
     ld->nodes[ld->node_count++] = n;
     return true;
 }

@@ -21,5 +21,6 @@ int main(void)
     failed += run_ca_tests();
     failed += run_runner_tests();
     failed += run_lsystem_tests();
+    failed += run_trace_tests();
     return failed ? 1 : 0;
 }

@@ -30,4 +30,5 @@ int run_oddmodel_tests(void);
 int run_ca_tests(void);
 int run_runner_tests(void);
 int run_lsystem_tests(void);
+int run_trace_tests(void);
 #endif

@@ -1,0 +1,169 @@
+/* view.c — `run --trace` recording and `tessera view`: a trace turned into one
+   self-contained HTML page (src/view/ compiled in; the trace embedded as base64). */
+#include "cli.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../core/diag.h"
+
+static const char viewer_html[] =
+#include "view/viewer.html.inc"
+    ;
+static const char viewer_css[] =
+#include "view/viewer.css.inc"
+    ;
+static const char viewer_js[] =
+#include "view/viewer.js.inc"
+    ;
+static const char inflate_js[] =
+#include "view/inflate.js.inc"
+    ;
+
+/* The model's text, kept in the trace so that the viewer can show its lines. */
+static char *read_source(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 1 << 14, n = 0;
+    char *text = malloc(cap);
+    while (text) {
+        n += fread(text + n, 1, cap - n, f);
+        if (n < cap || cap >= (1u << 24)) break; /* a model over 16 MB is shown cut */
+        char *bigger = realloc(text, cap * 2);
+        if (!bigger) break;
+        text = bigger;
+        cap *= 2;
+    }
+    fclose(f);
+    *len = n;
+    return text;
+}
+
+trace_writer *trace_record_start(const char *trace_path, const char *model_path, ts_run *run, const ts_model *model,
+                                 int32_t seed, long step_limit, const palette *pal, ts_error *err)
+{
+    size_t source_len = 0;
+    char *source = read_source(model_path, &source_len);
+    trace_meta meta = {.model_path = model_path, .source = source, .source_len = source_len, .seed = seed,
+                       .step_limit = step_limit};
+    trace_writer *w = trace_writer_new(trace_path, run, model, &meta, pal, err);
+    free(source);
+    return w;
+}
+
+static void put_base64(FILE *f, const uint8_t *data, size_t len)
+{
+    static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    char line[4 * 1024 + 1];
+    size_t n = 0;
+    for (size_t i = 0; i < len; i += 3) {
+        uint32_t v = (uint32_t)data[i] << 16;
+        if (i + 1 < len) v |= (uint32_t)data[i + 1] << 8;
+        if (i + 2 < len) v |= data[i + 2];
+        line[n++] = digits[v >> 18 & 63];
+        line[n++] = digits[v >> 12 & 63];
+        line[n++] = i + 1 < len ? digits[v >> 6 & 63] : '=';
+        line[n++] = i + 2 < len ? digits[v & 63] : '=';
+        if (n == sizeof line - 1) {
+            fwrite(line, 1, n, f);
+            n = 0;
+        }
+    }
+    fwrite(line, 1, n, f);
+}
+
+/* Text for an HTML element's content: the model's file name in the title. */
+static void put_escaped(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '<') fputs("&lt;", f);
+        else if (*s == '>') fputs("&gt;", f);
+        else if (*s == '&') fputs("&amp;", f);
+        else fputc(*s, f);
+    }
+}
+
+/* The page: the template with its markers replaced by the styles, the
+   scripts, the title and the trace. */
+static bool write_page(FILE *f, const char *title, const uint8_t *trace, size_t trace_len)
+{
+    const char *p = viewer_html;
+    for (;;) {
+        const char *mark = strstr(p, "<!--@");
+        if (!mark) {
+            fputs(p, f);
+            break;
+        }
+        fwrite(p, 1, (size_t)(mark - p), f);
+        const char *close = strstr(mark, "@-->");
+        if (!close) return false;
+        size_t name_len = (size_t)(close - mark - 5);
+        const char *name = mark + 5;
+        if (name_len == 5 && memcmp(name, "TITLE", 5) == 0) put_escaped(f, title);
+        else if (name_len == 3 && memcmp(name, "CSS", 3) == 0) fprintf(f, "<style>\n%s</style>", viewer_css);
+        else if (name_len == 2 && memcmp(name, "JS", 2) == 0) fprintf(f, "<script>\n%s\n%s</script>", inflate_js, viewer_js);
+        else if (name_len == 5 && memcmp(name, "TRACE", 5) == 0) {
+            fputs("<script type=\"application/octet-stream\" id=\"trace-data\">", f);
+            put_base64(f, trace, trace_len);
+            fputs("</script>", f);
+        } else return false;
+        p = close + 4;
+    }
+    return !ferror(f);
+}
+
+static int view_usage(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "tessera: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nUsage: tessera view RUN.trace [-o RUN.html]\n");
+    return EXIT_USAGE;
+}
+
+int cmd_view(int argc, char **argv)
+{
+    const char *trace_path = NULL, *output = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) {
+            if (i + 1 >= argc) return view_usage("%s needs a value", argv[i]);
+            output = argv[++i];
+        } else if (argv[i][0] == '-' && argv[i][1]) return view_usage("unknown option %s", argv[i]);
+        else if (trace_path) return view_usage("unexpected argument %s", argv[i]);
+        else trace_path = argv[i];
+    }
+    if (!trace_path) return view_usage("%s", "missing RUN.trace");
+    char default_output[4096];
+    if (!output) {
+        const char *dot = strrchr(trace_path, '.'), *slash = strrchr(trace_path, '/');
+        int stem = dot && (!slash || dot > slash) ? (int)(dot - trace_path) : (int)strlen(trace_path);
+        if (snprintf(default_output, sizeof default_output, "%.*s.html", stem, trace_path) >= (int)sizeof default_output)
+            return view_usage("%s", "the trace path is too long");
+        output = default_output;
+    }
+    ts_error err;
+    trace_reader *r = trace_read_file(trace_path, &err);
+    /* Replaying it all here means a damaged trace is refused now, not in the browser. */
+    if (!r || !trace_verify(r, &err)) {
+        print_error(&err);
+        trace_reader_free(r);
+        return exit_code_for(err.status);
+    }
+    const trace_info *info = trace_reader_info(r);
+    const char *slash = strrchr(info->model_path, '/');
+    char title[600];
+    snprintf(title, sizeof title, "%s · tessera trace", slash ? slash + 1 : info->model_path);
+    size_t len;
+    const uint8_t *bytes = trace_reader_bytes(r, &len);
+    atomic_file af;
+    int rc = EXIT_OK;
+    if (!atomic_open(&af, output, &err)) rc = exit_code_for(err.status);
+    else if (!write_page(af.f, title, bytes, len)) {
+        atomic_abort(&af);
+        ts_error_set(&err, TS_ERR_IO, output, 0, "cannot write: %s", strerror(errno ? errno : EIO));
+        rc = EXIT_IO;
+    } else if (!atomic_commit(&af, &err)) rc = exit_code_for(err.status);
+    if (rc != EXIT_OK) print_error(&err);
+    trace_reader_free(r);
+    return rc;
+}

@@ -1,0 +1,180 @@
+// viewer_test.js — the trace viewer in headless Chromium: a 2-D trace is stepped to chosen
+// steps through the page's own controls, and the canvas must show the grid the C reader
+// replays there, in the palette colours, with the acting node highlighted; a 3-D trace must
+// draw its isometric and z-slice views; no page may reach the network or log an error.
+// Usage: node viewer_test.js TESSERA TRACE_EXPECT
+"use strict";
+const fs = require("fs");
+const os = require("os");
+const path = require("path");
+const { execFileSync } = require("child_process");
+const { launch, openViewer } = require("./browser.js");
+
+const [tessera, expectTool] = process.argv.slice(2).map((p) => path.resolve(p));
+if (!tessera || !expectTool) {
+  console.error("usage: node viewer_test.js TESSERA TRACE_EXPECT");
+  process.exit(2);
+}
+const root = path.resolve(__dirname, "../..");
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "tessera-viewer-"));
+let passed = 0, failed = 0;
+function check(ok, what) {
+  if (ok) passed++;
+  else { failed++; console.log("FAIL: " + what); }
+}
+
+/* Record a model, write its page, and ask the C reader what the chosen steps hold. */
+function prepare(name, model, sizeArgs, steps) {
+  const trace = path.join(tmp, name + ".trace"), html = path.join(tmp, name + ".html");
+  execFileSync(tessera, ["run", path.join(root, model), ...sizeArgs, "--seed", "1", "-q", "--trace", trace, "-o", path.join(tmp, name + ".txt")]);
+  execFileSync(tessera, ["view", trace, "-o", html]);
+  const total = JSON.parse(execFileSync(expectTool, [trace, "0"]).toString()).steps;
+  const chosen = steps(total);
+  const expected = JSON.parse(execFileSync(expectTool, [trace, ...chosen.map(String)]).toString());
+  return { html, total, expected: expected.at };
+}
+
+/* The canvas pixel (r, g, b) at the centre of cell (x, y) of the shown layer. */
+async function cellColor(page, x, y) {
+  return page.evaluate(([cx, cy]) => {
+    const c = window.tesseraViewer.cellCenter(cx, cy);
+    const d = document.getElementById("grid").getContext("2d").getImageData(c.x, c.y, 1, 1).data;
+    return [d[0], d[1], d[2]].map((v) => v.toString(16).padStart(2, "0")).join("");
+  }, [x, y]);
+}
+
+/* Cells to look at: a spread over the layer, and the cells that differ from step 0. */
+function sampleCells(at, z, first) {
+  const cells = [], layer = at.mx * at.my;
+  for (let k = 0; k < 40; k++) cells.push([(k * 7) % at.mx, (k * 11 + Math.floor(k / 3)) % at.my]);
+  for (let i = 0; i < layer && cells.length < 80; i++)
+    if (first && at.cells[z * layer + i] !== first.cells[z * layer + i]) cells.push([i % at.mx, Math.floor(i / at.mx)]);
+  return cells;
+}
+
+async function checkGrid(page, at, z, first, label) {
+  const layer = at.mx * at.my;
+  let bad = 0, shown = "";
+  for (const [x, y] of sampleCells(at, z, first)) {
+    const want = at.colors[at.cells.charCodeAt(z * layer + x + y * at.mx) - 48];
+    const got = await cellColor(page, x, y);
+    if (got !== want) { bad++; if (!shown) shown = ` (cell ${x},${y}: ${got}, expected ${want})`; }
+  }
+  check(bad === 0, `${label}: ${bad} cells show the wrong colour${shown}`);
+}
+
+async function checkStep(page, at, label) {
+  const state = await page.evaluate(() => ({
+    step: window.tesseraViewer.step,
+    acting: [...document.querySelectorAll(".node.acting")].map((e) => +e.dataset.id),
+    scrubber: +document.getElementById("scrubber").value,
+  }));
+  check(state.step === at.step, `${label}: the viewer is at step ${state.step}, expected ${at.step}`);
+  check(state.scrubber === at.step, `${label}: the scrubber shows ${state.scrubber}`);
+  const want = at.node >= 0 ? [at.node] : [];
+  check(JSON.stringify(state.acting) === JSON.stringify(want),
+    `${label}: highlighted node ${JSON.stringify(state.acting)}, the trace names ${JSON.stringify(want)}`);
+}
+
+async function test2d(browser) {
+  const t = prepare("maze", "models/maze.xml", ["--size", "21"], (n) => [0, Math.floor(n / 3) + 1, Math.floor((2 * n) / 3), n - 1, n]);
+  const [first, a, b, c, last] = t.expected;
+  const { page, network, errors } = await openViewer(browser, t.html);
+
+  // Step 1/3 of the way: typed into the step box.
+  await page.fill("#step-input", String(a.step));
+  await page.press("#step-input", "Enter");
+  await checkStep(page, a, `step ${a.step} (typed)`);
+  await checkGrid(page, a, 0, first, `step ${a.step}`);
+
+  // Two thirds: one step back from there with the left arrow key.
+  await page.fill("#step-input", String(b.step + 1));
+  await page.press("#step-input", "Enter");
+  await page.keyboard.press("ArrowLeft");
+  await checkStep(page, b, `step ${b.step} (arrow left)`);
+  await checkGrid(page, b, 0, first, `step ${b.step}`);
+
+  // The last step: End, then back one with the button, forward with the right arrow.
+  await page.keyboard.press("End");
+  await checkStep(page, last, `step ${last.step} (End)`);
+  await checkGrid(page, last, 0, first, `step ${last.step}`);
+  await page.click("#btn-back");
+  await checkStep(page, c, `step ${c.step} (back button)`);
+  await checkGrid(page, c, 0, first, `step ${c.step}`);
+  await page.keyboard.press("ArrowRight");
+  await checkStep(page, last, `step ${last.step} (arrow right)`);
+
+  // The scrubber goes back to the start grid.
+  await page.$eval("#scrubber", (s) => { s.value = "0"; s.dispatchEvent(new Event("input")); });
+  await checkStep(page, first, "step 0 (scrubber)");
+  await checkGrid(page, first, 0, null, "step 0");
+
+  // Space plays: the step moves on, and space pauses again.
+  await page.keyboard.press("Space");
+  await page.waitForFunction(() => window.tesseraViewer.step > 0, null, { timeout: 5000 });
+  await page.keyboard.press("Space");
+  const label = await page.evaluate(() => document.getElementById("btn-play").getAttribute("aria-label"));
+  check(label === "play", "space pauses the playback");
+
+  // The hover line names the cell under the mouse.
+  await page.evaluate(() => window.tesseraViewer.seek(0));
+  const box = await page.evaluate(() => {
+    const c = window.tesseraViewer.cellCenter(3, 4), r = document.getElementById("grid").getBoundingClientRect();
+    return { x: r.left + c.x / devicePixelRatio, y: r.top + c.y / devicePixelRatio };
+  });
+  await page.mouse.move(box.x, box.y);
+  const hover = await page.textContent("#hover");
+  check(/x 3\s+y 4/.test(hover), `hover shows the cell: "${hover}"`);
+  check(network.length === 0, "2-D page made network requests: " + network.join(" "));
+  check(errors.length === 0, "2-D page errors: " + errors.join("; "));
+  await page.close();
+}
+
+async function test3d(browser) {
+  const t = prepare("tower", "models/tower3d.xml", ["--length", "11", "--width", "11", "--height", "16"], (n) => [0, Math.floor(n / 2), n]);
+  const [first, mid, last] = t.expected;
+  const { page, network, errors } = await openViewer(browser, t.html);
+  const mode = await page.evaluate(() => window.tesseraViewer.mode);
+  check(mode === "iso", "a 3-D trace opens in the isometric view");
+  await page.keyboard.press("End");
+  /* The isometric picture: many pixels that are not the background, in the palette's hues. */
+  const drawn = await page.evaluate(() => {
+    const c = document.getElementById("grid");
+    const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] !== 0x0e || d[i + 1] !== 0x0f || d[i + 2] !== 0x12) n++;
+    return n;
+  });
+  check(drawn > 5000, `the isometric view draws the tower (${drawn} pixels)`);
+  await page.click("#mode-slice");
+  const z = Math.floor(last.mz / 4);
+  await page.$eval("#z-slider", (s, v) => { s.value = String(v); s.dispatchEvent(new Event("input")); }, z);
+  await checkStep(page, last, `3-D step ${last.step}`);
+  await checkGrid(page, last, z, first, `3-D step ${last.step}, slice z=${z}`);
+  await page.fill("#step-input", String(mid.step));
+  await page.press("#step-input", "Enter");
+  await checkGrid(page, mid, z, first, `3-D step ${mid.step}, slice z=${z}`);
+  await page.click("#mode-iso");
+  await page.keyboard.press("Home");
+  check(network.length === 0, "3-D page made network requests: " + network.join(" "));
+  check(errors.length === 0, "3-D page errors: " + errors.join("; "));
+  await page.close();
+}
+
+(async () => {
+  let browser;
+  try {
+    browser = await launch();
+    await test2d(browser);
+    await test3d(browser);
+  } catch (e) {
+    failed++;
+    console.log("FAIL: " + (e && e.stack ? e.stack : e));
+  } finally {
+    if (browser) await browser.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  console.log(`viewer in headless Chromium: ${passed} checks passed, ${failed} failed`);
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+})();

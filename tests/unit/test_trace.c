@@ -1,0 +1,364 @@
+/* test_trace.c — trace recording and replay: varints, node summaries, grid switches,
+   keyframes, atomic files, and damaged traces refused without a crash. */
+#include "unit.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "../../src/trace/format.h"
+#include "../../src/trace/trace.h"
+
+static const char growth_xml[] = "<markov values=\"BWA\" origin=\"True\">\n"
+                                 "  <one in=\"WBB\" out=\"WAW\"/>\n"
+                                 "  <one in=\"AW\" out=\"WW\"/>\n"
+                                 "</markov>\n";
+
+/* A recorded run, with what the run itself reported at every step. */
+#define MAX_STEPS 50000
+typedef struct recording {
+    ts_model *model;
+    ts_run *run;
+    trace_writer *writer;
+    long steps;
+    int nodes[MAX_STEPS + 1];
+    size_t changed[MAX_STEPS + 1];  /* distinct cells per step */
+    unsigned char *grids[MAX_STEPS + 1]; /* the grid after each step (and 0) */
+    size_t sizes[MAX_STEPS + 1];
+} recording;
+
+static void keep_grid(recording *rec, long step)
+{
+    int mx, my, mz;
+    const unsigned char *g = ts_run_grid(rec->run, &mx, &my, &mz);
+    rec->sizes[step] = (size_t)(mx * my * mz);
+    rec->grids[step] = malloc(rec->sizes[step]);
+    memcpy(rec->grids[step], g, rec->sizes[step]);
+}
+
+static void watch(void *ud, const ts_step_event *ev)
+{
+    recording *rec = ud;
+    trace_observe(rec->writer, ev);
+    assert_true(ev->step <= MAX_STEPS);
+    rec->nodes[ev->step] = ev->node_id;
+    size_t n = 0;
+    for (size_t k = 0; k < ev->changed_count; k++) {
+        size_t j = 0;
+        while (j < k && ev->changed[j] != ev->changed[k]) j++;
+        n += j == k;
+    }
+    rec->changed[ev->step] = n;
+    keep_grid(rec, ev->step);
+}
+
+/* Record `xml` into memory, up to `limit` steps (<= 0: to its end). */
+static recording *record(const char *xml, int mx, int my, int mz, int seed, long limit)
+{
+    recording *rec = calloc(1, sizeof *rec);
+    rec->model = unit_load(xml, "trace.xml", mx, my, mz, NULL);
+    rec->run = ts_run_new(rec->model, seed, NULL);
+    palette pal;
+    palette_default(&pal);
+    trace_meta meta = {.model_path = "models/trace.xml", .source = xml, .source_len = strlen(xml), .seed = seed};
+    ts_error err;
+    rec->writer = trace_writer_new(NULL, rec->run, rec->model, &meta, &pal, &err);
+    assert_non_null(rec->writer);
+    keep_grid(rec, 0);
+    ts_run_set_observer(rec->run, watch, rec);
+    rec->steps = ts_run_to_end(rec->run, limit);
+    assert_true(trace_writer_finish(rec->writer, &err));
+    return rec;
+}
+
+static trace_reader *read_back(recording *rec)
+{
+    size_t len;
+    const uint8_t *bytes = trace_writer_bytes(rec->writer, &len);
+    ts_error err;
+    trace_reader *r = trace_read_memory(bytes, len, "mem.trace", &err);
+    if (!r) fail_msg("%s", err.message);
+    return r;
+}
+
+/* The reader's grid is the run's after `step`. */
+static void assert_at(trace_reader *r, recording *rec, long step)
+{
+    int mx, my, mz;
+    const uint8_t *g = trace_grid(r, &mx, &my, &mz);
+    assert_int_equal(trace_position(r), step);
+    assert_int_equal((size_t)(mx * my * mz), rec->sizes[step]);
+    assert_memory_equal(g, rec->grids[step], rec->sizes[step]);
+}
+
+static void done(recording *rec)
+{
+    for (long i = 0; i <= rec->steps; i++) free(rec->grids[i]);
+    trace_writer_free(rec->writer);
+    ts_run_free(rec->run);
+    ts_model_free(rec->model);
+    free(rec);
+}
+
+static void varints_and_zigzag_round_trip(void **state)
+{
+    (void)state;
+    const uint64_t values[] = {0, 1, 127, 128, 300, 16383, 16384, (1ull << 35) + 7, UINT64_MAX};
+    for (size_t i = 0; i < sizeof values / sizeof *values; i++) {
+        uint8_t buf[TRACE_VARINT_MAX];
+        size_t n = trace_put_varint(buf, values[i]);
+        assert_true(n <= TRACE_VARINT_MAX);
+        const uint8_t *p = buf;
+        uint64_t back;
+        assert_true(trace_get_varint(&p, buf + n, &back));
+        assert_true(back == values[i]);
+        assert_ptr_equal(p, buf + n);
+        p = buf;
+        if (n > 1) assert_false(trace_get_varint(&p, buf + n - 1, &back)); /* cut short */
+    }
+    assert_int_equal(trace_zigzag(0), 0);
+    assert_int_equal(trace_zigzag(-1), 1);
+    assert_int_equal(trace_zigzag(1), 2);
+    for (int64_t v = -70000; v <= 70000; v += 997) assert_true(trace_unzigzag(trace_zigzag(v)) == v);
+}
+
+static void node_info_summarises_the_element(void **state)
+{
+    (void)state;
+    ts_model *m = unit_load("<sequence values=\"BW\">\n"
+                            "  <one in=\"B\" out=\"W\" steps=\"3\"/>\n"
+                            "  <all><rule in=\"W\" out=\"B\"/><rule in=\"BW\" out=\"WW\" p=\"0.5\"/></all>\n"
+                            "</sequence>",
+                            "summary.xml", 4, 4, 1, NULL);
+    ts_node_info info;
+    assert_true(ts_model_node_info(m, 0, &info));
+    assert_string_equal(info.kind, "sequence");
+    assert_string_equal(info.attributes, "values=\"BW\"");
+    assert_true(ts_model_node_info(m, 1, &info));
+    assert_string_equal(info.kind, "one");
+    assert_int_equal(info.line, 2);
+    assert_string_equal(info.attributes, "in=\"B\" out=\"W\" steps=\"3\"");
+    assert_true(ts_model_node_info(m, 2, &info));
+    assert_string_equal(info.attributes, "rule in=\"W\" out=\"B\"; rule in=\"BW\" out=\"WW\" p=\"0.5\"");
+    ts_model_free(m);
+}
+
+/* Every step comes back with the run's node and distinct changed cells, and
+   stepping from 0 reaches the run's grids. */
+static void replay_gives_the_runs_steps(void **state)
+{
+    (void)state;
+    recording *rec = record(growth_xml, 17, 17, 1, 3, 0);
+    trace_reader *r = read_back(rec);
+    const trace_info *info = trace_reader_info(r);
+    assert_int_equal(info->steps, rec->steps);
+    assert_int_equal(info->end, TRACE_END_FINISHED);
+    assert_int_equal(info->seed, 3);
+    assert_string_equal(info->model_path, "models/trace.xml");
+    assert_string_equal(info->source, growth_xml);
+    assert_int_equal(info->node_count, 3);
+    assert_string_equal(info->nodes[1].kind, "one");
+    assert_string_equal(info->nodes[1].attributes, "in=\"WBB\" out=\"WAW\"");
+    assert_int_equal(info->nodes[1].parent, 0);
+    assert_int_equal(info->nodes[2].line, 3);
+    const uint8_t *g = trace_grid(r, NULL, NULL, NULL);
+    assert_int_equal(g[8 + 8 * 17], 1); /* the origin */
+    trace_step st;
+    ts_error err;
+    long seen = 0;
+    while (trace_next(r, &st, &err)) {
+        seen++;
+        assert_int_equal(st.step, seen);
+        assert_int_equal(st.node, rec->nodes[seen]);
+        assert_int_equal(st.count, rec->changed[seen]);
+        for (size_t k = 0; k < st.count; k++) assert_int_equal(g[st.cells[k]], st.values[k]);
+        assert_at(r, rec, seen);
+    }
+    assert_int_equal(err.status, TS_OK);
+    assert_int_equal(seen, rec->steps);
+    assert_memory_equal(g, ts_run_grid(rec->run, NULL, NULL, NULL), 17 * 17);
+    trace_reader_free(r);
+    done(rec);
+}
+
+/* Many changes on a small grid make keyframes; seeks in any order land on the run's grids. */
+static void seeks_use_keyframes_in_any_order(void **state)
+{
+    (void)state;
+    /* One cell changes per step, 40000 times: keyframes every 16384 changes. */
+    recording *rec = record("<markov values=\"BW\"><one in=\"B\" out=\"W\"/><one in=\"W\" out=\"B\"/></markov>", 8, 8,
+                            1, 1, 40000);
+    assert_int_equal(rec->steps, 40000);
+    trace_reader *r = read_back(rec);
+    assert_int_equal(trace_reader_info(r)->end, TRACE_END_LIMIT);
+    assert_int_equal(trace_reader_info(r)->changes, 40000);
+    ts_error err;
+    const long probes[] = {40000, 0, 16384, 16383, 16385, 39999, 1, 32768, 20000, 7, 32769, 40000};
+    for (size_t i = 0; i < sizeof probes / sizeof *probes; i++) {
+        assert_true(trace_seek(r, probes[i], &err));
+        assert_at(r, rec, probes[i]);
+    }
+    uint32_t x = 12345;
+    for (int i = 0; i < 200; i++) {
+        x = x * 1103515245u + 12345u;
+        long step = (long)(x >> 8) % 40001;
+        assert_true(trace_seek(r, step, &err));
+        assert_at(r, rec, step);
+    }
+    assert_false(trace_seek(r, 40001, &err));
+    assert_int_equal(err.status, TS_ERR_USAGE);
+    assert_false(trace_seek(r, -1, &err));
+    /* Small as promised: well under 8 bytes per change, keyframes included. */
+    size_t len;
+    trace_writer_bytes(rec->writer, &len);
+    assert_true(len < 40000 * 8);
+    trace_reader_free(r);
+    done(rec);
+}
+
+static void grid_switch_of_a_map_is_replayed(void **state)
+{
+    (void)state;
+    recording *rec = record("<sequence values=\"BW\">\n"
+                            "  <one in=\"B\" out=\"W\" steps=\"5\"/>\n"
+                            "  <map scale=\"2 2 1\" values=\"BWR\">\n"
+                            "    <rule in=\"B\" out=\"BB/BB\"/><rule in=\"W\" out=\"WW/RR\"/>\n"
+                            "    <one in=\"B\" out=\"R\" steps=\"3\"/>\n"
+                            "  </map>\n"
+                            "</sequence>",
+                            6, 6, 1, 2, 0);
+    trace_reader *r = read_back(rec);
+    ts_error err;
+    trace_step st;
+    bool switched = false;
+    while (trace_next(r, &st, &err)) {
+        int mx, my, mz;
+        trace_grid(r, &mx, &my, &mz);
+        if (st.new_grid) {
+            switched = true;
+            assert_int_equal(mx, 12);
+            assert_string_equal(trace_legend(r), "BWR");
+        }
+        assert_int_equal(st.node, rec->nodes[st.step]);
+        assert_at(r, rec, st.step);
+    }
+    assert_true(switched);
+    int mx, my, mz;
+    const unsigned char *run_grid = ts_run_grid(rec->run, &mx, &my, &mz);
+    assert_int_equal(mx * my * mz, 144);
+    assert_memory_equal(trace_grid(r, NULL, NULL, NULL), run_grid, 144);
+    /* Back across the switch and forward again. */
+    assert_true(trace_seek(r, 2, &err));
+    trace_grid(r, &mx, NULL, NULL);
+    assert_int_equal(mx, 6);
+    assert_string_equal(trace_legend(r), "BW");
+    assert_true(trace_seek(r, rec->steps, &err));
+    assert_memory_equal(trace_grid(r, NULL, NULL, NULL), run_grid, 144);
+    assert_true(trace_verify(r, &err));
+    trace_reader_free(r);
+    done(rec);
+}
+
+/* A trace file appears whole under its name, or not at all. */
+static void trace_files_are_written_atomically(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tessera-trace-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256], bad[256];
+    snprintf(path, sizeof path, "%s/run.trace", dir);
+    snprintf(bad, sizeof bad, "%s/missing/run.trace", dir);
+    ts_model *m = unit_load(growth_xml, "trace.xml", 9, 9, 1, NULL);
+    ts_run *run = ts_run_new(m, 1, NULL);
+    palette pal;
+    palette_default(&pal);
+    ts_error err;
+    assert_null(trace_writer_new(bad, run, m, NULL, &pal, &err));
+    assert_int_equal(err.status, TS_ERR_IO);
+    trace_writer *w = trace_writer_new(path, run, m, NULL, &pal, &err);
+    assert_non_null(w);
+    ts_run_set_observer(run, trace_observe, w);
+    ts_run_step(run);
+    assert_int_equal(access(path, F_OK), -1); /* not there until finished */
+    ts_run_to_end(run, 0);
+    assert_true(trace_writer_finish(w, &err));
+    trace_writer_free(w);
+    trace_reader *r = trace_read_file(path, &err);
+    assert_non_null(r);
+    assert_true(trace_verify(r, &err));
+    assert_int_equal(trace_reader_info(r)->steps, ts_run_counter(run));
+    trace_reader_free(r);
+    /* A writer freed before finishing leaves nothing behind. */
+    ts_run_reset(run, 2);
+    w = trace_writer_new(path, run, m, NULL, &pal, &err);
+    ts_run_set_observer(run, trace_observe, w);
+    ts_run_step(run);
+    ts_run_set_observer(run, NULL, NULL);
+    trace_writer_free(w);
+    /* A recorder must start before the first step. */
+    assert_null(trace_writer_new(path, run, m, NULL, &pal, &err));
+    assert_int_equal(err.status, TS_ERR_USAGE);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "test $(ls %s | wc -l) = 1", dir);
+    assert_int_equal(system(cmd), 0);
+    unlink(path);
+    rmdir(dir);
+    ts_run_free(run);
+    ts_model_free(m);
+}
+
+/* Cut, flipped or foreign bytes give an error, never a crash (ASan watches). */
+static void damaged_traces_are_refused(void **state)
+{
+    (void)state;
+    recording *rec = record(growth_xml, 9, 9, 1, 1, 0);
+    size_t len;
+    const uint8_t *bytes = trace_writer_bytes(rec->writer, &len);
+    uint8_t *copy = malloc(len);
+    ts_error err;
+    memcpy(copy, bytes, len);
+    copy[0] = 'X';
+    assert_null(trace_read_memory(copy, len, "bad.trace", &err));
+    assert_non_null(strstr(err.message, "no trace header"));
+    memcpy(copy, bytes, len);
+    copy[8] = 9;
+    assert_null(trace_read_memory(copy, len, "bad.trace", &err));
+    assert_non_null(strstr(err.message, "version 9"));
+    assert_null(trace_read_memory(bytes, len - 5, "cut.trace", &err));
+    assert_non_null(strstr(err.message, "cut short"));
+    int refused = 0, accepted = 0;
+    for (size_t i = 12; i < len; i++)
+        for (int bit = 0; bit < 8; bit += 3) {
+            memcpy(copy, bytes, len);
+            copy[i] ^= (uint8_t)(1u << bit);
+            trace_reader *r = trace_read_memory(copy, len, "flip.trace", &err);
+            bool ok = r && trace_verify(r, &err);
+            if (r) {
+                trace_seek(r, rec->steps / 2, &err);
+                trace_reader_free(r);
+            }
+            if (ok) accepted++;
+            else {
+                refused++;
+                assert_non_null(strstr(err.message, "trace"));
+            }
+        }
+    /* Flips in cell values or text can still make a well-formed trace; most are caught. */
+    assert_true(refused > accepted);
+    free(copy);
+    done(rec);
+}
+
+int run_trace_tests(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(varints_and_zigzag_round_trip),
+        cmocka_unit_test(node_info_summarises_the_element),
+        cmocka_unit_test(replay_gives_the_runs_steps),
+        cmocka_unit_test(seeks_use_keyframes_in_any_order),
+        cmocka_unit_test(grid_switch_of_a_map_is_replayed),
+        cmocka_unit_test(trace_files_are_written_atomically),
+        cmocka_unit_test(damaged_traces_are_refused),
+    };
+    return cmocka_run_group_tests_name("trace", tests, NULL, NULL);
+}
