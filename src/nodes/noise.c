@@ -80,7 +80,7 @@ static bool load_band(diag *d, const xmlNode *x, const grid_def *g, noise_band *
     b->to = xml_attr(x, "to") ? (float)to : INFINITY;
     if (prev && prev->to == INFINITY && prev->p >= 1)
         return diag_error(d, TS_ERR_MODEL, xml_line(x),
-                          "<band> after a band without to or p is never reached (that band takes every cell left)");
+                          "this <band> is never reached: the band before it has neither to nor p, so it takes every cell left");
     if (prev && b->to < prev->to) {
         if (prev->to == INFINITY)
             return diag_error(d, TS_ERR_MODEL, xml_line(x), "<band to=\"%s\"> comes after a band without to; bands go from low to high",

@@ -17,5 +17,6 @@ int main(void)
     failed += run_wfc_tests();
     failed += run_wfc_prop_tests();
     failed += run_oddmodel_tests();
+    failed += run_noise_tests();
     return failed ? 1 : 0;
 }

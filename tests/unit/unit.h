@@ -26,4 +26,5 @@ int run_infer_tests(void);
 int run_wfc_tests(void);
 int run_wfc_prop_tests(void);
 int run_oddmodel_tests(void);
+int run_noise_tests(void);
 #endif
