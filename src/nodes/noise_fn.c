@@ -30,23 +30,8 @@ typedef uint32_t vu __attribute__((vector_size(16)));
 #define PERLIN2_SCALE 1.398f
 #define PERLIN3_SCALE 0.9649f
 
-/* Lattice hashing: each axis index times an odd constant, xored, then a 32-bit mixer
-   (lowbias32 by C. Wellons) so every output bit depends on every input bit. */
-#define PX 0x8da6b343u
-#define PY 0xd8163841u
-#define PZ 0xcb1ab31fu
-
+/* Scalar 32-bit mixer (lowbias32 by C. Wellons) for deriving octave seeds and offsets. */
 INLINE uint32_t mix1(uint32_t h)
-{
-    h ^= h >> 16;
-    h *= 0x7feb352du;
-    h ^= h >> 15;
-    h *= 0x846ca68bu;
-    h ^= h >> 16;
-    return h;
-}
-
-INLINE vu mix(vu h)
 {
     h ^= h >> 16;
     h *= 0x7feb352du;
@@ -70,23 +55,53 @@ INLINE vf absv(vf a) { return (vf)((vu)a & 0x7fffffffu); }
 /* Perlin's quintic fade 6t^5 - 15t^4 + 10t^3. */
 INLINE vf fade(vf t) { return t * t * t * (t * (t * 6.0f - 15.0f) + 10.0f); }
 INLINE vf lerp(vf a, vf b, vf t) { return a + t * (b - a); }
-/* A lattice value in [-1, 1): the top 24 bits of a hash, exactly representable. */
-INLINE vf lattice_value(vu h) { return to_f((vi)(h >> 8)) * (1.0f / 8388608.0f) - 1.0f; }
+/* Lattice hashing, nested per axis: h(i, j) = H(H(i + s) ^ t ^ j) and h(i, j, k) =
+   H(h(i, j) ^ k), with s and t the halves of the octave's seed and H a 16-bit
+   xorshift-multiply hash (constants of hash16_xm2 from C. Wellons' hash prospector). Its
+   multiplies are single 16-bit vector instructions, where SSE2 has no 32-bit one. Each
+   32-bit lane hashes in its low half; the high half holds garbage that is never read. The
+   lattice repeats every 65536 cells along each axis. */
+typedef uint16_t vh __attribute__((vector_size(16)));
+
+INLINE vu hash16(vu x)
+{
+    vh h = (vh)x;
+    h ^= h >> 8;
+    h *= 0xcf53;
+    h ^= h >> 7;
+    h *= 0xf4cb;
+    h ^= h >> 10;
+    return (vu)h;
+}
+
+/* The first level, per lattice index along x. */
+INLINE vu hash_x(vi i, uint32_t seed) { return hash16((vu)i + seed) ^ (seed >> 16); }
+
+/* The y and z indices enter the later levels times an odd constant: neighbours then differ
+   in many bits, which removes a slight correlation between adjacent rows (H(c ^ j) against
+   H(c ^ (j + 1))). (j + 1) SPREAD = j SPREAD + SPREAD in the low half. */
+#define SPREAD 0x9e37u
+INLINE vu spread(vi j) { return (vu)((vh)j * SPREAD); }
+
+/* A lattice value in [-1, 1) from the 16 hash bits, exactly representable. */
+INLINE vf lattice_value(vu h) { return to_f((vi)(h & 0xffffu)) * (1.0f / 32768.0f) - 1.0f; }
 
 /* Dot product with one of 8 gradients 45 degrees apart, (+-1, +-t) and (+-t, +-1) with
-   t = tan(22.5 degrees), chosen by the top 3 hash bits. */
+   t = tan(22.5 degrees), chosen by the top 3 of the 16 hash bits. */
 INLINE vf grad2(vu h, vf x, vf y)
 {
-    vi swap = (vi)(h << 2) >> 31;
-    vf u = pick(swap, y, x), v = pick(swap, x, y);
+    h <<= 16;
+    vu swap = (vu)((vi)(h << 2) >> 31);
+    vu both = ((vu)x ^ (vu)y) & swap;
+    vf u = (vf)((vu)x ^ both), v = (vf)((vu)y ^ both);
     return (vf)((vu)u ^ (h & 0x80000000u)) + (vf)((vu)v ^ ((h << 1) & 0x80000000u)) * 0.41421356f;
 }
 
-/* Dot product with one of Perlin's 12 cube-edge gradients, chosen by the top 4 hash bits
-   (16 entries, 4 of them repeated). */
+/* Dot product with one of Perlin's 12 cube-edge gradients, chosen by the top 4 of the 16
+   hash bits (16 entries, 4 of them repeated). */
 INLINE vf grad3(vu h, vf x, vf y, vf z)
 {
-    vu g = h >> 28;
+    vu g = (h >> 12) & 15u;
     vi high = (vi)(g & 8u) != 0;          /* g >= 8 */
     vi not_low = (vi)(g & 12u) != 0;      /* g >= 4 */
     vi x_instead = (vi)(g & 13u) == 12;   /* g is 12 or 14 */
@@ -119,10 +134,10 @@ INLINE vf simplex2(vf x, vf y, uint32_t seed)
     vi x_first = x0 > y0;
     vf x1 = x0 - ones(x_first) + G2, y1 = y0 - ones(~x_first) + G2;
     vf x2 = x0 + G2_TWICE_MINUS_1, y2 = y0 + G2_TWICE_MINUS_1;
-    vu hx = (vu)i * PX + seed, hy = (vu)j * PY;
-    vu h0 = mix(hx ^ hy);
-    vu h1 = mix((hx + ((vu)x_first & PX)) ^ (hy + ((vu)~x_first & PY)));
-    vu h2 = mix((hx + PX) ^ (hy + PY));
+    vu a0 = hash_x(i, seed), a1 = hash_x(i + 1, seed), uj = spread(j);
+    vu h0 = hash16(a0 ^ uj);
+    vu h1 = hash16(a0 ^ ((a0 ^ a1) & (vu)x_first) ^ (uj + ((vu)~x_first & SPREAD)));
+    vu h2 = hash16(a1 ^ (uj + SPREAD));
     vf n = kernel(0.5f - x0 * x0 - y0 * y0) * grad2(h0, x0, y0) + kernel(0.5f - x1 * x1 - y1 * y1) * grad2(h1, x1, y1) +
            kernel(0.5f - x2 * x2 - y2 * y2) * grad2(h2, x2, y2);
     return n * SIMPLEX2_SCALE;
@@ -147,11 +162,11 @@ INLINE vf simplex3(vf x, vf y, vf z, uint32_t seed)
     vf x1 = x0 - ones(i1) + G3, y1 = y0 - ones(j1) + G3, z1 = z0 - ones(k1) + G3;
     vf x2 = x0 - ones(i2) + G3_TWICE, y2 = y0 - ones(j2) + G3_TWICE, z2 = z0 - ones(k2) + G3_TWICE;
     vf x3 = x0 - 0.5f, y3 = y0 - 0.5f, z3 = z0 - 0.5f;
-    vu hx = (vu)i * PX + seed, hy = (vu)j * PY, hz = (vu)k * PZ;
-    vu h0 = mix(hx ^ hy ^ hz);
-    vu h1 = mix((hx + ((vu)i1 & PX)) ^ (hy + ((vu)j1 & PY)) ^ (hz + ((vu)k1 & PZ)));
-    vu h2 = mix((hx + ((vu)i2 & PX)) ^ (hy + ((vu)j2 & PY)) ^ (hz + ((vu)k2 & PZ)));
-    vu h3 = mix((hx + PX) ^ (hy + PY) ^ (hz + PZ));
+    vu a0 = hash_x(i, seed), a1 = hash_x(i + 1, seed), ad = a0 ^ a1, uj = spread(j), uk = spread(k);
+    vu h0 = hash16(hash16(a0 ^ uj) ^ uk);
+    vu h1 = hash16(hash16(a0 ^ (ad & (vu)i1) ^ (uj + ((vu)j1 & SPREAD))) ^ (uk + ((vu)k1 & SPREAD)));
+    vu h2 = hash16(hash16(a0 ^ (ad & (vu)i2) ^ (uj + ((vu)j2 & SPREAD))) ^ (uk + ((vu)k2 & SPREAD)));
+    vu h3 = hash16(hash16(a1 ^ (uj + SPREAD)) ^ (uk + SPREAD));
     vf n = kernel3(x0, y0, z0) * grad3(h0, x0, y0, z0) + kernel3(x1, y1, z1) * grad3(h1, x1, y1, z1) +
            kernel3(x2, y2, z2) * grad3(h2, x2, y2, z2) + kernel3(x3, y3, z3) * grad3(h3, x3, y3, z3);
     return n * SIMPLEX3_SCALE;
@@ -161,9 +176,9 @@ INLINE vf perlin2(vf x, vf y, uint32_t seed)
 {
     vi i = trunc_i(x), j = trunc_i(y);
     vf fx = x - to_f(i), fy = y - to_f(j);
-    vu hx = (vu)i * PX + seed, hy = (vu)j * PY;
-    vf a = lerp(grad2(mix(hx ^ hy), fx, fy), grad2(mix((hx + PX) ^ hy), fx - 1.0f, fy), fade(fx));
-    vf b = lerp(grad2(mix(hx ^ (hy + PY)), fx, fy - 1.0f), grad2(mix((hx + PX) ^ (hy + PY)), fx - 1.0f, fy - 1.0f), fade(fx));
+    vu a0 = hash_x(i, seed), a1 = hash_x(i + 1, seed), uj = spread(j), uj1 = uj + SPREAD;
+    vf a = lerp(grad2(hash16(a0 ^ uj), fx, fy), grad2(hash16(a1 ^ uj), fx - 1.0f, fy), fade(fx));
+    vf b = lerp(grad2(hash16(a0 ^ uj1), fx, fy - 1.0f), grad2(hash16(a1 ^ uj1), fx - 1.0f, fy - 1.0f), fade(fx));
     return lerp(a, b, fade(fy)) * PERLIN2_SCALE;
 }
 
@@ -172,13 +187,13 @@ INLINE vf perlin3(vf x, vf y, vf z, uint32_t seed)
     vi i = trunc_i(x), j = trunc_i(y), k = trunc_i(z);
     vf fx = x - to_f(i), fy = y - to_f(j), fz = z - to_f(k);
     vf gx = fx - 1.0f, gy = fy - 1.0f, gz = fz - 1.0f;
-    vu hx = (vu)i * PX + seed, hy = (vu)j * PY, hz = (vu)k * PZ;
-    vu hx1 = hx + PX, hy1 = hy + PY, hz1 = hz + PZ;
+    vu a0 = hash_x(i, seed), a1 = hash_x(i + 1, seed), uj = spread(j), uk = spread(k), uk1 = uk + SPREAD;
+    vu b00 = hash16(a0 ^ uj), b10 = hash16(a1 ^ uj), b01 = hash16(a0 ^ (uj + SPREAD)), b11 = hash16(a1 ^ (uj + SPREAD));
     vf u = fade(fx), v = fade(fy), w = fade(fz);
-    vf a = lerp(grad3(mix(hx ^ hy ^ hz), fx, fy, fz), grad3(mix(hx1 ^ hy ^ hz), gx, fy, fz), u);
-    vf b = lerp(grad3(mix(hx ^ hy1 ^ hz), fx, gy, fz), grad3(mix(hx1 ^ hy1 ^ hz), gx, gy, fz), u);
-    vf c = lerp(grad3(mix(hx ^ hy ^ hz1), fx, fy, gz), grad3(mix(hx1 ^ hy ^ hz1), gx, fy, gz), u);
-    vf d = lerp(grad3(mix(hx ^ hy1 ^ hz1), fx, gy, gz), grad3(mix(hx1 ^ hy1 ^ hz1), gx, gy, gz), u);
+    vf a = lerp(grad3(hash16(b00 ^ uk), fx, fy, fz), grad3(hash16(b10 ^ uk), gx, fy, fz), u);
+    vf b = lerp(grad3(hash16(b01 ^ uk), fx, gy, fz), grad3(hash16(b11 ^ uk), gx, gy, fz), u);
+    vf c = lerp(grad3(hash16(b00 ^ uk1), fx, fy, gz), grad3(hash16(b10 ^ uk1), gx, fy, gz), u);
+    vf d = lerp(grad3(hash16(b01 ^ uk1), fx, gy, gz), grad3(hash16(b11 ^ uk1), gx, gy, gz), u);
     return lerp(lerp(a, b, v), lerp(c, d, v), w) * PERLIN3_SCALE;
 }
 
@@ -186,9 +201,9 @@ INLINE vf value2(vf x, vf y, uint32_t seed)
 {
     vi i = trunc_i(x), j = trunc_i(y);
     vf u = fade(x - to_f(i)), v = fade(y - to_f(j));
-    vu hx = (vu)i * PX + seed, hy = (vu)j * PY;
-    vf a = lerp(lattice_value(mix(hx ^ hy)), lattice_value(mix((hx + PX) ^ hy)), u);
-    vf b = lerp(lattice_value(mix(hx ^ (hy + PY))), lattice_value(mix((hx + PX) ^ (hy + PY))), u);
+    vu a0 = hash_x(i, seed), a1 = hash_x(i + 1, seed), uj = spread(j), uj1 = uj + SPREAD;
+    vf a = lerp(lattice_value(hash16(a0 ^ uj)), lattice_value(hash16(a1 ^ uj)), u);
+    vf b = lerp(lattice_value(hash16(a0 ^ uj1)), lattice_value(hash16(a1 ^ uj1)), u);
     return lerp(a, b, v);
 }
 
@@ -196,12 +211,12 @@ INLINE vf value3(vf x, vf y, vf z, uint32_t seed)
 {
     vi i = trunc_i(x), j = trunc_i(y), k = trunc_i(z);
     vf u = fade(x - to_f(i)), v = fade(y - to_f(j)), w = fade(z - to_f(k));
-    vu hx = (vu)i * PX + seed, hy = (vu)j * PY, hz = (vu)k * PZ;
-    vu hx1 = hx + PX, hy1 = hy + PY, hz1 = hz + PZ;
-    vf a = lerp(lattice_value(mix(hx ^ hy ^ hz)), lattice_value(mix(hx1 ^ hy ^ hz)), u);
-    vf b = lerp(lattice_value(mix(hx ^ hy1 ^ hz)), lattice_value(mix(hx1 ^ hy1 ^ hz)), u);
-    vf c = lerp(lattice_value(mix(hx ^ hy ^ hz1)), lattice_value(mix(hx1 ^ hy ^ hz1)), u);
-    vf d = lerp(lattice_value(mix(hx ^ hy1 ^ hz1)), lattice_value(mix(hx1 ^ hy1 ^ hz1)), u);
+    vu a0 = hash_x(i, seed), a1 = hash_x(i + 1, seed), uj = spread(j), uk = spread(k), uk1 = uk + SPREAD;
+    vu b00 = hash16(a0 ^ uj), b10 = hash16(a1 ^ uj), b01 = hash16(a0 ^ (uj + SPREAD)), b11 = hash16(a1 ^ (uj + SPREAD));
+    vf a = lerp(lattice_value(hash16(b00 ^ uk)), lattice_value(hash16(b10 ^ uk)), u);
+    vf b = lerp(lattice_value(hash16(b01 ^ uk)), lattice_value(hash16(b11 ^ uk)), u);
+    vf c = lerp(lattice_value(hash16(b00 ^ uk1)), lattice_value(hash16(b10 ^ uk1)), u);
+    vf d = lerp(lattice_value(hash16(b01 ^ uk1)), lattice_value(hash16(b11 ^ uk1)), u);
     return lerp(lerp(a, b, v), lerp(c, d, v), w);
 }
 
@@ -218,33 +233,40 @@ INLINE vf cellular2(vf x, vf y, uint32_t seed)
 {
     vi i = trunc_i(x), j = trunc_i(y);
     vf fx = x - to_f(i), fy = y - to_f(j);
-    vu hx = (vu)i * PX + seed, hy = (vu)j * PY;
+    vu column[3];
+    for (int dx = -1; dx <= 1; dx++) column[dx + 1] = hash_x(i + dx, seed);
     vf best = splat(8.0f);
     for (int dy = -1; dy <= 1; dy++)
         for (int dx = -1; dx <= 1; dx++) {
-            vu h = mix((hx + (uint32_t)dx * PX) ^ (hy + (uint32_t)dy * PY));
-            vf px = (float)dx + to_f((vi)(h & 0xffffu)) * (1.0f / 65536.0f) - fx;
-            vf py = (float)dy + to_f((vi)(h >> 16)) * (1.0f / 65536.0f) - fy;
+            vu h = hash16(column[dx + 1] ^ (spread(j) + (uint32_t)dy * SPREAD));
+            vf px = (float)dx + to_f((vi)(h & 0xffu)) * (1.0f / 256.0f) - fx;
+            vf py = (float)dy + to_f((vi)((h >> 8) & 0xffu)) * (1.0f / 256.0f) - fy;
             vf d = px * px + py * py;
             best = pick(d < best, d, best);
         }
     return sqrt_lanes(best) * 2.0f - 1.0f;
 }
 
-/* The same in 3-D: 27 cells, 10 or 11 hash bits of jitter per axis. */
+/* The same in 3-D over 27 cells; z's jitter hashes the complemented z index, an input no
+   nearby cell uses. */
 INLINE vf cellular3(vf x, vf y, vf z, uint32_t seed)
 {
     vi i = trunc_i(x), j = trunc_i(y), k = trunc_i(z);
     vf fx = x - to_f(i), fy = y - to_f(j), fz = z - to_f(k);
-    vu hx = (vu)i * PX + seed, hy = (vu)j * PY, hz = (vu)k * PZ;
+    vu column[3][3];
+    for (int dx = -1; dx <= 1; dx++) {
+        vu a = hash_x(i + dx, seed);
+        for (int dy = -1; dy <= 1; dy++) column[dx + 1][dy + 1] = hash16(a ^ (spread(j) + (uint32_t)dy * SPREAD));
+    }
     vf best = splat(8.0f);
     for (int dz = -1; dz <= 1; dz++)
         for (int dy = -1; dy <= 1; dy++)
             for (int dx = -1; dx <= 1; dx++) {
-                vu h = mix((hx + (uint32_t)dx * PX) ^ (hy + (uint32_t)dy * PY) ^ (hz + (uint32_t)dz * PZ));
-                vf px = (float)dx + to_f((vi)(h & 0x3ffu)) * (1.0f / 1024.0f) - fx;
-                vf py = (float)dy + to_f((vi)((h >> 10) & 0x7ffu)) * (1.0f / 2048.0f) - fy;
-                vf pz = (float)dz + to_f((vi)(h >> 21)) * (1.0f / 2048.0f) - fz;
+                vu b = column[dx + 1][dy + 1], uk = spread(k) + (uint32_t)dz * SPREAD;
+                vu h = hash16(b ^ uk), g = hash16(b ^ ~uk);
+                vf px = (float)dx + to_f((vi)(h & 0xffu)) * (1.0f / 256.0f) - fx;
+                vf py = (float)dy + to_f((vi)((h >> 8) & 0xffu)) * (1.0f / 256.0f) - fy;
+                vf pz = (float)dz + to_f((vi)(g & 0xffu)) * (1.0f / 256.0f) - fz;
                 vf d = px * px + py * py + pz * pz;
                 best = pick(d < best, d, best);
             }
@@ -252,23 +274,25 @@ INLINE vf cellular3(vf x, vf y, vf z, uint32_t seed)
 }
 
 /* White noise: one independent value per lattice cell, no interpolation. */
-INLINE vf white2(vf x, vf y, uint32_t seed) { return lattice_value(mix(((vu)trunc_i(x) * PX + seed) ^ ((vu)trunc_i(y) * PY))); }
+INLINE vf white2(vf x, vf y, uint32_t seed) { return lattice_value(hash16(hash_x(trunc_i(x), seed) ^ spread(trunc_i(y)))); }
 
 INLINE vf white3(vf x, vf y, vf z, uint32_t seed)
 {
-    return lattice_value(mix(((vu)trunc_i(x) * PX + seed) ^ ((vu)trunc_i(y) * PY) ^ ((vu)trunc_i(z) * PZ)));
+    return lattice_value(hash16(hash16(hash_x(trunc_i(x), seed) ^ spread(trunc_i(y))) ^ spread(trunc_i(z))));
 }
 
-/* kind = type * 2 + (3-D ? 1 : 0); with a constant kind the switch folds away. */
+/* kind = type * 2 + (3-D ? 1 : 0); with a constant kind the switch folds away. Only cellular
+   needs a clamp here: the others stay within [-1, 1] up to a rounding, which the clamp of
+   the final sum catches. */
 INLINE vf sample(int kind, vf x, vf y, vf z, uint32_t seed)
 {
     switch (kind) {
-    case NOISE_SIMPLEX * 2: return clamp1(simplex2(x, y, seed));
-    case NOISE_SIMPLEX * 2 + 1: return clamp1(simplex3(x, y, z, seed));
-    case NOISE_PERLIN * 2: return clamp1(perlin2(x, y, seed));
-    case NOISE_PERLIN * 2 + 1: return clamp1(perlin3(x, y, z, seed));
-    case NOISE_VALUE * 2: return clamp1(value2(x, y, seed));
-    case NOISE_VALUE * 2 + 1: return clamp1(value3(x, y, z, seed));
+    case NOISE_SIMPLEX * 2: return simplex2(x, y, seed);
+    case NOISE_SIMPLEX * 2 + 1: return simplex3(x, y, z, seed);
+    case NOISE_PERLIN * 2: return perlin2(x, y, seed);
+    case NOISE_PERLIN * 2 + 1: return perlin3(x, y, z, seed);
+    case NOISE_VALUE * 2: return value2(x, y, seed);
+    case NOISE_VALUE * 2 + 1: return value3(x, y, z, seed);
     case NOISE_CELLULAR * 2: return clamp1(cellular2(x, y, seed));
     case NOISE_CELLULAR * 2 + 1: return clamp1(cellular3(x, y, z, seed));
     case NOISE_WHITE * 2: return white2(x, y, seed);

@@ -57,8 +57,8 @@ static void values_lie_in_range_with_a_sane_spread(void **state)
 static void fixed_seed_gives_fixed_bits(void **state)
 {
     (void)state;
-    static const uint32_t expected[2][NOISE_TYPES] = {{0xf5e5b891, 0x58154fe2, 0x1fe3bc53, 0x62e45716, 0x1cab6c34},
-                                                      {0x463b90d6, 0xc4c2befc, 0x2993619e, 0x1b78b8da, 0x4455a5a8}};
+    static const uint32_t expected[2][NOISE_TYPES] = {{0x81aeee89, 0x8f2d1c32, 0x51f5fcd5, 0xbe85d3d5, 0x24eca753},
+                                                      {0x80c8753b, 0xe2931d47, 0xcab3256c, 0xa5ad7e7d, 0xa68b749b}};
     for (int three_d = 0; three_d < 2; three_d++)
         for (int type = 0; type < NOISE_TYPES; type++) {
             noise_spec spec = {type, FRACTAL_FBM, 5, 0.07, 2.0, 0.5};
