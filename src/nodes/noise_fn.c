@@ -23,8 +23,8 @@ typedef uint32_t vu __attribute__((vector_size(16)));
 /* Gradient noise scaled by 1 / its largest possible value, so that it spans [-1, 1]. Each
    corner's term is a non-negative weight times a dot product, so the largest value is found by
    a search over positions with each corner's best gradient: 0.0108196 (simplex 2-D), 0.013006
-   (simplex 3-D), 0.715263 (Perlin 2-D), 1.036346 (Perlin 3-D). The scales are rounded down, and
-   a clamp catches rounding. */
+   (simplex 3-D), 0.715263 (Perlin 2-D), 1.036346 (Perlin 3-D). The scales are rounded down;
+   the clamp of the final sum catches any rounding beyond 1. */
 #define SIMPLEX2_SCALE 92.42f
 #define SIMPLEX3_SCALE 76.88f
 #define PERLIN2_SCALE 1.398f
