@@ -70,4 +70,5 @@ extern const node_kind node_kind_markov, node_kind_sequence, node_kind_one, node
     node_kind_convolution, node_kind_map, node_kind_path, node_kind_convchain, node_kind_wfc;
 extern const node_kind node_kind_runner;
 extern const node_kind node_kind_lsystem;
+extern const node_kind node_kind_noise;
 #endif

@@ -10,6 +10,7 @@ static const node_kind *const kinds[] = {
     &node_kind_map, &node_kind_path, &node_kind_convchain, &node_kind_wfc,
     &node_kind_runner,
     &node_kind_lsystem,
+    &node_kind_noise,
 };
 
 static const char *const planned[] = {NULL};

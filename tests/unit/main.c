@@ -22,5 +22,6 @@ int main(void)
     failed += run_runner_tests();
     failed += run_lsystem_tests();
     failed += run_trace_tests();
+    failed += run_noise_tests();
     return failed ? 1 : 0;
 }

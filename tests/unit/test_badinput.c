@@ -98,6 +98,18 @@ static const bad_case cases[] = {
     {"wfc_rule_bad_turn.xml", TS_ERR_MODEL, 3, "unknown tilename zq A in out=\"zq A\""},
     {"wfc_rule_turn_needs_cube.xml", TS_ERR_MODEL, 3, "x turns about a horizontal axis, which needs cubic tiles"},
     {"wfc_overlap_density_value.xml", TS_ERR_MODEL, 4, "value=\"Q\": \"Q\" does not start with a value of the wfc's grid"},
+    {"noise_unknown_type.xml", TS_ERR_MODEL, 2, "type=\"worley\" of <noise> must be one of: simplex, perlin"},
+    {"noise_unknown_fractal.xml", TS_ERR_MODEL, 2, "fractal=\"turbulence\" of <noise> must be one of: none, fbm"},
+    {"noise_octaves_zero.xml", TS_ERR_MODEL, 2, "octaves=\"0\" of <noise> must lie between 1 and 16"},
+    {"noise_octaves_absurd.xml", TS_ERR_MODEL, 2, "octaves=\"1000\" of <noise> must lie between 1 and 16"},
+    {"noise_frequency_reach.xml", TS_ERR_MODEL, 2, "keep it below 65536"},
+    {"noise_band_order.xml", TS_ERR_MODEL, 4, "<band to=\"-0.1\"> is below the previous band's to=\"0.2\""},
+    {"noise_band_after_rest.xml", TS_ERR_MODEL, 4, "this <band> is never reached"},
+    {"noise_band_value.xml", TS_ERR_MODEL, 4, "value=\"Q\" of <band> is not a value of the grid"},
+    {"noise_band_p.xml", TS_ERR_MODEL, 3, "p=\"1.5\" of <band> must lie between 0 and 1"},
+    {"noise_band_to.xml", TS_ERR_MODEL, 3, "to=\"2\" of <band> must lie between -1 and 1"},
+    {"noise_no_bands.xml", TS_ERR_MODEL, 2, "<noise> needs at least one <band"},
+    {"noise_unknown_child.xml", TS_ERR_MODEL, 3, "unknown element <rule> inside <noise>"},
 };
 
 static void each_fixture_reports_file_line_and_message(void **state)

@@ -31,4 +31,5 @@ int run_ca_tests(void);
 int run_runner_tests(void);
 int run_lsystem_tests(void);
 int run_trace_tests(void);
+int run_noise_tests(void);
 #endif

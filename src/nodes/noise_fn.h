@@ -1,0 +1,53 @@
+/* noise_fn.h — the deterministic noise functions behind the `noise` node: simplex, Perlin, value,
+   cellular (Worley F1) and white noise in 2-D and 3-D, summed over octaves as fBm, ridged or billow.
+
+   Every value is a single-precision float computed with + - * / , float<->int conversions,
+   integer hashing and (cellular only) sqrt: operations IEEE 754 rounds exactly, so a seed gives
+   the same bits on every machine. noise_fn.c turns off fused multiply-add contraction, which
+   would change roundings. The kernels avoid subnormal intermediates, so flush-to-zero modes
+   do not matter in practice. Four cells are computed at once in vectors, lane by lane the same
+   operations as one cell alone: noise_row and noise_value agree bit for bit. */
+#ifndef TS_NOISE_FN_H
+#define TS_NOISE_FN_H
+#include <stdbool.h>
+#include <stdint.h>
+
+enum noise_type { NOISE_SIMPLEX, NOISE_PERLIN, NOISE_VALUE, NOISE_CELLULAR, NOISE_WHITE, NOISE_TYPES };
+enum noise_fractal { FRACTAL_NONE, FRACTAL_FBM, FRACTAL_RIDGED, FRACTAL_BILLOW };
+
+#define NOISE_MAX_OCTAVES 16
+/* Coordinates (cell * frequency * lacunarity^octave) stay below this, so that a float still
+   resolves 1/128 of a lattice cell and lattice indices convert to int exactly. */
+#define NOISE_MAX_COORD 65536.0
+/* noise_row works on rows padded to a multiple of this. */
+#define NOISE_LANES 4
+
+typedef struct noise_spec {
+    int type, fractal, octaves;
+    double frequency, lacunarity, gain;
+} noise_spec;
+
+/* A spec bound to a seed and a dimension: everything noise_value needs. */
+typedef struct noise_field {
+    int type, fractal, octaves;
+    bool three_d;
+    float freq[NOISE_MAX_OCTAVES], amp[NOISE_MAX_OCTAVES], offset[NOISE_MAX_OCTAVES][3];
+    uint32_t seed[NOISE_MAX_OCTAVES];
+    float norm; /* 1 / the sum of amplitudes */
+} noise_field;
+
+/* The largest coordinate a grid of the given longest side reaches (for validation). */
+double noise_max_coord(const noise_spec *spec, int side);
+void noise_field_init(noise_field *nf, const noise_spec *spec, bool three_d, uint32_t seed);
+/* The noise value of cell (x, y, z), in [-1, 1]. */
+float noise_value(const noise_field *nf, int x, int y, int z);
+/* Cells 0..n-1 of row (y, z) into out; n is a multiple of NOISE_LANES. xcoords holds
+   noise_xcoords' result for the same n. */
+void noise_row(const noise_field *nf, const float *xcoords, int n, int y, int z, float *out);
+/* The x coordinates of every octave: out[octave * n + x]. */
+void noise_xcoords(const noise_field *nf, int n, float *out);
+
+/* In noise.c, for tests: the field a loaded `noise` node paints with after drawing `seed`. */
+struct node;
+void noise_node_field(const struct node *n, bool three_d, uint32_t seed, noise_field *out);
+#endif

@@ -1,0 +1,239 @@
+/* test_noise.c — the `noise` node: value range and spread of every type and fractal, bands
+   checked against the noise recomputed cell by cell, p fall-through, seeds and 3-D. */
+#include "unit.h"
+#include <math.h>
+#include <string.h>
+#include "tessera.h"
+#include "../../src/engine/run.h"
+#include "../../src/nodes/noise_fn.h"
+
+static const char *const type_names[] = {"simplex", "perlin", "value", "cellular", "white"};
+static const char *const fractal_names[] = {"none", "fbm", "ridged", "billow"};
+
+/* Every type x fractal, in 2-D and 3-D: values in [-1, 1], a standard deviation that is
+   neither flat nor all extremes, a wide range; fBm and plain noise (but Worley distances)
+   centred on 0. noise_value agrees with noise_row bit for bit, on a row that is not a
+   multiple of the vector width. */
+static void values_lie_in_range_with_a_sane_spread(void **state)
+{
+    (void)state;
+    enum { N = 150, PADDED = 152 };
+    static float xs[NOISE_MAX_OCTAVES * PADDED], row[PADDED];
+    for (int three_d = 0; three_d < 2; three_d++)
+        for (int type = 0; type < NOISE_TYPES; type++)
+            for (int fractal = 0; fractal < 4; fractal++) {
+                noise_spec spec = {type, fractal, 4, type == NOISE_WHITE ? 1.0 : 0.1, 2.0, 0.5};
+                noise_field nf;
+                noise_field_init(&nf, &spec, three_d, 1234567u);
+                noise_xcoords(&nf, PADDED, xs);
+                double sum = 0, squares = 0, low = 2, high = -2;
+                int count = 0;
+                for (int z = 0; z < (three_d ? 4 : 1); z++)
+                    for (int y = 0; y < N; y++) {
+                        noise_row(&nf, xs, PADDED, y, z * 5, row);
+                        for (int x = 0; x < N; x++) {
+                            float v = row[x];
+                            if (!(v >= -1.0f && v <= 1.0f))
+                                fail_msg("%s %s %dD: value %g at %d,%d", type_names[type], fractal_names[fractal], 2 + three_d, v, x, y);
+                            if ((x * 7 + y) % 13 == 0 && noise_value(&nf, x, y, z * 5) != v)
+                                fail_msg("%s %s: noise_value differs from noise_row at %d,%d", type_names[type], fractal_names[fractal], x, y);
+                            sum += v;
+                            squares += (double)v * v;
+                            low = v < low ? v : low;
+                            high = v > high ? v : high;
+                            count++;
+                        }
+                    }
+                double mean = sum / count, sd = sqrt(squares / count - mean * mean);
+                bool centred = fractal <= FRACTAL_FBM && type != NOISE_CELLULAR;
+                if (sd < 0.12 || sd > 0.65 || fabs(mean) > (centred ? 0.1 : 0.65) || high - low < 1.0)
+                    fail_msg("%s %s %dD: mean %.3f, sd %.3f, range %.3f..%.3f", type_names[type], fractal_names[fractal], 2 + three_d,
+                             mean, sd, low, high);
+            }
+}
+
+/* Bits of the values of a fixed seed: a change here means models give other pictures than
+   before, or that this machine computes noise differently (it must not). */
+static void fixed_seed_gives_fixed_bits(void **state)
+{
+    (void)state;
+    static const uint32_t expected[2][NOISE_TYPES] = {{0x81aeee89, 0x8f2d1c32, 0x51f5fcd5, 0xbe85d3d5, 0x24eca753},
+                                                      {0x80c8753b, 0xe2931d47, 0xcab3256c, 0xa5ad7e7d, 0xa68b749b}};
+    for (int three_d = 0; three_d < 2; three_d++)
+        for (int type = 0; type < NOISE_TYPES; type++) {
+            noise_spec spec = {type, FRACTAL_FBM, 5, 0.07, 2.0, 0.5};
+            noise_field nf;
+            noise_field_init(&nf, &spec, three_d, 42u);
+            uint32_t hash = 2166136261u;
+            for (int z = 0; z < 3; z++)
+                for (int y = 0; y < 23; y++)
+                    for (int x = 0; x < 37; x++) {
+                        float v = noise_value(&nf, x, y, z);
+                        uint32_t bits;
+                        memcpy(&bits, &v, sizeof bits);
+                        hash = (hash ^ bits) * 16777619u;
+                    }
+            if (hash != expected[three_d][type]) print_message("noise %dD %s: %08x\n", 2 + three_d, type_names[type], hash);
+            assert_int_equal(hash, expected[three_d][type]);
+        }
+}
+
+typedef struct noise_run {
+    ts_model *model;
+    ts_run *run;
+    noise_field field;
+    rng before;          /* the stream as the noise node began */
+} noise_run;
+
+static const node *find_noise(const ts_model *m, int which)
+{
+    for (int i = 0; i < m->node_count; i++)
+        if (m->nodes[i]->kind == &node_kind_noise && which-- == 0) return m->nodes[i];
+    fail_msg("no noise node");
+    return NULL;
+}
+
+/* Load, run one step (the first noise node paints) and rebuild the field it painted with. */
+static noise_run paint(const char *xml, int mx, int my, int mz, int32_t seed)
+{
+    noise_run s;
+    s.model = unit_load(xml, "noise.xml", mx, my, mz, NULL);
+    s.run = ts_run_new(s.model, seed, NULL);
+    assert_non_null(s.run);
+    s.before = s.run->rs.random;
+    assert_int_equal(ts_run_step(s.run), 1);
+    rng draw = s.before;
+    noise_node_field(find_noise(s.model, 0), mz > 1, (uint32_t)rng_next(&draw), &s.field);
+    return s;
+}
+
+static void finish(noise_run *s)
+{
+    ts_run_free(s->run);
+    ts_model_free(s->model);
+}
+
+/* Each cell takes the first band whose `to` is above its value: checked cell by cell
+   against the recomputed noise, on a grid that hits every band. */
+static void every_cell_takes_the_first_band_above_its_value(void **state)
+{
+    (void)state;
+    const char *xml = "<noise values=\"BACDE\" type=\"simplex\" fractal=\"fbm\" octaves=\"3\" frequency=\"0.07\">"
+                      "<band to=\"-0.3\" value=\"A\"/><band to=\"0\" value=\"C\"/><band to=\"0\" value=\"B\"/>"
+                      "<band to=\"0.35\" value=\"D\"/><band value=\"E\"/></noise>";
+    noise_run s = paint(xml, 97, 61, 1, 7);
+    const unsigned char *g = s.run->rs.state;
+    int seen[5] = {0};
+    for (int y = 0; y < 61; y++)
+        for (int x = 0; x < 97; x++) {
+            float v = noise_value(&s.field, x, y, 0);
+            int want = v < -0.3f ? 1 : v < 0.0f ? 2 : v < 0.35f ? 3 : 4;
+            if (g[x + y * 97] != want) fail_msg("cell %d,%d of value %g holds %d, not %d", x, y, v, g[x + y * 97], want);
+            seen[want]++;
+        }
+    for (int k = 1; k < 5; k++) assert_true(seen[k] > 100);
+    assert_int_equal(s.run->rs.acting_node, find_noise(s.model, 0)->id);
+    ts_run_step(s.run); /* one step paints everything; the next finds the node done */
+    assert_int_equal(s.run->rs.acting_node, -1);
+    assert_true(ts_run_finished(s.run));
+    finish(&s);
+}
+
+/* A p band takes about p of the cells that reach it; the others fall through to the next
+   band. The stream advances once for the seed and once per cell reaching the p band. */
+static void p_band_falls_through_at_the_right_rate(void **state)
+{
+    (void)state;
+    const char *xml = "<noise values=\"BAC\" type=\"perlin\" fractal=\"none\" frequency=\"0.05\">"
+                      "<band to=\"0.1\" value=\"A\" p=\"0.3\"/><band value=\"C\"/></noise>";
+    noise_run s = paint(xml, 200, 150, 1, 11);
+    const unsigned char *g = s.run->rs.state;
+    int reached = 0, taken = 0;
+    for (int y = 0; y < 150; y++)
+        for (int x = 0; x < 200; x++) {
+            unsigned char c = g[x + y * 200];
+            if (noise_value(&s.field, x, y, 0) < 0.1f) {
+                reached++;
+                taken += c == 1;
+                assert_true(c == 1 || c == 2);
+            } else
+                assert_int_equal(c, 2);
+        }
+    assert_true(reached > 5000);
+    double rate = (double)taken / reached;
+    if (fabs(rate - 0.3) > 0.02) fail_msg("p=0.3 band took %.3f of %d cells", rate, reached);
+    rng expect = s.before;
+    for (int k = 0; k < 1 + reached; k++) rng_next(&expect);
+    assert_memory_equal(&expect, &s.run->rs.random, sizeof expect);
+    finish(&s);
+}
+
+/* Only cells matching `on` change, and a cell no band takes is left as it is: a first noise
+   paints A where its value is below 0 and leaves the rest B; a second one, on A only,
+   repaints all of those C. */
+static void on_and_unbanded_cells_are_left_alone(void **state)
+{
+    (void)state;
+    const char *xml = "<sequence values=\"BAC\"><noise type=\"value\" frequency=\"0.1\"><band to=\"0\" value=\"A\"/></noise>"
+                      "<noise type=\"white\" on=\"A\"><band value=\"C\"/></noise></sequence>";
+    noise_run s = paint(xml, 64, 48, 1, 3);
+    ts_run_to_end(s.run, 0);
+    const unsigned char *g = s.run->rs.state;
+    int c_cells = 0;
+    for (int i = 0; i < 64 * 48; i++) {
+        bool below = noise_value(&s.field, i % 64, i / 64, 0) < 0.0f;
+        assert_int_equal(g[i], below ? 2 : 0);
+        c_cells += below;
+    }
+    assert_true(c_cells > 300 && c_cells < 64 * 48 - 300);
+    finish(&s);
+}
+
+static void copy_grid(const ts_model *m, int32_t seed, unsigned char *out, int cells)
+{
+    ts_run *run = ts_run_new(m, seed, NULL);
+    ts_run_to_end(run, 0);
+    memcpy(out, ts_run_grid(run, NULL, NULL, NULL), (size_t)cells);
+    ts_run_free(run);
+}
+
+/* The same seed gives a byte-identical grid, another seed another grid; in 3-D too, where
+   the layers differ from each other and follow the 3-D noise. */
+static void seeds_and_three_d(void **state)
+{
+    (void)state;
+    const char *xml = "<noise values=\"BWR\" type=\"simplex\" frequency=\"0.08\" octaves=\"3\">"
+                      "<band to=\"-0.1\" value=\"W\"/><band to=\"0.2\" value=\"R\"/></noise>";
+    static unsigned char a[40 * 30 * 12], b[40 * 30 * 12], c[40 * 30 * 12];
+    for (int mz = 1; mz <= 12; mz += 11) {
+        int cells = 40 * 30 * mz;
+        ts_model *m = unit_load(xml, "noise.xml", 40, 30, mz, NULL);
+        copy_grid(m, 5, a, cells);
+        copy_grid(m, 5, b, cells);
+        copy_grid(m, 6, c, cells);
+        assert_memory_equal(a, b, (size_t)cells);
+        assert_true(memcmp(a, c, (size_t)cells) != 0);
+        ts_model_free(m);
+    }
+    noise_run s = paint(xml, 40, 30, 12, 5);
+    assert_memory_equal(s.run->rs.state, a, sizeof a);
+    assert_true(memcmp(a, a + 40 * 30 * 6, 40 * 30) != 0);
+    for (int i = 0; i < 40 * 30 * 12; i++) {
+        float v = noise_value(&s.field, i % 40, i / 40 % 30, i / 1200);
+        assert_int_equal(a[i], v < -0.1f ? 1 : v < 0.2f ? 2 : 0);
+    }
+    finish(&s);
+}
+
+int run_noise_tests(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(values_lie_in_range_with_a_sane_spread),
+        cmocka_unit_test(fixed_seed_gives_fixed_bits),
+        cmocka_unit_test(every_cell_takes_the_first_band_above_its_value),
+        cmocka_unit_test(p_band_falls_through_at_the_right_rate),
+        cmocka_unit_test(on_and_unbanded_cells_are_left_alone),
+        cmocka_unit_test(seeds_and_three_d),
+    };
+    return cmocka_run_group_tests_name("noise", tests, NULL, NULL);
+}
