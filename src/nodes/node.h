@@ -67,4 +67,5 @@ node *branch_wrap_markov(loader *ld, node *child);
 /* Node kinds. */
 extern const node_kind node_kind_markov, node_kind_sequence, node_kind_one, node_kind_all, node_kind_prl,
     node_kind_convolution, node_kind_map, node_kind_path, node_kind_convchain, node_kind_wfc;
+extern const node_kind node_kind_voronoi, node_kind_poisson;
 #endif

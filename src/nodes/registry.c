@@ -7,6 +7,7 @@
 static const node_kind *const kinds[] = {
     &node_kind_one, &node_kind_all, &node_kind_prl, &node_kind_markov, &node_kind_sequence, &node_kind_convolution,
     &node_kind_map, &node_kind_path, &node_kind_convchain, &node_kind_wfc,
+    &node_kind_voronoi, &node_kind_poisson,
 };
 
 static const char *const planned[] = {NULL};
