@@ -17,5 +17,7 @@ int main(void)
     failed += run_wfc_tests();
     failed += run_wfc_prop_tests();
     failed += run_oddmodel_tests();
+    failed += run_voronoi_tests();
+    failed += run_poisson_tests();
     return failed ? 1 : 0;
 }

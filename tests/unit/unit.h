@@ -26,4 +26,6 @@ int run_infer_tests(void);
 int run_wfc_tests(void);
 int run_wfc_prop_tests(void);
 int run_oddmodel_tests(void);
+int run_voronoi_tests(void);
+int run_poisson_tests(void);
 #endif
