@@ -97,6 +97,28 @@ static void compare_cells(vor_solver *v, const int32_t lo[3], const int32_t hi[3
     }
 }
 
+/* Keep the candidates of `cand` (n of them) that survive for the box, in
+   order, in `out`; returns their number. */
+static inline __attribute__((always_inline)) size_t keep_candidates(const vor_solver *v, const int32_t lo[3], const int32_t hi[3],
+                                                                    const int32_t *cand, size_t n, int32_t *out, voronoi_metric m)
+{
+    int64_t bound = INT64_MAX;
+    for (size_t i = 0; i < n; i++) {
+        int32_t s = cand[i];
+        int64_t d = combine(m, axis_reach(v->sx[s], lo[0], hi[0]), axis_reach(v->sy[s], lo[1], hi[1]),
+                            axis_reach(v->sz[s], lo[2], hi[2]));
+        if (d < bound) bound = d;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        int32_t s = cand[i];
+        int64_t d = combine(m, axis_gap(v->sx[s], lo[0], hi[0]), axis_gap(v->sy[s], lo[1], hi[1]), axis_gap(v->sz[s], lo[2], hi[2]));
+        out[k] = s;
+        k += d <= bound;
+    }
+    return k;
+}
+
 /* Append to the stack the candidates at [from, from+n) that survive for the
    box; *kept is their number. */
 static bool filter(vor_solver *v, const int32_t lo[3], const int32_t hi[3], size_t from, size_t n, size_t *kept)
@@ -109,22 +131,12 @@ static bool filter(vor_solver *v, const int32_t lo[3], const int32_t hi[3], size
         v->cap = cap;
     }
     const int32_t *cand = v->stack + from;
-    voronoi_metric m = v->metric;
-    int64_t bound = INT64_MAX;
-    for (size_t i = 0; i < n; i++) {
-        int32_t s = cand[i];
-        int64_t d = combine(m, axis_reach(v->sx[s], lo[0], hi[0]), axis_reach(v->sy[s], lo[1], hi[1]),
-                            axis_reach(v->sz[s], lo[2], hi[2]));
-        if (d < bound) bound = d;
-    }
     int32_t *out = v->stack + v->len;
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        int32_t s = cand[i];
-        int64_t d = combine(m, axis_gap(v->sx[s], lo[0], hi[0]), axis_gap(v->sy[s], lo[1], hi[1]), axis_gap(v->sz[s], lo[2], hi[2]));
-        if (d <= bound) out[k++] = s;
+    switch (v->metric) { /* one specialised loop per metric */
+    case VORONOI_EUCLIDEAN: *kept = keep_candidates(v, lo, hi, cand, n, out, VORONOI_EUCLIDEAN); break;
+    case VORONOI_MANHATTAN: *kept = keep_candidates(v, lo, hi, cand, n, out, VORONOI_MANHATTAN); break;
+    default: *kept = keep_candidates(v, lo, hi, cand, n, out, VORONOI_CHEBYSHEV); break;
     }
-    *kept = k;
     return true;
 }
 
@@ -338,12 +350,13 @@ static bool voronoi_go(run_state *r, const node *n, void *state)
     if (!ok) goto done;
     int32_t on_count = 0, from_count = 0;
     for (int32_t i = 0; i < cells; i++) {
-        on[i] = gen_in_wave(v->on, r->state[i]);
-        if (on[i]) owner[on_count++] = i;
-        from_count += gen_in_wave(v->from, r->state[i]);
+        on[i] = (uint8_t)gen_in_wave(v->on, r->state[i]);
+        owner[on_count] = i;
+        on_count += on[i];
     }
     if (on_count == 0) goto done;
     if (v->from) {
+        for (int32_t i = 0; i < cells; i++) from_count += gen_in_wave(v->from, r->state[i]);
         if (from_count == 0) goto done;
         if (!(ok = sites_alloc(&s, from_count))) goto done;
         for (int32_t i = 0; i < cells; i++)
