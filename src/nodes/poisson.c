@@ -86,6 +86,7 @@ static inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
    and pos[cell] is the cell's place there, or -1 once it is not free. */
 typedef struct ring_offset {
     int32_t dx, dy, dz;
+    int64_t flat;                   /* dx + dy*mx + dz*mx*my */
 } ring_offset;
 
 typedef struct scatter {
@@ -98,6 +99,8 @@ typedef struct scatter {
     int32_t *span;                  /* half width in x of the disc's row (dy, dz), -1 when empty */
     ring_offset *ring;              /* the annulus's offsets, or NULL when too many */
     int32_t ring_count;
+    int64_t ring_r, min_d2, ring_d2; /* the annulus: min_d2 <= d2 < ring_d2, |offsets| <= ring_r */
+    bool d3;
     bool changed;
 } scatter;
 
@@ -136,18 +139,57 @@ static void place(scatter *s, int32_t c)
 }
 
 /* The offsets (dx, dy, dz) with min_d2 <= d2 < ring_d2, in scanline order. */
-static bool ring_table(scatter *s, int64_t ring_r, int64_t min_d2, int64_t ring_d2, bool d3)
+static bool ring_table(scatter *s)
 {
-    int64_t side = 2 * ring_r + 1, zr = d3 ? ring_r : 0;
+    int64_t ring_r = s->ring_r, side = 2 * ring_r + 1, zr = s->d3 ? ring_r : 0;
     s->ring = malloc((size_t)(side * side * (2 * zr + 1)) * sizeof *s->ring);
     if (!s->ring) return false;
     for (int64_t dz = -zr; dz <= zr; dz++)
         for (int64_t dy = -ring_r; dy <= ring_r; dy++)
             for (int64_t dx = -ring_r; dx <= ring_r; dx++) {
                 int64_t d2 = dx * dx + dy * dy + dz * dz;
-                if (d2 >= min_d2 && d2 < ring_d2) s->ring[s->ring_count++] = (ring_offset){(int32_t)dx, (int32_t)dy, (int32_t)dz};
+                if (d2 >= s->min_d2 && d2 < s->ring_d2)
+                    s->ring[s->ring_count++] = (ring_offset){(int32_t)dx, (int32_t)dy, (int32_t)dz, dx + dy * s->r->mx + dz * s->plane};
             }
     return true;
+}
+
+/* Up to k candidates around the point at c; true when one became a point. */
+static bool try_candidates(scatter *s, int32_t c, int k)
+{
+    run_state *r = s->r;
+    int32_t px = c % r->mx, py = c / r->mx % r->my, pz = (int32_t)(c / s->plane);
+    int64_t rr = s->ring_r, side = 2 * rr + 1;
+    /* Far enough from the faces, every offset lands inside: no bounds to check. */
+    bool inside = px >= rr && py >= rr && px + rr < r->mx && py + rr < r->my && (!s->d3 || (pz >= rr && pz + rr < r->mz));
+    for (int attempt = 0; attempt < k; attempt++) {
+        int64_t dx, dy, dz;
+        if (s->ring) {
+            const ring_offset *o = &s->ring[rng_next_max(&r->random, s->ring_count)];
+            if (inside) {
+                int32_t cell = (int32_t)(c + o->flat);
+                if (s->pos[cell] < 0) continue;
+                place(s, cell);
+                return true;
+            }
+            dx = o->dx, dy = o->dy, dz = o->dz;
+        } else {
+            int64_t d2;
+            do {
+                dx = rng_next_max(&r->random, (int32_t)side) - rr;
+                dy = rng_next_max(&r->random, (int32_t)side) - rr;
+                dz = s->d3 ? rng_next_max(&r->random, (int32_t)side) - rr : 0;
+                d2 = dx * dx + dy * dy + dz * dz;
+            } while (d2 < s->min_d2 || d2 >= s->ring_d2);
+        }
+        int64_t x = px + dx, y = py + dy, z = pz + dz;
+        if (x < 0 || y < 0 || z < 0 || x >= r->mx || y >= r->my || z >= r->mz) continue;
+        int32_t cell = (int32_t)(x + y * r->mx + z * s->plane);
+        if (s->pos[cell] < 0) continue;
+        place(s, cell);
+        return true;
+    }
+    return false;
 }
 
 static bool poisson_go(run_state *r, const node *n, void *state)
@@ -166,10 +208,19 @@ static bool poisson_go(run_state *r, const node *n, void *state)
     if (min_d2 < 1) min_d2 = 1;
     int64_t ring_d2 = (int64_t)ceil(two * two);
     if (ring_d2 <= min_d2) ring_d2 = min_d2 + 1;
-    int64_t disc_r = isqrt64(min_d2 - 1), ring_r = isqrt64(ring_d2 - 1);
-    bool d3 = r->mz > 1;
-
-    scatter s = {.r = r, .value = (uint8_t)p->value, .plane = (int64_t)r->mx * r->my};
+    int64_t disc_r = isqrt64(min_d2 - 1);
+    scatter s = {.r = r, .value = (uint8_t)p->value, .plane = (int64_t)r->mx * r->my, .ring_r = isqrt64(ring_d2 - 1),
+                 .min_d2 = min_d2, .ring_d2 = ring_d2, .d3 = r->mz > 1};
+    if (min_d2 == 1) { /* radius <= 1: every cell matching `on` takes a point, whatever the draws */
+        for (int32_t i = 0; i < r->cells; i++)
+            if (gen_in_wave(p->on, r->state[i]) && r->state[i] != s.value) {
+                r->state[i] = s.value;
+                run_change(r, i);
+                s.changed = true;
+            }
+        if (s.changed) r->acting_node = n->id;
+        return s.changed;
+    }
     s.span_ry = (int32_t)min64(disc_r, r->my - 1);
     s.span_rz = (int32_t)min64(disc_r, r->mz - 1);
     size_t span_count = (size_t)(2 * s.span_ry + 1) * (size_t)(2 * s.span_rz + 1);
@@ -200,36 +251,13 @@ static bool poisson_go(run_state *r, const node *n, void *state)
        draw into a table of them when it is small enough (up to
        POISSON_MAX_TABLE offsets), else one draw per axis over the bounding
        box, redrawn until the offset falls in the annulus. */
-    int64_t side = 2 * ring_r + 1, box = d3 ? side * side * side : side * side;
-    if (box <= POISSON_MAX_TABLE && !(ok = ring_table(&s, ring_r, min_d2, ring_d2, d3))) goto done;
+    int64_t side = 2 * s.ring_r + 1, box = s.d3 ? side * side * side : side * side;
+    if (box <= POISSON_MAX_TABLE && !(ok = ring_table(&s))) goto done;
     while (s.free_count > 0) {
         place(&s, s.list[rng_next_max(&r->random, s.free_count)]);
         while (s.active_count > 0 && s.free_count > 0) {
-            int32_t a = rng_next_max(&r->random, s.active_count), c = s.active[a];
-            int32_t px = c % r->mx, py = c / r->mx % r->my, pz = (int32_t)(c / s.plane);
-            bool found = false;
-            for (int attempt = 0; attempt < p->k && !found; attempt++) {
-                int32_t dx, dy, dz;
-                if (s.ring) {
-                    const ring_offset *o = &s.ring[rng_next_max(&r->random, s.ring_count)];
-                    dx = o->dx, dy = o->dy, dz = o->dz;
-                } else {
-                    int64_t d2;
-                    do {
-                        dx = (int32_t)(rng_next_max(&r->random, (int32_t)side) - ring_r);
-                        dy = (int32_t)(rng_next_max(&r->random, (int32_t)side) - ring_r);
-                        dz = d3 ? (int32_t)(rng_next_max(&r->random, (int32_t)side) - ring_r) : 0;
-                        d2 = (int64_t)dx * dx + (int64_t)dy * dy + (int64_t)dz * dz;
-                    } while (d2 < min_d2 || d2 >= ring_d2);
-                }
-                int64_t x = (int64_t)px + dx, y = (int64_t)py + dy, z = (int64_t)pz + dz;
-                if (x < 0 || y < 0 || z < 0 || x >= r->mx || y >= r->my || z >= r->mz) continue;
-                int32_t cell = (int32_t)(x + y * r->mx + z * s.plane);
-                if (s.pos[cell] < 0) continue;
-                place(&s, cell);
-                found = true;
-            }
-            if (!found) s.active[a] = s.active[--s.active_count];
+            int32_t a = rng_next_max(&r->random, s.active_count);
+            if (!try_candidates(&s, s.active[a], p->k)) s.active[a] = s.active[--s.active_count];
         }
         s.active_count = 0;
     }
