@@ -49,9 +49,16 @@ bool gen_wave(diag *d, const xmlNode *el, const grid_def *g, const char *name, u
     *out = g->c >= 32 ? 0xffffffffu : (1u << g->c) - 1u;
     const char *text = xml_attr(el, name);
     if (!text) return true;
-    if (!*text || !grid_wave(g, text, out))
+    uint32_t wave = 0;
+    bool ok = *text != 0;
+    for (const char *s = text; *s && ok; s++) { /* grid_wave takes values only; a wave also takes unions and '*' */
+        ok = g->has_wave[(unsigned char)*s];
+        wave |= g->wave_of[(unsigned char)*s];
+    }
+    if (!ok)
         return diag_error(d, TS_ERR_MODEL, xml_line(el),
                           "%s=\"%s\" of <%s> must be grid values, unions or '*' (values are \"%s\")", name, text, xml_name(el), g->chars);
+    *out = wave;
     return true;
 }
 

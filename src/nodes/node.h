@@ -71,4 +71,5 @@ extern const node_kind node_kind_markov, node_kind_sequence, node_kind_one, node
 extern const node_kind node_kind_runner;
 extern const node_kind node_kind_lsystem;
 extern const node_kind node_kind_noise;
+extern const node_kind node_kind_voronoi, node_kind_poisson;
 #endif

@@ -11,6 +11,7 @@ static const node_kind *const kinds[] = {
     &node_kind_runner,
     &node_kind_lsystem,
     &node_kind_noise,
+    &node_kind_voronoi, &node_kind_poisson,
 };
 
 static const char *const planned[] = {NULL};

@@ -23,5 +23,7 @@ int main(void)
     failed += run_lsystem_tests();
     failed += run_trace_tests();
     failed += run_noise_tests();
+    failed += run_voronoi_tests();
+    failed += run_poisson_tests();
     return failed ? 1 : 0;
 }

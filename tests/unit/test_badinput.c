@@ -110,6 +110,20 @@ static const bad_case cases[] = {
     {"noise_band_to.xml", TS_ERR_MODEL, 3, "to=\"2\" of <band> must lie between -1 and 1"},
     {"noise_no_bands.xml", TS_ERR_MODEL, 2, "<noise> needs at least one <band"},
     {"noise_unknown_child.xml", TS_ERR_MODEL, 3, "unknown element <rule> inside <noise>"},
+    {"voronoi_bad_metric.xml", TS_ERR_MODEL, 2, "metric=\"hexagonal\" of <voronoi> must be one of: euclidean, manhattan, chebyshev"},
+    {"voronoi_zero_sites.xml", TS_ERR_MODEL, 3, "sites=\"0\" of <voronoi> must lie between 1 and the grid's 256 cells"},
+    {"voronoi_too_many_sites.xml", TS_ERR_MODEL, 2, "sites=\"100000\" of <voronoi> must lie between 1 and the grid's 256 cells"},
+    {"voronoi_unknown_value.xml", TS_ERR_MODEL, 2, "values=\"WRX\" of <voronoi>: 'X' is not a value of the grid"},
+    {"voronoi_distinct_short.xml", TS_ERR_MODEL, 2, "with distinct=\"True\" needs as many values, but values=\"WR\" has 2"},
+    {"voronoi_no_sites.xml", TS_ERR_MODEL, 2, "<voronoi> needs a sites or a from attribute"},
+    {"voronoi_from_values.xml", TS_ERR_MODEL, 2, "values and distinct go with sites"},
+    {"voronoi_bad_border.xml", TS_ERR_MODEL, 2, "border=\"Z\" of <voronoi> is not a value of the grid"},
+    {"poisson_zero_radius.xml", TS_ERR_MODEL, 2, "radius=\"0\" of <poisson> must be above 0"},
+    {"poisson_huge_radius.xml", TS_ERR_MODEL, 2, "radius=\"1e9\" of <poisson> must be above 0 and at most 65536"},
+    {"poisson_no_radius.xml", TS_ERR_MODEL, 2, "<poisson> needs a radius attribute"},
+    {"poisson_bad_k.xml", TS_ERR_MODEL, 2, "k=\"0\" of <poisson> must lie between 1 and 10000"},
+    {"poisson_no_value.xml", TS_ERR_MODEL, 2, "<poisson> needs a value attribute"},
+    {"poisson_bad_on.xml", TS_ERR_MODEL, 2, "on=\"BQ\" of <poisson> must be grid values, unions or '*'"},
 };
 
 static void each_fixture_reports_file_line_and_message(void **state)

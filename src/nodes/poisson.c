@@ -1,0 +1,284 @@
+/* poisson.c — the `poisson` node: Poisson-disk scattering of a value over the
+   cells matching `on` (Bridson's algorithm, reseeded until no free cell is left). */
+#include "gen.h"
+#include "node.h"
+#include "../core/xmlutil.h"
+#include "../engine/run.h"
+#include <math.h>
+#include <stdlib.h>
+
+/* Beyond this a radius is surely a typo; it also keeps squared distances far from overflow. */
+#define POISSON_MAX_RADIUS 65536.0
+/* Largest bounding box of the annulus whose offsets are listed in a table. */
+#define POISSON_MAX_TABLE (1 << 20)
+
+typedef struct poisson {
+    node base;
+    int value;
+    uint32_t on;
+    double radius;
+    int k;                          /* candidates tried around an active point before it retires */
+} poisson;
+
+typedef struct poisson_state {
+    bool done;
+} poisson_state;
+
+static const char *const poisson_attrs[] = {"value", "on", "radius", "k", "steps", NULL};
+
+static void poisson_free(node *n) { free(n); }
+
+static node *poisson_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry)
+{
+    (void)parent_symmetry;
+    diag *d = ld->d;
+    poisson *p = calloc(1, sizeof *p);
+    if (!p) { diag_error(d, TS_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    p->base.kind = &node_kind_poisson;
+    if (!loader_register(ld, &p->base, el)) { free(p); return NULL; }
+    xml_check_attrs(d, el, poisson_attrs);
+    int steps;
+    if (!gen_value(d, el, ld->grid, "value", true, &p->value) || !gen_wave(d, el, ld->grid, "on", &p->on) ||
+        !gen_get_int(d, el, "k", 30, 1, 10000, &p->k) || !gen_get_int(d, el, "steps", 0, 0, 1 << 30, &steps))
+        return NULL;
+    if (!xml_attr(el, "radius")) {
+        diag_error(d, TS_ERR_MODEL, xml_line(el), "<poisson> needs a radius attribute");
+        return NULL;
+    }
+    if (!xml_get_double(d, el, "radius", 0, &p->radius)) return NULL;
+    if (!(p->radius > 0 && p->radius <= POISSON_MAX_RADIUS)) {
+        diag_error(d, TS_ERR_MODEL, xml_line(el), "radius=\"%s\" of <poisson> must be above 0 and at most %g", xml_attr(el, "radius"),
+                   POISSON_MAX_RADIUS);
+        return NULL;
+    }
+    return &p->base;
+}
+
+static void *poisson_state_new(const node *n, const grid_def *g)
+{
+    (void)n;
+    (void)g;
+    return calloc(1, sizeof(poisson_state));
+}
+
+static void poisson_state_free(void *state) { free(state); }
+
+static void poisson_reset(run_state *r, const node *n, void *state)
+{
+    (void)r;
+    (void)n;
+    ((poisson_state *)state)->done = false;
+}
+
+/* floor(sqrt(n)) for n >= 0, exactly. */
+static int64_t isqrt64(int64_t n)
+{
+    int64_t s = (int64_t)sqrt((double)n);
+    while (s * s > n) s--;
+    while ((s + 1) * (s + 1) <= n) s++;
+    return s;
+}
+
+static inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+/* The working set of one scattering. A cell is free when it matches `on` and
+   no point lies nearer than the radius; free cells sit in `list` (any order)
+   and pos[cell] is the cell's place there, or -1 once it is not free. */
+typedef struct ring_offset {
+    int32_t dx, dy, dz;
+    int64_t flat;                   /* dx + dy*mx + dz*mx*my */
+} ring_offset;
+
+typedef struct scatter {
+    run_state *r;
+    uint8_t value;
+    int32_t *pos, *list, *active;
+    int32_t free_count, active_count;
+    int64_t plane;
+    int32_t span_ry, span_rz;       /* half extents of the disc table (clipped to the grid) */
+    int32_t *span;                  /* half width in x of the disc's row (dy, dz), -1 when empty */
+    ring_offset *ring;              /* the annulus's offsets, or NULL when too many */
+    int32_t ring_count;
+    int64_t ring_r, min_d2, ring_d2; /* the annulus: min_d2 <= d2 < ring_d2, |offsets| <= ring_r */
+    bool d3;
+    bool changed;
+} scatter;
+
+/* A point at cell c: paint it, and take every cell of its disc (squared
+   distance below min_d2) off the free list. */
+static void place(scatter *s, int32_t c)
+{
+    run_state *r = s->r;
+    if (r->state[c] != s->value) {
+        r->state[c] = s->value;
+        run_change(r, c);
+        s->changed = true;
+    }
+    s->active[s->active_count++] = c;
+    int32_t px = c % r->mx, py = c / r->mx % r->my, pz = (int32_t)(c / s->plane);
+    int32_t width_y = 2 * s->span_ry + 1;
+    for (int32_t dz = -s->span_rz; dz <= s->span_rz; dz++) {
+        int32_t z = pz + dz;
+        if (z < 0 || z >= r->mz) continue;
+        for (int32_t dy = -s->span_ry; dy <= s->span_ry; dy++) {
+            int32_t y = py + dy;
+            int32_t w = s->span[(dz + s->span_rz) * width_y + dy + s->span_ry];
+            if (y < 0 || y >= r->my || w < 0) continue;
+            int32_t x0 = px - w < 0 ? 0 : px - w, x1 = px + w >= r->mx ? r->mx - 1 : px + w;
+            int32_t *row = s->pos + z * s->plane + (int64_t)y * r->mx;
+            for (int32_t x = x0; x <= x1; x++) {
+                int32_t q = row[x];
+                if (q < 0) continue;
+                int32_t last = s->list[--s->free_count];
+                s->list[q] = last;
+                s->pos[last] = q;
+                row[x] = -1;
+            }
+        }
+    }
+}
+
+/* The offsets (dx, dy, dz) with min_d2 <= d2 < ring_d2, in scanline order. */
+static bool ring_table(scatter *s)
+{
+    int64_t ring_r = s->ring_r, side = 2 * ring_r + 1, zr = s->d3 ? ring_r : 0;
+    s->ring = malloc((size_t)(side * side * (2 * zr + 1)) * sizeof *s->ring);
+    if (!s->ring) return false;
+    for (int64_t dz = -zr; dz <= zr; dz++)
+        for (int64_t dy = -ring_r; dy <= ring_r; dy++)
+            for (int64_t dx = -ring_r; dx <= ring_r; dx++) {
+                int64_t d2 = dx * dx + dy * dy + dz * dz;
+                if (d2 >= s->min_d2 && d2 < s->ring_d2)
+                    s->ring[s->ring_count++] = (ring_offset){(int32_t)dx, (int32_t)dy, (int32_t)dz, dx + dy * s->r->mx + dz * s->plane};
+            }
+    return true;
+}
+
+/* Up to k candidates around the point at c; true when one became a point. */
+static bool try_candidates(scatter *s, int32_t c, int k)
+{
+    run_state *r = s->r;
+    int32_t px = c % r->mx, py = c / r->mx % r->my, pz = (int32_t)(c / s->plane);
+    int64_t rr = s->ring_r, side = 2 * rr + 1;
+    /* Far enough from the faces, every offset lands inside: no bounds to check. */
+    bool inside = px >= rr && py >= rr && px + rr < r->mx && py + rr < r->my && (!s->d3 || (pz >= rr && pz + rr < r->mz));
+    for (int attempt = 0; attempt < k; attempt++) {
+        int64_t dx, dy, dz;
+        if (s->ring) {
+            const ring_offset *o = &s->ring[rng_next_max(&r->random, s->ring_count)];
+            if (inside) {
+                int32_t cell = (int32_t)(c + o->flat);
+                if (s->pos[cell] < 0) continue;
+                place(s, cell);
+                return true;
+            }
+            dx = o->dx, dy = o->dy, dz = o->dz;
+        } else {
+            int64_t d2;
+            do {
+                dx = rng_next_max(&r->random, (int32_t)side) - rr;
+                dy = rng_next_max(&r->random, (int32_t)side) - rr;
+                dz = s->d3 ? rng_next_max(&r->random, (int32_t)side) - rr : 0;
+                d2 = dx * dx + dy * dy + dz * dz;
+            } while (d2 < s->min_d2 || d2 >= s->ring_d2);
+        }
+        int64_t x = px + dx, y = py + dy, z = pz + dz;
+        if (x < 0 || y < 0 || z < 0 || x >= r->mx || y >= r->my || z >= r->mz) continue;
+        int32_t cell = (int32_t)(x + y * r->mx + z * s->plane);
+        if (s->pos[cell] < 0) continue;
+        place(s, cell);
+        return true;
+    }
+    return false;
+}
+
+static bool poisson_go(run_state *r, const node *n, void *state)
+{
+    const poisson *p = (const poisson *)n;
+    poisson_state *st = state;
+    if (st->done) return false;
+    st->done = true;
+
+    /* Squared distances are integers; "at least radius apart" is d2 >= r*r
+       with r*r the double product, i.e. d2 >= min_d2 = ceil(r*r) (at least 1:
+       two points never share a cell). Candidates come from the annulus
+       min_d2 <= d2 < ring_d2 = ceil((2r)*(2r)), never empty. */
+    double r2 = p->radius * p->radius, two = 2.0 * p->radius;
+    int64_t min_d2 = (int64_t)ceil(r2);
+    if (min_d2 < 1) min_d2 = 1;
+    int64_t ring_d2 = (int64_t)ceil(two * two);
+    if (ring_d2 <= min_d2) ring_d2 = min_d2 + 1;
+    int64_t disc_r = isqrt64(min_d2 - 1);
+    scatter s = {.r = r, .value = (uint8_t)p->value, .plane = (int64_t)r->mx * r->my, .ring_r = isqrt64(ring_d2 - 1),
+                 .min_d2 = min_d2, .ring_d2 = ring_d2, .d3 = r->mz > 1};
+    if (min_d2 == 1) { /* radius <= 1: every cell matching `on` takes a point, whatever the draws */
+        for (int32_t i = 0; i < r->cells; i++)
+            if (gen_in_wave(p->on, r->state[i]) && r->state[i] != s.value) {
+                r->state[i] = s.value;
+                run_change(r, i);
+                s.changed = true;
+            }
+        if (s.changed) r->acting_node = n->id;
+        return s.changed;
+    }
+    s.span_ry = (int32_t)min64(disc_r, r->my - 1);
+    s.span_rz = (int32_t)min64(disc_r, r->mz - 1);
+    size_t span_count = (size_t)(2 * s.span_ry + 1) * (size_t)(2 * s.span_rz + 1);
+    s.span = malloc(span_count * sizeof *s.span);
+    s.pos = malloc((size_t)r->cells * sizeof *s.pos);
+    bool ok = s.span && s.pos;
+    if (!ok) goto done;
+    for (int32_t dz = -s.span_rz, k = 0; dz <= s.span_rz; dz++)
+        for (int32_t dy = -s.span_ry; dy <= s.span_ry; dy++, k++) {
+            int64_t rest = min_d2 - 1 - (int64_t)dy * dy - (int64_t)dz * dz;
+            s.span[k] = rest < 0 ? -1 : (int32_t)min64(isqrt64(rest), r->mx - 1);
+        }
+    int32_t on_count = 0;
+    for (int32_t i = 0; i < r->cells; i++) on_count += gen_in_wave(p->on, r->state[i]);
+    s.list = malloc((size_t)(on_count ? on_count : 1) * sizeof *s.list);
+    s.active = malloc((size_t)(on_count ? on_count : 1) * sizeof *s.active);
+    if (!(ok = s.list && s.active)) goto done;
+    for (int32_t i = 0; i < r->cells; i++) {
+        if (gen_in_wave(p->on, r->state[i])) {
+            s.pos[i] = s.free_count;
+            s.list[s.free_count++] = i;
+        } else {
+            s.pos[i] = -1;
+        }
+    }
+
+    /* Candidates are cells drawn uniformly among the annulus's offsets: one
+       draw into a table of them when it is small enough (up to
+       POISSON_MAX_TABLE offsets), else one draw per axis over the bounding
+       box, redrawn until the offset falls in the annulus. */
+    int64_t side = 2 * s.ring_r + 1, box = s.d3 ? side * side * side : side * side;
+    if (box <= POISSON_MAX_TABLE && !(ok = ring_table(&s))) goto done;
+    while (s.free_count > 0) {
+        place(&s, s.list[rng_next_max(&r->random, s.free_count)]);
+        while (s.active_count > 0 && s.free_count > 0) {
+            int32_t a = rng_next_max(&r->random, s.active_count);
+            if (!try_candidates(&s, s.active[a], p->k)) s.active[a] = s.active[--s.active_count];
+        }
+        s.active_count = 0;
+    }
+done:
+    free(s.span);
+    free(s.pos);
+    free(s.list);
+    free(s.active);
+    free(s.ring);
+    if (!ok) r->out_of_memory = true;
+    if (s.changed) r->acting_node = n->id;
+    return s.changed;
+}
+
+const node_kind node_kind_poisson = {
+    .name = "poisson",
+    .is_branch = false,
+    .load = poisson_load,
+    .free = poisson_free,
+    .state_new = poisson_state_new,
+    .state_free = poisson_state_free,
+    .reset = poisson_reset,
+    .go = poisson_go,
+};

@@ -1,0 +1,250 @@
+/* test_poisson.c — the `poisson` node: points at least `radius` apart, no free cell left, `on` respected,
+   disconnected regions filled, 3-D, reproducibility. */
+#include "unit.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../../src/engine/run.h"
+
+static uint64_t next_u64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static int below(uint64_t *s, int n) { return (int)(next_u64(s) % (uint64_t)n); }
+
+/* Steps in which a node acted (the run's counter also counts the final step that finds nothing to do). */
+static void count_acting_steps(void *userdata, const ts_step_event *ev)
+{
+    if (ev->node_id >= 0) ++*(long *)userdata;
+}
+
+/* Scatter `value` with `radius` over the picture (NULL: all 'B'); returns the final symbols (caller frees). */
+static char *scatter(const char *attrs, int mx, int my, int mz, const char *picture, int seed, long *steps)
+{
+    char xml[256];
+    snprintf(xml, sizeof xml, "<sequence values=\"BWTG\"><poisson %s/></sequence>", attrs);
+    ts_model *m = unit_load(xml, "poisson.xml", mx, my, mz, NULL);
+    ts_error err;
+    ts_run *run = ts_run_new(m, seed, &err);
+    assert_non_null(run);
+    if (picture) unit_lay_picture(run, picture);
+    long acting = 0;
+    ts_run_set_observer(run, count_acting_steps, &acting);
+    ts_run_to_end(run, 0);
+    if (steps) *steps = acting;
+    assert_false(ts_run_error(run, NULL));
+    const char *legend = ts_run_legend(run);
+    size_t total = (size_t)mx * my * mz;
+    char *out = malloc(total + 1);
+    assert_non_null(out);
+    for (size_t i = 0; i < total; i++) out[i] = legend[run->rs.state[i]];
+    out[total] = 0;
+    ts_run_free(run);
+    ts_model_free(m);
+    return out;
+}
+
+static int64_t d2_of(int a, int b, int mx, int my)
+{
+    int64_t dx = a % mx - b % mx, dy = a / mx % my - b / mx % my, dz = a / (mx * my) - b / (mx * my);
+    return dx * dx + dy * dy + dz * dz;
+}
+
+/* Check by comparing every pair: points (cells that became `point`) lie only on `on` cells, every pair is at least
+   `radius` apart, every `on` cell lies within `radius` of a point, nothing else changed. Returns the point count. */
+static int check_brute(const char *before, const char *after, int mx, int my, int mz, double radius, const char *on, char point)
+{
+    int cells = mx * my * mz, count = 0;
+    int *points = malloc((size_t)cells * sizeof *points);
+    assert_non_null(points);
+    for (int i = 0; i < cells; i++) {
+        bool is_on = strchr(on, before[i]) != NULL;
+        if (after[i] != before[i] || (is_on && after[i] == point)) {
+            if (!is_on || after[i] != point) fail_msg("cell %d changed from %c to %c", i, before[i], after[i]);
+            points[count++] = i;
+        }
+    }
+    double r2 = radius * radius;
+    for (int a = 0; a < count; a++)
+        for (int b = a + 1; b < count; b++)
+            if ((double)d2_of(points[a], points[b], mx, my) < r2) fail_msg("points %d and %d are nearer than %g", points[a], points[b], radius);
+    for (int i = 0; i < cells; i++) {
+        if (!strchr(on, before[i])) continue;
+        bool covered = false;
+        for (int a = 0; a < count && !covered; a++) covered = (double)d2_of(i, points[a], mx, my) < r2;
+        if (!covered) fail_msg("cell %d matches on and is free: another point fits there (radius %g)", i, radius);
+    }
+    free(points);
+    return count;
+}
+
+static char *random_picture(uint64_t *seed, int cells, int walls)
+{
+    char *p = malloc((size_t)cells + 1);
+    assert_non_null(p);
+    for (int i = 0; i < cells; i++) p[i] = below(seed, 100) < walls ? 'W' : 'B';
+    p[cells] = 0;
+    return p;
+}
+
+static void small_cases_hold_against_brute_force(void **state)
+{
+    (void)state;
+    static const double radii[] = {0.5, 1, 1.5, 2, 2.5, 3, 4.7, 7, 30};
+    uint64_t seed = 4242;
+    for (int t = 0; t < 90; t++) {
+        double r = radii[t % 9];
+        bool d3 = t % 5 == 4;
+        int mx = 1 + below(&seed, 30), my = 1 + below(&seed, 24), mz = d3 ? 1 + below(&seed, 8) : 1;
+        char *before = random_picture(&seed, mx * my * mz, below(&seed, 60));
+        char attrs[96];
+        snprintf(attrs, sizeof attrs, "value=\"T\" on=\"B\" radius=\"%g\" k=\"%d\"", r, 1 + below(&seed, 40));
+        char *after = scatter(attrs, mx, my, mz, before, t, NULL);
+        check_brute(before, after, mx, my, mz, r, "B", 'T');
+        free(before);
+        free(after);
+    }
+}
+
+/* The value itself may match `on`: the points are then told apart from a picture with no T. */
+static void value_inside_on_and_radius_one(void **state)
+{
+    (void)state;
+    char *before = malloc(12 * 9 + 1);
+    assert_non_null(before);
+    memset(before, 'B', 12 * 9);
+    before[12 * 9] = 0;
+    char *after = scatter("value=\"T\" radius=\"1\"", 12, 9, 1, before, 3, NULL);
+    /* Radius 1: neighbours are 1 apart, so every cell takes a point. */
+    for (int i = 0; i < 12 * 9; i++) assert_int_equal(after[i], 'T');
+    free(after);
+    after = scatter("value=\"T\" on=\"*\" radius=\"2.2\"", 12, 9, 1, before, 3, NULL);
+    assert_true(check_brute(before, after, 12, 9, 1, 2.2, "B", 'T') > 6);
+    free(after);
+    free(before);
+}
+
+/* Walls cut the grid into rooms that no annulus can reach across: each still fills. */
+static void disconnected_regions_fill(void **state)
+{
+    (void)state;
+    int mx = 60, my = 40;
+    char *before = malloc((size_t)mx * my + 1);
+    assert_non_null(before);
+    for (int i = 0; i < mx * my; i++) {
+        int x = i % mx, y = i / mx;
+        before[i] = (x / 6) % 2 == 1 || y % 13 < 9 ? 'W' : 'B';
+    }
+    before[mx * my] = 0;
+    /* Islands 6 wide and 4 tall, 7 columns and 10 rows apart: farther than the annulus [3, 6) reaches. */
+    char *after = scatter("value=\"T\" on=\"B\" radius=\"3\" k=\"3\"", mx, my, 1, before, 8, NULL);
+    check_brute(before, after, mx, my, 1, 3, "B", 'T');
+    for (int iy = 9; iy < my; iy += 13)
+        for (int ix = 0; ix < mx; ix += 12) {
+            bool any = false;
+            for (int y = iy; y < iy + 4 && y < my; y++)
+                for (int x = ix; x < ix + 6; x++) any |= after[x + y * mx] == 'T';
+            assert_true(any);
+        }
+    free(before);
+    free(after);
+}
+
+/* A bigger grid, checked through a neighbourhood scan instead of all pairs. */
+static void check_large(int mx, int my, double radius, int seed)
+{
+    int cells = mx * my;
+    uint64_t pick = (uint64_t)seed;
+    char *before = random_picture(&pick, cells, 10);
+    char attrs[64];
+    snprintf(attrs, sizeof attrs, "value=\"T\" on=\"B\" radius=\"%g\"", radius);
+    long steps;
+    char *after = scatter(attrs, mx, my, 1, before, seed, &steps);
+    assert_int_equal(steps, 1);
+    int reach = (int)ceil(radius);
+    int points = 0, on = 0;
+    for (int i = 0; i < cells; i++) {
+        int x = i % mx, y = i / mx;
+        on += before[i] == 'B';
+        if (after[i] == 'T') {
+            assert_int_equal(before[i], 'B');
+            points++;
+        } else {
+            assert_int_equal(after[i], before[i]);
+        }
+        bool near_point = false;
+        for (int dy = -reach; dy <= reach; dy++)
+            for (int dx = -reach; dx <= reach; dx++) {
+                int nx = x + dx, ny = y + dy;
+                if ((dx == 0 && dy == 0) || nx < 0 || ny < 0 || nx >= mx || ny >= my || after[nx + ny * mx] != 'T') continue;
+                bool near = (double)(dx * dx + dy * dy) < radius * radius;
+                if (after[i] == 'T' && near) fail_msg("radius %g: points (%d,%d) and (%d,%d) are too near", radius, x, y, nx, ny);
+                near_point |= near;
+            }
+        if (before[i] == 'B' && after[i] != 'T' && !near_point) fail_msg("radius %g: (%d,%d) is free", radius, x, y);
+    }
+    /* A sane density: fewer points than a hexagonal packing of radius r, more than one per (2r)^2. */
+    assert_true(points < on / (radius * radius * 0.86) + 50 && points > on / (4 * radius * radius));
+    free(before);
+    free(after);
+}
+
+static void large_grid_spacing_and_coverage(void **state)
+{
+    (void)state;
+    check_large(256, 200, 4, 11);
+    check_large(120, 90, 3, 12);     /* the disc's rim holds (2,2): d2 = 8 < 9 */
+    check_large(120, 90, 1.5, 13);
+    check_large(120, 90, 5.1, 14);
+}
+
+static void same_seed_same_grid(void **state)
+{
+    (void)state;
+    char *a = scatter("value=\"T\" radius=\"3\"", 50, 40, 1, NULL, 7, NULL);
+    char *b = scatter("value=\"T\" radius=\"3\"", 50, 40, 1, NULL, 7, NULL);
+    char *c = scatter("value=\"T\" radius=\"3\"", 50, 40, 1, NULL, 8, NULL);
+    assert_string_equal(a, b);
+    assert_string_not_equal(a, c);
+    free(a), free(b), free(c);
+    a = scatter("value=\"T\" radius=\"2.5\"", 12, 10, 9, NULL, 7, NULL);
+    b = scatter("value=\"T\" radius=\"2.5\"", 12, 10, 9, NULL, 7, NULL);
+    assert_string_equal(a, b);
+    char *before = malloc(12 * 10 * 9 + 1);
+    memset(before, 'B', 12 * 10 * 9);
+    before[12 * 10 * 9] = 0;
+    check_brute(before, a, 12, 10, 9, 2.5, "B", 'T');
+    free(a), free(b), free(before);
+}
+
+/* A huge radius holds one point per grid; and nothing matching `on` means no step. */
+static void huge_radius_and_nothing_to_do(void **state)
+{
+    (void)state;
+    char *g = scatter("value=\"T\" radius=\"60000\" k=\"5\"", 40, 30, 1, NULL, 1, NULL);
+    int points = 0;
+    for (const char *c = g; *c; c++) points += *c == 'T';
+    assert_int_equal(points, 1);
+    free(g);
+    long steps;
+    g = scatter("value=\"T\" on=\"G\" radius=\"2\"", 6, 5, 1, NULL, 1, &steps);
+    assert_int_equal(steps, 0);
+    free(g);
+}
+
+int run_poisson_tests(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(small_cases_hold_against_brute_force),
+        cmocka_unit_test(value_inside_on_and_radius_one),
+        cmocka_unit_test(disconnected_regions_fill),
+        cmocka_unit_test(large_grid_spacing_and_coverage),
+        cmocka_unit_test(same_seed_same_grid),
+        cmocka_unit_test(huge_radius_and_nothing_to_do),
+    };
+    return cmocka_run_group_tests_name("poisson", tests, NULL, NULL);
+}
