@@ -150,5 +150,9 @@ fi
 # A run stopped by a node's limit (an L-system's maxLength) reports file:line and exits 4.
 printf '<sequence values="BW">\n  <lsystem mode="scan" axiom="W" maxLength="100">\n    <rule in="W" out="WW"/>\n  </lsystem>\n</sequence>\n' > "$dir/grow.xml"
 expect 4 "grow.xml:2: error: <lsystem>: generation 7 would be longer than maxLength=100" "$T" run "$dir/grow.xml" --size 30 -q
+# Every bundled model renders (what `make run` does): one picture per entry of models/models.xml.
+entries=$(grep -c '<model ' models/models.xml)
+if "$T" batch models/models.xml --models models --resources rules -o "$dir/bundled" -q && [ "$(ls "$dir/bundled" | grep -c '\.png$')" = "$entries" ]
+then ok; else bad "make run: the bundled models do not all render ($entries entries)"; fi
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]
