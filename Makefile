@@ -4,7 +4,7 @@ OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes
 CPPFLAGS_ALL := -std=c11 -D_DEFAULT_SOURCE -Iinclude -Ibuild/gen -I/usr/include/libxml2 $(WARN)
-LDLIBS  := -lxml2 -lz -lm
+LDLIBS  := -lxml2 -lgif -lz -lm
 BUILD   ?= build
 
 LIB_SRC := $(wildcard src/core/*.c src/nodes/*.c src/engine/*.c src/io/*.c)
@@ -17,7 +17,8 @@ HEADERS := $(wildcard include/*.h src/*/*.h)
 DEPS := libxml2-dev:/usr/include/libxml2/libxml/parser.h \
         libstb-dev:/usr/include/stb/stb_image.h \
         libcmocka-dev:/usr/include/cmocka.h \
-        zlib1g-dev:/usr/include/zlib.h
+        zlib1g-dev:/usr/include/zlib.h \
+        libgif-dev:/usr/include/gif_lib.h
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps run test unit conformance badinput sanitize bench clean help
@@ -29,9 +30,10 @@ help:
 	@echo "make test     unit tests, bad-input tests, conformance, sanitizer build"
 	@echo "make bench    speed and memory figures"
 
-# Install what is missing, once; a marker file keeps later builds quiet.
+# Install what is missing, once; a marker file keeps later builds quiet (it is
+# remade when the Makefile, and so perhaps DEPS, changes).
 deps: $(BUILD)/.deps
-$(BUILD)/.deps:
+$(BUILD)/.deps: Makefile
 	@missing=""; for d in $(DEPS); do pkg=$${d%%:*}; file=$${d#*:}; \
 	  [ -e "$$file" ] || missing="$$missing $$pkg"; done; \
 	if [ -n "$$missing" ]; then \

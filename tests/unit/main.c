@@ -18,5 +18,6 @@ int main(void)
     failed += run_wfc_prop_tests();
     failed += run_oddmodel_tests();
     failed += run_ca_tests();
+    failed += run_anim_tests();
     return failed ? 1 : 0;
 }

@@ -27,4 +27,5 @@ int run_wfc_tests(void);
 int run_wfc_prop_tests(void);
 int run_oddmodel_tests(void);
 int run_ca_tests(void);
+int run_anim_tests(void);
 #endif
