@@ -74,4 +74,6 @@ long gif_anim_frames(const gif_anim *g);
 /* Finish the file and rename it into place; frees g either way. */
 bool gif_anim_close(gif_anim *g, ts_error *err);
 void gif_anim_abort(gif_anim *g); /* no file is left; frees g */
+/* Compress with giflib's EGifPutLine instead (the same bytes, slower), before the first frame. */
+void gif_anim_use_giflib_lzw(gif_anim *g);
 #endif

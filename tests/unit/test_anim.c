@@ -1,6 +1,7 @@
 /* test_anim.c — run recordings: the animated GIF, decoded by giflib, shows
    frame for frame the pictures of the PNG frames (decoded by stb_image);
-   --every keeps the right steps; a failed recording leaves no file. */
+   --every keeps the right steps; a failed recording leaves no file; our LZW
+   compression gives giflib's bytes. */
 #include "unit.h"
 #include <dirent.h>
 #include <gif_lib.h>
@@ -241,11 +242,77 @@ static void failed_recordings_leave_no_file(void **state)
     ts_model_free(m);
 }
 
+/* Pixels for the encoder test: runs of random length (up to max_run) of random values below count. */
+static void fill_runs(unsigned char *px, long n, int count, int max_run, uint32_t *seed)
+{
+    for (long i = 0; i < n;) {
+        *seed = *seed * 1103515245u + 12345u;
+        int value = (int)((*seed >> 16) % (uint32_t)count);
+        *seed = *seed * 1103515245u + 12345u;
+        long len = 1 + (long)((*seed >> 8) % (uint32_t)max_run);
+        for (long k = 0; k < len && i < n; k++) px[i++] = (unsigned char)value;
+    }
+}
+
+/* gif_lzw.c gives the very bytes of giflib's own compression (EGifPutLine):
+   short and long runs, runs across rows, dictionary clears, code sizes 2 to 8. */
+static void lzw_matches_giflib_byte_for_byte(void **state)
+{
+    (void)state;
+    static const struct { int w, h, count, max_run; } frames[] = {
+        {64, 64, 3, 1},      /* noise of 4 values (code size 2) */
+        {300, 200, 5, 900},  /* long runs across rows */
+        {256, 256, 255, 1},  /* noise of 256 values: many clears, code size 8 */
+        {1000, 50, 8, 5000}, /* runs longer than the dictionary's longest */
+        {97, 31, 17, 40},
+        {1, 1, 1, 1},
+        {2044, 300, 3, 20000},
+        {4000, 2000, 2, 0}, /* one run: its strings fill the dictionary */
+    };
+    const char *paths[2] = {DIR_BASE "/ours.gif", DIR_BASE "/giflib.gif"};
+    uint32_t colors[255];
+    for (int i = 0; i < 255; i++) colors[i] = (uint32_t)i * 0x010203u;
+    for (int which = 0; which < 2; which++) {
+        ts_error err;
+        gif_anim *g = gif_anim_open(paths[which], &err);
+        assert_non_null(g);
+        if (which) gif_anim_use_giflib_lzw(g);
+        uint32_t seed = 77;
+        for (size_t f = 0; f < sizeof frames / sizeof *frames; f++) {
+            long n = (long)frames[f].w * frames[f].h;
+            unsigned char *px = malloc((size_t)n);
+            /* Values up to count: count itself is the transparent index. */
+            if (frames[f].max_run) fill_runs(px, n, frames[f].count + 1, frames[f].max_run, &seed);
+            else memset(px, frames[f].count, (size_t)n);
+            gif_frame fr = {0, 0, frames[f].w, frames[f].h, colors, frames[f].count, 3};
+            assert_true(gif_anim_begin_frame(g, &fr, &err));
+            for (int y = 0; y < frames[f].h; y++)
+                assert_true(gif_anim_row(g, px + (size_t)y * frames[f].w, frames[f].w, &err));
+            free(px);
+        }
+        assert_true(gif_anim_close(g, &err));
+    }
+    FILE *a = fopen(paths[0], "rb"), *b = fopen(paths[1], "rb");
+    assert_non_null(a);
+    assert_non_null(b);
+    long size = 0;
+    int ca, cb;
+    do {
+        ca = fgetc(a), cb = fgetc(b);
+        if (ca != cb) fail_msg("the GIFs differ at byte %ld", size);
+        size++;
+    } while (ca != EOF);
+    fclose(a);
+    fclose(b);
+    assert_true(size > 10000);
+}
+
 int run_anim_tests(void)
 {
     mkdir("build", 0777);
     mkdir(DIR_BASE, 0777);
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(lzw_matches_giflib_byte_for_byte),
         cmocka_unit_test(gif_equals_png_frames_2d),
         cmocka_unit_test(every_keeps_start_multiples_and_last),
         cmocka_unit_test(gif_follows_a_map_to_a_larger_grid),
