@@ -104,9 +104,17 @@ expect 2 "stdout is not one" "$T" run "$M" --size 9 --watch
 if command -v script >/dev/null 2>&1; then
     TERM=xterm script -qc "stty cols 40 rows 12; $T run $M --size 15 --watch" /dev/null > "$dir/watch.out" 2>&1
     if grep -q "$(printf '\342\226\200')" "$dir/watch.out"; then ok; else bad "--watch: no half blocks"; fi
-    if grep -q "m  step [0-9]* .*done  15x15" "$dir/watch.out"; then ok; else bad "--watch: no final status line"; fi
+    if grep -q "m  step [0-9]*  one (line [23])  done  15x15" "$dir/watch.out"; then ok; else bad "--watch: no final status line"; fi
     if grep -q "$(printf '\033\\[48;2;255;241;232m')" "$dir/watch.out"; then ok; else bad "--watch: no 24-bit colour of W"; fi
     if [ "$(tail -c 6 "$dir/watch.out" | od -An -c | tr -d ' ')" = '033[?25h' ]; then ok; else bad "--watch: cursor not shown at the end"; fi
+    # Ctrl-C (SIGINT from a helper) stops a run that never ends: the process dies of the
+    # signal (130), after restoring the cursor and dropping the GIF.
+    printf '<markov values="BW">\n  <one in="B" out="W"/>\n  <one in="W" out="B"/>\n</markov>\n' > "$dir/forever.xml"
+    script -qec "stty cols 80 rows 12; (sleep 0.3; kill -INT \$\$) & exec $T run $dir/forever.xml --size 9 --steps 0 --watch --gif $dir/forever.gif" /dev/null > "$dir/int.out" 2>&1
+    rc=$?
+    if [ "$rc" = 130 ] && grep -q "interrupted" "$dir/int.out" && [ ! -e "$dir/forever.gif" ] && [ -z "$(ls "$dir" | grep tmp)" ] &&
+       [ "$(tail -c 6 "$dir/int.out" | od -An -c | tr -d ' ')" = '033[?25h' ]
+    then ok; else bad "--watch and Ctrl-C: exit $rc, $(tail -c 200 "$dir/int.out" | od -c | tail -4)"; fi
 else
     echo "cli: --watch on a terminal skipped: no script(1)"
 fi

@@ -36,7 +36,7 @@ struct term_watch {
     uint32_t colors[GRID_COLORS_MAX];
     double last_draw;
     long step;
-    int node_id;
+    int node_id;             /* the last node that acted, -1 before any */
     int signal;              /* the signal that stopped the run, 0 if none */
     sigset_t watched, old_mask;
     /* The drawing as on screen: terminal and text size, picture width, per character (upper, lower). */
@@ -136,7 +136,7 @@ static void status_line(term_watch *w, int row, const char *state)
 {
     char node[96] = "";
     ts_node_info info;
-    if (w->node_id >= 0 && ts_model_node_info(w->model, w->node_id, &info) == 0)
+    if (w->node_id >= 0 && ts_model_node_info(w->model, w->node_id, &info))
         snprintf(node, sizeof node, "  %s (line %d)", info.kind, info.line);
     int mx, my, mz;
     ts_run_grid(w->run, &mx, &my, &mz);
@@ -259,7 +259,7 @@ void watch_observe(void *watch, const ts_step_event *event)
 {
     term_watch *w = watch;
     w->step = event->step;
-    w->node_id = event->node_id;
+    if (event->node_id >= 0) w->node_id = event->node_id; /* the status shows the last node that acted */
     if (now_seconds() - w->last_draw >= 1.0 / WATCH_FPS) draw(w, "running");
 }
 
