@@ -137,8 +137,13 @@ static bool start(gif_anim *g, const gif_frame *f, ts_error *err)
 bool gif_anim_begin_frame(gif_anim *g, const gif_frame *f, ts_error *err)
 {
     if (g->failed) return false;
-    if (f->color_count < 1 || f->color_count > 255 || f->width < 1 || f->height < 1 || f->left < 0 || f->top < 0 ||
-        (int64_t)f->left + f->width > GIF_MAX_SIDE || (int64_t)f->top + f->height > GIF_MAX_SIDE) {
+    if (f->color_count < 1 || f->color_count > 255) {
+        g->failed = true;
+        ts_error_set(err, TS_ERR_RUNTIME, g->af.path, 0, "a GIF frame of %d colours (1 to 255 fit)", f->color_count);
+        return false;
+    }
+    if (f->width < 1 || f->height < 1 || f->left < 0 || f->top < 0 || (int64_t)f->left + f->width > GIF_MAX_SIDE ||
+        (int64_t)f->top + f->height > GIF_MAX_SIDE || (int64_t)f->width * f->height > GIF_MAX_PIXELS) {
         g->failed = true;
         ts_error_set(err, TS_ERR_USAGE, g->af.path, 0, "a GIF frame of %dx%d pixels is too large; lower --pixel-size",
                      f->left + f->width, f->top + f->height);

@@ -59,6 +59,7 @@ bool save_vox(const char *path, const grid_view *g, const uint32_t *colors, ts_e
    the picture drawn over the previous frames; its pixels index colors, and
    the index color_count is transparent (the pixel keeps what was there). */
 #define GIF_MAX_SIDE 65535
+#define GIF_MAX_PIXELS (1LL << 30) /* our bound on a frame, as for PNGs */
 typedef struct gif_anim gif_anim;
 typedef struct gif_frame {
     int left, top, width, height;
