@@ -78,6 +78,46 @@ if cmp -s "$dir/tower.png" "$dir/tower2.png"; then ok; else bad "3-D .png withou
 expect 2 "give -o FILE.png" "$T" run $T3 --iso
 expect 2 "give -o FILE.png" "$T" run $T3 --iso -o "$dir/tower.vox"
 expect 0 "grid is 2-D" "$T" run "$M" --size 9 --iso --pixel-size 5 -o "$dir/m2.png"
+
+# Recording a run: --gif and --frames keep the start, every N-th step and the last step;
+# frames are named by step as in the reference's gif mode. (The GIF's frames are decoded
+# and compared with the PNG frames in the unit tests, test_anim.c.)
+"$T" run "$M" --size 15 --steps 22 --every 5 --gif "$dir/m.gif" --frames "$dir/frames" --pixel-size 2 > "$dir/rec.out" 2>&1
+if [ "$(head -c 6 "$dir/m.gif")" = "GIF89a" ] && [ "$(od -An -tu2 -j6 -N4 "$dir/m.gif" | tr -s ' ')" = " 30 30" ]; then ok; else bad "GIF header"; fi
+if [ "$(ls "$dir/frames" | sort -n | tr '\n' ' ')" = "0.png 5.png 10.png 15.png 20.png 22.png " ]; then ok; else bad "--every 5 frames: $(ls "$dir/frames")"; fi
+if [ ! -s "$dir/rec.out" ]; then ok; else bad "a recording without -o printed: $(head -3 "$dir/rec.out")"; fi
+"$T" run "$M" --size 15 --steps 10 --frames "$dir/frames1" -o "$dir/rec.txt"
+if [ "$(ls "$dir/frames1" | wc -l)" = 11 ] && grep -q "^steps 10$" "$dir/rec.txt"; then ok; else bad "--frames without --every keeps every step"; fi
+expect 2 "expected an integer from 1" "$T" run "$M" --gif "$dir/x.gif" --every 0
+expect 2 "expected an integer from 1" "$T" run "$M" --gif "$dir/x.gif" --every -3
+expect 2 "expected an integer from 1 to 65535" "$T" run "$M" --gif "$dir/x.gif" --delay 70000
+expect 2 "--every needs --gif FILE or --frames DIR" "$T" run "$M" --every 10
+expect 2 "--delay needs --gif FILE" "$T" run "$M" --frames "$dir/frames2" --delay 10
+expect 2 "--gif needs a value" "$T" run "$M" --gif
+# A GIF that cannot be written leaves nothing, and the run is not made.
+expect 5 "cannot write" "$T" run "$M" --size 9 --gif "$dir/no/such/dir/x.gif"
+expect 5 "cannot make the frames folder" "$T" run "$M" --size 9 --frames "$dir/no/such/dir"
+if [ -z "$(ls "$dir" | grep tmp)" ]; then ok; else bad "temporary file left by --gif"; fi
+# --watch needs a terminal; on one (script(1) gives a pseudo-terminal) it draws half blocks,
+# a status line, and gives the cursor back.
+expect 2 "stdout is not one" "$T" run "$M" --size 9 --watch
+if command -v script >/dev/null 2>&1; then
+    TERM=xterm script -qc "stty cols 40 rows 12; $T run $M --size 15 --watch" /dev/null > "$dir/watch.out" 2>&1
+    if grep -q "$(printf '\342\226\200')" "$dir/watch.out"; then ok; else bad "--watch: no half blocks"; fi
+    if grep -q "m  step [0-9]*  one (line [23])  done  15x15" "$dir/watch.out"; then ok; else bad "--watch: no final status line"; fi
+    if grep -q "$(printf '\033\\[48;2;255;241;232m')" "$dir/watch.out"; then ok; else bad "--watch: no 24-bit colour of W"; fi
+    if [ "$(tail -c 6 "$dir/watch.out" | od -An -c | tr -d ' ')" = '033[?25h' ]; then ok; else bad "--watch: cursor not shown at the end"; fi
+    # Ctrl-C (SIGINT from a helper) stops a run that never ends: the process dies of the
+    # signal (130), after restoring the cursor and dropping the GIF.
+    printf '<markov values="BW">\n  <one in="B" out="W"/>\n  <one in="W" out="B"/>\n</markov>\n' > "$dir/forever.xml"
+    script -qec "stty cols 80 rows 12; (sleep 0.3; kill -INT \$\$) & exec $T run $dir/forever.xml --size 9 --steps 0 --watch --gif $dir/forever.gif" /dev/null > "$dir/int.out" 2>&1
+    rc=$?
+    if [ "$rc" = 130 ] && grep -q "interrupted" "$dir/int.out" && [ ! -e "$dir/forever.gif" ] && [ -z "$(ls "$dir" | grep tmp)" ] &&
+       [ "$(tail -c 6 "$dir/int.out" | od -An -c | tr -d ' ')" = '033[?25h' ]
+    then ok; else bad "--watch and Ctrl-C: exit $rc, $(tail -c 200 "$dir/int.out" | od -c | tail -4)"; fi
+else
+    echo "cli: --watch on a terminal skipped: no script(1)"
+fi
 if cmp -s "$dir/m.png" "$dir/m2.png"; then ok; else bad "--iso changed a 2-D PNG"; fi
 
 # Batch: one PNG per seed, named model_seed.

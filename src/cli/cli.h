@@ -38,4 +38,25 @@ int cmd_view(int argc, char **argv);
    the model's source text, or NULL with err set. */
 trace_writer *trace_record_start(const char *trace_path, const char *model_path, ts_run *run, const ts_model *model,
                                  int32_t seed, long step_limit, const palette *pal, ts_error *err);
+
+/* Observer fan-out (fanout.c): the one observer slot of a run, shared. The
+   fan-out must outlive the run's steps; observers are called in the order added. */
+#define FANOUT_MAX 8
+typedef struct observer_fanout {
+    int count;
+    struct { ts_observer_fn fn; void *userdata; } to[FANOUT_MAX];
+} observer_fanout;
+bool fanout_add(observer_fanout *f, ts_observer_fn fn, void *userdata); /* false when full */
+void fanout_attach(observer_fanout *f, ts_run *run);                    /* after the last fanout_add */
+/* The live terminal view of --watch (watch.c). watch_start blocks SIGINT and
+   SIGTERM and draws the start; watch_run steps the run, drawing at most 30
+   times a second, and returns false when Ctrl-C stopped it; watch_end draws
+   the last state, restores the terminal and returns the signal that stopped
+   the run (0 if none), which the caller raises again after dropping partial
+   outputs. stdout must be a terminal. */
+typedef struct term_watch term_watch;
+term_watch *watch_start(const ts_run *run, const ts_model *model, const palette *pal, const char *label);
+void watch_observe(void *watch, const ts_step_event *event);
+bool watch_run(term_watch *w, ts_run *run, long step_limit);
+int watch_end(term_watch *w);
 #endif

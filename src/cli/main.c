@@ -1,9 +1,12 @@
 /* main.c — the tessera command line: run, batch, check. */
 #include "cli.h"
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include "../io/anim.h"
 
 static const char usage_text[] =
     "tessera " TS_VERSION " - a fast MarkovJunior interpreter\n"
@@ -37,6 +40,20 @@ static const char usage_text[] =
     "                        `tessera view` (format: docs/trace-format.md)\n"
     "  -q, --quiet           no progress line and no warnings\n"
     "\n"
+    "Watching and recording a run (run only; with any of them the final grid is\n"
+    "written only when -o is given):\n"
+    "  --gif FILE            an animated GIF of the run (3-D grids: isometric frames)\n"
+    "  --frames DIR          DIR/STEP.png for each kept step, as the reference's gif\n"
+    "                        mode names them (DIR is made if missing)\n"
+    "  --every N             keep every N-th step (default 1); the start (step 0) and\n"
+    "                        the last step are always kept\n"
+    "  --delay CS            GIF frame delay in hundredths of a second (default 5); the\n"
+    "                        last frame shows for at least 2 s\n"
+    "  --watch               draw the run live in the terminal (24-bit colour, half\n"
+    "                        blocks, at most 30 frames a second, fitted to the window);\n"
+    "                        stdout must be a terminal. Ctrl-C stops the run: no GIF\n"
+    "                        and no -o output then (PNG frames made so far stay)\n"
+    "\n"
     "Options of batch:\n"
     "  --models DIR          folder of the model files (default: models/ beside MODELS.xml)\n"
     "  --resources DIR       resource root (repeatable)\n"
@@ -60,6 +77,8 @@ static const char usage_text[] =
     "  tessera run models/maze.xml --size 48 -o maze.png\n"
     "  tessera run models/tower3d.xml --length 21 --width 21 --height 32 --iso -o tower.png\n"
     "  tessera run ../shared/mj/models/Growth.xml --size 359 --steps 40000 -o growth.txt\n"
+    "  tessera run ../shared/mj/models/MazeGrowth.xml --size 95 --every 20 --gif maze.gif\n"
+    "  tessera run ../shared/mj/models/MazeGrowth.xml --size 255 --watch\n"
     "  tessera batch ../shared/mj/models.xml -o out/\n";
 
 int exit_code_for(ts_status status)
@@ -110,11 +129,13 @@ static const char *base_name(const char *path, char *buf, size_t size)
 
 typedef struct run_args {
     const char *model, *output, *palette_file, *trace;
+    const char *gif, *frames_dir; /* recordings of the run */
     long size, length, width, height, dim, seed, steps, pixel_size;
+    long every, delay;            /* 0 when not given */
     const char *resources[CLI_MAX_RESOURCES];
     int resource_count;
     bool allow_any_path;
-    bool quiet, iso;
+    bool quiet, iso, watch;
 } run_args;
 
 static int parse_run_args(int argc, char **argv, run_args *a)
@@ -132,6 +153,7 @@ static int parse_run_args(int argc, char **argv, run_args *a)
         if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) { a->quiet = true; continue; }
         if (strcmp(arg, "--allow-any-path") == 0) { a->allow_any_path = true; continue; }
         if (strcmp(arg, "--iso") == 0) { a->iso = true; continue; }
+        if (strcmp(arg, "--watch") == 0) { a->watch = true; continue; }
         if (strcmp(arg, "--size") == 0) target = &a->size;
         else if (strcmp(arg, "--length") == 0) target = &a->length;
         else if (strcmp(arg, "--width") == 0) target = &a->width;
@@ -140,14 +162,20 @@ static int parse_run_args(int argc, char **argv, run_args *a)
         else if (strcmp(arg, "--seed") == 0) { target = &a->seed; min = INT32_MIN; max = INT32_MAX; }
         else if (strcmp(arg, "--steps") == 0) { target = &a->steps; min = -(1L << 40); max = 1L << 40; }
         else if (strcmp(arg, "--pixel-size") == 0) { target = &a->pixel_size; max = 64; }
+        else if (strcmp(arg, "--every") == 0) { target = &a->every; max = 1L << 40; }
+        else if (strcmp(arg, "--delay") == 0) { target = &a->delay; max = 65535; }
         else if (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0 || strcmp(arg, "--resources") == 0 ||
-                 strcmp(arg, "--palette") == 0 || strcmp(arg, "--trace") == 0) {
+                 strcmp(arg, "--palette") == 0 || strcmp(arg, "--gif") == 0 || strcmp(arg, "--frames") == 0 ||
+                 strcmp(arg, "--trace") == 0) {
             if (!val) return usage_error("%s needs a value", arg);
-            if (arg[1] == 'o' || arg[2] == 'o') a->output = val;
-            else if (arg[2] == 't') a->trace = val;
-            else if (arg[2] == 'p') a->palette_file = val;
-            else if (a->resource_count == CLI_MAX_RESOURCES) return usage_error("too many %s options", arg);
-            else a->resources[a->resource_count++] = val;
+            if (strcmp(arg, "--resources") == 0) {
+                if (a->resource_count == CLI_MAX_RESOURCES) return usage_error("too many %s options", arg);
+                a->resources[a->resource_count++] = val;
+            } else if (strcmp(arg, "--palette") == 0) a->palette_file = val;
+            else if (strcmp(arg, "--gif") == 0) a->gif = val;
+            else if (strcmp(arg, "--frames") == 0) a->frames_dir = val;
+            else if (strcmp(arg, "--trace") == 0) a->trace = val;
+            else a->output = val;
             i++;
             continue;
         } else if (arg[0] == '-' && arg[1]) return usage_error("unknown option %s", arg);
@@ -161,6 +189,8 @@ static int parse_run_args(int argc, char **argv, run_args *a)
         i++;
     }
     if (!a->model) return usage_error("%s", "missing MODEL.xml");
+    if (a->every && !a->gif && !a->frames_dir) return usage_error("%s", "--every needs --gif FILE or --frames DIR");
+    if (a->delay && !a->gif) return usage_error("%s", "--delay needs --gif FILE");
     return EXIT_OK;
 }
 
@@ -191,6 +221,9 @@ static int cmd_run(int argc, char **argv, bool check_only)
     if (rc != EXIT_OK) return rc;
     if (a.iso && !check_only && (!a.output || !has_extension(a.output, ".png")))
         return usage_error("%s", "--iso draws a PNG: give -o FILE.png");
+    if (a.watch && !check_only && !isatty(STDOUT_FILENO))
+        return usage_error("%s", "--watch draws on a terminal, and stdout is not one; record the run with --gif FILE "
+                                 "or --frames DIR instead");
     palette pal;
     palette_default(&pal);
     ts_error err;
@@ -214,35 +247,87 @@ static int cmd_run(int argc, char **argv, bool check_only)
     }
     char name[256];
     base_name(a.model, name, sizeof name);
-    trace_writer *recorder = NULL;
+    /* Observers of the run, all on its one observer slot. */
+    observer_fanout fan = {0};
+    trace_writer *tracer = NULL;
     if (a.trace) {
-        recorder = trace_record_start(a.trace, a.model, run, model, (int32_t)a.seed, a.steps, &pal, &err);
+        tracer = trace_record_start(a.trace, a.model, run, model, (int32_t)a.seed, a.steps, &pal, &err);
+        if (!tracer) {
+            print_error(&err);
+            ts_run_free(run);
+            ts_model_free(model);
+            return exit_code_for(err.status);
+        }
+        fanout_add(&fan, trace_observe, tracer);
+    }
+    anim_recorder *recorder = NULL;
+    term_watch *watch = NULL;
+    if (a.gif || a.frames_dir) {
+        anim_options ao = {
+            .gif_path = a.gif,
+            .frames_dir = a.frames_dir,
+            .every = a.every > 0 ? a.every : 1,
+            .pixel_size = (int)a.pixel_size,
+            .delay_cs = a.delay > 0 ? (int)a.delay : ANIM_DEFAULT_DELAY,
+            .step_limit = a.steps,
+            .pal = &pal,
+        };
+        recorder = anim_start(&ao, run, &err);
         if (!recorder) {
             print_error(&err);
             ts_run_free(run);
             ts_model_free(model);
             return exit_code_for(err.status);
         }
-        ts_run_set_observer(run, trace_observe, recorder);
+        fanout_add(&fan, anim_observe, recorder);
     }
-    run_with_progress(run, a.steps, name, a.quiet);
+    if (a.watch) {
+        watch = watch_start(run, model, &pal, name);
+        if (watch) fanout_add(&fan, watch_observe, watch);
+    }
+    fanout_attach(&fan, run);
+    if (watch) {
+        watch_run(watch, run, a.steps);
+        int sig = watch_end(watch);
+        if (sig) {
+            /* Ctrl-C: no output from a run cut short, then die of the signal as expected. */
+            anim_abort(recorder);
+            trace_writer_free(tracer);
+            ts_run_free(run);
+            ts_model_free(model);
+            signal(sig, SIG_DFL);
+            raise(sig);
+            return 128 + sig;
+        }
+    } else {
+        run_with_progress(run, a.steps, name, a.quiet);
+    }
     /* The trace is kept even when the run failed: it shows how it got there. */
-    if (recorder && !trace_writer_finish(recorder, &err)) {
+    if (tracer && !trace_writer_finish(tracer, &err)) {
         print_error(&err);
         rc = exit_code_for(err.status);
     }
-    trace_writer_free(recorder);
+    trace_writer_free(tracer);
     int mx, my, mz;
     ts_run_grid(run, &mx, &my, &mz);
     if (a.iso && mz == 1 && !a.quiet) fprintf(stderr, "tessera: note: the grid is 2-D, so --iso draws the normal PNG\n");
+    /* With a recording or the live view, the final grid goes out only to -o. */
+    bool write_final = a.output || !(a.gif || a.frames_dir || a.watch);
     if (rc != EXIT_OK) {
-        /* the trace could not be written; reported above */
+        anim_abort(recorder); /* the trace could not be written; reported above */
     } else if (ts_run_error(run, &err)) {
         print_error(&err);
+        anim_abort(recorder);
         rc = EXIT_RUNTIME;
-    } else if (!write_result(a.output, run, name, (int32_t)a.seed, a.steps, &pal, (int)a.pixel_size, &err)) {
-        print_error(&err);
-        rc = exit_code_for(err.status);
+    } else {
+        if (recorder && !anim_finish(recorder, &err)) {
+            print_error(&err);
+            rc = exit_code_for(err.status);
+        }
+        if (write_final && !write_result(a.output, run, name, (int32_t)a.seed, a.steps, &pal, (int)a.pixel_size, &err)) {
+            print_error(&err);
+            if (rc == EXIT_OK) rc = exit_code_for(err.status);
+        }
     }
     ts_run_free(run);
     ts_model_free(model);

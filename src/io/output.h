@@ -54,4 +54,27 @@ void iso_image_size(int mx, int my, int mz, int block_size, int64_t *width, int6
 uint32_t *iso_render(const grid_view *g, const uint32_t *colors, int block_size, int *width, int *height);
 bool save_iso_png(const char *path, const grid_view *g, const uint32_t *colors, int block_size, ts_error *err);
 bool save_vox(const char *path, const grid_view *g, const uint32_t *colors, ts_error *err);
+
+/* Animated GIFs, streamed frame by frame (gif.c). A frame is a rectangle of
+   the picture drawn over the previous frames; its pixels index colors, and
+   the index color_count is transparent (the pixel keeps what was there). */
+#define GIF_MAX_SIDE 65535
+#define GIF_MAX_PIXELS (1LL << 30) /* our bound on a frame, as for PNGs */
+typedef struct gif_anim gif_anim;
+typedef struct gif_frame {
+    int left, top, width, height;
+    const uint32_t *colors; /* 0xRRGGBB, at most 255 */
+    int color_count;
+    int delay_cs;           /* how long it shows, in hundredths of a second */
+} gif_frame;
+gif_anim *gif_anim_open(const char *path, ts_error *err);
+/* Start a frame, then give its height rows of width pixels (row may be modified). */
+bool gif_anim_begin_frame(gif_anim *g, const gif_frame *f, ts_error *err);
+bool gif_anim_row(gif_anim *g, unsigned char *row, int width, ts_error *err);
+long gif_anim_frames(const gif_anim *g);
+/* Finish the file and rename it into place; frees g either way. */
+bool gif_anim_close(gif_anim *g, ts_error *err);
+void gif_anim_abort(gif_anim *g); /* no file is left; frees g */
+/* Compress with giflib's EGifPutLine instead (the same bytes, slower), before the first frame. */
+void gif_anim_use_giflib_lzw(gif_anim *g);
 #endif

@@ -25,5 +25,6 @@ int main(void)
     failed += run_noise_tests();
     failed += run_voronoi_tests();
     failed += run_poisson_tests();
+    failed += run_anim_tests();
     return failed ? 1 : 0;
 }

@@ -34,4 +34,5 @@ int run_trace_tests(void);
 int run_noise_tests(void);
 int run_voronoi_tests(void);
 int run_poisson_tests(void);
+int run_anim_tests(void);
 #endif
