@@ -14,7 +14,7 @@ static const int opposite[6] = {2, 3, 0, 1, 5, 4};
 
 const char *const wfc_attrs[] = {"values", "sample", "tileset", "tiles", "n", "periodic", "periodicInput", "shannon",
                                  "tries", "symmetry", "overlap", "overlapz", "transparent", "folder", "outputValues",
-                                 NULL};
+                                 "backtrack", NULL};
 
 typedef struct wfc_state {
     branch_state b;              /* b.n == -1: still observing */
@@ -39,6 +39,12 @@ wfc_node *wfc_node_new(loader *ld, const xmlNode *el)
     w->pb.mz = g->mz;
     w->pb.cells = g->mx * g->my * g->mz;
     w->pb.N = 1;
+    /* Read here, before any sample or tileset, so that a bad value is reported first. */
+    if (!xml_get_int(ld->d, el, "backtrack", 0, &w->pb.backtrack)) return NULL;
+    if (w->pb.backtrack < 0 || w->pb.backtrack > WFC_MAX_BACKTRACK) {
+        diag_error(ld->d, TS_ERR_MODEL, xml_line(el), "backtrack=\"%d\" must be from 0 to %d", w->pb.backtrack, WFC_MAX_BACKTRACK);
+        return NULL;
+    }
     return w;
 }
 
@@ -211,12 +217,17 @@ bool wfc_solver_init(wfc_solver *s, const wfc_problem *pb)
     s->stack = malloc((size_t)s->stack_cap * 2 * sizeof *s->stack);
     s->distribution = malloc((size_t)pb->P * sizeof *s->distribution);
     if (pb->fast) {
-        s->heap_cap = 2 * (int64_t)pb->cells + 16;
-        s->heap = malloc((size_t)s->heap_cap * sizeof *s->heap);
         s->dirty = malloc((size_t)pb->cells * sizeof *s->dirty);
         s->is_dirty = calloc((size_t)pb->cells, 1);
-        s->noise = malloc((size_t)pb->cells * sizeof *s->noise);
-        if (!s->heap || !s->dirty || !s->is_dirty || !s->noise) return false;
+        if (!wfc_queue_init(&s->queue, pb->cells) || !s->dirty || !s->is_dirty) return false;
+    }
+    if (pb->backtrack > 0) {
+        s->trail_cap = s->stack_cap;
+        s->trail = malloc((size_t)s->trail_cap * 2 * sizeof *s->trail);
+        s->unpropagated = calloc((size_t)pb->cells * pb->P, 1);
+        s->decisions = malloc(((size_t)pb->cells + 1) * sizeof *s->decisions);
+        s->area = malloc((size_t)pb->cells * sizeof *s->area);
+        if (!s->trail || !s->unpropagated || !s->decisions || !s->area) return false;
     }
     return s->stack && s->distribution && wave_alloc(&s->wave, pb) && wave_alloc(&s->start, pb);
 }
@@ -227,10 +238,13 @@ void wfc_solver_free(wfc_solver *s)
     wave_free(&s->start);
     free(s->stack);
     free(s->distribution);
-    free(s->heap);
+    wfc_queue_free(&s->queue);
     free(s->dirty);
     free(s->is_dirty);
-    free(s->noise);
+    free(s->trail);
+    free(s->unpropagated);
+    free(s->decisions);
+    free(s->area);
 }
 
 void wfc_solver_clear(wfc_solver *s, const wfc_problem *pb)
@@ -254,14 +268,21 @@ void wfc_solver_clear(wfc_solver *s, const wfc_problem *pb)
 void wfc_solver_save_start(wfc_solver *s, const wfc_problem *pb)
 {
     wave_copy(&s->start, &s->wave, pb);
+    s->trail_size = 0;
+    if (s->unpropagated) memset(s->unpropagated, 0, (size_t)pb->cells * pb->P);
 }
 
 void wfc_solver_restart(wfc_solver *s, const wfc_problem *pb)
 {
     s->stack_size = 0;
     s->scan_from = 0;
+    if (s->trail) {
+        /* Clear the marks of the last attempt's unpropagated bans. */
+        for (int64_t k = 0; k < s->trail_size; k++) s->unpropagated[(size_t)s->trail[2 * k] * pb->P + s->trail[2 * k + 1]] = 0;
+        s->trail_size = 0;
+        s->decisions_size = s->decisions_floor = 0;
+    }
     wave_copy(&s->wave, &s->start, pb);
-    s->heap_size = 0;
     s->dirty_size = 0;
     s->contradiction = false;
     s->queue_built = false;
@@ -280,9 +301,10 @@ void wfc_ban(const wfc_problem *pb, wfc_solver *s, int i, int t)
 {
     wfc_wave *wv = &s->wave;
     size_t it = (size_t)i * pb->P + t;
+    /* The reference zeroes the banned pattern's supports so that they never
+       ban it again; wfc_propagate checks the wave instead, which keeps the
+       counts exact for backtracking to restore. */
     wv->data[it] = 0;
-    int32_t *comp = wv->compatible + it * pb->D;
-    for (int d = 0; d < pb->D; d++) comp[d] = 0;
     if (s->stack_size == s->stack_cap) {
         /* Only a pattern banned twice (a zero-weight draw) can get here. */
         int32_t *bigger = realloc(s->stack, (size_t)s->stack_cap * 4 * sizeof *bigger);
@@ -293,9 +315,24 @@ void wfc_ban(const wfc_problem *pb, wfc_solver *s, int i, int t)
     s->stack[2 * s->stack_size] = i;
     s->stack[2 * s->stack_size + 1] = t;
     s->stack_size++;
+    if (s->trail) {
+        if (s->trail_size == s->trail_cap) {
+            int32_t *bigger = realloc(s->trail, (size_t)s->trail_cap * 4 * sizeof *bigger);
+            if (!bigger) return;
+            s->trail = bigger;
+            s->trail_cap *= 2;
+        }
+        s->trail[2 * s->trail_size] = i;
+        s->trail[2 * s->trail_size + 1] = t;
+        s->trail_size++;
+    }
 
     wv->sums_of_ones[i] -= 1;
-    if (wv->sums_of_ones[i] == 0 && (pb->fast || (pb->contradiction_spreads && cell_in_box(pb, i)))) s->contradiction = true;
+    if (wv->sums_of_ones[i] == 0 && (pb->fast || pb->backtrack > 0 || (pb->contradiction_spreads && cell_in_box(pb, i))))
+    {
+        if (!s->contradiction) s->conflict_cell = i;
+        s->contradiction = true;
+    }
     if (pb->fast) {
         if (!s->is_dirty[i]) {
             s->is_dirty[i] = 1;
@@ -323,6 +360,8 @@ bool wfc_propagate(const wfc_problem *pb, wfc_solver *s)
         /* An emptied cell would empty the whole wave, cell 0 included, so
            the reference's answer is already known. */
         if (s->contradiction) {
+            if (s->unpropagated)
+                for (int64_t k = 0; k < s->stack_size; k++) s->unpropagated[(size_t)s->stack[2 * k] * P + s->stack[2 * k + 1]] = 1;
             s->stack_size = 0;
             return false;
         }
@@ -343,12 +382,78 @@ bool wfc_propagate(const wfc_problem *pb, wfc_solver *s)
             int32_t *compat = wv->compatible + (size_t)i2 * P * D + d;
             for (; p < end; p++) {
                 int t2 = *p;
-                if (--compat[(size_t)t2 * D] == 0) wfc_ban(pb, s, i2, t2);
+                if (--compat[(size_t)t2 * D] == 0 && wv->data[(size_t)i2 * P + t2]) wfc_ban(pb, s, i2, t2);
             }
         }
     }
-    if (pb->fast || s->contradiction) return !s->contradiction;
+    if (pb->fast || pb->backtrack > 0 || s->contradiction) return !s->contradiction;
     return wv->sums_of_ones[0] > 0;
+}
+
+/* The exact mirror of wfc_ban, for a ban being taken back. */
+static void unban(const wfc_problem *pb, wfc_solver *s, int i, int t)
+{
+    wfc_wave *wv = &s->wave;
+    wv->data[(size_t)i * pb->P + t] = 1;
+    wv->sums_of_ones[i] += 1;
+    if (pb->fast && !s->is_dirty[i]) {
+        s->is_dirty[i] = 1;
+        s->dirty[s->dirty_size++] = i;
+    }
+    if (pb->heuristic == WFC_ENTROPY) {
+        double sum = wv->sums_of_weights[i];
+        /* An emptied cell's entropy is NaN (0/0); one pattern has entropy 0. */
+        if (wv->sums_of_ones[i] == 1) wv->entropies[i] = 0;
+        else wv->entropies[i] += wv->sums_of_weight_log_weights[i] / sum - log(sum);
+        wv->sums_of_weights[i] += pb->weights[t];
+        wv->sums_of_weight_log_weights[i] += pb->weight_log_weights[t];
+        sum = wv->sums_of_weights[i];
+        wv->entropies[i] -= wv->sums_of_weight_log_weights[i] / sum - log(sum);
+    }
+}
+
+/* Give back the supports that propagating the ban of p1 at i1 took from its neighbours. */
+static void unpropagate(const wfc_problem *pb, wfc_solver *s, int i1, int p1)
+{
+    int MX = pb->mx, MY = pb->my, MZ = pb->mz, N = pb->N, P = pb->P, D = pb->D;
+    int x1 = i1 % MX, y1 = (i1 % (MX * MY)) / MX, z1 = i1 / (MX * MY);
+    for (int d = 0; d < D; d++) {
+        int x2 = x1 + wfc_dx[d], y2 = y1 + wfc_dy[d], z2 = z1 + wfc_dz[d];
+        if (!pb->periodic && (x2 < 0 || y2 < 0 || z2 < 0 || x2 + N > MX || y2 + N > MY || z2 + 1 > MZ)) continue;
+        x2 = (x2 + MX) % MX;
+        y2 = (y2 + MY) % MY;
+        z2 = (z2 + MZ) % MZ;
+        int i2 = x2 + y2 * MX + z2 * MX * MY;
+        const int32_t *p = pb->prop_data + pb->prop_start[d * P + p1], *end = pb->prop_data + pb->prop_start[d * P + p1 + 1];
+        int32_t *compat = s->wave.compatible + (size_t)i2 * P * D + d;
+        for (; p < end; p++) compat[(size_t)*p * D]++;
+    }
+}
+
+void wfc_undo(const wfc_problem *pb, wfc_solver *s, int64_t size)
+{
+    while (s->trail_size > size) {
+        s->trail_size--;
+        int i = s->trail[2 * s->trail_size], t = s->trail[2 * s->trail_size + 1];
+        uint8_t *mark = s->unpropagated + (size_t)i * pb->P + t;
+        if (*mark) *mark = 0;
+        else unpropagate(pb, s, i, t);
+        unban(pb, s, i, t);
+    }
+    s->stack_size = 0;
+    s->contradiction = false;
+}
+
+bool wfc_backtrack(const wfc_problem *pb, wfc_solver *s)
+{
+    if (s->decisions_size <= s->decisions_floor) return false;
+    wfc_decision dec = s->decisions[--s->decisions_size];
+    wfc_undo(pb, s, dec.trail_at);
+    /* Every cell before the taken-back one was decided when it was chosen. */
+    s->scan_from = dec.cell;
+    s->backtracks++;
+    wfc_ban(pb, s, dec.cell, dec.chosen);
+    return true;
 }
 
 /* Whether a wave cell is the corner of a pattern that fits in a non-periodic grid. */
@@ -357,78 +462,35 @@ static bool cell_in_grid(const wfc_problem *pb, int x, int y, int z)
     return pb->periodic || (x + pb->N <= pb->mx && y + pb->N <= pb->my && z + 1 <= pb->mz);
 }
 
-/* Scanline: the first undecided cell from where the last search stopped.
-   Otherwise the undecided cell of least entropy (or fewest options), ties
-   broken by a little noise drawn per candidate. */
-static double cell_key(const wfc_problem *pb, const wfc_solver *s, int i)
-{
-    double base = pb->heuristic == WFC_ENTROPY ? s->wave.entropies[i] : s->wave.sums_of_ones[i];
-    return base + s->noise[i];
-}
-
-static void heap_push(wfc_solver *s, double key, int32_t cell)
-{
-    if (s->heap_size == s->heap_cap) {
-        int64_t cap = 2 * s->heap_cap;
-        struct wfc_heap_item *bigger = realloc(s->heap, (size_t)cap * sizeof *bigger);
-        if (!bigger) return; /* out of memory: the cell is not offered again */
-        s->heap = bigger;
-        s->heap_cap = cap;
-    }
-    int64_t k = s->heap_size++;
-    while (k > 0 && s->heap[(k - 1) / 2].key > key) {
-        s->heap[k] = s->heap[(k - 1) / 2];
-        k = (k - 1) / 2;
-    }
-    s->heap[k] = (struct wfc_heap_item){key, cell};
-}
-
-static struct wfc_heap_item heap_pop(wfc_solver *s)
-{
-    struct wfc_heap_item top = s->heap[0], last = s->heap[--s->heap_size];
-    int64_t k = 0;
-    for (;;) {
-        int64_t c = 2 * k + 1;
-        if (c >= s->heap_size) break;
-        if (c + 1 < s->heap_size && s->heap[c + 1].key < s->heap[c].key) c++;
-        if (s->heap[c].key >= last.key) break;
-        s->heap[k] = s->heap[c];
-        k = c;
-    }
-    if (s->heap_size > 0) s->heap[k] = last;
-    return top;
-}
-
-/* Fast mode: the undecided cell of least key. Entries whose key is out of
-   date are skipped; changed cells were pushed again with their new key. */
+/* Fast mode: a fresh attempt puts every undecided cell in the queue; later
+   only the cells whose key changed move. */
 static int next_cell_fast(const wfc_problem *pb, wfc_solver *s, rng *random)
 {
     int MX = pb->mx, MY = pb->my;
+    wfc_queue *q = &s->queue;
     if (!s->queue_built) {
-        /* A fresh attempt: new noise, every cell in the queue. */
         s->queue_built = true;
         for (int64_t k = 0; k < s->dirty_size; k++) s->is_dirty[s->dirty[k]] = 0;
         s->dirty_size = 0;
-        for (int i = 0; i < pb->cells; i++) {
-            s->noise[i] = 1e-6 * rng_next_double(random);
-            if (cell_in_grid(pb, i % MX, (i % (MX * MY)) / MX, i / (MX * MY)) && s->wave.sums_of_ones[i] > 1)
-                heap_push(s, cell_key(pb, s, i), i);
-        }
+        wfc_queue_clear(q, pb->cells);
+        for (int i = 0; i < pb->cells; i++)
+            if (s->wave.sums_of_ones[i] > 1 && cell_in_grid(pb, i % MX, (i % (MX * MY)) / MX, i / (MX * MY)))
+                wfc_queue_put(q, i, wfc_queue_key(pb, s, i));
     }
     for (int64_t k = 0; k < s->dirty_size; k++) {
         int i = s->dirty[k];
         s->is_dirty[i] = 0;
         if (s->wave.sums_of_ones[i] > 1 && cell_in_grid(pb, i % MX, (i % (MX * MY)) / MX, i / (MX * MY)))
-            heap_push(s, cell_key(pb, s, i), i);
+            wfc_queue_put(q, i, wfc_queue_key(pb, s, i));
+        else wfc_queue_remove(q, i);
     }
     s->dirty_size = 0;
-    while (s->heap_size > 0) {
-        struct wfc_heap_item top = heap_pop(s);
-        if (s->wave.sums_of_ones[top.cell] > 1 && top.key == cell_key(pb, s, top.cell)) return top.cell;
-    }
-    return -1;
+    return wfc_queue_pick(q, random);
 }
 
+/* Scanline: the first undecided cell from where the last search stopped.
+   Otherwise the undecided cell of least entropy (or fewest options), ties
+   broken by a little noise drawn per candidate. */
 int wfc_next_cell(const wfc_problem *pb, wfc_solver *s, rng *random)
 {
     if (pb->fast && pb->heuristic != WFC_SCANLINE) return next_cell_fast(pb, s, random);
@@ -465,7 +527,7 @@ int wfc_next_cell(const wfc_problem *pb, wfc_solver *s, rng *random)
     return argmin;
 }
 
-void wfc_observe(const wfc_problem *pb, wfc_solver *s, int i, rng *random)
+int wfc_observe(const wfc_problem *pb, wfc_solver *s, int i, rng *random)
 {
     int P = pb->P;
     const uint8_t *data = s->wave.data + (size_t)i * P;
@@ -479,8 +541,107 @@ void wfc_observe(const wfc_problem *pb, wfc_solver *s, int i, rng *random)
         partial += s->distribution[t];
         if (partial >= threshold) { chosen = t; break; }
     }
+    if (pb->backtrack > 0 && !data[chosen]) {
+        /* A draw of 0 or zero weights can land on a banned pattern, which the
+           reference then bans again; a backtracking solver takes a possible one. */
+        chosen = 0;
+        while (chosen < P - 1 && !data[chosen]) chosen++;
+    }
     for (int t = 0; t < P; t++)
         if ((data[t] != 0) != (t == chosen)) wfc_ban(pb, s, i, t);
+    return chosen;
+}
+
+/* Whether cell i receives propagation from its neighbour in direction d. */
+static bool has_neighbour(const wfc_problem *pb, int i, int d)
+{
+    int MX = pb->mx, MY = pb->my;
+    int x = i % MX + wfc_dx[d], y = (i % (MX * MY)) / MX + wfc_dy[d], z = i / (MX * MY) + wfc_dz[d];
+    return pb->periodic || (x >= 0 && y >= 0 && z >= 0 && x + pb->N <= MX && y + pb->N <= MY && z < pb->mz);
+}
+
+/* A repair first clears the cells within 2 + N of the contradiction (measured
+   on the classic Summer tileset, N = 1: 2 to 4 work, 3 best); an attempt
+   gives up after one repair per 8 cells (Summer 128x128 needs up to ~900). */
+static int repair_radius(const wfc_problem *pb) { return 2 + pb->N; }
+static long repair_limit(const wfc_problem *pb) { return pb->cells / 8 > 16 ? pb->cells / 8 : 16; }
+
+/* Whether cells a and b are at most r apart along each axis (the shorter way round when periodic). */
+static bool near(const wfc_problem *pb, int a, int b, int r)
+{
+    int MX = pb->mx, MY = pb->my;
+    int d[3] = {abs(a % MX - b % MX), abs((a % (MX * MY)) / MX - (b % (MX * MY)) / MX), abs(a / (MX * MY) - b / (MX * MY))};
+    int side[3] = {MX, MY, pb->mz};
+    for (int k = 0; k < 3; k++) {
+        if (pb->periodic && side[k] - d[k] < d[k]) d[k] = side[k] - d[k];
+        if (d[k] > r) return false;
+    }
+    return true;
+}
+
+/* The cells within r of cell c along each axis, into s->area; returns how many. */
+static int64_t area_cells(const wfc_problem *pb, wfc_solver *s, int c, int r)
+{
+    int MX = pb->mx, MY = pb->my, MZ = pb->mz;
+    int centre[3] = {c % MX, (c % (MX * MY)) / MX, c / (MX * MY)}, side[3] = {MX, MY, MZ}, lo[3], hi[3];
+    for (int k = 0; k < 3; k++) {
+        lo[k] = centre[k] - r;
+        hi[k] = centre[k] + r;
+        if (hi[k] - lo[k] + 1 >= side[k]) {
+            lo[k] = 0;
+            hi[k] = side[k] - 1;
+        } else if (!pb->periodic) {
+            if (lo[k] < 0) lo[k] = 0;
+            if (hi[k] > side[k] - 1) hi[k] = side[k] - 1;
+        }
+    }
+    int64_t n = 0;
+    for (int z = lo[2]; z <= hi[2]; z++)
+        for (int y = lo[1]; y <= hi[1]; y++)
+            for (int x = lo[0]; x <= hi[0]; x++)
+                s->area[n++] = (x + MX) % MX + (y + MY) % MY * MX + (z + MZ) % MZ * MX * MY;
+    return n;
+}
+
+/* When taking back decisions does not help: drop the latest decision, give
+   every cell within r of cell c its patterns of the attempt's start back, and
+   propagate again. Every pattern that was possible stays supported, so this
+   cannot contradict. What remains becomes final: the trail starts anew. */
+static void repair(const wfc_problem *pb, wfc_solver *s, int c, int r)
+{
+    int P = pb->P, D = pb->D;
+    wfc_undo(pb, s, s->decisions_size > 0 ? s->decisions[s->decisions_size - 1].trail_at : 0);
+    int64_t n = area_cells(pb, s, c, r);
+    for (int64_t k = 0; k < n; k++) {
+        int i = s->area[k];
+        const uint8_t *start = s->start.data + (size_t)i * P;
+        uint8_t *now = s->wave.data + (size_t)i * P;
+        for (int t = 0; t < P; t++)
+            if (start[t] && !now[t]) {
+                unpropagate(pb, s, i, t);
+                unban(pb, s, i, t);
+            }
+    }
+    /* The given-back patterns that lack a neighbour's support go again; the
+       cells just outside the area only gained supports. */
+    for (int64_t k = 0; k < n; k++) {
+        int i = s->area[k];
+        if (!cell_in_box(pb, i)) continue;
+        const uint8_t *now = s->wave.data + (size_t)i * P;
+        const int32_t *comp = s->wave.compatible + (size_t)i * P * D;
+        for (int t = 0; t < P; t++) {
+            if (!now[t]) continue;
+            for (int d = 0; d < D; d++)
+                if (comp[t * D + d] <= 0 && has_neighbour(pb, i, opposite[d])) {
+                    wfc_ban(pb, s, i, t);
+                    break;
+                }
+        }
+    }
+    wfc_propagate(pb, s);
+    s->trail_size = 0;
+    s->decisions_size = s->decisions_floor = 0;
+    s->repairs++;
 }
 
 wfc_result wfc_solve(const wfc_problem *pb, wfc_solver *s, int32_t seed, long limit)
@@ -489,12 +650,28 @@ wfc_result wfc_solve(const wfc_problem *pb, wfc_solver *s, int32_t seed, long li
     rng_seed(&random, seed);
     wfc_solver_restart(s, pb);
     s->observations = 0;
+    s->backtracks = 0;
+    s->repairs = 0;
+    int last_conflict = -1, radius = 0;
     for (long l = 0; l < limit || limit < 0; l++) {
         int i = wfc_next_cell(pb, s, &random);
         if (i < 0) return WFC_DONE;
-        wfc_observe(pb, s, i, &random);
+        if (pb->backtrack > 0) {
+            s->decisions[s->decisions_size++] = (wfc_decision){i, 0, s->trail_size};
+            if (s->decisions_size - pb->backtrack > s->decisions_floor) s->decisions_floor = s->decisions_size - pb->backtrack;
+        }
+        int chosen = wfc_observe(pb, s, i, &random);
+        if (pb->backtrack > 0) s->decisions[s->decisions_size - 1].chosen = chosen;
         s->observations++;
-        if (!wfc_propagate(pb, s)) return WFC_CONTRADICTION;
+        while (!wfc_propagate(pb, s)) {
+            int c = s->conflict_cell;
+            if (wfc_backtrack(pb, s)) continue;
+            if (pb->backtrack == 0 || s->repairs >= repair_limit(pb)) return WFC_CONTRADICTION;
+            /* Trouble back near the last repair: clear a wider area. */
+            radius = last_conflict >= 0 && near(pb, c, last_conflict, radius) ? radius + 1 : repair_radius(pb);
+            last_conflict = c;
+            repair(pb, s, c, radius);
+        }
     }
     return WFC_LIMIT;
 }

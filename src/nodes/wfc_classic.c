@@ -14,7 +14,7 @@
 
 static const char *const entry_attrs[] = {"name", "N", "periodic", "periodicInput", "symmetry", "ground", "size", "width",
                                           "height", "limit", "screenshots", "seed", "heuristic", "subset",
-                                          "blackBackground", "textOutput", NULL};
+                                          "blackBackground", "textOutput", "backtrack", NULL};
 
 bool wfc_classic_read_entry(diag *d, const xmlNode *el, wfc_classic_entry *e)
 {
@@ -37,7 +37,7 @@ bool wfc_classic_read_entry(diag *d, const xmlNode *el, wfc_classic_entry *e)
         !xml_get_int(d, el, "symmetry", 8, &e->symmetry) || !xml_get_bool(d, el, "ground", false, &e->ground) ||
         !xml_get_int(d, el, "screenshots", 2, &e->screenshots) || !xml_get_int(d, el, "seed", -1, &e->seed) ||
         !xml_get_int(d, el, "limit", -1, &limit) || !xml_get_bool(d, el, "blackBackground", false, &e->black_background) ||
-        !xml_get_bool(d, el, "textOutput", false, &e->text_output))
+        !xml_get_bool(d, el, "textOutput", false, &e->text_output) || !xml_get_int(d, el, "backtrack", 0, &e->backtrack))
         return false;
     e->limit = limit;
     if (e->width < 1 || e->height < 1 || e->width > CLASSIC_MAX_SIDE || e->height > CLASSIC_MAX_SIDE)
@@ -49,6 +49,8 @@ bool wfc_classic_read_entry(diag *d, const xmlNode *el, wfc_classic_entry *e)
         return diag_error(d, TS_ERR_MODEL, e->line, "N=\"%d\" is larger than the %dx%d output", e->N, e->width, e->height);
     if (e->symmetry < 1 || e->symmetry > 8)
         return diag_error(d, TS_ERR_MODEL, e->line, "symmetry=\"%d\" must be from 1 to 8", e->symmetry);
+    if (e->backtrack < 0 || e->backtrack > WFC_MAX_BACKTRACK)
+        return diag_error(d, TS_ERR_MODEL, e->line, "backtrack=\"%d\" must be from 0 to %d", e->backtrack, WFC_MAX_BACKTRACK);
     if (e->screenshots < 0) return diag_error(d, TS_ERR_MODEL, e->line, "screenshots=\"%d\" is negative", e->screenshots);
     const char *h = xml_attr(el, "heuristic");
     if (!h || strcmp(h, "Entropy") == 0) e->heuristic = WFC_ENTROPY;
@@ -457,6 +459,7 @@ wfc_classic *wfc_classic_load(diag *d, const char *root, const wfc_classic_entry
     pb->periodic = e->periodic;
     pb->heuristic = e->heuristic;
     pb->fast = true;
+    pb->backtrack = e->backtrack;
     m->black_background = e->black_background;
     bool ok = e->overlapping ? load_overlapping(d, root, e, m) : load_tiled(d, root, e, m);
     if (ok && (!wfc_problem_prepare(pb) || !wfc_solver_init(&m->solver, pb))) ok = diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");

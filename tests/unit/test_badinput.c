@@ -64,6 +64,7 @@ static const bad_case cases[] = {
     {"wfc_rule_not_value.xml", TS_ERR_MODEL, 4, "in=\"Q\" is not a value of the grid"},
     {"wfc_tile_missing.xml", TS_ERR_MODEL, 3, "tile \"A\" not found"},
     {"wfc_too_many_colours.xml", TS_ERR_MODEL, 2, "more than 2 colours in the tiles of Bad"},
+    {"wfc_bad_backtrack.xml", TS_ERR_MODEL, 3, "backtrack=\"-3\" must be from 0 to 1000000"},
 };
 
 static void each_fixture_reports_file_line_and_message(void **state)
