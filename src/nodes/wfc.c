@@ -61,6 +61,7 @@ void wfc_free(node *n)
 
 void wfc_problem_free(wfc_problem *pb)
 {
+    free(pb->neighbours);
     free(pb->prop_start);
     free(pb->prop_data);
     free(pb->initial_compatible);
@@ -90,7 +91,7 @@ bool wfc_set_propagator(wfc_problem *pb, bool *const *dense)
     for (int t = 0; t < P; t++)
         for (int d = 0; d < D; d++) {
             int o = opposite[d] * P + t;
-            pb->initial_compatible[t * D + d] = pb->prop_start[o + 1] - pb->prop_start[o];
+            pb->initial_compatible[d * P + t] = pb->prop_start[o + 1] - pb->prop_start[o];
         }
     /* An emptied cell empties every neighbour when each pattern's support
        count from each side is exactly the number of patterns that list it
@@ -98,16 +99,31 @@ bool wfc_set_propagator(wfc_problem *pb, bool *const *dense)
     int32_t *listed = calloc((size_t)P * D, sizeof *listed);
     if (!listed) return false;
     for (int d = 0; d < D; d++)
-        for (int32_t k = pb->prop_start[d * P]; k < pb->prop_start[(d + 1) * P]; k++) listed[pb->prop_data[k] * D + d]++;
+        for (int32_t k = pb->prop_start[d * P]; k < pb->prop_start[(d + 1) * P]; k++) listed[d * P + pb->prop_data[k]]++;
+    pb->symmetric = true;
     pb->contradiction_spreads = true;
-    for (int k = 0; k < P * D; k++)
+    for (int k = 0; k < P * D; k++) {
+        if (listed[k] != pb->initial_compatible[k]) pb->symmetric = false;
         if (listed[k] != pb->initial_compatible[k] || listed[k] == 0) pb->contradiction_spreads = false;
+    }
     free(listed);
     return true;
 }
 
 bool wfc_problem_prepare(wfc_problem *pb)
 {
+    int MX = pb->mx, MY = pb->my, MZ = pb->mz, N = pb->N, D = pb->D;
+    pb->neighbours = malloc((size_t)pb->cells * D * sizeof *pb->neighbours);
+    if (!pb->neighbours) return false;
+    for (int i = 0; i < pb->cells; i++) {
+        int x = i % MX, y = (i % (MX * MY)) / MX, z = i / (MX * MY);
+        for (int d = 0; d < D; d++) {
+            int x2 = x + wfc_dx[d], y2 = y + wfc_dy[d], z2 = z + wfc_dz[d];
+            bool outside = x2 < 0 || y2 < 0 || z2 < 0 || x2 + N > MX || y2 + N > MY || z2 + 1 > MZ;
+            pb->neighbours[(size_t)i * D + d] =
+                outside && !pb->periodic ? -1 : (x2 + MX) % MX + (y2 + MY) % MY * MX + (z2 + MZ) % MZ * MX * MY;
+        }
+    }
     if (pb->heuristic != WFC_ENTROPY) return true;
     pb->weight_log_weights = malloc((size_t)pb->P * sizeof(double));
     if (!pb->weight_log_weights) return false;
@@ -216,6 +232,11 @@ bool wfc_solver_init(wfc_solver *s, const wfc_problem *pb)
     s->stack_cap = (int64_t)pb->cells * pb->P;
     s->stack = malloc((size_t)s->stack_cap * 2 * sizeof *s->stack);
     s->distribution = malloc((size_t)pb->P * sizeof *s->distribution);
+    if (pb->symmetric && (pb->fast || pb->heuristic != WFC_ENTROPY)) {
+        /* Not for the node's entropy: the reference's order of bans per cell sets its rounding. */
+        s->singleton = calloc((size_t)pb->cells, sizeof *s->singleton);
+        if (!s->singleton) return false;
+    }
     if (pb->fast) {
         s->dirty = malloc((size_t)pb->cells * sizeof *s->dirty);
         s->is_dirty = calloc((size_t)pb->cells, 1);
@@ -245,6 +266,7 @@ void wfc_solver_free(wfc_solver *s)
     free(s->unpropagated);
     free(s->decisions);
     free(s->area);
+    free(s->singleton);
 }
 
 void wfc_solver_clear(wfc_solver *s, const wfc_problem *pb)
@@ -253,7 +275,7 @@ void wfc_solver_clear(wfc_solver *s, const wfc_problem *pb)
     wfc_wave *wv = &s->wave;
     memset(wv->data, 1, (size_t)pb->cells * P);
     for (int i = 0; i < pb->cells; i++) {
-        memcpy(wv->compatible + (size_t)i * P * D, pb->initial_compatible, P * D * sizeof *wv->compatible);
+        for (size_t k = 0; k < P * D; k++) wv->compatible[(size_t)i * P * D + k] = (wfc_count)pb->initial_compatible[k];
         wv->sums_of_ones[i] = pb->P;
         if (pb->heuristic == WFC_ENTROPY) {
             wv->sums_of_weights[i] = pb->sum_of_weights;
@@ -263,6 +285,7 @@ void wfc_solver_clear(wfc_solver *s, const wfc_problem *pb)
     }
     s->stack_size = 0;
     s->scan_from = 0;
+    if (s->singleton) memset(s->singleton, 0, (size_t)pb->cells * sizeof *s->singleton);
 }
 
 void wfc_solver_save_start(wfc_solver *s, const wfc_problem *pb)
@@ -283,6 +306,7 @@ void wfc_solver_restart(wfc_solver *s, const wfc_problem *pb)
         s->decisions_size = s->decisions_floor = 0;
     }
     wave_copy(&s->wave, &s->start, pb);
+    if (s->singleton) memset(s->singleton, 0, (size_t)pb->cells * sizeof *s->singleton);
     s->dirty_size = 0;
     s->contradiction = false;
     s->queue_built = false;
@@ -305,16 +329,18 @@ void wfc_ban(const wfc_problem *pb, wfc_solver *s, int i, int t)
        ban it again; wfc_propagate checks the wave instead, which keeps the
        counts exact for backtracking to restore. */
     wv->data[it] = 0;
-    if (s->stack_size == s->stack_cap) {
-        /* Only a pattern banned twice (a zero-weight draw) can get here. */
-        int32_t *bigger = realloc(s->stack, (size_t)s->stack_cap * 4 * sizeof *bigger);
-        if (!bigger) return;
-        s->stack = bigger;
-        s->stack_cap *= 2;
+    if (!s->restricting) {
+        if (s->stack_size == s->stack_cap) {
+            /* Only a pattern banned twice (a zero-weight draw) can get here. */
+            int32_t *bigger = realloc(s->stack, (size_t)s->stack_cap * 4 * sizeof *bigger);
+            if (!bigger) return;
+            s->stack = bigger;
+            s->stack_cap *= 2;
+        }
+        s->stack[2 * s->stack_size] = i;
+        s->stack[2 * s->stack_size + 1] = t;
+        s->stack_size++;
     }
-    s->stack[2 * s->stack_size] = i;
-    s->stack[2 * s->stack_size + 1] = t;
-    s->stack_size++;
     if (s->trail) {
         if (s->trail_size == s->trail_cap) {
             int32_t *bigger = realloc(s->trail, (size_t)s->trail_cap * 4 * sizeof *bigger);
@@ -339,14 +365,49 @@ void wfc_ban(const wfc_problem *pb, wfc_solver *s, int i, int t)
             s->dirty[s->dirty_size++] = i;
         }
     }
-    if (pb->heuristic == WFC_ENTROPY) {
+    /* Fast mode keeps only the sums; the queue takes the entropy from them. */
+    if (pb->heuristic == WFC_ENTROPY && !s->collapsing) {
         double sum = wv->sums_of_weights[i];
-        wv->entropies[i] += wv->sums_of_weight_log_weights[i] / sum - log(sum);
+        if (!pb->fast) wv->entropies[i] += wv->sums_of_weight_log_weights[i] / sum - log(sum);
         wv->sums_of_weights[i] -= pb->weights[t];
         wv->sums_of_weight_log_weights[i] -= pb->weight_log_weights[t];
         sum = wv->sums_of_weights[i];
-        wv->entropies[i] -= wv->sums_of_weight_log_weights[i] / sum - log(sum);
+        if (!pb->fast) wv->entropies[i] -= wv->sums_of_weight_log_weights[i] / sum - log(sum);
     }
+}
+
+/* Whether the ban of t at i waiting on the stack is already accounted for:
+   i was restricted to another pattern since. */
+static bool accounted(const wfc_solver *s, int i, int t)
+{
+    return s->singleton[i] && s->singleton[i] - 1 != t;
+}
+
+/* Cell i holds only pattern c now: each neighbour keeps the patterns c allows
+   there, whose support from i is now exactly 1; the rest lose it and are
+   banned. The counts are those that propagating every ban of i one by one
+   gives, at P steps per direction instead of a list per ban; i's bans not
+   propagated yet are marked as accounted for. */
+static void restrict_neighbours(const wfc_problem *pb, wfc_solver *s, int i, int c)
+{
+    int P = pb->P, D = pb->D;
+    for (int d = 0; d < D; d++) {
+        int i2 = pb->neighbours[(size_t)i * D + d];
+        if (i2 < 0) continue;
+        const int32_t *p = pb->prop_data + pb->prop_start[d * P + c], *end = pb->prop_data + pb->prop_start[d * P + c + 1];
+        wfc_count *compat = s->wave.compatible + ((size_t)i2 * D + d) * P;
+        const uint8_t *w2 = s->wave.data + (size_t)i2 * P;
+        /* A pattern that nothing supports from this side (a count that
+           starts at 0) is never banned from it, as in the reference. */
+        const int32_t *initial = pb->initial_compatible + d * P;
+        for (int t2 = 0; t2 < P; t2++) {
+            int supported = p < end && *p == t2;
+            p += supported;
+            compat[t2] = (wfc_count)supported;
+            if (!supported && w2[t2] && initial[t2] > 0) wfc_ban(pb, s, i2, t2);
+        }
+    }
+    s->singleton[i] = c + 1;
 }
 
 /* Remove the support of every banned pattern from its neighbours. Like the
@@ -354,35 +415,43 @@ void wfc_ban(const wfc_problem *pb, wfc_solver *s, int i, int t)
    cell empties its neighbours, so one spreads over the whole grid). */
 bool wfc_propagate(const wfc_problem *pb, wfc_solver *s)
 {
-    int MX = pb->mx, MY = pb->my, MZ = pb->mz, N = pb->N, P = pb->P, D = pb->D;
+    int P = pb->P, D = pb->D;
     wfc_wave *wv = &s->wave;
     while (s->stack_size > 0) {
         /* An emptied cell would empty the whole wave, cell 0 included, so
            the reference's answer is already known. */
         if (s->contradiction) {
             if (s->unpropagated)
-                for (int64_t k = 0; k < s->stack_size; k++) s->unpropagated[(size_t)s->stack[2 * k] * P + s->stack[2 * k + 1]] = 1;
+                for (int64_t k = 0; k < s->stack_size; k++) {
+                    int i = s->stack[2 * k], t = s->stack[2 * k + 1];
+                    if (!accounted(s, i, t)) s->unpropagated[(size_t)i * P + t] = 1;
+                }
             s->stack_size = 0;
             return false;
         }
         s->stack_size--;
         int i1 = s->stack[2 * s->stack_size], p1 = s->stack[2 * s->stack_size + 1];
-        int x1 = i1 % MX, y1 = (i1 % (MX * MY)) / MX, z1 = i1 / (MX * MY);
+        if (s->singleton) {
+            /* A cell down to one pattern restricts its neighbours at once; its
+               bans still waiting here are then accounted for. */
+            if (accounted(s, i1, p1)) continue;
+            if (wv->sums_of_ones[i1] == 1) {
+                int c = 0;
+                while (!wv->data[(size_t)i1 * P + c]) c++;
+                restrict_neighbours(pb, s, i1, c);
+                continue;
+            }
+        }
+        const int32_t *next = pb->neighbours + (size_t)i1 * D;
         for (int d = 0; d < D; d++) {
-            int x2 = x1 + wfc_dx[d], y2 = y1 + wfc_dy[d], z2 = z1 + wfc_dz[d];
-            if (!pb->periodic && (x2 < 0 || y2 < 0 || z2 < 0 || x2 + N > MX || y2 + N > MY || z2 + 1 > MZ)) continue;
-            if (x2 < 0) x2 += MX;
-            else if (x2 >= MX) x2 -= MX;
-            if (y2 < 0) y2 += MY;
-            else if (y2 >= MY) y2 -= MY;
-            if (z2 < 0) z2 += MZ;
-            else if (z2 >= MZ) z2 -= MZ;
-            int i2 = x2 + y2 * MX + z2 * MX * MY;
+            int i2 = next[d];
+            if (i2 < 0) continue;
             const int32_t *p = pb->prop_data + pb->prop_start[d * P + p1], *end = pb->prop_data + pb->prop_start[d * P + p1 + 1];
-            int32_t *compat = wv->compatible + (size_t)i2 * P * D + d;
+            wfc_count *compat = wv->compatible + ((size_t)i2 * D + d) * P;
+            const uint8_t *w2 = wv->data + (size_t)i2 * P;
             for (; p < end; p++) {
                 int t2 = *p;
-                if (--compat[(size_t)t2 * D] == 0 && wv->data[(size_t)i2 * P + t2]) wfc_ban(pb, s, i2, t2);
+                if (--compat[t2] == 0 && w2[t2]) wfc_ban(pb, s, i2, t2);
             }
         }
     }
@@ -396,6 +465,7 @@ static void unban(const wfc_problem *pb, wfc_solver *s, int i, int t)
     wfc_wave *wv = &s->wave;
     wv->data[(size_t)i * pb->P + t] = 1;
     wv->sums_of_ones[i] += 1;
+    if (s->singleton) s->singleton[i] = 0;
     if (pb->fast && !s->is_dirty[i]) {
         s->is_dirty[i] = 1;
         s->dirty[s->dirty_size++] = i;
@@ -404,29 +474,24 @@ static void unban(const wfc_problem *pb, wfc_solver *s, int i, int t)
         double sum = wv->sums_of_weights[i];
         /* An emptied cell's entropy is NaN (0/0); one pattern has entropy 0. */
         if (wv->sums_of_ones[i] == 1) wv->entropies[i] = 0;
-        else wv->entropies[i] += wv->sums_of_weight_log_weights[i] / sum - log(sum);
+        else if (!pb->fast) wv->entropies[i] += wv->sums_of_weight_log_weights[i] / sum - log(sum);
         wv->sums_of_weights[i] += pb->weights[t];
         wv->sums_of_weight_log_weights[i] += pb->weight_log_weights[t];
         sum = wv->sums_of_weights[i];
-        wv->entropies[i] -= wv->sums_of_weight_log_weights[i] / sum - log(sum);
+        if (!pb->fast) wv->entropies[i] -= wv->sums_of_weight_log_weights[i] / sum - log(sum);
     }
 }
 
 /* Give back the supports that propagating the ban of p1 at i1 took from its neighbours. */
 static void unpropagate(const wfc_problem *pb, wfc_solver *s, int i1, int p1)
 {
-    int MX = pb->mx, MY = pb->my, MZ = pb->mz, N = pb->N, P = pb->P, D = pb->D;
-    int x1 = i1 % MX, y1 = (i1 % (MX * MY)) / MX, z1 = i1 / (MX * MY);
+    int P = pb->P, D = pb->D;
     for (int d = 0; d < D; d++) {
-        int x2 = x1 + wfc_dx[d], y2 = y1 + wfc_dy[d], z2 = z1 + wfc_dz[d];
-        if (!pb->periodic && (x2 < 0 || y2 < 0 || z2 < 0 || x2 + N > MX || y2 + N > MY || z2 + 1 > MZ)) continue;
-        x2 = (x2 + MX) % MX;
-        y2 = (y2 + MY) % MY;
-        z2 = (z2 + MZ) % MZ;
-        int i2 = x2 + y2 * MX + z2 * MX * MY;
+        int i2 = pb->neighbours[(size_t)i1 * D + d];
+        if (i2 < 0) continue;
         const int32_t *p = pb->prop_data + pb->prop_start[d * P + p1], *end = pb->prop_data + pb->prop_start[d * P + p1 + 1];
-        int32_t *compat = s->wave.compatible + (size_t)i2 * P * D + d;
-        for (; p < end; p++) compat[(size_t)*p * D]++;
+        wfc_count *compat = s->wave.compatible + ((size_t)i2 * D + d) * P;
+        for (; p < end; p++) compat[*p]++;
     }
 }
 
@@ -541,23 +606,29 @@ int wfc_observe(const wfc_problem *pb, wfc_solver *s, int i, rng *random)
         partial += s->distribution[t];
         if (partial >= threshold) { chosen = t; break; }
     }
-    if (pb->backtrack > 0 && !data[chosen]) {
+    if ((pb->backtrack > 0 || pb->fast) && !data[chosen]) {
         /* A draw of 0 or zero weights can land on a banned pattern, which the
            reference then bans again; a backtracking solver takes a possible one. */
         chosen = 0;
         while (chosen < P - 1 && !data[chosen]) chosen++;
     }
+    /* The entropy of a cell left with one pattern is never read: set it once
+       instead of after each ban (two logarithms per ban). Unless the node
+       must follow the reference's per-cell order of bans (entropy rounding),
+       the neighbours are restricted at once instead of through P-1 bans. */
+    bool direct = data[chosen] && s->singleton;
+    s->collapsing = true;
+    s->restricting = direct;
     for (int t = 0; t < P; t++)
         if ((data[t] != 0) != (t == chosen)) wfc_ban(pb, s, i, t);
+    s->collapsing = s->restricting = false;
+    if (pb->heuristic == WFC_ENTROPY && data[chosen]) {
+        s->wave.sums_of_weights[i] = pb->weights[chosen];
+        s->wave.sums_of_weight_log_weights[i] = pb->weight_log_weights[chosen];
+        s->wave.entropies[i] = 0;
+    }
+    if (direct) restrict_neighbours(pb, s, i, chosen);
     return chosen;
-}
-
-/* Whether cell i receives propagation from its neighbour in direction d. */
-static bool has_neighbour(const wfc_problem *pb, int i, int d)
-{
-    int MX = pb->mx, MY = pb->my;
-    int x = i % MX + wfc_dx[d], y = (i % (MX * MY)) / MX + wfc_dy[d], z = i / (MX * MY) + wfc_dz[d];
-    return pb->periodic || (x >= 0 && y >= 0 && z >= 0 && x + pb->N <= MX && y + pb->N <= MY && z < pb->mz);
 }
 
 /* A repair first clears the cells within 2 + N of the contradiction (measured
@@ -628,11 +699,11 @@ static void repair(const wfc_problem *pb, wfc_solver *s, int c, int r)
         int i = s->area[k];
         if (!cell_in_box(pb, i)) continue;
         const uint8_t *now = s->wave.data + (size_t)i * P;
-        const int32_t *comp = s->wave.compatible + (size_t)i * P * D;
+        const wfc_count *comp = s->wave.compatible + (size_t)i * P * D;
         for (int t = 0; t < P; t++) {
             if (!now[t]) continue;
             for (int d = 0; d < D; d++)
-                if (comp[t * D + d] <= 0 && has_neighbour(pb, i, opposite[d])) {
+                if (comp[d * P + t] == 0 && pb->initial_compatible[d * P + t] > 0 && pb->neighbours[(size_t)i * D + opposite[d]] >= 0) {
                     wfc_ban(pb, s, i, t);
                     break;
                 }

@@ -36,17 +36,28 @@ typedef struct wfc_problem {
     /* Set by wfc_set_propagator: an emptied cell provably empties the whole
        wave, so an attempt can stop at the first one with the reference's result. */
     bool contradiction_spreads;
+    /* Set by wfc_set_propagator: t2 is in propagator[d][t1] exactly when t1 is
+       in propagator[opposite d][t2], so a cell down to one pattern c leaves
+       each neighbour exactly the supports that c gives (see restrict_neighbours). */
+    bool symmetric;
+    /* Set by wfc_problem_prepare: [i*D + d] the cell that propagation from
+       cell i reaches in direction d, or -1 (past a non-periodic edge). */
+    int32_t *neighbours;
     /* propagator[d][t] = prop_data[prop_start[d*P+t] .. prop_start[d*P+t+1]) */
     int32_t *prop_start, *prop_data;
-    int32_t *initial_compatible;  /* [t*D + d]: |propagator[opposite d][t]| */
+    int32_t *initial_compatible;  /* [d*P + t]: |propagator[opposite d][t]| */
     double *weights, *weight_log_weights;
     double sum_of_weights, sum_of_weight_log_weights, starting_entropy;
 } wfc_problem;
 
+/* A count of supports: at most P, which loaders keep to WFC_MAX_PATTERNS. */
+typedef uint16_t wfc_count;
+#define WFC_MAX_PATTERNS 65535
+
 /* The wave and its bookkeeping. */
 typedef struct wfc_wave {
     uint8_t *data;               /* [i*P + t]: pattern t still possible at cell i */
-    int32_t *compatible;         /* [(i*P + t)*D + d]: supports of t at i from direction d */
+    wfc_count *compatible;       /* [(i*D + d)*P + t]: supports of t at i from direction d */
     int32_t *sums_of_ones;
     double *sums_of_weights, *sums_of_weight_log_weights, *entropies;
 } wfc_wave;
@@ -88,6 +99,11 @@ typedef struct wfc_solver {
     uint8_t *is_dirty;
     bool contradiction;
     bool queue_built;            /* the queue holds every cell of this attempt */
+    bool collapsing;             /* wfc_observe is banning all but one pattern of a cell */
+    bool restricting;            /* ... and restricts the neighbours itself: no stack */
+    /* [i]: c + 1 once cell i, down to pattern c, restricted its neighbours
+       directly; 0 otherwise. NULL for the node's Shannon heuristic. */
+    int32_t *singleton;
     /* backtracking: every ban of this attempt in order, the bans a
        contradiction left unpropagated, and the decisions still open. */
     int32_t *trail;              /* (cell, pattern) pairs */
@@ -107,7 +123,7 @@ typedef enum wfc_result { WFC_CONTRADICTION, WFC_DONE, WFC_LIMIT } wfc_result;
 
 /* Build the flat propagator from dense[d][t1*P + t2] (t2 may neighbour t1 in direction d); false when out of memory. */
 bool wfc_set_propagator(wfc_problem *pb, bool *const *dense);
-/* After weights and heuristic are set: the entropy sums; false when out of memory. */
+/* After the size, N, periodic, weights and heuristic are set: the neighbour table and the entropy sums; false when out of memory. */
 bool wfc_problem_prepare(wfc_problem *pb);
 void wfc_problem_free(wfc_problem *pb);
 bool wfc_solver_init(wfc_solver *s, const wfc_problem *pb);

@@ -100,6 +100,8 @@ static bool load_overlapping(diag *d, const char *root, const wfc_classic_entry 
                                   &m->pb.weights, &m->pb.P);
     free(sample);
     if (!ok) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+    if (m->pb.P > WFC_MAX_PATTERNS)
+        return diag_error(d, TS_ERR_MODEL, e->line, "%s has %d patterns; at most %d", path, m->pb.P, WFC_MAX_PATTERNS);
     m->pb.N = N;
     m->pb.D = 4;
     if (!wfc_overlap_propagator(&m->pb, m->patterns)) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
@@ -418,7 +420,10 @@ static void initial_bans(wfc_classic *m, bool ground)
     const wfc_problem *pb = &m->pb;
     wfc_solver *s = &m->solver;
     int MX = pb->mx, MY = pb->my, N = pb->N, P = pb->P;
-    for (int y = 0; y < MY; y++)
+    /* Usually no pattern lacks neighbours: then there is nothing to look at. */
+    bool any_lonely = false;
+    for (int k = 0; k < 4 * P; k++) any_lonely |= pb->prop_start[k + 1] == pb->prop_start[k];
+    for (int y = 0; y < MY && any_lonely; y++)
         for (int x = 0; x < MX; x++) {
             if (!pb->periodic && (x + N > MX || y + N > MY)) continue;
             int i = x + y * MX;

@@ -13,7 +13,9 @@ static int64_t entropy_key(double e)
 
 int64_t wfc_queue_key(const wfc_problem *pb, const wfc_solver *s, int i)
 {
-    return pb->heuristic == WFC_ENTROPY ? entropy_key(s->wave.entropies[i]) : s->wave.sums_of_ones[i];
+    if (pb->heuristic != WFC_ENTROPY) return s->wave.sums_of_ones[i];
+    double sum = s->wave.sums_of_weights[i];
+    return entropy_key(log(sum) - s->wave.sums_of_weight_log_weights[i] / sum);
 }
 
 bool wfc_queue_init(wfc_queue *q, int cells)
