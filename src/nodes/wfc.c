@@ -380,7 +380,7 @@ void wfc_ban(const wfc_problem *pb, wfc_solver *s, int i, int t)
    i was restricted to another pattern since. */
 static bool accounted(const wfc_solver *s, int i, int t)
 {
-    return s->singleton[i] && s->singleton[i] - 1 != t;
+    return s->singleton && s->singleton[i] && s->singleton[i] - 1 != t;
 }
 
 /* Cell i holds only pattern c now: each neighbour keeps the patterns c allows

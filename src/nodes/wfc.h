@@ -31,6 +31,8 @@ typedef struct wfc_problem {
     bool fast;
     /* On a contradiction, take back the latest decision, forbid what it chose
        and go on; only the `backtrack` most recent decisions can be taken back.
+       When that is not enough, clear the area around the contradiction and
+       solve it again (wider when trouble returns there), up to cells/8 times.
        0: none, an attempt ends at its first contradiction (the reference). */
     int backtrack;
     /* Set by wfc_set_propagator: an emptied cell provably empties the whole

@@ -16,6 +16,7 @@ int main(void)
     failed += run_infer_tests();
     failed += run_wfc_tests();
     failed += run_wfc_prop_tests();
+    failed += run_wfc_engine_tests();
     failed += run_oddmodel_tests();
     return failed ? 1 : 0;
 }

@@ -25,5 +25,6 @@ int run_convchain_tests(void);
 int run_infer_tests(void);
 int run_wfc_tests(void);
 int run_wfc_prop_tests(void);
+int run_wfc_engine_tests(void);
 int run_oddmodel_tests(void);
 #endif
