@@ -5,7 +5,7 @@
 #include "../core/rng.h"
 
 /* The six directions as the reference numbers them: +x, +y, -x, -y, +z, -z. */
-extern const int wfc_dx[6], wfc_dy[6], wfc_dz[6];
+extern const int wfc_dx[6], wfc_dy[6], wfc_dz[6], wfc_opposite[6];
 
 /* How the solver picks the next cell: least Shannon entropy, fewest remaining
    options (both with a little noise against ties), or the first undecided in scan order. */
@@ -133,6 +133,8 @@ void wfc_solver_free(wfc_solver *s);
 /* Every pattern possible everywhere, nothing on the stack. */
 void wfc_solver_clear(wfc_solver *s, const wfc_problem *pb);
 void wfc_ban(const wfc_problem *pb, wfc_solver *s, int i, int t);
+/* The exact mirror of wfc_ban (for wfc_undo and repairs): t possible at i again. */
+void wfc_unban(const wfc_problem *pb, wfc_solver *s, int i, int t);
 /* Propagate the stacked bans; false on a contradiction (seen at cell 0, as the reference checks). */
 bool wfc_propagate(const wfc_problem *pb, wfc_solver *s);
 /* Remember the current wave (after initial bans) as the start of every attempt. */
