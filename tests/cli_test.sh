@@ -182,6 +182,14 @@ if [ -f "$W/samples/RedMaze.png" ] && [ -f "$W/tilesets/Knots.xml" ]; then
     expect 3 "wfc_subset.xml:3: error: subset \"Nope\"" "$T" wfc "$dir/wfc_subset.xml" --samples "$W" -o "$dir/wfc"
     printf '<samples>\n  <overlapping name="RedMaze" N="0"/>\n</samples>\n' > "$dir/wfc_n.xml"
     expect 3 "wfc_n.xml:2: error: N=\"0\"" "$T" wfc "$dir/wfc_n.xml" --samples "$W" -o "$dir/wfc"
+    printf '<samples>\n  <simpletiled name="Knots" subset="Standard"\n     backtrack="many"/>\n</samples>\n' > "$dir/wfc_bt.xml"
+    expect 3 "wfc_bt.xml:3: error: attribute backtrack=\"many\"" "$T" wfc "$dir/wfc_bt.xml" --samples "$W" -o "$dir/wfc"
+    printf '<samples>\n  <simpletiled name="Knots" subset="Standard" backtrack="-1"/>\n</samples>\n' > "$dir/wfc_bt2.xml"
+    expect 3 "wfc_bt2.xml:2: error: backtrack=\"-1\" must be from 0" "$T" wfc "$dir/wfc_bt2.xml" --samples "$W" -o "$dir/wfc"
+    expect 2 "--backtrack -2: expected an integer from 0 to 1000000" "$T" wfc "$dir/wfc.xml" --samples "$W" -o "$dir/wfc" --backtrack -2
+    # Summer at 30x30 contradicts on most seeds without backtracking; with it, every output is written.
+    printf '<samples>\n  <simpletiled name="Summer" size="30" screenshots="3"/>\n</samples>\n' > "$dir/wfc_summer.xml"
+    expect 0 "Summer 2.png .* done" "$T" wfc "$dir/wfc_summer.xml" --samples "$W" -o "$dir/wfc_summer" --tries 1 --backtrack 2
     expect 2 "needs SAMPLES.xml" "$T" wfc
 else
     echo "cli: wfc cases skipped: $W (the classic WaveFunctionCollapse samples) not found"

@@ -69,6 +69,8 @@ static const char usage_text[] =
     "  --seed S              first seed (default 1; an entry's seed attribute overrides it)\n"
     "  --runs N              outputs per entry (default: its screenshots, else 2)\n"
     "  --tries K             seeds tried per output before giving up (default 10)\n"
+    "  --backtrack N         on a contradiction take back up to the N latest decisions\n"
+    "                        (overrides the entries' backtrack attribute; 0: restart)\n"
     "  -q, --quiet           no per-output lines and no warnings\n"
     "\n"
     "Exit codes: 0 success, 2 usage error, 3 model error, 4 runtime error, 5 I/O error.\n"

@@ -17,6 +17,7 @@
 typedef struct wfc_args {
     const char *list, *root, *out_dir;
     long seed, runs, tries;
+    long backtrack;            /* -1: each entry's own */
     bool quiet;
 } wfc_args;
 
@@ -68,6 +69,7 @@ static int run_entry(const wfc_args *a, diag *d, const xmlNode *el, name_counts 
         d->failed = 0;
         return EXIT_MODEL;
     }
+    if (a->backtrack >= 0) e.backtrack = (int)a->backtrack;
     double t0 = now_ms();
     wfc_classic *m = wfc_classic_load(d, a->root, &e);
     if (!m) {
@@ -116,10 +118,13 @@ static int run_entry(const wfc_args *a, diag *d, const xmlNode *el, name_counts 
                 break;
             }
         }
-        if (!a->quiet)
-            printf("%-40s seed %-8d %9.1f ms  %s%s (%d contradicted before)\n",
-                   r == WFC_CONTRADICTION ? base : path + strlen(a->out_dir) + 1, seed, ms + (k == 0 ? load_ms : 0), outcome,
-                   r == WFC_CONTRADICTION ? ", nothing written" : "", attempt - 1);
+        if (!a->quiet) {
+            printf("%-40s seed %-8d %9.1f ms  %s%s (%d contradicted before", r == WFC_CONTRADICTION ? base : path + strlen(a->out_dir) + 1,
+                   seed, ms + (k == 0 ? load_ms : 0), outcome, r == WFC_CONTRADICTION ? ", nothing written" : "", attempt - 1);
+            if (m->solver.backtracks || m->solver.repairs)
+                printf("; last try: %ld decisions taken back, %ld areas solved again", m->solver.backtracks, m->solver.repairs);
+            printf(")\n");
+        }
     }
     wfc_classic_free(m);
     return rc;
@@ -127,7 +132,7 @@ static int run_entry(const wfc_args *a, diag *d, const xmlNode *el, name_counts 
 
 int cmd_wfc(int argc, char **argv)
 {
-    wfc_args a = {.out_dir = "output", .seed = 1, .runs = -1, .tries = 10};
+    wfc_args a = {.out_dir = "output", .seed = 1, .runs = -1, .tries = 10, .backtrack = -1};
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         long *target = NULL, min = 0, max = 1L << 20;
@@ -142,6 +147,7 @@ int cmd_wfc(int argc, char **argv)
         if (strcmp(arg, "--seed") == 0) { target = &a.seed; min = 0; max = INT32_MAX; }
         else if (strcmp(arg, "--runs") == 0) target = &a.runs;
         else if (strcmp(arg, "--tries") == 0) { target = &a.tries; min = 1; }
+        else if (strcmp(arg, "--backtrack") == 0) { target = &a.backtrack; max = WFC_MAX_BACKTRACK; }
         else if (arg[0] == '-' && arg[1]) { fprintf(stderr, "tessera: unknown option %s\nRun 'tessera --help' for usage.\n", arg); return EXIT_USAGE; }
         else if (a.list) { fprintf(stderr, "tessera: unexpected argument %s\n", arg); return EXIT_USAGE; }
         else { a.list = arg; continue; }

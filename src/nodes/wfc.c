@@ -10,11 +10,11 @@
 const int wfc_dx[6] = {1, 0, -1, 0, 0, 0};
 const int wfc_dy[6] = {0, 1, 0, -1, 0, 0};
 const int wfc_dz[6] = {0, 0, 0, 0, 1, -1};
-static const int opposite[6] = {2, 3, 0, 1, 5, 4};
+const int wfc_opposite[6] = {2, 3, 0, 1, 5, 4};
 
 const char *const wfc_attrs[] = {"values", "sample", "tileset", "tiles", "n", "periodic", "periodicInput", "shannon",
                                  "tries", "symmetry", "overlap", "overlapz", "transparent", "folder", "outputValues",
-                                 "density", "densityPower", NULL};
+                                 "density", "densityPower", "backtrack", NULL};
 
 typedef struct wfc_state {
     branch_state b;              /* b.n == -1: still observing */
@@ -39,6 +39,12 @@ wfc_node *wfc_node_new(loader *ld, const xmlNode *el)
     w->pb.mz = g->mz;
     w->pb.cells = g->mx * g->my * g->mz;
     w->pb.N = 1;
+    /* Read here, before any sample or tileset, so that a bad value is reported first. */
+    if (!xml_get_int(ld->d, el, "backtrack", 0, &w->pb.backtrack)) return NULL;
+    if (w->pb.backtrack < 0 || w->pb.backtrack > WFC_MAX_BACKTRACK) {
+        diag_error(ld->d, TS_ERR_MODEL, xml_line(el), "backtrack=\"%d\" must be from 0 to %d", w->pb.backtrack, WFC_MAX_BACKTRACK);
+        return NULL;
+    }
     return w;
 }
 
@@ -56,6 +62,7 @@ void wfc_free(node *n)
 
 void wfc_problem_free(wfc_problem *pb)
 {
+    free(pb->neighbours);
     free(pb->prop_start);
     free(pb->prop_data);
     free(pb->initial_compatible);
@@ -85,8 +92,8 @@ bool wfc_set_propagator(wfc_problem *pb, bool *const *dense)
     pb->prop_start[D * P] = at;
     for (int t = 0; t < P; t++)
         for (int d = 0; d < D; d++) {
-            int o = opposite[d] * P + t;
-            pb->initial_compatible[t * D + d] = pb->prop_start[o + 1] - pb->prop_start[o];
+            int o = wfc_opposite[d] * P + t;
+            pb->initial_compatible[d * P + t] = pb->prop_start[o + 1] - pb->prop_start[o];
         }
     /* An emptied cell empties every neighbour when each pattern's support
        count from each side is exactly the number of patterns that list it
@@ -94,16 +101,31 @@ bool wfc_set_propagator(wfc_problem *pb, bool *const *dense)
     int32_t *listed = calloc((size_t)P * D, sizeof *listed);
     if (!listed) return false;
     for (int d = 0; d < D; d++)
-        for (int32_t k = pb->prop_start[d * P]; k < pb->prop_start[(d + 1) * P]; k++) listed[pb->prop_data[k] * D + d]++;
+        for (int32_t k = pb->prop_start[d * P]; k < pb->prop_start[(d + 1) * P]; k++) listed[d * P + pb->prop_data[k]]++;
+    pb->symmetric = true;
     pb->contradiction_spreads = true;
-    for (int k = 0; k < P * D; k++)
+    for (int k = 0; k < P * D; k++) {
+        if (listed[k] != pb->initial_compatible[k]) pb->symmetric = false;
         if (listed[k] != pb->initial_compatible[k] || listed[k] == 0) pb->contradiction_spreads = false;
+    }
     free(listed);
     return true;
 }
 
 bool wfc_problem_prepare(wfc_problem *pb)
 {
+    int MX = pb->mx, MY = pb->my, MZ = pb->mz, N = pb->N, D = pb->D;
+    pb->neighbours = malloc((size_t)pb->cells * D * sizeof *pb->neighbours);
+    if (!pb->neighbours) return false;
+    for (int i = 0; i < pb->cells; i++) {
+        int x = i % MX, y = (i % (MX * MY)) / MX, z = i / (MX * MY);
+        for (int d = 0; d < D; d++) {
+            int x2 = x + wfc_dx[d], y2 = y + wfc_dy[d], z2 = z + wfc_dz[d];
+            bool outside = x2 < 0 || y2 < 0 || z2 < 0 || x2 + N > MX || y2 + N > MY || z2 + 1 > MZ;
+            pb->neighbours[(size_t)i * D + d] =
+                outside && !pb->periodic ? -1 : (x2 + MX) % MX + (y2 + MY) % MY * MX + (z2 + MZ) % MZ * MX * MY;
+        }
+    }
     if (pb->heuristic != WFC_ENTROPY) return true;
     pb->weight_log_weights = malloc((size_t)pb->P * sizeof(double));
     if (!pb->weight_log_weights) return false;
@@ -212,13 +234,23 @@ bool wfc_solver_init(wfc_solver *s, const wfc_problem *pb)
     s->stack_cap = (int64_t)pb->cells * pb->P;
     s->stack = malloc((size_t)s->stack_cap * 2 * sizeof *s->stack);
     s->distribution = malloc((size_t)pb->P * sizeof *s->distribution);
+    if (pb->symmetric && (pb->fast || pb->heuristic != WFC_ENTROPY)) {
+        /* Not for the node's entropy: the reference's order of bans per cell sets its rounding. */
+        s->singleton = calloc((size_t)pb->cells, sizeof *s->singleton);
+        if (!s->singleton) return false;
+    }
     if (pb->fast) {
-        s->heap_cap = 2 * (int64_t)pb->cells + 16;
-        s->heap = malloc((size_t)s->heap_cap * sizeof *s->heap);
         s->dirty = malloc((size_t)pb->cells * sizeof *s->dirty);
         s->is_dirty = calloc((size_t)pb->cells, 1);
-        s->noise = malloc((size_t)pb->cells * sizeof *s->noise);
-        if (!s->heap || !s->dirty || !s->is_dirty || !s->noise) return false;
+        if (!wfc_queue_init(&s->queue, pb->cells) || !s->dirty || !s->is_dirty) return false;
+    }
+    if (pb->backtrack > 0) {
+        s->trail_cap = s->stack_cap;
+        s->trail = malloc((size_t)s->trail_cap * 2 * sizeof *s->trail);
+        s->unpropagated = calloc((size_t)pb->cells * pb->P, 1);
+        s->decisions = malloc(((size_t)pb->cells + 1) * sizeof *s->decisions);
+        s->area = malloc((size_t)pb->cells * sizeof *s->area);
+        if (!s->trail || !s->unpropagated || !s->decisions || !s->area) return false;
     }
     return s->stack && s->distribution && wave_alloc(&s->wave, pb) && wave_alloc(&s->start, pb);
 }
@@ -229,10 +261,14 @@ void wfc_solver_free(wfc_solver *s)
     wave_free(&s->start);
     free(s->stack);
     free(s->distribution);
-    free(s->heap);
+    wfc_queue_free(&s->queue);
     free(s->dirty);
     free(s->is_dirty);
-    free(s->noise);
+    free(s->trail);
+    free(s->unpropagated);
+    free(s->decisions);
+    free(s->area);
+    free(s->singleton);
 }
 
 void wfc_solver_clear(wfc_solver *s, const wfc_problem *pb)
@@ -241,7 +277,7 @@ void wfc_solver_clear(wfc_solver *s, const wfc_problem *pb)
     wfc_wave *wv = &s->wave;
     memset(wv->data, 1, (size_t)pb->cells * P);
     for (int i = 0; i < pb->cells; i++) {
-        memcpy(wv->compatible + (size_t)i * P * D, pb->initial_compatible, P * D * sizeof *wv->compatible);
+        for (size_t k = 0; k < P * D; k++) wv->compatible[(size_t)i * P * D + k] = (wfc_count)pb->initial_compatible[k];
         wv->sums_of_ones[i] = pb->P;
         if (pb->heuristic == WFC_ENTROPY && pb->cell_class) {
             int c = pb->cell_class[i];
@@ -256,19 +292,28 @@ void wfc_solver_clear(wfc_solver *s, const wfc_problem *pb)
     }
     s->stack_size = 0;
     s->scan_from = 0;
+    if (s->singleton) memset(s->singleton, 0, (size_t)pb->cells * sizeof *s->singleton);
 }
 
 void wfc_solver_save_start(wfc_solver *s, const wfc_problem *pb)
 {
     wave_copy(&s->start, &s->wave, pb);
+    s->trail_size = 0;
+    if (s->unpropagated) memset(s->unpropagated, 0, (size_t)pb->cells * pb->P);
 }
 
 void wfc_solver_restart(wfc_solver *s, const wfc_problem *pb)
 {
     s->stack_size = 0;
     s->scan_from = 0;
+    if (s->trail) {
+        /* Clear the marks of the last attempt's unpropagated bans. */
+        for (int64_t k = 0; k < s->trail_size; k++) s->unpropagated[(size_t)s->trail[2 * k] * pb->P + s->trail[2 * k + 1]] = 0;
+        s->trail_size = 0;
+        s->decisions_size = s->decisions_floor = 0;
+    }
     wave_copy(&s->wave, &s->start, pb);
-    s->heap_size = 0;
+    if (s->singleton) memset(s->singleton, 0, (size_t)pb->cells * sizeof *s->singleton);
     s->dirty_size = 0;
     s->contradiction = false;
     s->queue_built = false;
@@ -287,36 +332,112 @@ void wfc_ban(const wfc_problem *pb, wfc_solver *s, int i, int t)
 {
     wfc_wave *wv = &s->wave;
     size_t it = (size_t)i * pb->P + t;
+    /* The reference zeroes the banned pattern's supports so that they never
+       ban it again; wfc_propagate checks the wave instead, which keeps the
+       counts exact for backtracking to restore. */
     wv->data[it] = 0;
-    int32_t *comp = wv->compatible + it * pb->D;
-    for (int d = 0; d < pb->D; d++) comp[d] = 0;
-    if (s->stack_size == s->stack_cap) {
-        /* Only a pattern banned twice (a zero-weight draw) can get here. */
-        int32_t *bigger = realloc(s->stack, (size_t)s->stack_cap * 4 * sizeof *bigger);
-        if (!bigger) return;
-        s->stack = bigger;
-        s->stack_cap *= 2;
+    if (!s->restricting) {
+        if (s->stack_size == s->stack_cap) {
+            /* Only a pattern banned twice (a zero-weight draw) can get here. */
+            int32_t *bigger = realloc(s->stack, (size_t)s->stack_cap * 4 * sizeof *bigger);
+            if (!bigger) return;
+            s->stack = bigger;
+            s->stack_cap *= 2;
+        }
+        s->stack[2 * s->stack_size] = i;
+        s->stack[2 * s->stack_size + 1] = t;
+        s->stack_size++;
     }
-    s->stack[2 * s->stack_size] = i;
-    s->stack[2 * s->stack_size + 1] = t;
-    s->stack_size++;
+    if (s->trail) {
+        if (s->trail_size == s->trail_cap) {
+            int32_t *bigger = realloc(s->trail, (size_t)s->trail_cap * 4 * sizeof *bigger);
+            if (!bigger) return;
+            s->trail = bigger;
+            s->trail_cap *= 2;
+        }
+        s->trail[2 * s->trail_size] = i;
+        s->trail[2 * s->trail_size + 1] = t;
+        s->trail_size++;
+    }
 
     wv->sums_of_ones[i] -= 1;
-    if (wv->sums_of_ones[i] == 0 && (pb->fast || (pb->contradiction_spreads && cell_in_box(pb, i)))) s->contradiction = true;
+    if (wv->sums_of_ones[i] == 0 && (pb->fast || pb->backtrack > 0 || (pb->contradiction_spreads && cell_in_box(pb, i))))
+    {
+        if (!s->contradiction) s->conflict_cell = i;
+        s->contradiction = true;
+    }
     if (pb->fast) {
         if (!s->is_dirty[i]) {
             s->is_dirty[i] = 1;
             s->dirty[s->dirty_size++] = i;
         }
     }
-    if (pb->heuristic == WFC_ENTROPY) {
+    /* Fast mode keeps only the sums; the queue takes the entropy from them. */
+    if (pb->heuristic == WFC_ENTROPY && !s->collapsing) {
         double sum = wv->sums_of_weights[i];
-        wv->entropies[i] += wv->sums_of_weight_log_weights[i] / sum - log(sum);
+        if (!pb->fast) wv->entropies[i] += wv->sums_of_weight_log_weights[i] / sum - log(sum);
         wv->sums_of_weights[i] -= wfc_weights_at(pb, i)[t];
         wv->sums_of_weight_log_weights[i] -= wfc_weight_log_weights_at(pb, i)[t];
         sum = wv->sums_of_weights[i];
-        wv->entropies[i] -= wv->sums_of_weight_log_weights[i] / sum - log(sum);
+        if (!pb->fast) wv->entropies[i] -= wv->sums_of_weight_log_weights[i] / sum - log(sum);
     }
+}
+
+/* The exact mirror of wfc_ban, for a ban being taken back. */
+void wfc_unban(const wfc_problem *pb, wfc_solver *s, int i, int t)
+{
+    wfc_wave *wv = &s->wave;
+    wv->data[(size_t)i * pb->P + t] = 1;
+    wv->sums_of_ones[i] += 1;
+    if (s->singleton) s->singleton[i] = 0;
+    if (pb->fast && !s->is_dirty[i]) {
+        s->is_dirty[i] = 1;
+        s->dirty[s->dirty_size++] = i;
+    }
+    if (pb->heuristic == WFC_ENTROPY) {
+        double sum = wv->sums_of_weights[i];
+        /* An emptied cell's entropy is NaN (0/0); one pattern has entropy 0. */
+        if (wv->sums_of_ones[i] == 1) wv->entropies[i] = 0;
+        else if (!pb->fast) wv->entropies[i] += wv->sums_of_weight_log_weights[i] / sum - log(sum);
+        wv->sums_of_weights[i] += wfc_weights_at(pb, i)[t];
+        wv->sums_of_weight_log_weights[i] += wfc_weight_log_weights_at(pb, i)[t];
+        sum = wv->sums_of_weights[i];
+        if (!pb->fast) wv->entropies[i] -= wv->sums_of_weight_log_weights[i] / sum - log(sum);
+    }
+}
+
+/* Whether the ban of t at i waiting on the stack is already accounted for:
+   i was restricted to another pattern since. */
+static bool accounted(const wfc_solver *s, int i, int t)
+{
+    return s->singleton && s->singleton[i] && s->singleton[i] - 1 != t;
+}
+
+/* Cell i holds only pattern c now: each neighbour keeps the patterns c allows
+   there, whose support from i is now exactly 1; the rest lose it and are
+   banned. The counts are those that propagating every ban of i one by one
+   gives, at P steps per direction instead of a list per ban; i's bans not
+   propagated yet are marked as accounted for. */
+static void restrict_neighbours(const wfc_problem *pb, wfc_solver *s, int i, int c)
+{
+    int P = pb->P, D = pb->D;
+    for (int d = 0; d < D; d++) {
+        int i2 = pb->neighbours[(size_t)i * D + d];
+        if (i2 < 0) continue;
+        const int32_t *p = pb->prop_data + pb->prop_start[d * P + c], *end = pb->prop_data + pb->prop_start[d * P + c + 1];
+        wfc_count *compat = s->wave.compatible + ((size_t)i2 * D + d) * P;
+        const uint8_t *w2 = s->wave.data + (size_t)i2 * P;
+        /* A pattern that nothing supports from this side (a count that
+           starts at 0) is never banned from it, as in the reference. */
+        const int32_t *initial = pb->initial_compatible + d * P;
+        for (int t2 = 0; t2 < P; t2++) {
+            int supported = p < end && *p == t2;
+            p += supported;
+            compat[t2] = (wfc_count)supported;
+            if (!supported && w2[t2] && initial[t2] > 0) wfc_ban(pb, s, i2, t2);
+        }
+    }
+    s->singleton[i] = c + 1;
 }
 
 /* Remove the support of every banned pattern from its neighbours. Like the
@@ -324,39 +445,50 @@ void wfc_ban(const wfc_problem *pb, wfc_solver *s, int i, int t)
    cell empties its neighbours, so one spreads over the whole grid). */
 bool wfc_propagate(const wfc_problem *pb, wfc_solver *s)
 {
-    int MX = pb->mx, MY = pb->my, MZ = pb->mz, N = pb->N, P = pb->P, D = pb->D;
+    int P = pb->P, D = pb->D;
     wfc_wave *wv = &s->wave;
     while (s->stack_size > 0) {
         /* An emptied cell would empty the whole wave, cell 0 included, so
            the reference's answer is already known. */
         if (s->contradiction) {
+            if (s->unpropagated)
+                for (int64_t k = 0; k < s->stack_size; k++) {
+                    int i = s->stack[2 * k], t = s->stack[2 * k + 1];
+                    if (!accounted(s, i, t)) s->unpropagated[(size_t)i * P + t] = 1;
+                }
             s->stack_size = 0;
             return false;
         }
         s->stack_size--;
         int i1 = s->stack[2 * s->stack_size], p1 = s->stack[2 * s->stack_size + 1];
-        int x1 = i1 % MX, y1 = (i1 % (MX * MY)) / MX, z1 = i1 / (MX * MY);
+        if (s->singleton) {
+            /* A cell down to one pattern restricts its neighbours at once; its
+               bans still waiting here are then accounted for. */
+            if (accounted(s, i1, p1)) continue;
+            if (wv->sums_of_ones[i1] == 1) {
+                int c = 0;
+                while (!wv->data[(size_t)i1 * P + c]) c++;
+                restrict_neighbours(pb, s, i1, c);
+                continue;
+            }
+        }
+        const int32_t *next = pb->neighbours + (size_t)i1 * D;
         for (int d = 0; d < D; d++) {
-            int x2 = x1 + wfc_dx[d], y2 = y1 + wfc_dy[d], z2 = z1 + wfc_dz[d];
-            if (!pb->periodic && (x2 < 0 || y2 < 0 || z2 < 0 || x2 + N > MX || y2 + N > MY || z2 + 1 > MZ)) continue;
-            if (x2 < 0) x2 += MX;
-            else if (x2 >= MX) x2 -= MX;
-            if (y2 < 0) y2 += MY;
-            else if (y2 >= MY) y2 -= MY;
-            if (z2 < 0) z2 += MZ;
-            else if (z2 >= MZ) z2 -= MZ;
-            int i2 = x2 + y2 * MX + z2 * MX * MY;
+            int i2 = next[d];
+            if (i2 < 0) continue;
             const int32_t *p = pb->prop_data + pb->prop_start[d * P + p1], *end = pb->prop_data + pb->prop_start[d * P + p1 + 1];
-            int32_t *compat = wv->compatible + (size_t)i2 * P * D + d;
+            wfc_count *compat = wv->compatible + ((size_t)i2 * D + d) * P;
+            const uint8_t *w2 = wv->data + (size_t)i2 * P;
             for (; p < end; p++) {
                 int t2 = *p;
-                if (--compat[(size_t)t2 * D] == 0) wfc_ban(pb, s, i2, t2);
+                if (--compat[t2] == 0 && w2[t2]) wfc_ban(pb, s, i2, t2);
             }
         }
     }
-    if (pb->fast || s->contradiction) return !s->contradiction;
+    if (pb->fast || pb->backtrack > 0 || s->contradiction) return !s->contradiction;
     return wv->sums_of_ones[0] > 0;
 }
+
 
 /* Whether a wave cell is the corner of a pattern that fits in a non-periodic grid. */
 static bool cell_in_grid(const wfc_problem *pb, int x, int y, int z)
@@ -364,78 +496,35 @@ static bool cell_in_grid(const wfc_problem *pb, int x, int y, int z)
     return pb->periodic || (x + pb->N <= pb->mx && y + pb->N <= pb->my && z + 1 <= pb->mz);
 }
 
-/* Scanline: the first undecided cell from where the last search stopped.
-   Otherwise the undecided cell of least entropy (or fewest options), ties
-   broken by a little noise drawn per candidate. */
-static double cell_key(const wfc_problem *pb, const wfc_solver *s, int i)
-{
-    double base = pb->heuristic == WFC_ENTROPY ? s->wave.entropies[i] : s->wave.sums_of_ones[i];
-    return base + s->noise[i];
-}
-
-static void heap_push(wfc_solver *s, double key, int32_t cell)
-{
-    if (s->heap_size == s->heap_cap) {
-        int64_t cap = 2 * s->heap_cap;
-        struct wfc_heap_item *bigger = realloc(s->heap, (size_t)cap * sizeof *bigger);
-        if (!bigger) return; /* out of memory: the cell is not offered again */
-        s->heap = bigger;
-        s->heap_cap = cap;
-    }
-    int64_t k = s->heap_size++;
-    while (k > 0 && s->heap[(k - 1) / 2].key > key) {
-        s->heap[k] = s->heap[(k - 1) / 2];
-        k = (k - 1) / 2;
-    }
-    s->heap[k] = (struct wfc_heap_item){key, cell};
-}
-
-static struct wfc_heap_item heap_pop(wfc_solver *s)
-{
-    struct wfc_heap_item top = s->heap[0], last = s->heap[--s->heap_size];
-    int64_t k = 0;
-    for (;;) {
-        int64_t c = 2 * k + 1;
-        if (c >= s->heap_size) break;
-        if (c + 1 < s->heap_size && s->heap[c + 1].key < s->heap[c].key) c++;
-        if (s->heap[c].key >= last.key) break;
-        s->heap[k] = s->heap[c];
-        k = c;
-    }
-    if (s->heap_size > 0) s->heap[k] = last;
-    return top;
-}
-
-/* Fast mode: the undecided cell of least key. Entries whose key is out of
-   date are skipped; changed cells were pushed again with their new key. */
+/* Fast mode: a fresh attempt puts every undecided cell in the queue; later
+   only the cells whose key changed move. */
 static int next_cell_fast(const wfc_problem *pb, wfc_solver *s, rng *random)
 {
     int MX = pb->mx, MY = pb->my;
+    wfc_queue *q = &s->queue;
     if (!s->queue_built) {
-        /* A fresh attempt: new noise, every cell in the queue. */
         s->queue_built = true;
         for (int64_t k = 0; k < s->dirty_size; k++) s->is_dirty[s->dirty[k]] = 0;
         s->dirty_size = 0;
-        for (int i = 0; i < pb->cells; i++) {
-            s->noise[i] = 1e-6 * rng_next_double(random);
-            if (cell_in_grid(pb, i % MX, (i % (MX * MY)) / MX, i / (MX * MY)) && s->wave.sums_of_ones[i] > 1)
-                heap_push(s, cell_key(pb, s, i), i);
-        }
+        wfc_queue_clear(q, pb->cells);
+        for (int i = 0; i < pb->cells; i++)
+            if (s->wave.sums_of_ones[i] > 1 && cell_in_grid(pb, i % MX, (i % (MX * MY)) / MX, i / (MX * MY)))
+                wfc_queue_put(q, i, wfc_queue_key(pb, s, i));
     }
     for (int64_t k = 0; k < s->dirty_size; k++) {
         int i = s->dirty[k];
         s->is_dirty[i] = 0;
         if (s->wave.sums_of_ones[i] > 1 && cell_in_grid(pb, i % MX, (i % (MX * MY)) / MX, i / (MX * MY)))
-            heap_push(s, cell_key(pb, s, i), i);
+            wfc_queue_put(q, i, wfc_queue_key(pb, s, i));
+        else wfc_queue_remove(q, i);
     }
     s->dirty_size = 0;
-    while (s->heap_size > 0) {
-        struct wfc_heap_item top = heap_pop(s);
-        if (s->wave.sums_of_ones[top.cell] > 1 && top.key == cell_key(pb, s, top.cell)) return top.cell;
-    }
-    return -1;
+    return wfc_queue_pick(q, random);
 }
 
+/* Scanline: the first undecided cell from where the last search stopped.
+   Otherwise the undecided cell of least entropy (or fewest options), ties
+   broken by a little noise drawn per candidate. */
 int wfc_next_cell(const wfc_problem *pb, wfc_solver *s, rng *random)
 {
     if (pb->fast && pb->heuristic != WFC_SCANLINE) return next_cell_fast(pb, s, random);
@@ -472,7 +561,7 @@ int wfc_next_cell(const wfc_problem *pb, wfc_solver *s, rng *random)
     return argmin;
 }
 
-void wfc_observe(const wfc_problem *pb, wfc_solver *s, int i, rng *random)
+int wfc_observe(const wfc_problem *pb, wfc_solver *s, int i, rng *random)
 {
     int P = pb->P;
     const uint8_t *data = s->wave.data + (size_t)i * P;
@@ -487,24 +576,29 @@ void wfc_observe(const wfc_problem *pb, wfc_solver *s, int i, rng *random)
         partial += s->distribution[t];
         if (partial >= threshold) { chosen = t; break; }
     }
+    if ((pb->backtrack > 0 || pb->fast) && !data[chosen]) {
+        /* A draw of 0 or zero weights can land on a banned pattern, which the
+           reference then bans again; a backtracking solver takes a possible one. */
+        chosen = 0;
+        while (chosen < P - 1 && !data[chosen]) chosen++;
+    }
+    /* The entropy of a cell left with one pattern is never read: set it once
+       instead of after each ban (two logarithms per ban). Unless the node
+       must follow the reference's per-cell order of bans (entropy rounding),
+       the neighbours are restricted at once instead of through P-1 bans. */
+    bool direct = data[chosen] && s->singleton;
+    s->collapsing = true;
+    s->restricting = direct;
     for (int t = 0; t < P; t++)
         if ((data[t] != 0) != (t == chosen)) wfc_ban(pb, s, i, t);
-}
-
-wfc_result wfc_solve(const wfc_problem *pb, wfc_solver *s, int32_t seed, long limit)
-{
-    rng random;
-    rng_seed(&random, seed);
-    wfc_solver_restart(s, pb);
-    s->observations = 0;
-    for (long l = 0; l < limit || limit < 0; l++) {
-        int i = wfc_next_cell(pb, s, &random);
-        if (i < 0) return WFC_DONE;
-        wfc_observe(pb, s, i, &random);
-        s->observations++;
-        if (!wfc_propagate(pb, s)) return WFC_CONTRADICTION;
+    s->collapsing = s->restricting = false;
+    if (pb->heuristic == WFC_ENTROPY && data[chosen]) {
+        s->wave.sums_of_weights[i] = wfc_weights_at(pb, i)[chosen];
+        s->wave.sums_of_weight_log_weights[i] = wfc_weight_log_weights_at(pb, i)[chosen];
+        s->wave.entropies[i] = 0;
     }
-    return WFC_LIMIT;
+    if (direct) restrict_neighbours(pb, s, i, chosen);
+    return chosen;
 }
 
 /* ---- the node ---- */

@@ -5,10 +5,13 @@
 #include "../core/rng.h"
 
 /* The six directions as the reference numbers them: +x, +y, -x, -y, +z, -z. */
-extern const int wfc_dx[6], wfc_dy[6], wfc_dz[6];
+extern const int wfc_dx[6], wfc_dy[6], wfc_dz[6], wfc_opposite[6];
 
 /* How the solver picks the next cell: least Shannon entropy, fewest remaining
    options (both with a little noise against ties), or the first undecided in scan order. */
+/* The largest backtrack attribute (a sanity bound; a value above the number of cells never limits). */
+#define WFC_MAX_BACKTRACK 1000000
+
 typedef enum wfc_heuristic { WFC_ENTROPY, WFC_MRV, WFC_SCANLINE } wfc_heuristic;
 
 /* A WFC problem: the wave's size, P patterns with weights, and which pattern
@@ -21,17 +24,30 @@ typedef struct wfc_problem {
     int D;                    /* directions: 4 (2-D) or 6 (3-D) */
     bool periodic;
     wfc_heuristic heuristic;
-    /* Pick cells from a priority queue with noise fixed per cell per
-       attempt, and notice a contradiction at any cell: the classic command's
-       mode. The `wfc` node leaves this off: the reference scans the whole
-       grid with fresh noise per candidate and only looks at cell 0. */
+    /* Pick cells from a queue of groups of equal entropy, drawing uniformly
+       in the least group, and notice a contradiction at any cell: the classic
+       command's mode. The `wfc` node leaves this off: the reference scans the
+       whole grid with fresh noise per candidate and only looks at cell 0. */
     bool fast;
+    /* On a contradiction, take back the latest decision, forbid what it chose
+       and go on; only the `backtrack` most recent decisions can be taken back.
+       When that is not enough, clear the area around the contradiction and
+       solve it again (wider when trouble returns there), up to cells/8 times.
+       0: none, an attempt ends at its first contradiction (the reference). */
+    int backtrack;
     /* Set by wfc_set_propagator: an emptied cell provably empties the whole
        wave, so an attempt can stop at the first one with the reference's result. */
     bool contradiction_spreads;
+    /* Set by wfc_set_propagator: t2 is in propagator[d][t1] exactly when t1 is
+       in propagator[opposite d][t2], so a cell down to one pattern c leaves
+       each neighbour exactly the supports that c gives (see restrict_neighbours). */
+    bool symmetric;
+    /* Set by wfc_problem_prepare: [i*D + d] the cell that propagation from
+       cell i reaches in direction d, or -1 (past a non-periodic edge). */
+    int32_t *neighbours;
     /* propagator[d][t] = prop_data[prop_start[d*P+t] .. prop_start[d*P+t+1]) */
     int32_t *prop_start, *prop_data;
-    int32_t *initial_compatible;  /* [t*D + d]: |propagator[opposite d][t]| */
+    int32_t *initial_compatible;  /* [d*P + t]: |propagator[opposite d][t]| */
     double *weights, *weight_log_weights;
     double sum_of_weights, sum_of_weight_log_weights, starting_entropy;
     /* Per-cell weights (a density picture, wfc_set_density): cell i is of
@@ -52,14 +68,39 @@ static inline const double *wfc_weight_log_weights_at(const wfc_problem *pb, int
 {
     return pb->cell_class ? pb->class_weight_log_weights + (size_t)pb->cell_class[i] * pb->P : pb->weight_log_weights;
 }
+/* A count of supports: at most P, which loaders keep to WFC_MAX_PATTERNS. */
+typedef uint16_t wfc_count;
+#define WFC_MAX_PATTERNS 65535
 
 /* The wave and its bookkeeping. */
 typedef struct wfc_wave {
     uint8_t *data;               /* [i*P + t]: pattern t still possible at cell i */
-    int32_t *compatible;         /* [(i*P + t)*D + d]: supports of t at i from direction d */
+    wfc_count *compatible;       /* [(i*D + d)*P + t]: supports of t at i from direction d */
     int32_t *sums_of_ones;
     double *sums_of_weights, *sums_of_weight_log_weights, *entropies;
 } wfc_wave;
+
+/* The fast mode's queue: undecided cells in groups of equal key, a min-heap of groups. */
+typedef struct wfc_group {
+    int64_t key;
+    int32_t *cells;
+    int32_t count, cap;
+    bool in_heap;
+} wfc_group;
+
+typedef struct wfc_queue {
+    wfc_group *groups;
+    int32_t groups_size, groups_cap;
+    int32_t *table, table_cap;   /* open addressing: key -> group, -1 empty */
+    int32_t *heap, heap_size, heap_cap;
+    int32_t *cell_group, *cell_pos; /* -1: the cell is in no group */
+} wfc_queue;
+
+/* A decision that can be taken back: the cell, what it chose, where its bans start on the trail. */
+typedef struct wfc_decision {
+    int32_t cell, chosen;
+    int64_t trail_at;
+} wfc_decision;
 
 /* A solver's working memory: the wave, the wave to start each attempt from, the stack of bans. */
 typedef struct wfc_solver {
@@ -68,17 +109,32 @@ typedef struct wfc_solver {
     int64_t stack_size, stack_cap;
     double *distribution;
     int scan_from;               /* the Scanline heuristic's next cell */
-    /* fast mode: a lazy min-heap of (key, cell), cells whose key changed since
-       they were last pushed, per-cell noise, and whether some cell ran out. */
-    struct wfc_heap_item { double key; int32_t cell; } *heap;
-    int64_t heap_size, heap_cap;
+    /* fast mode: the queue, the cells whose key changed since it last saw them,
+       and whether some cell ran out of patterns. */
+    wfc_queue queue;
     int32_t *dirty;
     int64_t dirty_size;
     uint8_t *is_dirty;
-    double *noise;
     bool contradiction;
-    bool queue_built;
-    long observations;           /* made by the last wfc_solve */            /* the heap holds every cell of this attempt */
+    bool queue_built;            /* the queue holds every cell of this attempt */
+    bool collapsing;             /* wfc_observe is banning all but one pattern of a cell */
+    bool restricting;            /* ... and restricts the neighbours itself: no stack */
+    /* [i]: c + 1 once cell i, down to pattern c, restricted its neighbours
+       directly; 0 otherwise. NULL for the node's Shannon heuristic. */
+    int32_t *singleton;
+    /* backtracking: every ban of this attempt in order, the bans a
+       contradiction left unpropagated, and the decisions still open. */
+    int32_t *trail;              /* (cell, pattern) pairs */
+    int64_t trail_size, trail_cap;
+    uint8_t *unpropagated;       /* [i*P + t] */
+    wfc_decision *decisions;
+    int32_t decisions_size;
+    int32_t decisions_floor;     /* decisions below this one are final */
+    int32_t conflict_cell;       /* the cell whose emptying stopped the last propagation */
+    int32_t *area;               /* the cells a repair clears */
+    long observations;           /* made by the last wfc_solve, taken back or not */
+    long backtracks;             /* decisions taken back by the last wfc_solve */
+    long repairs;                /* areas cleared by the last wfc_solve */
 } wfc_solver;
 
 typedef enum wfc_result { WFC_CONTRADICTION, WFC_DONE, WFC_LIMIT } wfc_result;
@@ -97,7 +153,7 @@ bool wfc_set_density(wfc_problem *pb, const uint8_t *level, const double *densit
 /* The per-class entropy sums (by wfc_problem_prepare), and freeing the per-cell weights. */
 bool wfc_density_prepare(wfc_problem *pb);
 void wfc_density_free(wfc_problem *pb);
-/* After weights and heuristic are set: the entropy sums; false when out of memory. */
+/* After the size, N, periodic, weights and heuristic are set: the neighbour table and the entropy sums; false when out of memory. */
 bool wfc_problem_prepare(wfc_problem *pb);
 void wfc_problem_free(wfc_problem *pb);
 bool wfc_solver_init(wfc_solver *s, const wfc_problem *pb);
@@ -105,6 +161,8 @@ void wfc_solver_free(wfc_solver *s);
 /* Every pattern possible everywhere, nothing on the stack. */
 void wfc_solver_clear(wfc_solver *s, const wfc_problem *pb);
 void wfc_ban(const wfc_problem *pb, wfc_solver *s, int i, int t);
+/* The exact mirror of wfc_ban (for wfc_undo and repairs): t possible at i again. */
+void wfc_unban(const wfc_problem *pb, wfc_solver *s, int i, int t);
 /* Propagate the stacked bans; false on a contradiction (seen at cell 0, as the reference checks). */
 bool wfc_propagate(const wfc_problem *pb, wfc_solver *s);
 /* Remember the current wave (after initial bans) as the start of every attempt. */
@@ -113,11 +171,27 @@ void wfc_solver_save_start(wfc_solver *s, const wfc_problem *pb);
 void wfc_solver_restart(wfc_solver *s, const wfc_problem *pb);
 /* The next cell to observe by the problem's heuristic, or -1 when all are decided. */
 int wfc_next_cell(const wfc_problem *pb, wfc_solver *s, rng *random);
-/* Collapse cell i to one pattern drawn by weight, banning the others. */
-void wfc_observe(const wfc_problem *pb, wfc_solver *s, int i, rng *random);
+/* Collapse cell i to one pattern drawn by weight, banning the others; returns that pattern. */
+int wfc_observe(const wfc_problem *pb, wfc_solver *s, int i, rng *random);
+/* Undo the bans of the trail down to its first `size` entries. */
+void wfc_undo(const wfc_problem *pb, wfc_solver *s, int64_t size);
+/* After a contradiction: take back the latest open decision, forbid its pattern
+   at its cell (to be propagated); false when no decision can be taken back. */
+bool wfc_backtrack(const wfc_problem *pb, wfc_solver *s);
 /* One attempt from the saved start with a generator seeded by seed: observe and
    propagate until done, a contradiction, or limit observations (limit < 0: none). */
 wfc_result wfc_solve(const wfc_problem *pb, wfc_solver *s, int32_t seed, long limit);
+
+/* wfc_queue.c: the fast mode's queue. */
+bool wfc_queue_init(wfc_queue *q, int cells);
+void wfc_queue_free(wfc_queue *q);
+void wfc_queue_clear(wfc_queue *q, int cells);
+int64_t wfc_queue_key(const wfc_problem *pb, const wfc_solver *s, int i);
+/* Put a cell in the group of key (moving it from its old group), or take it out. */
+void wfc_queue_put(wfc_queue *q, int32_t cell, int64_t key);
+void wfc_queue_remove(wfc_queue *q, int32_t cell);
+/* A cell drawn uniformly from the group of least key, or -1 when the queue is empty. */
+int32_t wfc_queue_pick(wfc_queue *q, rng *random);
 
 typedef struct wfc_node wfc_node;
 struct wfc_node {

@@ -14,7 +14,7 @@
 
 static const char *const entry_attrs[] = {"name", "N", "periodic", "periodicInput", "symmetry", "ground", "size", "width",
                                           "height", "limit", "screenshots", "seed", "heuristic", "subset",
-                                          "blackBackground", "textOutput", "density", "densityPower", NULL};
+                                          "blackBackground", "textOutput", "density", "densityPower", "backtrack", NULL};
 
 bool wfc_classic_read_entry(diag *d, const xmlNode *el, wfc_classic_entry *e)
 {
@@ -38,7 +38,7 @@ bool wfc_classic_read_entry(diag *d, const xmlNode *el, wfc_classic_entry *e)
         !xml_get_int(d, el, "symmetry", 8, &e->symmetry) || !xml_get_bool(d, el, "ground", false, &e->ground) ||
         !xml_get_int(d, el, "screenshots", 2, &e->screenshots) || !xml_get_int(d, el, "seed", -1, &e->seed) ||
         !xml_get_int(d, el, "limit", -1, &limit) || !xml_get_bool(d, el, "blackBackground", false, &e->black_background) ||
-        !xml_get_bool(d, el, "textOutput", false, &e->text_output))
+        !xml_get_bool(d, el, "textOutput", false, &e->text_output) || !xml_get_int(d, el, "backtrack", 0, &e->backtrack))
         return false;
     e->limit = limit;
     if (e->width < 1 || e->height < 1 || e->width > CLASSIC_MAX_SIDE || e->height > CLASSIC_MAX_SIDE)
@@ -50,6 +50,8 @@ bool wfc_classic_read_entry(diag *d, const xmlNode *el, wfc_classic_entry *e)
         return diag_error(d, TS_ERR_MODEL, e->line, "N=\"%d\" is larger than the %dx%d output", e->N, e->width, e->height);
     if (e->symmetry < 1 || e->symmetry > 8)
         return diag_error(d, TS_ERR_MODEL, e->line, "symmetry=\"%d\" must be from 1 to 8", e->symmetry);
+    if (e->backtrack < 0 || e->backtrack > WFC_MAX_BACKTRACK)
+        return diag_error(d, TS_ERR_MODEL, e->line, "backtrack=\"%d\" must be from 0 to %d", e->backtrack, WFC_MAX_BACKTRACK);
     if (e->screenshots < 0) return diag_error(d, TS_ERR_MODEL, e->line, "screenshots=\"%d\" is negative", e->screenshots);
     const char *density = xml_attr(el, "density");
     if (density && (!*density || strlen(density) >= sizeof e->density || strchr(density, '/') || strstr(density, "..")))
@@ -115,6 +117,8 @@ static bool load_overlapping(diag *d, const char *root, const wfc_classic_entry 
                                   &m->pb.weights, &m->pb.P);
     free(sample);
     if (!ok) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+    if (m->pb.P > WFC_MAX_PATTERNS)
+        return diag_error(d, TS_ERR_MODEL, e->line, "%s has %d patterns; at most %d", path, m->pb.P, WFC_MAX_PATTERNS);
     m->pb.N = N;
     m->pb.D = 4;
     if (!wfc_overlap_propagator(&m->pb, m->patterns)) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
@@ -502,7 +506,10 @@ static void initial_bans(wfc_classic *m, bool ground)
     const wfc_problem *pb = &m->pb;
     wfc_solver *s = &m->solver;
     int MX = pb->mx, MY = pb->my, N = pb->N, P = pb->P;
-    for (int y = 0; y < MY; y++)
+    /* Usually no pattern lacks neighbours: then there is nothing to look at. */
+    bool any_lonely = false;
+    for (int k = 0; k < 4 * P; k++) any_lonely |= pb->prop_start[k + 1] == pb->prop_start[k];
+    for (int y = 0; y < MY && any_lonely; y++)
         for (int x = 0; x < MX; x++) {
             if (!pb->periodic && (x + N > MX || y + N > MY)) continue;
             int i = x + y * MX;
@@ -543,6 +550,7 @@ wfc_classic *wfc_classic_load(diag *d, const char *root, const wfc_classic_entry
     pb->periodic = e->periodic;
     pb->heuristic = e->heuristic;
     pb->fast = true;
+    pb->backtrack = e->backtrack;
     m->black_background = e->black_background;
     bool ok = e->overlapping ? load_overlapping(d, root, e, m) : load_tiled(d, root, e, m);
     if (ok && e->density[0]) {

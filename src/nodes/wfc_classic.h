@@ -12,6 +12,7 @@ typedef struct wfc_classic_entry {
     int N, symmetry, width, height, screenshots;
     int seed;                  /* -1: none given */
     long limit;                /* -1: none */
+    int backtrack;             /* decisions a contradiction may take back; 0: none */
     bool periodic, periodic_input, ground, black_background, text_output;
     wfc_heuristic heuristic;
     int line;

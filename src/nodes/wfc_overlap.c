@@ -235,6 +235,8 @@ static bool build_patterns(loader *ld, wfc_node *w, const xmlNode *el, symmetry_
     free(sample);
     if (!ok) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
     if (w->pb.P == 0) return diag_error(d, TS_ERR_MODEL, line, "symmetry leaves no patterns of sample \"%s\"", name);
+    if (w->pb.P > WFC_MAX_PATTERNS)
+        return diag_error(d, TS_ERR_MODEL, line, "sample \"%s\" has %d patterns; at most %d", name, w->pb.P, WFC_MAX_PATTERNS);
     return true;
 }
 

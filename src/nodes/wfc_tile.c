@@ -631,6 +631,8 @@ static bool tile_build(loader *ld, wfc_node *w, const xmlNode *el, tileset *ts, 
     w->SZ = SZ;
     if (!load_tiles(ts, w, xtiles, folder, full_symmetry)) return false;
     w->pb.P = ts->P;
+    if (ts->P > WFC_MAX_PATTERNS)
+        return diag_error(d, TS_ERR_MODEL, xml_line(el), "tileset \"%s\" has %d tile variants; at most %d", name, ts->P, WFC_MAX_PATTERNS);
     if (!build_index(ts)) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
     if (!wfc_load_rules(ld, w, el, ld->grid, parse_rule_out, ts)) return false;
     if (!load_neighbors(ts, w, xneighbors, full_symmetry)) return false;

@@ -124,6 +124,7 @@ static const bad_case cases[] = {
     {"poisson_bad_k.xml", TS_ERR_MODEL, 2, "k=\"0\" of <poisson> must lie between 1 and 10000"},
     {"poisson_no_value.xml", TS_ERR_MODEL, 2, "<poisson> needs a value attribute"},
     {"poisson_bad_on.xml", TS_ERR_MODEL, 2, "on=\"BQ\" of <poisson> must be grid values, unions or '*'"},
+    {"wfc_bad_backtrack.xml", TS_ERR_MODEL, 3, "backtrack=\"-3\" must be from 0 to 1000000"},
 };
 
 static void each_fixture_reports_file_line_and_message(void **state)

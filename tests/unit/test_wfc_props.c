@@ -86,6 +86,26 @@ static void pipe_ends_meet_pipe_ends(void **state)
         }
 }
 
+/* backtrack="N" only acts on a contradiction: Pipes never meets one, so the
+   grids are those without it, pipe ends meeting pipe ends. */
+static void backtracking_leaves_uncontradicted_runs_alone(void **state)
+{
+    (void)state;
+    ts_model *plain = load_rules_model("<sequence values=\"B\"><wfc tileset=\"Pipes\" values=\"iLUY\" periodic=\"True\"/></sequence>", 8, 6);
+    ts_model *bt = load_rules_model("<sequence values=\"B\"><wfc tileset=\"Pipes\" values=\"iLUY\" periodic=\"True\" backtrack=\"3\"/></sequence>", 8, 6);
+    for (int seed = 1; seed <= 4; seed++) {
+        ts_run *a = ts_run_new(plain, seed, NULL), *b = ts_run_new(bt, seed, NULL);
+        const unsigned char *ga = finished_grid(a, "iLUY", 8 * PIPE_TILE, 6 * PIPE_TILE);
+        const unsigned char *gb = finished_grid(b, "iLUY", 8 * PIPE_TILE, 6 * PIPE_TILE);
+        check_pipes(gb, 8, 6, true);
+        assert_memory_equal(ga, gb, (size_t)8 * 6 * PIPE_TILE * PIPE_TILE);
+        ts_run_free(a);
+        ts_run_free(b);
+    }
+    ts_model_free(plain);
+    ts_model_free(bt);
+}
+
 /* The bundled pipes model closes every pipe inside the picture: its border tiles are empty ground. */
 static void pipes_model_keeps_its_border_empty(void **state)
 {
@@ -185,6 +205,7 @@ int run_wfc_prop_tests(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(pipe_ends_meet_pipe_ends),
         cmocka_unit_test(pipes_model_keeps_its_border_empty),
+        cmocka_unit_test(backtracking_leaves_uncontradicted_runs_alone),
         cmocka_unit_test(overlap_windows_occur_in_the_sample),
     };
     return cmocka_run_group_tests_name("wfc properties", tests, NULL, NULL);
