@@ -380,7 +380,7 @@ static bool spawn(run_state *r, const runner_node *rn, runner_state *st)
             cy = cell / st->mx;
         }
         double heading = 360.0 * rng_next_double(random);
-        double strength = rn->strength.lo + (rn->strength.hi - rn->strength.lo) * rng_next_double(random);
+        double strength = gen_range_draw(&rn->strength, random);
         int life = gen_range_draw_int(&rn->life, random);
         add_walker(st, cx + 0.5, cy + 0.5, heading, strength, life);
     }

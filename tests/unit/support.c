@@ -1,5 +1,6 @@
 /* support.c — helpers the unit test groups share: loading a model that must load, laying a picture over a run's grid. */
 #include "unit.h"
+#include <stdlib.h>
 #include <string.h>
 #include "../../src/engine/run.h"
 
@@ -32,4 +33,36 @@ void unit_lay_picture(ts_run *run, const char *picture)
         assert_non_null(v);
         run->rs.state[i] = (uint8_t)(v - legend);
     }
+}
+
+/* Steps in which a node acted (the run's counter also counts the final step that finds nothing to do). */
+static void count_acting_steps(void *userdata, const ts_step_event *ev)
+{
+    if (ev->node_id >= 0) ++*(long *)userdata;
+}
+
+char *unit_run_picture(const char *xml, const char *name, int mx, int my, int mz, const char *picture, int seed,
+                       long *acting_steps)
+{
+    ts_model *m = unit_load(xml, name, mx, my, mz, NULL);
+    ts_error err;
+    ts_run *run = ts_run_new(m, seed, &err);
+    assert_non_null(run);
+    if (picture) unit_lay_picture(run, picture);
+    long acting = 0;
+    ts_run_set_observer(run, count_acting_steps, &acting);
+    ts_run_to_end(run, 0);
+    if (acting_steps) *acting_steps = acting;
+    assert_false(ts_run_error(run, NULL));
+    int gx, gy, gz;
+    const unsigned char *cells = ts_run_grid(run, &gx, &gy, &gz);
+    const char *legend = ts_run_legend(run);
+    size_t total = (size_t)gx * gy * gz;
+    char *out = malloc(total + 1);
+    assert_non_null(out);
+    for (size_t i = 0; i < total; i++) out[i] = legend[cells[i]];
+    out[total] = 0;
+    ts_run_free(run);
+    ts_model_free(m);
+    return out;
 }

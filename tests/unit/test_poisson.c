@@ -16,36 +16,12 @@ static uint64_t next_u64(uint64_t *s)
 }
 static int below(uint64_t *s, int n) { return (int)(next_u64(s) % (uint64_t)n); }
 
-/* Steps in which a node acted (the run's counter also counts the final step that finds nothing to do). */
-static void count_acting_steps(void *userdata, const ts_step_event *ev)
-{
-    if (ev->node_id >= 0) ++*(long *)userdata;
-}
-
 /* Scatter `value` with `radius` over the picture (NULL: all 'B'); returns the final symbols (caller frees). */
 static char *scatter(const char *attrs, int mx, int my, int mz, const char *picture, int seed, long *steps)
 {
     char xml[256];
     snprintf(xml, sizeof xml, "<sequence values=\"BWTG\"><poisson %s/></sequence>", attrs);
-    ts_model *m = unit_load(xml, "poisson.xml", mx, my, mz, NULL);
-    ts_error err;
-    ts_run *run = ts_run_new(m, seed, &err);
-    assert_non_null(run);
-    if (picture) unit_lay_picture(run, picture);
-    long acting = 0;
-    ts_run_set_observer(run, count_acting_steps, &acting);
-    ts_run_to_end(run, 0);
-    if (steps) *steps = acting;
-    assert_false(ts_run_error(run, NULL));
-    const char *legend = ts_run_legend(run);
-    size_t total = (size_t)mx * my * mz;
-    char *out = malloc(total + 1);
-    assert_non_null(out);
-    for (size_t i = 0; i < total; i++) out[i] = legend[run->rs.state[i]];
-    out[total] = 0;
-    ts_run_free(run);
-    ts_model_free(m);
-    return out;
+    return unit_run_picture(xml, "poisson.xml", mx, my, mz, picture, seed, steps);
 }
 
 static int64_t d2_of(int a, int b, int mx, int my)

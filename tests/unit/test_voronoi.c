@@ -125,36 +125,10 @@ static void distance_is_exact_far_apart(void **state)
     assert_int_equal(voronoi_distance(VORONOI_CHEBYSHEV, -5, 2, 1, 5, -2, 0), 10);
 }
 
-/* Steps in which a node acted (the run's counter also counts the final step that finds nothing to do). */
-static void count_acting_steps(void *userdata, const ts_step_event *ev)
-{
-    if (ev->node_id >= 0) ++*(long *)userdata;
-}
-
 /* Run a model over a laid picture to its end; return the final grid's symbols (caller frees). */
 static char *run_picture(const char *xml, int mx, int my, int mz, const char *picture, int seed, long *steps)
 {
-    ts_model *m = unit_load(xml, "voronoi.xml", mx, my, mz, NULL);
-    ts_error err;
-    ts_run *run = ts_run_new(m, seed, &err);
-    assert_non_null(run);
-    if (picture) unit_lay_picture(run, picture);
-    long acting = 0;
-    ts_run_set_observer(run, count_acting_steps, &acting);
-    ts_run_to_end(run, 0);
-    if (steps) *steps = acting;
-    assert_false(ts_run_error(run, NULL));
-    int gx, gy, gz;
-    const unsigned char *cells = ts_run_grid(run, &gx, &gy, &gz);
-    const char *legend = ts_run_legend(run);
-    size_t total = (size_t)gx * gy * gz;
-    char *out = malloc(total + 1);
-    assert_non_null(out);
-    for (size_t i = 0; i < total; i++) out[i] = legend[cells[i]];
-    out[total] = 0;
-    ts_run_free(run);
-    ts_model_free(m);
-    return out;
+    return unit_run_picture(xml, "voronoi.xml", mx, my, mz, picture, seed, steps);
 }
 
 /* The expected result of `from`: sites in scanline order, each `on` cell takes its nearest site's value, or `border`

@@ -12,6 +12,11 @@
    an optional resource root; lay rows of legend symbols over a run's grid. */
 ts_model *unit_load(const char *xml, const char *name, int mx, int my, int mz, const char *resource_root);
 void unit_lay_picture(ts_run *run, const char *picture);
+/* Run a model (seed `seed`) over a laid picture (NULL: the start grid) to its
+   end; the final grid's symbols (caller frees), and in *acting_steps (if not
+   NULL) the steps in which a node acted. The run must end without an error. */
+char *unit_run_picture(const char *xml, const char *name, int mx, int my, int mz, const char *picture, int seed,
+                       long *acting_steps);
 
 int run_rng_tests(void);
 int run_rule_tests(void);
