@@ -1,4 +1,4 @@
-# tessera — build, test, run and benchmark. `make help` lists the targets.
+# smalti — build, test, run and benchmark. `make help` lists the targets.
 CC      ?= cc
 OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
@@ -28,10 +28,10 @@ TEST_DEPS := chromium:/usr/bin/chromium \
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps run test unit conformance badinput sanitize bench clean help screenshot
-all: tessera $(BUILD)/libtessera.a $(BUILD)/libtessera.so
+all: smalti $(BUILD)/libsmalti.a $(BUILD)/libsmalti.so
 
 help:
-	@echo "make          build ./tessera and build/libtessera.{a,so}"
+	@echo "make          build ./smalti and build/libsmalti.{a,so}"
 	@echo "make run      render every bundled model in models/ to out/"
 	@echo "make test     unit tests, bad-input tests, conformance, sanitizer build"
 	@echo "make bench    speed and memory figures"
@@ -55,7 +55,7 @@ $(BUILD)/gen/palette.inc: rules/palette.xml | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
 
-# The trace viewer's page, styles and scripts, compiled into `tessera view` as C strings
+# The trace viewer's page, styles and scripts, compiled into `smalti view` as C strings
 # (? is escaped so that no trigraph can form).
 VIEW_SRC := $(wildcard src/view/*.html src/view/*.css src/view/*.js)
 VIEW_INC := $(VIEW_SRC:src/view/%=$(BUILD)/gen/view/%.inc)
@@ -64,32 +64,41 @@ $(BUILD)/gen/view/%.inc: src/view/% | $(BUILD)/.deps
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
 $(BUILD)/obj/cli/view.o: $(VIEW_INC)
 
+# The library is built with hidden visibility: only what smalti.h marks SMALTI_API is exported.
 $(BUILD)/obj/%.o: src/%.c $(HEADERS) $(BUILD)/gen/palette.inc | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -fPIC -fno-semantic-interposition -c $< -o $@
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -DSMALTI_BUILD -fvisibility=hidden -fPIC -fno-semantic-interposition -c $< -o $@
 
-$(BUILD)/libtessera.a: $(LIB_OBJ)
+$(BUILD)/libsmalti.a: $(LIB_OBJ)
 	ar rcs $@ $^
 
-$(BUILD)/libtessera.so: $(LIB_OBJ)
-	$(CC) -shared $(CFLAGS) -o $@ $^ $(LDLIBS)
+# The shared library: the real file libsmalti.so.MAJOR.MINOR.PATCH with SONAME libsmalti.so.MAJOR,
+# and the two symlinks a loader and a linker look for.
+VERSION_OF = $(shell sed -n 's/^\#define SMALTI_VERSION_$(1) \([0-9]*\)$$/\1/p' include/smalti.h)
+SO_MAJOR := $(call VERSION_OF,MAJOR)
+SO_VERSION := $(SO_MAJOR).$(call VERSION_OF,MINOR).$(call VERSION_OF,PATCH)
+$(BUILD)/libsmalti.so.$(SO_VERSION): $(LIB_OBJ)
+	$(CC) -shared $(CFLAGS) -Wl,-soname,libsmalti.so.$(SO_MAJOR) -o $@ $^ $(LDLIBS)
+$(BUILD)/libsmalti.so: $(BUILD)/libsmalti.so.$(SO_VERSION)
+	ln -sf libsmalti.so.$(SO_VERSION) $(BUILD)/libsmalti.so.$(SO_MAJOR)
+	ln -sf libsmalti.so.$(SO_MAJOR) $@
 
-tessera: $(CLI_OBJ) $(BUILD)/libtessera.a
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libtessera.a $(LDLIBS)
+smalti: $(CLI_OBJ) $(BUILD)/libsmalti.a
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libsmalti.a $(LDLIBS)
 
 # docs/viewer.png, the README's picture of the trace viewer: models/dungeon.xml, 63², seed 1,
 # at 60 % of its steps, in headless Chromium.
-screenshot: tessera $(BROWSER_MODULES)
-	./tessera run models/dungeon.xml --size 63 --seed 1 -q --trace $(BUILD)/dungeon.trace -o $(BUILD)/dungeon.png
-	./tessera view $(BUILD)/dungeon.trace -o $(BUILD)/dungeon.html
+screenshot: smalti $(BROWSER_MODULES)
+	./smalti run models/dungeon.xml --size 63 --seed 1 -q --trace $(BUILD)/dungeon.trace -o $(BUILD)/dungeon.png
+	./smalti view $(BUILD)/dungeon.trace -o $(BUILD)/dungeon.html
 	node tests/browser/screenshot.js $(BUILD)/dungeon.html docs/viewer.png 0.6 1600x1000
 
-run: tessera
+run: smalti
 	@mkdir -p out
-	./tessera batch models/models.xml --models models --resources rules -o out
+	./smalti batch models/models.xml --models models --resources rules -o out
 
 include tests/tests.mk
 include bench/bench.mk
 
 clean:
-	rm -rf build tessera out
+	rm -rf build smalti out

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <time.h>
-#include "tessera.h"
+#include "smalti.h"
 
 static double now_ms(void)
 {
@@ -19,7 +19,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench MODEL.xml MX MY MZ SEED STEP_LIMIT [REPEAT]\n");
         return 2;
     }
-    ts_load_options opt = ts_load_defaults();
+    smalti_load_options opt = smalti_load_defaults();
     opt.mx = atoi(argv[2]);
     opt.my = atoi(argv[3]);
     opt.mz = atoi(argv[4]);
@@ -31,20 +31,20 @@ int main(int argc, char **argv)
     long steps = 0;
     for (int k = 0; k < repeat; k++) {
         double t0 = now_ms();
-        ts_error err;
-        ts_model *m = ts_model_load(argv[1], &opt, &err);
+        smalti_error err;
+        smalti_model *m = smalti_model_load(argv[1], &opt, &err);
         if (!m) {
             fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.message);
             return 3;
         }
         double t1 = now_ms();
-        ts_run *run = ts_run_new(m, seed, &err);
-        steps = ts_run_to_end(run, limit);
+        smalti_run *run = smalti_run_new(m, seed, &err);
+        steps = smalti_run_to_end(run, limit);
         double t2 = now_ms();
         if (t1 - t0 < best_load) best_load = t1 - t0;
         if (t2 - t1 < best_run) best_run = t2 - t1;
-        ts_run_free(run);
-        ts_model_free(m);
+        smalti_run_free(run);
+        smalti_model_free(m);
     }
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);

@@ -1,16 +1,16 @@
 # bench.mk — `make bench`: speed and memory on a fixed list of corpus models (bench/models.tsv),
 # then the classic WFC cases (bench/wfc.sh), the generator nodes (bench/gen.sh) and traces
 # (bench/trace.sh: recording cost, size, viewer load and seek times).
-$(BUILD)/bench: bench/bench.c $(BUILD)/libtessera.a
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libtessera.a $(LDLIBS)
+$(BUILD)/bench: bench/bench.c $(BUILD)/libsmalti.a
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libsmalti.a $(LDLIBS)
 
-$(BUILD)/wfc_bench: bench/wfc_bench.c $(BUILD)/libtessera.a $(HEADERS)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libtessera.a $(LDLIBS)
+$(BUILD)/wfc_bench: bench/wfc_bench.c $(BUILD)/libsmalti.a $(HEADERS)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libsmalti.a $(LDLIBS)
 
-$(BUILD)/trace_bench: bench/trace_bench.c $(BUILD)/libtessera.a $(HEADERS)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libtessera.a $(LDLIBS)
+$(BUILD)/trace_bench: bench/trace_bench.c $(BUILD)/libsmalti.a $(HEADERS)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libsmalti.a $(LDLIBS)
 
-bench: tessera $(BUILD)/bench $(BUILD)/wfc_bench $(BUILD)/trace_bench $(BROWSER_MODULES)
+bench: smalti $(BUILD)/bench $(BUILD)/wfc_bench $(BUILD)/trace_bench $(BROWSER_MODULES)
 	@sh bench/run.sh
 	@sh bench/wfc.sh
 	@sh bench/gen.sh

@@ -1,8 +1,8 @@
 #!/bin/sh
 # run.sh — `make bench`: per model, load and run times (best of 3), steps, steps/s,
-# peak memory, and the whole `tessera run` process (best of 5, text output).
+# peak memory, and the whole `smalti run` process (best of 5, text output).
 set -e
-CORPUS=${TESSERA_MJ_CORPUS:-../shared/mj}
+CORPUS=${SMALTI_MJ_CORPUS:-../shared/mj}
 BENCH=${BENCH:-build/bench}
 if [ ! -d "$CORPUS/models" ]; then echo "bench: skipped: corpus not found at $CORPUS"; exit 0; fi
 printf '%-20s %-14s %9s %9s %9s %12s %9s %9s  %s\n' model size load_ms run_ms steps steps/s rss_MB whole_ms note
@@ -12,7 +12,7 @@ grep -v '^#' bench/models.tsv | while IFS='	' read -r model mx my mz seed limit 
     best=""
     for k in 1 2 3 4 5; do
         t0=$(date +%s%N)
-        ./tessera run "$CORPUS/models/$model.xml" --length "$mx" --width "$my" --height "$mz" --seed "$seed" --steps "$limit" -q -o build/bench_out.txt
+        ./smalti run "$CORPUS/models/$model.xml" --length "$mx" --width "$my" --height "$mz" --seed "$seed" --steps "$limit" -q -o build/bench_out.txt
         t1=$(date +%s%N)
         ms=$(( (t1 - t0) / 1000 ))
         if [ -z "$best" ] || [ "$ms" -lt "$best" ]; then best=$ms; fi

@@ -1,14 +1,14 @@
 #!/bin/sh
 # trace.sh — `make bench`, traces: what recording costs a run (best of 15 runs without and
 # with the recorder, the trace written to a file), the trace's size per cell change, and how
-# fast `tessera view`'s page opens and seeks in headless Chromium (load: navigation to the
+# fast `smalti view`'s page opens and seeks in headless Chromium (load: navigation to the
 # first drawn grid, best of 3; seeks: median and worst of 40 seeks to random steps).
 # Wall times on a shared machine wander; where valgrind is installed the script also counts
 # the instructions of a plain and a recorded MazeGrowth 511² run, which do not.
 # Goals (issue 6): recording at most 2x on MazeGrowth 511², under 8 MB per million changes,
 # load under 2 s, seeks under 100 ms.
 set -e
-CORPUS=${TESSERA_MJ_CORPUS:-../shared/mj}
+CORPUS=${SMALTI_MJ_CORPUS:-../shared/mj}
 BENCH=${TRACE_BENCH:-build/trace_bench}
 if [ ! -d "$CORPUS/models" ]; then echo "trace bench: skipped: corpus not found at $CORPUS"; exit 0; fi
 out=$(mktemp -d)
@@ -19,7 +19,7 @@ for spec in "MazeGrowth 511" "Growth 511" "Growth 1023"; do
     model=$1 size=$2
     set -- $("$BENCH" "$CORPUS/models/$model.xml" "$size" "$size" 1 1 0 "$out/run.trace" 15)
     plain=$1 traced=$2 steps=$3 changes=$4 bytes=$5
-    ./tessera view "$out/run.trace" -o "$out/run.html"
+    ./smalti view "$out/run.trace" -o "$out/run.html"
     set -- $(node tests/browser/viewer_bench.js "$out/run.html" 40)
     awk -v m="$model" -v s="${size}x$size" -v p="$plain" -v t="$traced" -v n="$steps" -v c="$changes" -v b="$bytes" \
         -v l="$1" -v sm="$2" -v sx="$3" \

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <time.h>
-#include "tessera.h"
+#include "smalti.h"
 #include "../src/trace/trace.h"
 
 static double now_ms(void)
@@ -20,29 +20,29 @@ static double now_ms(void)
 
 /* The two measured regions; separate functions so that callgrind can count
    each alone (--toggle-collect=run_plain, --toggle-collect=run_traced). */
-__attribute__((noinline)) static long run_plain(const ts_model *m, int seed, long limit)
+__attribute__((noinline)) static long run_plain(const smalti_model *m, int seed, long limit)
 {
-    ts_run *run = ts_run_new(m, seed, NULL);
-    long steps = ts_run_to_end(run, limit);
-    ts_run_free(run);
+    smalti_run *run = smalti_run_new(m, seed, NULL);
+    long steps = smalti_run_to_end(run, limit);
+    smalti_run_free(run);
     return steps;
 }
 
-__attribute__((noinline)) static bool run_traced(const ts_model *m, int seed, long limit, const char *model_path,
+__attribute__((noinline)) static bool run_traced(const smalti_model *m, int seed, long limit, const char *model_path,
                                                   const char *trace_path, const palette *pal)
 {
-    ts_error err;
-    ts_run *run = ts_run_new(m, seed, &err);
+    smalti_error err;
+    smalti_run *run = smalti_run_new(m, seed, &err);
     trace_meta meta = {.model_path = model_path, .seed = seed, .step_limit = limit};
     trace_writer *w = trace_writer_new(trace_path, run, m, &meta, pal, &err);
     bool ok = w != NULL;
     if (w) {
-        ts_run_set_observer(run, trace_observe, w);
-        ts_run_to_end(run, limit);
+        smalti_run_set_observer(run, trace_observe, w);
+        smalti_run_to_end(run, limit);
         ok = trace_writer_finish(w, &err);
         trace_writer_free(w);
     }
-    ts_run_free(run);
+    smalti_run_free(run);
     if (!ok) fprintf(stderr, "%s: %s\n", err.file, err.message);
     return ok;
 }
@@ -53,7 +53,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: trace_bench MODEL.xml MX MY MZ SEED STEP_LIMIT TRACE_PATH [REPEAT]\n");
         return 2;
     }
-    ts_load_options opt = ts_load_defaults();
+    smalti_load_options opt = smalti_load_defaults();
     opt.mx = atoi(argv[2]);
     opt.my = atoi(argv[3]);
     opt.mz = atoi(argv[4]);
@@ -62,8 +62,8 @@ int main(int argc, char **argv)
     long limit = atol(argv[6]);
     const char *trace_path = argv[7];
     int repeat = argc > 8 ? atoi(argv[8]) : 5;
-    ts_error err;
-    ts_model *m = ts_model_load(argv[1], &opt, &err);
+    smalti_error err;
+    smalti_model *m = smalti_model_load(argv[1], &opt, &err);
     if (!m) {
         fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.message);
         return 3;
@@ -92,6 +92,6 @@ int main(int argc, char **argv)
     printf("%.2f %.2f %ld %lld %lld\n", best_plain, best_traced, steps, (long long)trace_reader_info(r)->changes,
            (long long)st.st_size);
     trace_reader_free(r);
-    ts_model_free(m);
+    smalti_model_free(m);
     return 0;
 }

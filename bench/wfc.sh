@@ -5,7 +5,7 @@
 # settings (krychu/wfc has no ground and no periodic output); rows with backtrack take back decisions instead
 # of failing. run+load is the median run plus the one-off loading, the part of a whole process that counts.
 set -e
-SAMPLES=${TESSERA_WFC_SAMPLES:-../shared/wfc}
+SAMPLES=${SMALTI_WFC_SAMPLES:-../shared/wfc}
 BENCH=${WFC_BENCH:-build/wfc_bench}
 if [ ! -f "$SAMPLES/samples.xml" ]; then echo "bench wfc: skipped: classic samples not found at $SAMPLES"; exit 0; fi
 printf '\n%-46s %9s %8s %8s %9s  %s\n' "classic wfc case" median_ms failed load_ms run+load "peers (whole process, failures)"

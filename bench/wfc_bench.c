@@ -33,7 +33,7 @@ int main(int argc, char **argv)
     if (runs < 1 || runs > 1000) return 2;
     xmlDoc *doc = xmlReadMemory(argv[2], (int)strlen(argv[2]), "entry.xml", NULL, XML_PARSE_NONET);
     if (!doc) return 3;
-    ts_error err;
+    smalti_error err;
     diag d = {.file = "entry", .err = &err};
     wfc_classic_entry e;
     double t0 = now_ms();

@@ -1,6 +1,6 @@
 #!/bin/sh
-# cli_test.sh — the tessera command line: outputs, exit codes and messages. Usage: cli_test.sh ./tessera
-T=${1:-./tessera}
+# cli_test.sh — the smalti command line: outputs, exit codes and messages. Usage: cli_test.sh ./smalti
+T=${1:-./smalti}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 pass=0 fail=0
@@ -149,7 +149,7 @@ if [ "$(tail -n 5 "$dir/glued.txt" | grep -c '^WWWWW$')" = 5 ]; then ok; else ba
 # holds the trace and names nothing outside itself; damaged or missing traces are refused.
 "$T" run "$M" --size 9 --seed 2 -q --trace "$dir/m.trace" -o "$dir/traced.txt"
 "$T" run "$M" --size 9 --seed 2 -q -o "$dir/untraced.txt"
-if [ "$(head -c 7 "$dir/m.trace")" = "TSTRACE" ] && [ "$(tail -c 4 "$dir/m.trace")" = "TEND" ]; then ok; else bad "trace magic and end marker"; fi
+if [ "$(head -c 7 "$dir/m.trace")" = "SMTRACE" ] && [ "$(tail -c 4 "$dir/m.trace")" = "TEND" ]; then ok; else bad "trace magic and end marker"; fi
 if cmp -s "$dir/traced.txt" "$dir/untraced.txt"; then ok; else bad "recording changed the run's result"; fi
 expect 0 "" "$T" view "$dir/m.trace"
 if [ -f "$dir/m.html" ] && grep -q 'id="trace-data"' "$dir/m.html" && grep -q "<title>m.xml" "$dir/m.html" \
@@ -166,7 +166,7 @@ if [ ! -f "$dir/bad.html" ] && [ ! -f "$dir/cut.html" ]; then ok; else bad "a re
 expect 5 "cannot write" "$T" run "$M" --size 5 -q --trace "$dir/no/such/dir/x.trace"
 expect 2 "needs a value" "$T" run "$M" --trace
 
-# tessera wfc: a tiny classic samples.xml over the shared WaveFunctionCollapse samples (one overlapping, one tiled).
+# smalti wfc: a tiny classic samples.xml over the shared WaveFunctionCollapse samples (one overlapping, one tiled).
 W=../shared/wfc
 if [ -f "$W/samples/RedMaze.png" ] && [ -f "$W/tilesets/Knots.xml" ]; then
     printf '<samples>\n  <overlapping name="RedMaze" N="2" size="16" screenshots="1"/>\n  <simpletiled name="Knots" subset="Standard" size="6" periodic="True" screenshots="1"/>\n</samples>\n' > "$dir/wfc.xml"

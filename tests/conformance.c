@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <libxml/parser.h>
-#include "tessera.h"
+#include "smalti.h"
 
 /* Features this build implements; a row runs when all of its features are here. */
 static const char *const implemented[] = {"convchain", "convolution", "field", "map", "observe", "path", "rulefile", "wfc", NULL};
@@ -80,7 +80,7 @@ static void read_next_hash(step_check *sc)
     }
 }
 
-static void on_step(void *ud, const ts_step_event *ev)
+static void on_step(void *ud, const smalti_step_event *ev)
 {
     step_check *sc = ud;
     if (sc->first_bad >= 0 || sc->next_step < 0 || ev->step != sc->next_step) return;
@@ -89,7 +89,7 @@ static void on_step(void *ud, const ts_step_event *ev)
 }
 
 /* Rerun a failing row with the per-step hashes to name the first diverging step. */
-static long first_divergence(const char *corpus, row *w, const ts_model *model)
+static long first_divergence(const char *corpus, row *w, const smalti_model *model)
 {
     char path[1024], base[256];
     snprintf(base, sizeof base, "%s", w->file);
@@ -99,11 +99,11 @@ static long first_divergence(const char *corpus, row *w, const ts_model *model)
     step_check sc = {.steps = fopen(path, "r"), .cells = (size_t)w->mx * w->my * w->mz, .first_bad = -1};
     if (!sc.steps) return -2;
     read_next_hash(&sc);
-    ts_run *run = ts_run_new(model, w->seed, NULL);
+    smalti_run *run = smalti_run_new(model, w->seed, NULL);
     if (run) {
-        ts_run_set_observer(run, on_step, &sc);
-        ts_run_to_end(run, w->limit);
-        ts_run_free(run);
+        smalti_run_set_observer(run, on_step, &sc);
+        smalti_run_to_end(run, w->limit);
+        smalti_run_free(run);
     }
     fclose(sc.steps);
     return sc.first_bad;
@@ -113,7 +113,7 @@ static void run_row(const char *corpus, row *w)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/models/%s.xml", corpus, w->model);
-    ts_load_options opt = ts_load_defaults();
+    smalti_load_options opt = smalti_load_defaults();
     opt.mx = w->mx; opt.my = w->my; opt.mz = w->mz;
     opt.quiet = 1;
     char resources[1024];
@@ -121,24 +121,24 @@ static void run_row(const char *corpus, row *w)
     const char *dirs[1] = {resources};
     opt.resource_dirs = dirs;
     opt.resource_dir_count = 1;
-    ts_error err;
-    ts_model *model = ts_model_load(path, &opt, &err);
+    smalti_error err;
+    smalti_model *model = smalti_model_load(path, &opt, &err);
     if (!model) {
         w->status = 2;
         snprintf(w->detail, sizeof w->detail, "load failed: %s:%d: %s", err.file, err.line, err.message);
         return;
     }
-    ts_run *run = ts_run_new(model, w->seed, &err);
+    smalti_run *run = smalti_run_new(model, w->seed, &err);
     if (!run) {
         w->status = 2;
         snprintf(w->detail, sizeof w->detail, "%s", err.message);
-        ts_model_free(model);
+        smalti_model_free(model);
         return;
     }
-    long steps = ts_run_to_end(run, w->limit);
+    long steps = smalti_run_to_end(run, w->limit);
     int mx, my, mz;
-    const unsigned char *cells = ts_run_grid(run, &mx, &my, &mz);
-    const char *legend = ts_run_legend(run);
+    const unsigned char *cells = smalti_run_grid(run, &mx, &my, &mz);
+    const char *legend = smalti_run_legend(run);
     snprintf(path, sizeof path, "%s/expected/%s", corpus, w->file);
     char *expected = read_file(path);
     const char *grid_text = NULL;
@@ -183,8 +183,8 @@ static void run_row(const char *corpus, row *w)
         if (bad >= 0) snprintf(w->detail + n, sizeof w->detail - n, "; first diverging step %ld", bad);
     }
     free(expected);
-    ts_run_free(run);
-    ts_model_free(model);
+    smalti_run_free(run);
+    smalti_model_free(model);
 }
 
 static void *worker(void *arg)
@@ -204,7 +204,7 @@ int main(int argc, char **argv)
     /* libxml2 sets up its global state on first use; do it before the
        worker threads so two of them cannot race to do it. */
     xmlInitParser();
-    const char *corpus = getenv("TESSERA_MJ_CORPUS");
+    const char *corpus = getenv("SMALTI_MJ_CORPUS");
     if (!corpus || !*corpus) corpus = "../shared/mj";
     const char *only_tier = NULL, *only_model = NULL;
     long max_cells = 0;
@@ -223,7 +223,7 @@ int main(int argc, char **argv)
     snprintf(path, sizeof path, "%s/expected/manifest.tsv", corpus);
     FILE *f = fopen(path, "r");
     if (!f) {
-        printf("conformance: skipped: corpus not found at %s (set TESSERA_MJ_CORPUS)\n", corpus);
+        printf("conformance: skipped: corpus not found at %s (set SMALTI_MJ_CORPUS)\n", corpus);
         printf("0 passed, 0 failed, 1 skipped\n");
         return 0;
     }

@@ -1,18 +1,18 @@
 # tests.mk — `make test`: unit tests (cmocka), CLI checks, corpus conformance, sanitizer build.
 UNIT_SRC := $(wildcard tests/unit/*.c)
 TEST_LIBS := $(LDLIBS) -lcmocka -lpthread
-TESSERA_MJ_CORPUS ?= ../shared/mj
-export TESSERA_MJ_CORPUS
+SMALTI_MJ_CORPUS ?= ../shared/mj
+export SMALTI_MJ_CORPUS
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-$(BUILD)/unit_tests: $(UNIT_SRC) tests/unit/unit.h $(BUILD)/libtessera.a
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $(UNIT_SRC) $(BUILD)/libtessera.a $(TEST_LIBS)
+$(BUILD)/unit_tests: $(UNIT_SRC) tests/unit/unit.h $(BUILD)/libsmalti.a
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $(UNIT_SRC) $(BUILD)/libsmalti.a $(TEST_LIBS)
 
-$(BUILD)/conformance: tests/conformance.c $(BUILD)/libtessera.a
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libtessera.a $(TEST_LIBS)
+$(BUILD)/conformance: tests/conformance.c $(BUILD)/libsmalti.a
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libsmalti.a $(TEST_LIBS)
 
-$(BUILD)/trace_roundtrip: tests/trace_roundtrip.c $(BUILD)/libtessera.a $(HEADERS)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libtessera.a $(TEST_LIBS)
+$(BUILD)/trace_roundtrip: tests/trace_roundtrip.c $(BUILD)/libsmalti.a $(HEADERS)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libsmalti.a $(TEST_LIBS)
 
 # Traces of corpus runs replay to the runs' grids and acting nodes: every core
 # row, and the adv and wfc rows (maps, wfc grids) up to a size that keeps it quick.
@@ -20,8 +20,8 @@ trace-roundtrip: $(BUILD)/trace_roundtrip
 	$(BUILD)/trace_roundtrip --jobs 2 --tier core
 	$(BUILD)/trace_roundtrip --jobs 2 --tier adv --tier wfc --max-cells 40000
 
-$(BUILD)/trace_expect: tests/trace_expect.c $(BUILD)/libtessera.a $(HEADERS)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libtessera.a $(LDLIBS)
+$(BUILD)/trace_expect: tests/trace_expect.c $(BUILD)/libsmalti.a $(HEADERS)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libsmalti.a $(LDLIBS)
 
 # playwright-core from the npm registry, installed as the lock file says (once per lock file).
 BROWSER_MODULES := tests/browser/node_modules/.installed
@@ -30,32 +30,42 @@ $(BROWSER_MODULES): tests/browser/package.json tests/browser/package-lock.json |
 	@touch $@
 
 # The viewer page in headless Chromium (Debian's, from make deps).
-browser-test: tessera $(BUILD)/trace_expect $(BROWSER_MODULES)
-	node tests/browser/viewer_test.js ./tessera $(BUILD)/trace_expect
+browser-test: smalti $(BUILD)/trace_expect $(BROWSER_MODULES)
+	node tests/browser/viewer_test.js ./smalti $(BUILD)/trace_expect
 
 unit: $(BUILD)/unit_tests
 	$(BUILD)/unit_tests
 
-cli-test: tessera
-	sh tests/cli_test.sh ./tessera
+# The shared library exports only the API (and that is enough for a program that sees only smalti.h).
+$(BUILD)/api_shared: tests/api_shared.c include/smalti.h $(BUILD)/libsmalti.so
+	$(CC) -std=c11 -Iinclude $(WARN) $(CFLAGS) -o $@ $< -L$(BUILD) -lsmalti -Wl,-rpath,'$$ORIGIN'
+symbols: $(BUILD)/libsmalti.so $(BUILD)/api_shared
+	sh tests/symbols.sh $(BUILD)/libsmalti.so include/smalti.h
+	@out=$$($(BUILD)/api_shared models/maze.xml 21) && echo "$$out" | grep -q 'finished=1 ' \
+	  && ldd $(BUILD)/api_shared | grep -q 'libsmalti.so.0 => .*$(BUILD)/libsmalti.so.0' \
+	  && echo "api_shared: $$out (through libsmalti.so.0)" || { echo "api_shared failed: $$out"; exit 1; }
+
+cli-test: smalti
+	sh tests/cli_test.sh ./smalti
 
 conformance: $(BUILD)/conformance
 	$(BUILD)/conformance --jobs 2
 
 # The same sources built with AddressSanitizer and UBSan in their own folder.
 sanitize:
-	$(MAKE) --no-print-directory BUILD=build/asan CFLAGS="$(ASAN_FLAGS)" build/asan/unit_tests build/asan/conformance build/asan/tessera-asan
+	$(MAKE) --no-print-directory BUILD=build/asan CFLAGS="$(ASAN_FLAGS)" build/asan/unit_tests build/asan/conformance build/asan/smalti-asan
 	ASAN_OPTIONS=detect_leaks=1 build/asan/unit_tests
-	TESSERA=build/asan/tessera-asan sh tests/cli_test.sh build/asan/tessera-asan
+	SMALTI=build/asan/smalti-asan sh tests/cli_test.sh build/asan/smalti-asan
 	build/asan/conformance --jobs 2 --tier core --max-cells 20000
 	build/asan/conformance --jobs 2 --tier adv --max-cells 20000
 	build/asan/conformance --jobs 2 --tier wfc --max-cells 20000
 
-$(BUILD)/tessera-asan: $(CLI_OBJ) $(BUILD)/libtessera.a
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libtessera.a $(LDLIBS)
+$(BUILD)/smalti-asan: $(CLI_OBJ) $(BUILD)/libsmalti.a
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libsmalti.a $(LDLIBS)
 
 test: all
 	@$(MAKE) --no-print-directory warnings
+	@$(MAKE) --no-print-directory symbols
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory cli-test
 	@$(MAKE) --no-print-directory trace-roundtrip
@@ -63,7 +73,7 @@ test: all
 	@$(MAKE) --no-print-directory sanitize
 	@$(MAKE) --no-print-directory conformance
 
-.PHONY: unit cli-test conformance sanitize trace-roundtrip browser-test
+.PHONY: symbols unit cli-test conformance sanitize trace-roundtrip browser-test
 
 # -Wall -Wextra must stay clean under both gcc and clang.
 warnings: $(BUILD)/gen/palette.inc $(VIEW_INC)

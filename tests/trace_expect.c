@@ -4,7 +4,7 @@
    palette colours. Usage: trace_expect RUN.trace STEP... */
 #include <stdio.h>
 #include <stdlib.h>
-#include "tessera.h"
+#include "smalti.h"
 #include "../src/trace/trace.h"
 
 int main(int argc, char **argv)
@@ -13,7 +13,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: trace_expect RUN.trace STEP...\n");
         return 2;
     }
-    ts_error err;
+    smalti_error err;
     trace_reader *r = trace_read_file(argv[1], &err);
     if (!r) {
         fprintf(stderr, "%s: %s\n", err.file, err.message);

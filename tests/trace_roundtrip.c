@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tessera.h"
+#include "smalti.h"
 #include "../src/trace/trace.h"
 
 typedef struct row {
@@ -28,7 +28,7 @@ typedef struct job {
 
 /* What the run did, seen beside the recorder. */
 typedef struct watch {
-    ts_run *run;
+    smalti_run *run;
     trace_writer *writer;
     int *nodes;          /* acting node of each step, [1..] */
     long count, cap;
@@ -38,7 +38,7 @@ typedef struct watch {
     bool oom;
 } watch;
 
-static void on_step(void *ud, const ts_step_event *ev)
+static void on_step(void *ud, const smalti_step_event *ev)
 {
     watch *wt = ud;
     trace_observe(wt->writer, ev);
@@ -53,7 +53,7 @@ static void on_step(void *ud, const ts_step_event *ev)
     for (int p = 0; p < PROBES; p++)
         if (ev->step == wt->probe_step[p] && wt->probe_grid[p]) {
             int mx, my, mz;
-            ts_run_grid(wt->run, &mx, &my, &mz);
+            smalti_run_grid(wt->run, &mx, &my, &mz);
             if ((size_t)mx * my * mz == wt->probe_cells[p]) memcpy(wt->probe_grid[p], ev->grid, wt->probe_cells[p]);
             else { free(wt->probe_grid[p]); wt->probe_grid[p] = NULL; } /* a map switched the grid */
         }
@@ -65,19 +65,19 @@ static void run_row(const char *corpus, row *w)
     snprintf(path, sizeof path, "%s/models/%s.xml", corpus, w->model);
     snprintf(resources, sizeof resources, "%s/resources", corpus);
     const char *dirs[1] = {resources};
-    ts_load_options opt = ts_load_defaults();
+    smalti_load_options opt = smalti_load_defaults();
     opt.mx = w->mx; opt.my = w->my; opt.mz = w->mz;
     opt.quiet = 1;
     opt.resource_dirs = dirs;
     opt.resource_dir_count = 1;
-    ts_error err;
-    ts_model *model = ts_model_load(path, &opt, &err);
+    smalti_error err;
+    smalti_model *model = smalti_model_load(path, &opt, &err);
     w->status = 2;
     if (!model) {
         snprintf(w->detail, sizeof w->detail, "load failed: %s", err.message);
         return;
     }
-    ts_run *run = ts_run_new(model, w->seed, &err);
+    smalti_run *run = smalti_run_new(model, w->seed, &err);
     palette pal;
     palette_default(&pal);
     trace_meta meta = {.model_path = path, .seed = w->seed, .step_limit = w->limit};
@@ -96,9 +96,9 @@ static void run_row(const char *corpus, row *w)
         wt.probe_grid[p] = wt.probe_step[p] > 0 ? malloc(cells) : NULL;
     }
     unsigned char *start = malloc(cells);
-    memcpy(start, ts_run_grid(run, NULL, NULL, NULL), cells);
-    ts_run_set_observer(run, on_step, &wt);
-    long steps = ts_run_to_end(run, w->limit);
+    memcpy(start, smalti_run_grid(run, NULL, NULL, NULL), cells);
+    smalti_run_set_observer(run, on_step, &wt);
+    long steps = smalti_run_to_end(run, w->limit);
     if (!trace_writer_finish(wt.writer, &err) || wt.oom) {
         snprintf(w->detail, sizeof w->detail, "recording failed: %s", err.message);
         free(start);
@@ -113,17 +113,17 @@ static void run_row(const char *corpus, row *w)
         goto done;
     }
     int mx, my, mz, fx, fy, fz;
-    const unsigned char *final = ts_run_grid(run, &mx, &my, &mz);
+    const unsigned char *final = smalti_run_grid(run, &mx, &my, &mz);
     const uint8_t *replayed = trace_grid(r, &fx, &fy, &fz);
     const trace_info *info = trace_reader_info(r);
     if (info->steps != steps || trace_position(r) != steps) {
         snprintf(w->detail, sizeof w->detail, "trace has %ld steps, the run made %ld", info->steps, steps);
-    } else if (mx != fx || my != fy || mz != fz || strcmp(trace_legend(r), ts_run_legend(run)) != 0 ||
+    } else if (mx != fx || my != fy || mz != fz || strcmp(trace_legend(r), smalti_run_legend(run)) != 0 ||
                memcmp(final, replayed, (size_t)mx * my * mz) != 0) {
         snprintf(w->detail, sizeof w->detail, "the replayed final grid differs from the run's");
-    } else if (info->node_count != ts_model_node_count(model)) {
+    } else if (info->node_count != smalti_model_node_count(model)) {
         snprintf(w->detail, sizeof w->detail, "the trace's tree has %d nodes, the model %d", info->node_count,
-                 ts_model_node_count(model));
+                 smalti_model_node_count(model));
     } else {
         /* Every step's acting node, from step 0 on. */
         trace_step st;
@@ -164,8 +164,8 @@ done:
     free(wt.nodes);
     trace_reader_free(r);
     trace_writer_free(wt.writer);
-    ts_run_free(run);
-    ts_model_free(model);
+    smalti_run_free(run);
+    smalti_model_free(model);
 }
 
 static void *worker(void *arg)
@@ -182,7 +182,7 @@ static void *worker(void *arg)
 
 int main(int argc, char **argv)
 {
-    const char *corpus = getenv("TESSERA_MJ_CORPUS");
+    const char *corpus = getenv("SMALTI_MJ_CORPUS");
     if (!corpus || !*corpus) corpus = "../shared/mj";
     const char *tiers[8];
     int tier_count = 0, jobs = 2;
@@ -201,7 +201,7 @@ int main(int argc, char **argv)
     snprintf(path, sizeof path, "%s/expected/manifest.tsv", corpus);
     FILE *f = fopen(path, "r");
     if (!f) {
-        printf("trace round trip: skipped: corpus not found at %s (set TESSERA_MJ_CORPUS)\n", corpus);
+        printf("trace round trip: skipped: corpus not found at %s (set SMALTI_MJ_CORPUS)\n", corpus);
         printf("0 passed, 0 failed, 1 skipped\n");
         return 0;
     }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""make_wfc_assets.py — writes tessera's own wfc example resources into rules/ deterministically.
+"""make_wfc_assets.py — writes smalti's own wfc example resources into rules/ deterministically.
 
   rules/tilesets/DungeonRooms.xml + rules/tilesets/DungeonRooms/*.vox   rooms, walls, doors, corridors
   rules/tilesets/Pipes.xml        + rules/tilesets/Pipes/*.vox          pipes: straight, turn, T, cross, bridge, cap

@@ -1,4 +1,4 @@
-/* batch.c — `tessera batch`: run a models.xml list the way MarkovJunior's Program.cs does. */
+/* batch.c — `smalti batch`: run a models.xml list the way MarkovJunior's Program.cs does. */
 #include "cli.h"
 #include <errno.h>
 #include <libxml/parser.h>
@@ -75,14 +75,14 @@ static int run_entry(const batch_args *a, diag *d, const xmlNode *xm, const pale
 
     char path[4096];
     snprintf(path, sizeof path, "%s/%s.xml", a->models_dir, name);
-    ts_load_options opt = ts_load_defaults();
+    smalti_load_options opt = smalti_load_defaults();
     opt.mx = mx; opt.my = my; opt.mz = mz;
     opt.resource_dirs = a->resources;
     opt.resource_dir_count = a->resource_count;
     opt.allow_any_path = a->allow_any_path;
     opt.quiet = a->quiet;
-    ts_error err;
-    ts_model *model = ts_model_load(path, &opt, &err);
+    smalti_error err;
+    smalti_model *model = smalti_model_load(path, &opt, &err);
     if (!model) {
         print_error(&err);
         return exit_code_for(err.status);
@@ -90,7 +90,7 @@ static int run_entry(const batch_args *a, diag *d, const xmlNode *xm, const pale
     const char *seeds = xml_attr(xm, "seeds");
     const char *seed_cursor = seeds;
     int rc = EXIT_OK;
-    ts_run *run = NULL;
+    smalti_run *run = NULL;
     for (int k = 0; k < amount && rc == EXIT_OK; k++) {
         int32_t seed;
         char *end = NULL;
@@ -102,13 +102,13 @@ static int run_entry(const batch_args *a, diag *d, const xmlNode *xm, const pale
             seed = rng_next(meta);
             seed_cursor = NULL;
         }
-        if (!run) run = ts_run_new(model, seed, &err);
-        else ts_run_reset(run, seed);
+        if (!run) run = smalti_run_new(model, seed, &err);
+        else smalti_run_reset(run, seed);
         if (!run) { print_error(&err); rc = EXIT_RUNTIME; break; }
         char label[300];
         snprintf(label, sizeof label, "%s_%d", name, (int)seed);
         run_with_progress(run, steps, label, a->quiet);
-        if (ts_run_error(run, &err)) {
+        if (smalti_run_error(run, &err)) {
             print_error(&err);
             rc = EXIT_RUNTIME;
             break;
@@ -116,17 +116,17 @@ static int run_entry(const batch_args *a, diag *d, const xmlNode *xm, const pale
         /* As Program.cs: a picture when the final grid is 2-D or the entry asks for
            iso (then drawn isometrically), else a VOX. A map node may change the size. */
         int fx, fy, fz;
-        ts_run_grid(run, &fx, &fy, &fz);
+        smalti_run_grid(run, &fx, &fy, &fz);
         snprintf(path, sizeof path, "%s/%s.%s", a->out_dir, label, fz == 1 || iso ? "png" : "vox");
         if (!write_result(path, run, name, seed, steps, &pal, pixelsize, &err)) {
             print_error(&err);
             rc = exit_code_for(err.status);
         } else if (!a->quiet) {
-            printf("%s: %ld steps -> %s\n", label, ts_run_counter(run), path);
+            printf("%s: %ld steps -> %s\n", label, smalti_run_counter(run), path);
         }
     }
-    ts_run_free(run);
-    ts_model_free(model);
+    smalti_run_free(run);
+    smalti_model_free(model);
     return rc;
 }
 
@@ -140,22 +140,22 @@ int cmd_batch(int argc, char **argv)
         bool takes = strcmp(arg, "--models") == 0 || strcmp(arg, "--resources") == 0 || strcmp(arg, "-o") == 0 ||
                      strcmp(arg, "--output") == 0;
         if (takes) {
-            if (i + 1 >= argc) { fprintf(stderr, "tessera: %s needs a value\n", arg); return EXIT_USAGE; }
+            if (i + 1 >= argc) { fprintf(stderr, "smalti: %s needs a value\n", arg); return EXIT_USAGE; }
             const char *val = argv[++i];
             if (strcmp(arg, "--models") == 0) a.models_dir = val;
             else if (strcmp(arg, "--resources") == 0) {
-                if (a.resource_count == CLI_MAX_RESOURCES) { fprintf(stderr, "tessera: too many --resources\n"); return EXIT_USAGE; }
+                if (a.resource_count == CLI_MAX_RESOURCES) { fprintf(stderr, "smalti: too many --resources\n"); return EXIT_USAGE; }
                 a.resources[a.resource_count++] = val;
             } else a.out_dir = val;
         } else if (arg[0] == '-') {
-            fprintf(stderr, "tessera: unknown option %s\nRun 'tessera --help' for usage.\n", arg);
+            fprintf(stderr, "smalti: unknown option %s\nRun 'smalti --help' for usage.\n", arg);
             return EXIT_USAGE;
         } else if (a.list) {
-            fprintf(stderr, "tessera: unexpected argument %s\n", arg);
+            fprintf(stderr, "smalti: unexpected argument %s\n", arg);
             return EXIT_USAGE;
         } else a.list = arg;
     }
-    if (!a.list) { fprintf(stderr, "tessera: batch needs MODELS.xml\n"); return EXIT_USAGE; }
+    if (!a.list) { fprintf(stderr, "smalti: batch needs MODELS.xml\n"); return EXIT_USAGE; }
     char models_dir[4096];
     if (!a.models_dir) {
         const char *slash = strrchr(a.list, '/');
@@ -171,7 +171,7 @@ int cmd_batch(int argc, char **argv)
     palette_default(&pal);
     rng meta;
     rng_seed(&meta, (int32_t)(time(NULL) ^ getpid()));
-    ts_error err;
+    smalti_error err;
     diag d = {.file = a.list, .err = &err, .warn = batch_warn, .quiet = a.quiet};
     int worst = EXIT_OK, failures = 0, entries = 0;
     for (const xmlNode *xm = xml_first_child(xmlDocGetRootElement(doc)); xm; xm = xml_next(xm)) {

@@ -1,12 +1,12 @@
-/* cli.h — shared pieces of the tessera command-line tool. */
-#ifndef TS_CLI_H
-#define TS_CLI_H
+/* cli.h — shared pieces of the smalti command-line tool. */
+#ifndef SMALTI_CLI_H
+#define SMALTI_CLI_H
 #include <stdbool.h>
-#include "tessera.h"
+#include "smalti.h"
 #include "../io/output.h"
 #include "../trace/trace.h"
 
-/* Exit codes, documented in `tessera --help` and the README. */
+/* Exit codes, documented in `smalti --help` and the README. */
 enum {
     EXIT_OK = 0,
     EXIT_USAGE = 2,
@@ -17,15 +17,15 @@ enum {
 
 #define CLI_MAX_RESOURCES 16
 
-int exit_code_for(ts_status status);
-void print_error(const ts_error *err);
+int exit_code_for(smalti_status status);
+void print_error(const smalti_error *err);
 /* Run to the end (or the limit), with a progress line on a terminal after a second. */
-long run_with_progress(ts_run *run, long step_limit, const char *label, bool quiet);
+long run_with_progress(smalti_run *run, long step_limit, const char *label, bool quiet);
 /* Write the outcome of a run to path by its extension (.png, .txt, .vox), or
    the text form to stdout when path is NULL. A 3-D grid's .png is its
    isometric picture with cubes of pixel_size. */
-bool write_result(const char *path, const ts_run *run, const char *model_name, int32_t seed, long step_limit,
-                  const palette *pal, int pixel_size, ts_error *err);
+bool write_result(const char *path, const smalti_run *run, const char *model_name, int32_t seed, long step_limit,
+                  const palette *pal, int pixel_size, smalti_error *err);
 bool has_extension(const char *path, const char *ext); /* case-insensitive, ext with its dot */
 bool parse_int_arg(const char *text, long min, long max, long *out);
 /* Parse a list file; EXIT_OK, or the exit code after printing "file:line: error". */
@@ -36,18 +36,18 @@ int cmd_wfc(int argc, char **argv);
 int cmd_view(int argc, char **argv);
 /* Recording for run --trace: a writer for `run` (before its first step) with
    the model's source text, or NULL with err set. */
-trace_writer *trace_record_start(const char *trace_path, const char *model_path, ts_run *run, const ts_model *model,
-                                 int32_t seed, long step_limit, const palette *pal, ts_error *err);
+trace_writer *trace_record_start(const char *trace_path, const char *model_path, smalti_run *run, const smalti_model *model,
+                                 int32_t seed, long step_limit, const palette *pal, smalti_error *err);
 
 /* Observer fan-out (fanout.c): the one observer slot of a run, shared. The
    fan-out must outlive the run's steps; observers are called in the order added. */
 #define FANOUT_MAX 8
 typedef struct observer_fanout {
     int count;
-    struct { ts_observer_fn fn; void *userdata; } to[FANOUT_MAX];
+    struct { smalti_observer_fn fn; void *userdata; } to[FANOUT_MAX];
 } observer_fanout;
-bool fanout_add(observer_fanout *f, ts_observer_fn fn, void *userdata); /* false when full */
-void fanout_attach(observer_fanout *f, ts_run *run);                    /* after the last fanout_add */
+bool fanout_add(observer_fanout *f, smalti_observer_fn fn, void *userdata); /* false when full */
+void fanout_attach(observer_fanout *f, smalti_run *run);                    /* after the last fanout_add */
 /* The live terminal view of --watch (watch.c). watch_start blocks SIGINT and
    SIGTERM and draws the start; watch_run steps the run, drawing at most 30
    times a second, and returns false when Ctrl-C stopped it; watch_end draws
@@ -55,8 +55,8 @@ void fanout_attach(observer_fanout *f, ts_run *run);                    /* after
    the run (0 if none), which the caller raises again after dropping partial
    outputs. stdout must be a terminal. */
 typedef struct term_watch term_watch;
-term_watch *watch_start(const ts_run *run, const ts_model *model, const palette *pal, const char *label);
-void watch_observe(void *watch, const ts_step_event *event);
-bool watch_run(term_watch *w, ts_run *run, long step_limit);
+term_watch *watch_start(const smalti_run *run, const smalti_model *model, const palette *pal, const char *label);
+void watch_observe(void *watch, const smalti_step_event *event);
+bool watch_run(term_watch *w, smalti_run *run, long step_limit);
 int watch_end(term_watch *w);
 #endif

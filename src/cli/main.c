@@ -1,4 +1,4 @@
-/* main.c — the tessera command line: run, batch, check. */
+/* main.c — the smalti command line: run, batch, check. */
 #include "cli.h"
 #include <errno.h>
 #include <signal.h>
@@ -9,15 +9,15 @@
 #include "../io/anim.h"
 
 static const char usage_text[] =
-    "tessera " TS_VERSION " - a fast MarkovJunior interpreter\n"
+    "smalti " SMALTI_VERSION " - a fast MarkovJunior interpreter\n"
     "\n"
     "Usage:\n"
-    "  tessera run MODEL.xml [options]     run a model once and write its final grid\n"
-    "  tessera batch MODELS.xml [options]  run a models.xml list as MarkovJunior does\n"
-    "  tessera check MODEL.xml [options]   load a model and report problems, without running\n"
-    "  tessera wfc SAMPLES.xml [options]   the classic WaveFunctionCollapse sample list\n"
-    "  tessera view RUN.trace -o RUN.html  a trace as one self-contained HTML viewer page\n"
-    "  tessera --help | --version\n"
+    "  smalti run MODEL.xml [options]     run a model once and write its final grid\n"
+    "  smalti batch MODELS.xml [options]  run a models.xml list as MarkovJunior does\n"
+    "  smalti check MODEL.xml [options]   load a model and report problems, without running\n"
+    "  smalti wfc SAMPLES.xml [options]   the classic WaveFunctionCollapse sample list\n"
+    "  smalti view RUN.trace -o RUN.html  a trace as one self-contained HTML viewer page\n"
+    "  smalti --help | --version\n"
     "\n"
     "Options of run and check:\n"
     "  --size N              grid side (default 64 in 2-D, 24 in 3-D)\n"
@@ -37,7 +37,7 @@ static const char usage_text[] =
     "                        one (default 4, as models.xml pixelsize)\n"
     "  --palette FILE        colours to use over the built-in palette\n"
     "  --trace FILE          record every step (acting node, changed cells) for\n"
-    "                        `tessera view` (format: docs/trace-format.md)\n"
+    "                        `smalti view` (format: docs/trace-format.md)\n"
     "  -q, --quiet           no progress line and no warnings\n"
     "\n"
     "Watching and recording a run (run only; with any of them the final grid is\n"
@@ -76,29 +76,29 @@ static const char usage_text[] =
     "Exit codes: 0 success, 2 usage error, 3 model error, 4 runtime error, 5 I/O error.\n"
     "\n"
     "Examples:\n"
-    "  tessera run models/maze.xml --size 48 -o maze.png\n"
-    "  tessera run models/tower3d.xml --length 21 --width 21 --height 32 --iso -o tower.png\n"
-    "  tessera run ../shared/mj/models/Growth.xml --size 359 --steps 40000 -o growth.txt\n"
-    "  tessera run ../shared/mj/models/MazeGrowth.xml --size 95 --every 20 --gif maze.gif\n"
-    "  tessera run ../shared/mj/models/MazeGrowth.xml --size 255 --watch\n"
-    "  tessera batch ../shared/mj/models.xml -o out/\n";
+    "  smalti run models/maze.xml --size 48 -o maze.png\n"
+    "  smalti run models/tower3d.xml --length 21 --width 21 --height 32 --iso -o tower.png\n"
+    "  smalti run ../shared/mj/models/Growth.xml --size 359 --steps 40000 -o growth.txt\n"
+    "  smalti run ../shared/mj/models/MazeGrowth.xml --size 95 --every 20 --gif maze.gif\n"
+    "  smalti run ../shared/mj/models/MazeGrowth.xml --size 255 --watch\n"
+    "  smalti batch ../shared/mj/models.xml -o out/\n";
 
-int exit_code_for(ts_status status)
+int exit_code_for(smalti_status status)
 {
     switch (status) {
-    case TS_OK: return EXIT_OK;
-    case TS_ERR_MODEL: return EXIT_MODEL;
-    case TS_ERR_IO: return EXIT_IO;
-    case TS_ERR_USAGE: return EXIT_USAGE;
+    case SMALTI_OK: return EXIT_OK;
+    case SMALTI_ERR_MODEL: return EXIT_MODEL;
+    case SMALTI_ERR_IO: return EXIT_IO;
+    case SMALTI_ERR_USAGE: return EXIT_USAGE;
     default: return EXIT_RUNTIME;
     }
 }
 
-void print_error(const ts_error *err)
+void print_error(const smalti_error *err)
 {
     if (err->file[0] && err->line > 0) fprintf(stderr, "%s:%d: error: %s\n", err->file, err->line, err->message);
     else if (err->file[0]) fprintf(stderr, "%s: error: %s\n", err->file, err->message);
-    else fprintf(stderr, "tessera: error: %s\n", err->message);
+    else fprintf(stderr, "smalti: error: %s\n", err->message);
 }
 
 bool parse_int_arg(const char *text, long min, long max, long *out)
@@ -114,9 +114,9 @@ bool parse_int_arg(const char *text, long min, long max, long *out)
 
 static int usage_error(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "tessera: ");
+    fprintf(stderr, "smalti: ");
     fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nRun 'tessera --help' for usage.\n");
+    fprintf(stderr, "\nRun 'smalti --help' for usage.\n");
     return EXIT_USAGE;
 }
 
@@ -185,7 +185,7 @@ static int parse_run_args(int argc, char **argv, run_args *a)
         else { a->model = arg; continue; }
         if (!val) return usage_error("%s needs a value", arg);
         if (!parse_int_arg(val, min, max, target)) {
-            fprintf(stderr, "tessera: %s %s: expected an integer from %ld to %ld\n", arg, val, min, max);
+            fprintf(stderr, "smalti: %s %s: expected an integer from %ld to %ld\n", arg, val, min, max);
             return EXIT_USAGE;
         }
         i++;
@@ -196,9 +196,9 @@ static int parse_run_args(int argc, char **argv, run_args *a)
     return EXIT_OK;
 }
 
-static int load_for_args(const run_args *a, ts_model **model)
+static int load_for_args(const run_args *a, smalti_model **model)
 {
-    ts_load_options opt = ts_load_defaults();
+    smalti_load_options opt = smalti_load_defaults();
     long size = a->size > 0 ? a->size : (a->dim == 3 ? 24 : 64);
     opt.mx = (int)(a->length > 0 ? a->length : size);
     opt.my = (int)(a->width > 0 ? a->width : size);
@@ -207,8 +207,8 @@ static int load_for_args(const run_args *a, ts_model **model)
     opt.resource_dir_count = a->resource_count;
     opt.allow_any_path = a->allow_any_path;
     opt.quiet = a->quiet;
-    ts_error err;
-    *model = ts_model_load(a->model, &opt, &err);
+    smalti_error err;
+    *model = smalti_model_load(a->model, &opt, &err);
     if (!*model) {
         print_error(&err);
         return exit_code_for(err.status);
@@ -228,23 +228,23 @@ static int cmd_run(int argc, char **argv, bool check_only)
                                  "or --frames DIR instead");
     palette pal;
     palette_default(&pal);
-    ts_error err;
+    smalti_error err;
     if (a.palette_file && !palette_load_file(&pal, a.palette_file, &err)) {
         print_error(&err);
         return exit_code_for(err.status);
     }
-    ts_model *model;
+    smalti_model *model;
     rc = load_for_args(&a, &model);
     if (rc != EXIT_OK) return rc;
     if (check_only) {
-        printf("%s: ok (%d nodes, values %s)\n", a.model, ts_model_node_count(model), ts_model_legend(model));
-        ts_model_free(model);
+        printf("%s: ok (%d nodes, values %s)\n", a.model, smalti_model_node_count(model), smalti_model_legend(model));
+        smalti_model_free(model);
         return EXIT_OK;
     }
-    ts_run *run = ts_run_new(model, (int32_t)a.seed, &err);
+    smalti_run *run = smalti_run_new(model, (int32_t)a.seed, &err);
     if (!run) {
         print_error(&err);
-        ts_model_free(model);
+        smalti_model_free(model);
         return EXIT_RUNTIME;
     }
     char name[256];
@@ -256,8 +256,8 @@ static int cmd_run(int argc, char **argv, bool check_only)
         tracer = trace_record_start(a.trace, a.model, run, model, (int32_t)a.seed, a.steps, &pal, &err);
         if (!tracer) {
             print_error(&err);
-            ts_run_free(run);
-            ts_model_free(model);
+            smalti_run_free(run);
+            smalti_model_free(model);
             return exit_code_for(err.status);
         }
         fanout_add(&fan, trace_observe, tracer);
@@ -277,8 +277,8 @@ static int cmd_run(int argc, char **argv, bool check_only)
         recorder = anim_start(&ao, run, &err);
         if (!recorder) {
             print_error(&err);
-            ts_run_free(run);
-            ts_model_free(model);
+            smalti_run_free(run);
+            smalti_model_free(model);
             return exit_code_for(err.status);
         }
         fanout_add(&fan, anim_observe, recorder);
@@ -295,8 +295,8 @@ static int cmd_run(int argc, char **argv, bool check_only)
             /* Ctrl-C: no output from a run cut short, then die of the signal as expected. */
             anim_abort(recorder);
             trace_writer_free(tracer);
-            ts_run_free(run);
-            ts_model_free(model);
+            smalti_run_free(run);
+            smalti_model_free(model);
             signal(sig, SIG_DFL);
             raise(sig);
             return 128 + sig;
@@ -311,13 +311,13 @@ static int cmd_run(int argc, char **argv, bool check_only)
     }
     trace_writer_free(tracer);
     int mx, my, mz;
-    ts_run_grid(run, &mx, &my, &mz);
-    if (a.iso && mz == 1 && !a.quiet) fprintf(stderr, "tessera: note: the grid is 2-D, so --iso draws the normal PNG\n");
+    smalti_run_grid(run, &mx, &my, &mz);
+    if (a.iso && mz == 1 && !a.quiet) fprintf(stderr, "smalti: note: the grid is 2-D, so --iso draws the normal PNG\n");
     /* With a recording or the live view, the final grid goes out only to -o. */
     bool write_final = a.output || !(a.gif || a.frames_dir || a.watch);
     if (rc != EXIT_OK) {
         anim_abort(recorder); /* the trace could not be written; reported above */
-    } else if (ts_run_error(run, &err)) {
+    } else if (smalti_run_error(run, &err)) {
         print_error(&err);
         anim_abort(recorder);
         rc = EXIT_RUNTIME;
@@ -331,8 +331,8 @@ static int cmd_run(int argc, char **argv, bool check_only)
             if (rc == EXIT_OK) rc = exit_code_for(err.status);
         }
     }
-    ts_run_free(run);
-    ts_model_free(model);
+    smalti_run_free(run);
+    smalti_model_free(model);
     return rc;
 }
 
@@ -348,7 +348,7 @@ int main(int argc, char **argv)
         return EXIT_OK;
     }
     if (strcmp(cmd, "--version") == 0) {
-        printf("tessera %s\n", TS_VERSION);
+        printf("smalti %s\n", SMALTI_VERSION);
         return EXIT_OK;
     }
     if (strcmp(cmd, "run") == 0) return cmd_run(argc - 2, argv + 2, false);

@@ -11,7 +11,7 @@ static double now_seconds(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-long run_with_progress(ts_run *run, long step_limit, const char *label, bool quiet)
+long run_with_progress(smalti_run *run, long step_limit, const char *label, bool quiet)
 {
     bool show = !quiet && isatty(2);
     double start = show ? now_seconds() : 0, last_print = 0;
@@ -19,13 +19,13 @@ long run_with_progress(ts_run *run, long step_limit, const char *label, bool qui
     for (;;) {
         /* Step in chunks so that the clock is read rarely. */
         for (int k = 0; k < 4096; k++) {
-            if (step_limit > 0 && ts_run_counter(run) >= step_limit) goto done;
-            if (!ts_run_step(run)) goto done;
+            if (step_limit > 0 && smalti_run_counter(run) >= step_limit) goto done;
+            if (!smalti_run_step(run)) goto done;
         }
         if (!show) continue;
         double t = now_seconds();
         if (t - start >= 1.0 && t - last_print >= 0.2) {
-            long n = ts_run_counter(run);
+            long n = smalti_run_counter(run);
             if (step_limit > 0)
                 fprintf(stderr, "\r%s: step %ld of at most %ld (%.0f%%), %.1f s ", label, n, step_limit, 100.0 * n / step_limit, t - start);
             else
@@ -36,5 +36,5 @@ long run_with_progress(ts_run *run, long step_limit, const char *label, bool qui
     }
 done:
     if (printed) fprintf(stderr, "\r\033[K");
-    return ts_run_counter(run);
+    return smalti_run_counter(run);
 }

@@ -17,23 +17,23 @@ bool has_extension(const char *path, const char *ext)
     return strcasecmp(extension(path), ext) == 0;
 }
 
-static bool write_text(FILE *f, const ts_run *run, const char *model_name, int32_t seed, long step_limit, const grid_view *g)
+static bool write_text(FILE *f, const smalti_run *run, const char *model_name, int32_t seed, long step_limit, const grid_view *g)
 {
     fprintf(f, "model %s\ngrid %d %d %d\nseed %d\nsteps-limit %ld\nsteps %ld\nlegend %s\nsize %d %d %d\n", model_name,
-            g->mx, g->my, g->mz, (int)seed, step_limit > 0 ? step_limit : -1, ts_run_counter(run), g->legend, g->mx,
+            g->mx, g->my, g->mz, (int)seed, step_limit > 0 ? step_limit : -1, smalti_run_counter(run), g->legend, g->mx,
             g->my, g->mz);
     return write_text_cells(f, g);
 }
 
-bool write_result(const char *path, const ts_run *run, const char *model_name, int32_t seed, long step_limit,
-                  const palette *pal, int pixel_size, ts_error *err)
+bool write_result(const char *path, const smalti_run *run, const char *model_name, int32_t seed, long step_limit,
+                  const palette *pal, int pixel_size, smalti_error *err)
 {
     grid_view g;
-    g.cells = ts_run_grid(run, &g.mx, &g.my, &g.mz);
-    g.legend = ts_run_legend(run);
+    g.cells = smalti_run_grid(run, &g.mx, &g.my, &g.mz);
+    g.legend = smalti_run_legend(run);
     if (!path) {
         if (!write_text(stdout, run, model_name, seed, step_limit, &g) || fflush(stdout) != 0) {
-            ts_error_set(err, TS_ERR_IO, "<stdout>", 0, "write failed");
+            error_set(err, SMALTI_ERR_IO, "<stdout>", 0, "write failed");
             return false;
         }
         return true;
@@ -48,11 +48,11 @@ bool write_result(const char *path, const ts_run *run, const char *model_name, i
     uint32_t colors[GRID_COLORS_MAX];
     char missing[64];
     palette_colors(pal, g.legend, colors, missing, sizeof missing);
-    if (missing[0]) fprintf(stderr, "tessera: warning: no colour for symbols \"%s\" in the palette; drawn grey\n", missing);
+    if (missing[0]) fprintf(stderr, "smalti: warning: no colour for symbols \"%s\" in the palette; drawn grey\n", missing);
     /* The reference draws a 3-D grid's picture isometrically, pixelsize being the cube size. */
     if (strcasecmp(ext, ".png") == 0)
         return g.mz > 1 ? save_iso_png(path, &g, colors, pixel_size, err) : save_png(path, &g, colors, pixel_size, err);
     if (strcasecmp(ext, ".vox") == 0) return save_vox(path, &g, colors, err);
-    ts_error_set(err, TS_ERR_USAGE, path, 0, "unknown output kind \"%s\": use .png, .txt or .vox", ext);
+    error_set(err, SMALTI_ERR_USAGE, path, 0, "unknown output kind \"%s\": use .png, .txt or .vox", ext);
     return false;
 }

@@ -1,4 +1,4 @@
-/* view.c — `run --trace` recording and `tessera view`: a trace turned into one
+/* view.c — `run --trace` recording and `smalti view`: a trace turned into one
    self-contained HTML page (src/view/ compiled in; the trace embedded as base64). */
 #include "cli.h"
 #include <errno.h>
@@ -40,8 +40,8 @@ static char *read_source(const char *path, size_t *len)
     return text;
 }
 
-trace_writer *trace_record_start(const char *trace_path, const char *model_path, ts_run *run, const ts_model *model,
-                                 int32_t seed, long step_limit, const palette *pal, ts_error *err)
+trace_writer *trace_record_start(const char *trace_path, const char *model_path, smalti_run *run, const smalti_model *model,
+                                 int32_t seed, long step_limit, const palette *pal, smalti_error *err)
 {
     size_t source_len = 0;
     char *source = read_source(model_path, &source_len);
@@ -115,9 +115,9 @@ static bool write_page(FILE *f, const char *title, const uint8_t *trace, size_t 
 
 static int view_usage(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "tessera: ");
+    fprintf(stderr, "smalti: ");
     fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nUsage: tessera view RUN.trace [-o RUN.html]\n");
+    fprintf(stderr, "\nUsage: smalti view RUN.trace [-o RUN.html]\n");
     return EXIT_USAGE;
 }
 
@@ -141,7 +141,7 @@ int cmd_view(int argc, char **argv)
             return view_usage("%s", "the trace path is too long");
         output = default_output;
     }
-    ts_error err;
+    smalti_error err;
     trace_reader *r = trace_read_file(trace_path, &err);
     /* Replaying it all here means a damaged trace is refused now, not in the browser. */
     if (!r || !trace_verify(r, &err)) {
@@ -152,7 +152,7 @@ int cmd_view(int argc, char **argv)
     const trace_info *info = trace_reader_info(r);
     const char *slash = strrchr(info->model_path, '/');
     char title[600];
-    snprintf(title, sizeof title, "%s · tessera trace", slash ? slash + 1 : info->model_path);
+    snprintf(title, sizeof title, "%s · smalti trace", slash ? slash + 1 : info->model_path);
     size_t len;
     const uint8_t *bytes = trace_reader_bytes(r, &len);
     atomic_file af;
@@ -160,7 +160,7 @@ int cmd_view(int argc, char **argv)
     if (!atomic_open(&af, output, &err)) rc = exit_code_for(err.status);
     else if (!write_page(af.f, title, bytes, len)) {
         atomic_abort(&af);
-        ts_error_set(&err, TS_ERR_IO, output, 0, "cannot write: %s", strerror(errno ? errno : EIO));
+        error_set(&err, SMALTI_ERR_IO, output, 0, "cannot write: %s", strerror(errno ? errno : EIO));
         rc = EXIT_IO;
     } else if (!atomic_commit(&af, &err)) rc = exit_code_for(err.status);
     if (rc != EXIT_OK) print_error(&err);

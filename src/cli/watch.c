@@ -1,4 +1,4 @@
-/* watch.c — `tessera run --watch`: the run drawn live in the terminal, for
+/* watch.c — `smalti run --watch`: the run drawn live in the terminal, for
    people on a remote shell. Each character is two cells, one above the other:
    "▀" with the upper cell's colour in front and the lower cell's behind, in
    24-bit colour escapes. The picture is fitted to the terminal: zoomed by a
@@ -28,8 +28,8 @@
 #define ISO_MAX_BLOCK 8
 
 struct term_watch {
-    const ts_run *run;
-    const ts_model *model;
+    const smalti_run *run;
+    const smalti_model *model;
     const palette *pal;
     char label[64];
     char legend[GRID_COLORS_MAX];
@@ -104,8 +104,8 @@ static void terminal_size(int *cols, int *rows)
 static bool picture(term_watch *w, int cols, int rows, const uint32_t **pixels, const uint8_t **cells, int *pw, int *ph)
 {
     grid_view g;
-    g.cells = ts_run_grid(w->run, &g.mx, &g.my, &g.mz);
-    g.legend = ts_run_legend(w->run);
+    g.cells = smalti_run_grid(w->run, &g.mx, &g.my, &g.mz);
+    g.legend = smalti_run_legend(w->run);
     if (strcmp(g.legend, w->legend) != 0) {
         snprintf(w->legend, sizeof w->legend, "%s", g.legend);
         palette_colors(w->pal, w->legend, w->colors, NULL, 0);
@@ -135,11 +135,11 @@ static bool picture(term_watch *w, int cols, int rows, const uint32_t **pixels, 
 static void status_line(term_watch *w, int row, const char *state)
 {
     char node[96] = "";
-    ts_node_info info;
-    if (w->node_id >= 0 && ts_model_node_info(w->model, w->node_id, &info))
+    smalti_node_info info;
+    if (w->node_id >= 0 && smalti_model_node_info(w->model, w->node_id, &info))
         snprintf(node, sizeof node, "  %s (line %d)", info.kind, info.line);
     int mx, my, mz;
-    ts_run_grid(w->run, &mx, &my, &mz);
+    smalti_run_grid(w->run, &mx, &my, &mz);
     char size[64], scale[32] = "";
     if (mz > 1) snprintf(size, sizeof size, "%dx%dx%d isometric", mx, my, mz);
     else snprintf(size, sizeof size, "%dx%d", mx, my);
@@ -237,7 +237,7 @@ static void draw(term_watch *w, const char *state)
     }
 }
 
-term_watch *watch_start(const ts_run *run, const ts_model *model, const palette *pal, const char *label)
+term_watch *watch_start(const smalti_run *run, const smalti_model *model, const palette *pal, const char *label)
 {
     term_watch *w = calloc(1, sizeof *w);
     if (!w) return NULL;
@@ -255,7 +255,7 @@ term_watch *watch_start(const ts_run *run, const ts_model *model, const palette 
     return w;
 }
 
-void watch_observe(void *watch, const ts_step_event *event)
+void watch_observe(void *watch, const smalti_step_event *event)
 {
     term_watch *w = watch;
     w->step = event->step;
@@ -263,9 +263,9 @@ void watch_observe(void *watch, const ts_step_event *event)
     if (now_seconds() - w->last_draw >= 1.0 / WATCH_FPS) draw(w, "running");
 }
 
-bool watch_run(term_watch *w, ts_run *run, long step_limit)
+bool watch_run(term_watch *w, smalti_run *run, long step_limit)
 {
-    while (!w->signal && (step_limit <= 0 || ts_run_counter(run) < step_limit) && ts_run_step(run)) {}
+    while (!w->signal && (step_limit <= 0 || smalti_run_counter(run) < step_limit) && smalti_run_step(run)) {}
     return !w->signal;
 }
 
@@ -273,7 +273,7 @@ int watch_end(term_watch *w)
 {
     char state[64];
     if (w->signal) snprintf(state, sizeof state, "interrupted");
-    else if (ts_run_finished(w->run)) snprintf(state, sizeof state, "done");
+    else if (smalti_run_finished(w->run)) snprintf(state, sizeof state, "done");
     else snprintf(state, sizeof state, "stopped");
     draw(w, state);
     /* Leave the picture on screen, the cursor below it, visible, in plain colours. */

@@ -1,4 +1,4 @@
-/* wfc_cli.c — `tessera wfc SAMPLES.xml`: the standalone WaveFunctionCollapse project's sample list
+/* wfc_cli.c — `smalti wfc SAMPLES.xml`: the standalone WaveFunctionCollapse project's sample list
    (overlapping and simple tiled models) on the engine of the `wfc` node, written as PNGs. */
 #include "cli.h"
 #include <errno.h>
@@ -52,7 +52,7 @@ static void cli_warn(void *ud, const char *file, int line, const char *message)
     fprintf(stderr, "%s:%d: warning: %s\n", file, line, message);
 }
 
-static bool write_text_file(const char *path, const char *text, ts_error *err)
+static bool write_text_file(const char *path, const char *text, smalti_error *err)
 {
     atomic_file af;
     if (!atomic_open(&af, path, err)) return false;
@@ -99,7 +99,7 @@ static int run_entry(const wfc_args *a, diag *d, const xmlNode *el, name_counts 
         if (r != WFC_CONTRADICTION) snprintf(path, sizeof path, "%s/%s %d.png", a->out_dir, base, next_index(nc, base));
         const char *outcome = r == WFC_DONE ? "done" : r == WFC_LIMIT ? "stopped at the limit" : "contradiction";
         if (r != WFC_CONTRADICTION) {
-            ts_error err;
+            smalti_error err;
             int width, height;
             uint32_t *px = wfc_classic_render(m, &width, &height);
             bool ok = px && save_png_rgb(path, px, width, height, &err);
@@ -112,7 +112,7 @@ static int run_entry(const wfc_args *a, diag *d, const xmlNode *el, name_counts 
                 free(text);
             }
             if (!ok) {
-                if (!px) ts_error_set(&err, TS_ERR_RUNTIME, path, 0, "out of memory");
+                if (!px) error_set(&err, SMALTI_ERR_RUNTIME, path, 0, "out of memory");
                 print_error(&err);
                 rc = exit_code_for(err.status);
                 break;
@@ -138,7 +138,7 @@ int cmd_wfc(int argc, char **argv)
         long *target = NULL, min = 0, max = 1L << 20;
         if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) { a.quiet = true; continue; }
         if (strcmp(arg, "--samples") == 0 || strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0) {
-            if (!val) { fprintf(stderr, "tessera: %s needs a value\n", arg); return EXIT_USAGE; }
+            if (!val) { fprintf(stderr, "smalti: %s needs a value\n", arg); return EXIT_USAGE; }
             if (arg[1] == '-' && arg[2] == 's') a.root = val;
             else a.out_dir = val;
             i++;
@@ -148,16 +148,16 @@ int cmd_wfc(int argc, char **argv)
         else if (strcmp(arg, "--runs") == 0) target = &a.runs;
         else if (strcmp(arg, "--tries") == 0) { target = &a.tries; min = 1; }
         else if (strcmp(arg, "--backtrack") == 0) { target = &a.backtrack; max = WFC_MAX_BACKTRACK; }
-        else if (arg[0] == '-' && arg[1]) { fprintf(stderr, "tessera: unknown option %s\nRun 'tessera --help' for usage.\n", arg); return EXIT_USAGE; }
-        else if (a.list) { fprintf(stderr, "tessera: unexpected argument %s\n", arg); return EXIT_USAGE; }
+        else if (arg[0] == '-' && arg[1]) { fprintf(stderr, "smalti: unknown option %s\nRun 'smalti --help' for usage.\n", arg); return EXIT_USAGE; }
+        else if (a.list) { fprintf(stderr, "smalti: unexpected argument %s\n", arg); return EXIT_USAGE; }
         else { a.list = arg; continue; }
         if (!val || !parse_int_arg(val, min, max, target)) {
-            fprintf(stderr, "tessera: %s %s: expected an integer from %ld to %ld\n", arg, val ? val : "", min, max);
+            fprintf(stderr, "smalti: %s %s: expected an integer from %ld to %ld\n", arg, val ? val : "", min, max);
             return EXIT_USAGE;
         }
         i++;
     }
-    if (!a.list) { fprintf(stderr, "tessera: wfc needs SAMPLES.xml\n"); return EXIT_USAGE; }
+    if (!a.list) { fprintf(stderr, "smalti: wfc needs SAMPLES.xml\n"); return EXIT_USAGE; }
     char root[4096];
     if (!a.root) {
         const char *slash = strrchr(a.list, '/');
@@ -174,8 +174,8 @@ int cmd_wfc(int argc, char **argv)
         return EXIT_IO;
     }
     name_counts *nc = calloc(1, sizeof *nc);
-    if (!nc) { xmlFreeDoc(doc); fprintf(stderr, "tessera: error: out of memory\n"); return EXIT_RUNTIME; }
-    ts_error err;
+    if (!nc) { xmlFreeDoc(doc); fprintf(stderr, "smalti: error: out of memory\n"); return EXIT_RUNTIME; }
+    smalti_error err;
     diag d = {.file = a.list, .err = &err, .warn = cli_warn, .quiet = a.quiet};
     int worst = EXIT_OK, failures = 0, entries = 0;
     for (const xmlNode *el = xml_first_child(xmlDocGetRootElement(doc)); el; el = xml_next(el)) {

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static void error_vset(ts_error *err, ts_status status, const char *file, int line, const char *fmt, va_list ap)
+static void error_vset(smalti_error *err, smalti_status status, const char *file, int line, const char *fmt, va_list ap)
 {
     if (!err) return;
     err->status = status;
@@ -13,7 +13,7 @@ static void error_vset(ts_error *err, ts_status status, const char *file, int li
     vsnprintf(err->message, sizeof err->message, fmt, ap);
 }
 
-void ts_error_set(ts_error *err, ts_status status, const char *file, int line, const char *fmt, ...)
+void error_set(smalti_error *err, smalti_status status, const char *file, int line, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -21,7 +21,7 @@ void ts_error_set(ts_error *err, ts_status status, const char *file, int line, c
     va_end(ap);
 }
 
-int diag_error(diag *d, ts_status status, int line, const char *fmt, ...)
+int diag_error(diag *d, smalti_status status, int line, const char *fmt, ...)
 {
     if (d->failed) return 0;
     d->failed = 1;

@@ -1,26 +1,26 @@
 /* diag.h — error and warning reporting with file and line while loading a model. */
-#ifndef TS_DIAG_H
-#define TS_DIAG_H
-#include "tessera.h"
+#ifndef SMALTI_DIAG_H
+#define SMALTI_DIAG_H
+#include "smalti.h"
 
 typedef struct diag {
     const char *file;        /* the file being loaded, for messages */
-    ts_error *err;           /* where the first error goes (may be NULL) */
-    ts_warning_fn warn;
+    smalti_error *err;           /* where the first error goes (may be NULL) */
+    smalti_warning_fn warn;
     void *warn_userdata;
     int quiet;
     int failed;
 } diag;
 
 #if defined(__GNUC__)
-#define TS_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define SMALTI_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
-#define TS_PRINTF(a, b)
+#define SMALTI_PRINTF(a, b)
 #endif
 
 /* Record an error (only the first one is kept); always returns 0 so that
    callers can write `return diag_error(...)`. */
-int diag_error(diag *d, ts_status status, int line, const char *fmt, ...) TS_PRINTF(4, 5);
-void diag_warn(diag *d, int line, const char *fmt, ...) TS_PRINTF(3, 4);
-void ts_error_set(ts_error *err, ts_status status, const char *file, int line, const char *fmt, ...) TS_PRINTF(5, 6);
+int diag_error(diag *d, smalti_status status, int line, const char *fmt, ...) SMALTI_PRINTF(4, 5);
+void diag_warn(diag *d, int line, const char *fmt, ...) SMALTI_PRINTF(3, 4);
+void error_set(smalti_error *err, smalti_status status, const char *file, int line, const char *fmt, ...) SMALTI_PRINTF(5, 6);
 #endif

@@ -23,14 +23,14 @@ static bool load_union(diag *d, const xmlNode *u, grid_def *g)
     char symbol;
     bool present;
     if (!xml_get_char(d, u, "symbol", &symbol, &present)) return false;
-    if (!present) return diag_error(d, TS_ERR_MODEL, xml_line(u), "<union> needs a symbol attribute");
+    if (!present) return diag_error(d, SMALTI_ERR_MODEL, xml_line(u), "<union> needs a symbol attribute");
     const char *values = xml_attr(u, "values");
-    if (!values) return diag_error(d, TS_ERR_MODEL, xml_line(u), "<union> needs a values attribute");
+    if (!values) return diag_error(d, SMALTI_ERR_MODEL, xml_line(u), "<union> needs a values attribute");
     if (g->has_wave[(unsigned char)symbol])
-        return diag_error(d, TS_ERR_MODEL, xml_line(u), "repeating union type %c", symbol);
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(u), "repeating union type %c", symbol);
     uint32_t w;
     if (!grid_wave(g, values, &w))
-        return diag_error(d, TS_ERR_MODEL, xml_line(u), "union %c: values \"%s\" contain a symbol that is not a grid value", symbol, values);
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(u), "union %c: values \"%s\" contain a symbol that is not a grid value", symbol, values);
     g->wave_of[(unsigned char)symbol] = w;
     g->has_wave[(unsigned char)symbol] = true;
     return true;
@@ -49,30 +49,30 @@ bool grid_load(diag *d, const xmlNode *el, int mx, int my, int mz, grid_def *g)
     g->my = my;
     g->mz = mz;
     const char *values = xml_attr(el, "values");
-    if (!values) return diag_error(d, TS_ERR_MODEL, xml_line(el), "no values specified");
+    if (!values) return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "no values specified");
     int c = 0;
     for (const char *s = values; *s; s++) {
         unsigned char ch = (unsigned char)*s;
         if (ch == ' ') continue;
         if (ch >= 0x80 || ch < 0x20)
-            return diag_error(d, TS_ERR_MODEL, xml_line(el), "value symbols must be printable ASCII characters");
-        if (ch == '*') return diag_error(d, TS_ERR_MODEL, xml_line(el), "'*' is the wildcard and cannot be a value");
-        if (g->value_of[ch] >= 0) return diag_error(d, TS_ERR_MODEL, xml_line(el), "repeating value %c", ch);
+            return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "value symbols must be printable ASCII characters");
+        if (ch == '*') return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "'*' is the wildcard and cannot be a value");
+        if (g->value_of[ch] >= 0) return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "repeating value %c", ch);
         if (c >= GRID_MAX_VALUES)
-            return diag_error(d, TS_ERR_MODEL, xml_line(el), "too many values (at most %d)", GRID_MAX_VALUES);
+            return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "too many values (at most %d)", GRID_MAX_VALUES);
         g->chars[c] = (char)ch;
         g->value_of[ch] = (int8_t)c;
         g->wave_of[ch] = 1u << c;
         g->has_wave[ch] = true;
         c++;
     }
-    if (c == 0) return diag_error(d, TS_ERR_MODEL, xml_line(el), "no values specified");
+    if (c == 0) return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "no values specified");
     g->c = c;
     g->chars[c] = 0;
 
     const char *transparent = xml_attr(el, "transparent");
     if (transparent && !grid_wave(g, transparent, &g->transparent))
-        return diag_error(d, TS_ERR_MODEL, xml_line(el), "transparent=\"%s\" names a symbol that is not a value", transparent);
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "transparent=\"%s\" names a symbol that is not a value", transparent);
 
     g->wave_of['*'] = (c >= 32) ? 0xffffffffu : (1u << c) - 1;
     g->has_wave['*'] = true;
@@ -80,7 +80,7 @@ bool grid_load(diag *d, const xmlNode *el, int mx, int my, int mz, grid_def *g)
     /* Breadth-first over markov/sequence/union children, as the reference collects unions. */
     size_t cap = 16, head = 0, tail = 0;
     const xmlNode **queue = malloc(cap * sizeof *queue);
-    if (!queue) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+    if (!queue) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     queue[tail++] = el;
     bool ok = true;
     while (ok && head < tail) {
@@ -90,7 +90,7 @@ bool grid_load(diag *d, const xmlNode *el, int mx, int my, int mz, grid_def *g)
             if (!is_union_container(ch)) continue;
             if (tail == cap) {
                 const xmlNode **bigger = realloc(queue, 2 * cap * sizeof *queue);
-                if (!bigger) { ok = diag_error(d, TS_ERR_RUNTIME, 0, "out of memory"); break; }
+                if (!bigger) { ok = diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); break; }
                 queue = bigger;
                 cap *= 2;
             }
@@ -103,7 +103,7 @@ bool grid_load(diag *d, const xmlNode *el, int mx, int my, int mz, grid_def *g)
     const char *folder = xml_attr(el, "folder");
     if (folder) {
         g->folder = strdup(folder);
-        if (!g->folder) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+        if (!g->folder) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     }
     return true;
 }

@@ -1,6 +1,6 @@
 /* grid.h — a grid's definition: its values, waves (unions, *), folder and size. */
-#ifndef TS_GRID_H
-#define TS_GRID_H
+#ifndef SMALTI_GRID_H
+#define SMALTI_GRID_H
 #include <libxml/tree.h>
 #include <stdbool.h>
 #include <stdint.h>

@@ -30,12 +30,12 @@ char *resource_find(const resources *res, diag *d, int line, const char *what, c
                     const char *ext)
 {
     if (!name || !*name) {
-        diag_error(d, TS_ERR_MODEL, line, "empty %s name", what);
+        diag_error(d, SMALTI_ERR_MODEL, line, "empty %s name", what);
         return NULL;
     }
     bool any = res && res->allow_any_path;
     if (!any && (escapes(name) || escapes(subdir))) {
-        diag_error(d, TS_ERR_MODEL, line,
+        diag_error(d, SMALTI_ERR_MODEL, line,
                    "%s \"%s%s%s\" climbs out of the resource root; pass --allow-any-path to allow it", what,
                    subdir ? subdir : "", subdir && *subdir ? "/" : "", name);
         return NULL;
@@ -48,7 +48,7 @@ char *resource_find(const resources *res, diag *d, int line, const char *what, c
         size_t len = strlen(roots[i]) + strlen(subdir ? subdir : "") + strlen(name) + strlen(ext ? ext : "") + 4;
         char *path = malloc(len);
         if (!path) {
-            diag_error(d, TS_ERR_RUNTIME, line, "out of memory");
+            diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory");
             return NULL;
         }
         /* An absolute name (allowed by --allow-any-path) stands on its own. */
@@ -61,7 +61,7 @@ char *resource_find(const resources *res, diag *d, int line, const char *what, c
         if (i == 0) snprintf(tried, sizeof tried, "%s", path);
         free(path);
     }
-    diag_error(d, TS_ERR_MODEL, line, "%s \"%s\" not found (looked for %s%s; --resources DIR says where resources are)",
+    diag_error(d, SMALTI_ERR_MODEL, line, "%s \"%s\" not found (looked for %s%s; --resources DIR says where resources are)",
                what, name, tried, count > 1 ? " and in the other resource roots" : "");
     return NULL;
 }

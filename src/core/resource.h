@@ -1,6 +1,6 @@
 /* resource.h — finding resource files (rule images, samples, tilesets) under the resource roots, without letting a model climb out. */
-#ifndef TS_RESOURCE_H
-#define TS_RESOURCE_H
+#ifndef SMALTI_RESOURCE_H
+#define SMALTI_RESOURCE_H
 #include <stdbool.h>
 #include <stdint.h>
 #include "diag.h"

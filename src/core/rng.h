@@ -1,6 +1,6 @@
 /* rng.h — the seeded .NET System.Random stream (Knuth's subtractive generator). */
-#ifndef TS_RNG_H
-#define TS_RNG_H
+#ifndef SMALTI_RNG_H
+#define SMALTI_RNG_H
 #include <stdint.h>
 
 typedef struct rng {

@@ -139,12 +139,12 @@ bool rule_expand(diag *d, rule *r, bool d2, symmetry_set subset, rule ***list, i
                             rule_free_void, images);
     if (n < 0) {
         rule_free(r);
-        return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+        return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     }
     rule **bigger = realloc(*list, (size_t)(*count + n) * sizeof **list);
     if (!bigger) {
         for (int i = 0; i < n; i++) rule_free(images[i]);
-        return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+        return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     }
     *list = bigger;
     for (int i = 0; i < n; i++) (*list)[(*count)++] = images[i];
@@ -197,12 +197,12 @@ static char *parse_pattern(diag *d, int line, const char *what, const char *s, i
     for (const char *p = s; *p && *p != ' '; p++) if (*p == '/') rows_in_first++;
     while (s[width] && s[width] != '/' && s[width] != ' ') width++;
     if (width == 0) {
-        diag_error(d, TS_ERR_MODEL, line, "%s pattern \"%s\" has an empty row", what, s);
+        diag_error(d, SMALTI_ERR_MODEL, line, "%s pattern \"%s\" has an empty row", what, s);
         return NULL;
     }
     *MX = width; *MY = rows_in_first; *MZ = layers;
     char *out = malloc((size_t)width * rows_in_first * layers);
-    if (!out) { diag_error(d, TS_ERR_RUNTIME, line, "out of memory"); return NULL; }
+    if (!out) { diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory"); return NULL; }
     const char *p = s;
     for (int layer = 0; layer < layers; layer++) {
         int z = layers - 1 - layer;
@@ -213,13 +213,13 @@ static char *parse_pattern(diag *d, int line, const char *what, const char *s, i
                 x++; p++;
             }
             if (x != width || y >= rows_in_first) {
-                diag_error(d, TS_ERR_MODEL, line, "%s pattern \"%s\" is not rectangular", what, s);
+                diag_error(d, SMALTI_ERR_MODEL, line, "%s pattern \"%s\" is not rectangular", what, s);
                 free(out);
                 return NULL;
             }
             if (*p == '/') { p++; continue; }
             if (y != rows_in_first - 1) {
-                diag_error(d, TS_ERR_MODEL, line, "%s pattern \"%s\" is not rectangular", what, s);
+                diag_error(d, SMALTI_ERR_MODEL, line, "%s pattern \"%s\" is not rectangular", what, s);
                 free(out);
                 return NULL;
             }
@@ -244,7 +244,7 @@ static char *load_pattern_image(diag *d, const resources *res, int line, const c
                                 const grid_def *gin, const grid_def *gout, int *MX, int *MY, int *MZ)
 {
     if (!legend) {
-        diag_error(d, TS_ERR_MODEL, line,
+        diag_error(d, SMALTI_ERR_MODEL, line,
                    "rule image \"%s\" needs a legend: the symbols its colours stand for, in order of first appearance",
                    name);
         return NULL;
@@ -253,7 +253,7 @@ static char *load_pattern_image(diag *d, const resources *res, int line, const c
     const char *folder = gout->folder;
     size_t subdir_len = strlen("rules/") + (folder ? strlen(folder) : 0) + 1;
     char *subdir = malloc(subdir_len);
-    if (!subdir) { diag_error(d, TS_ERR_RUNTIME, line, "out of memory"); return NULL; }
+    if (!subdir) { diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory"); return NULL; }
     snprintf(subdir, subdir_len, "rules%s%s", folder ? "/" : "", folder ? folder : "");
     char *path = resource_find(res, d, line, "rule image", subdir, name, d2 ? ".png" : ".vox");
     free(subdir);
@@ -264,7 +264,7 @@ static char *load_pattern_image(diag *d, const resources *res, int line, const c
     char *pattern = NULL;
     if (!colors) goto done;
     if (w > RULE_IMAGE_MAX_SIDE || h > RULE_IMAGE_MAX_SIDE || (long)w * h * depth > RULE_IMAGE_MAX_CELLS) {
-        diag_error(d, TS_ERR_MODEL, line, "%s: a %dx%dx%d rule image is absurd (at most %d cells, %d per side)", path, w, h,
+        diag_error(d, SMALTI_ERR_MODEL, line, "%s: a %dx%dx%d rule image is absurd (at most %d cells, %d per side)", path, w, h,
                    depth, RULE_IMAGE_MAX_CELLS, RULE_IMAGE_MAX_SIDE);
         goto done;
     }
@@ -274,14 +274,14 @@ static char *load_pattern_image(diag *d, const resources *res, int line, const c
     uint32_t seen[256];
     size_t amount = 0;
     pattern = malloc(cells);
-    if (!pattern) { diag_error(d, TS_ERR_RUNTIME, line, "out of memory"); goto done; }
+    if (!pattern) { diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory"); goto done; }
     for (size_t i = 0; i < cells; i++) {
         size_t k = 0;
         while (k < amount && seen[k] != colors[i]) k++;
         if (k == amount) {
             if (amount == most) {
-                if (most < legend_len) diag_error(d, TS_ERR_MODEL, line, "%s has more than 256 colours", path);
-                else diag_error(d, TS_ERR_MODEL, line, "%s has more colours than legend \"%s\" has symbols", path, legend);
+                if (most < legend_len) diag_error(d, SMALTI_ERR_MODEL, line, "%s has more than 256 colours", path);
+                else diag_error(d, SMALTI_ERR_MODEL, line, "%s has more colours than legend \"%s\" has symbols", path, legend);
                 free(pattern);
                 pattern = NULL;
                 goto done;
@@ -308,7 +308,7 @@ static bool load_glued_image(diag *d, const resources *res, int line, const char
     if (!whole) return false;
     if (FX % 2 != 0) {
         free(whole);
-        return diag_error(d, TS_ERR_MODEL, line,
+        return diag_error(d, SMALTI_ERR_MODEL, line,
                           "rule image \"%s\" has odd width %d: file= needs the input as its left half and the output as its right half",
                           name, FX);
     }
@@ -320,7 +320,7 @@ static bool load_glued_image(diag *d, const resources *res, int line, const char
         free(*inr);
         free(*outr);
         *inr = *outr = NULL;
-        return diag_error(d, TS_ERR_RUNTIME, line, "out of memory");
+        return diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory");
     }
     for (int z = 0; z < FZ; z++)
         for (int y = 0; y < FY; y++)
@@ -346,15 +346,15 @@ rule *rule_load(diag *d, const resources *res, const xmlNode *el, const grid_def
     char *inr = NULL, *outr = NULL;
     if (file) {
         if (in || out || fin || fout) {
-            diag_error(d, TS_ERR_MODEL, line, "a rule with file=\"%s\" cannot also have in, out, fin or fout", file);
+            diag_error(d, SMALTI_ERR_MODEL, line, "a rule with file=\"%s\" cannot also have in, out, fin or fout", file);
             return NULL;
         }
         if (!load_glued_image(d, res, line, file, legend, gin, gout, &inr, &outr, &IMX, &IMY, &IMZ)) return NULL;
         OMX = IMX; OMY = IMY; OMZ = IMZ;
     } else {
         /* As in the reference, a text pattern wins over an image given beside it. */
-        if (!in && !fin) { diag_error(d, TS_ERR_MODEL, line, "no input in a rule"); return NULL; }
-        if (!out && !fout) { diag_error(d, TS_ERR_MODEL, line, "no output in a rule"); return NULL; }
+        if (!in && !fin) { diag_error(d, SMALTI_ERR_MODEL, line, "no input in a rule"); return NULL; }
+        if (!out && !fout) { diag_error(d, SMALTI_ERR_MODEL, line, "no output in a rule"); return NULL; }
         inr = in ? parse_pattern(d, line, "input", in, &IMX, &IMY, &IMZ)
                  : load_pattern_image(d, res, line, fin, legend, gin, gout, &IMX, &IMY, &IMZ);
         if (!inr) return NULL;
@@ -365,18 +365,18 @@ rule *rule_load(diag *d, const resources *res, const xmlNode *el, const grid_def
     double p = 1.0;
     rule *r = NULL;
     if (gin == gout && (OMX != IMX || OMY != IMY || OMZ != IMZ)) {
-        diag_error(d, TS_ERR_MODEL, line, "non-matching pattern sizes: in is %dx%dx%d, out is %dx%dx%d", IMX, IMY, IMZ, OMX, OMY, OMZ);
+        diag_error(d, SMALTI_ERR_MODEL, line, "non-matching pattern sizes: in is %dx%dx%d, out is %dx%dx%d", IMX, IMY, IMZ, OMX, OMY, OMZ);
         goto done;
     }
     /* A 3-D pattern in a 2-D grid is allowed: it never matches (models use
        this to share one file between 2-D and 3-D runs). */
     if (!xml_get_double(d, el, "p", 1.0, &p)) goto done;
     r = rule_new(gin->c, IMX, IMY, IMZ, OMX, OMY, OMZ, p);
-    if (!r) { diag_error(d, TS_ERR_RUNTIME, line, "out of memory"); goto done; }
+    if (!r) { diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory"); goto done; }
     for (int i = 0; i < IMX * IMY * IMZ; i++) {
         unsigned char ch = (unsigned char)inr[i];
         if (!gin->has_wave[ch]) {
-            diag_error(d, TS_ERR_MODEL, line, "input code %c is not a value, union or '*' of the grid", ch);
+            diag_error(d, SMALTI_ERR_MODEL, line, "input code %c is not a value, union or '*' of the grid", ch);
             rule_free(r); r = NULL; goto done;
         }
         r->input[i] = gin->wave_of[ch];
@@ -385,13 +385,13 @@ rule *rule_load(diag *d, const resources *res, const xmlNode *el, const grid_def
         unsigned char ch = (unsigned char)outr[i];
         if (ch == '*') { r->output[i] = RULE_KEEP; continue; }
         if (gout->value_of[ch] < 0) {
-            diag_error(d, TS_ERR_MODEL, line, "output code %c is not a value of the grid", ch);
+            diag_error(d, SMALTI_ERR_MODEL, line, "output code %c is not a value of the grid", ch);
             rule_free(r); r = NULL; goto done;
         }
         r->output[i] = (uint8_t)gout->value_of[ch];
     }
     r = rule_finish(r);
-    if (!r) diag_error(d, TS_ERR_RUNTIME, line, "out of memory");
+    if (!r) diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory");
     else r->original = true;
 done:
     free(inr);

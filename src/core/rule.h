@@ -1,6 +1,6 @@
 /* rule.h — rewrite rules: parsing, symmetry variants, shift tables and matching. */
-#ifndef TS_RULE_H
-#define TS_RULE_H
+#ifndef SMALTI_RULE_H
+#define SMALTI_RULE_H
 #include <libxml/tree.h>
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* symmetry.h — the square (8) and cube (48) symmetry groups and their named subgroups. */
-#ifndef TS_SYMMETRY_H
-#define TS_SYMMETRY_H
+#ifndef SMALTI_SYMMETRY_H
+#define SMALTI_SYMMETRY_H
 #include <stdbool.h>
 #include <stdint.h>
 

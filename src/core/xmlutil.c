@@ -49,7 +49,7 @@ bool xml_get_int(diag *d, const xmlNode *el, const char *name, int dflt, int *ou
     const char *text = xml_attr(el, name);
     if (!text) return true;
     if (!xml_parse_int_text(text, out))
-        return diag_error(d, TS_ERR_MODEL, xml_line(el), "attribute %s=\"%s\" of <%s> is not an integer", name, text, xml_name(el));
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "attribute %s=\"%s\" of <%s> is not an integer", name, text, xml_name(el));
     return true;
 }
 
@@ -63,7 +63,7 @@ bool xml_get_double(diag *d, const xmlNode *el, const char *name, double dflt, d
     errno = 0;
     double v = strtod(s, &end);
     if (end == s || !rest_is_space(end) || errno == ERANGE || v != v)
-        return diag_error(d, TS_ERR_MODEL, xml_line(el), "attribute %s=\"%s\" of <%s> is not a number", name, text, xml_name(el));
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "attribute %s=\"%s\" of <%s> is not a number", name, text, xml_name(el));
     *out = v;
     return true;
 }
@@ -78,7 +78,7 @@ bool xml_get_bool(diag *d, const xmlNode *el, const char *name, bool dflt, bool 
     while (n > 0 && isspace((unsigned char)s[n - 1])) n--;
     if (n == 4 && strncasecmp(s, "true", 4) == 0) *out = true;
     else if (n == 5 && strncasecmp(s, "false", 5) == 0) *out = false;
-    else return diag_error(d, TS_ERR_MODEL, xml_line(el), "attribute %s=\"%s\" of <%s> must be True or False", name, text, xml_name(el));
+    else return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "attribute %s=\"%s\" of <%s> must be True or False", name, text, xml_name(el));
     return true;
 }
 
@@ -95,7 +95,7 @@ bool xml_get_char(diag *d, const xmlNode *el, const char *name, char *out, bool 
         while (n > 0 && isspace((unsigned char)s[n - 1])) n--;
     }
     if (n != 1 || (unsigned char)s[0] >= 0x80)
-        return diag_error(d, TS_ERR_MODEL, xml_line(el), "attribute %s=\"%s\" of <%s> must be one ASCII character", name, text, xml_name(el));
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "attribute %s=\"%s\" of <%s> must be one ASCII character", name, text, xml_name(el));
     *out = s[0];
     return true;
 }

@@ -1,6 +1,6 @@
 /* xmlutil.h — typed attribute access on libxml2 elements, parsed as .NET's converters do. */
-#ifndef TS_XMLUTIL_H
-#define TS_XMLUTIL_H
+#ifndef SMALTI_XMLUTIL_H
+#define SMALTI_XMLUTIL_H
 #include <libxml/tree.h>
 #include <stdbool.h>
 #include "diag.h"

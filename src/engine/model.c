@@ -6,16 +6,16 @@
 #include <stdio.h>
 #include <string.h>
 
-ts_load_options ts_load_defaults(void)
+smalti_load_options smalti_load_defaults(void)
 {
-    ts_load_options o;
+    smalti_load_options o;
     memset(&o, 0, sizeof o);
     o.mx = o.my = 16;
     o.mz = 1;
     return o;
 }
 
-void ts_model_free(ts_model *m)
+void smalti_model_free(smalti_model *m)
 {
     if (!m) return;
     for (int i = 0; i < m->node_count; i++)
@@ -29,24 +29,24 @@ void ts_model_free(ts_model *m)
     free(m);
 }
 
-static bool check_size(diag *d, const ts_load_options *o)
+static bool check_size(diag *d, const smalti_load_options *o)
 {
     if (o->mx < 1 || o->my < 1 || o->mz < 1)
-        return diag_error(d, TS_ERR_USAGE, 0, "grid size %dx%dx%d: every dimension must be at least 1", o->mx, o->my, o->mz);
+        return diag_error(d, SMALTI_ERR_USAGE, 0, "grid size %dx%dx%d: every dimension must be at least 1", o->mx, o->my, o->mz);
     /* One factor at a time: three sides of up to 2^31 would overflow int64_t together. */
     if ((int64_t)o->mx * o->my > GRID_MAX_CELLS || (int64_t)o->mx * o->my * o->mz > GRID_MAX_CELLS)
-        return diag_error(d, TS_ERR_USAGE, 0, "grid size %dx%dx%d is absurd: more than %ld cells", o->mx, o->my, o->mz,
+        return diag_error(d, SMALTI_ERR_USAGE, 0, "grid size %dx%dx%d is absurd: more than %ld cells", o->mx, o->my, o->mz,
                           (long)GRID_MAX_CELLS);
     return true;
 }
 
-static ts_model *model_build(xmlDoc *doc, const char *name, const ts_load_options *opt, ts_error *err)
+static smalti_model *model_build(xmlDoc *doc, const char *name, const smalti_load_options *opt, smalti_error *err)
 {
     diag d = {.file = name, .err = err, .warn = opt->warn, .warn_userdata = opt->warn_userdata, .quiet = opt->quiet};
-    ts_model *m = calloc(1, sizeof *m);
+    smalti_model *m = calloc(1, sizeof *m);
     if (!m || !(m->file = strdup(name))) {
         free(m);
-        ts_error_set(err, TS_ERR_RUNTIME, name, 0, "out of memory");
+        error_set(err, SMALTI_ERR_RUNTIME, name, 0, "out of memory");
         return NULL;
     }
     xmlNode *root = xmlDocGetRootElement(doc);
@@ -61,7 +61,7 @@ static ts_model *model_build(xmlDoc *doc, const char *name, const ts_load_option
                      .allow_any_path = opt->allow_any_path != 0};
     loader ld = {.d = &d, .grid = &m->grid, .res = &res};
     bool ok = root != NULL;
-    if (!ok) diag_error(&d, TS_ERR_MODEL, 1, "the document has no root element");
+    if (!ok) diag_error(&d, SMALTI_ERR_MODEL, 1, "the document has no root element");
     ok = ok && check_size(&d, opt) && grid_load(&d, root, opt->mx, opt->my, opt->mz, &m->grid);
     ok = ok && xml_get_bool(&d, root, "origin", false, &m->origin);
     node *top = NULL;
@@ -70,7 +70,7 @@ static ts_model *model_build(xmlDoc *doc, const char *name, const ts_load_option
         symmetry_set symmetry = symmetry_all(d2);
         const char *sym = xml_attr(root, "symmetry");
         if (sym && !symmetry_lookup(d2, sym, &symmetry))
-            ok = diag_error(&d, TS_ERR_MODEL, xml_line(root), "unknown symmetry %s (use one of %s)", sym, symmetry_names(d2));
+            ok = diag_error(&d, SMALTI_ERR_MODEL, xml_line(root), "unknown symmetry %s (use one of %s)", sym, symmetry_names(d2));
         if (ok) top = node_load(&ld, root, symmetry);
         if (top && !top->kind->is_branch) top = branch_wrap_markov(&ld, top);
         ok = top != NULL && !d.failed;
@@ -78,8 +78,8 @@ static ts_model *model_build(xmlDoc *doc, const char *name, const ts_load_option
     m->nodes = ld.nodes;
     m->node_count = ld.node_count;
     if (!ok) {
-        if (!d.failed) ts_error_set(err, TS_ERR_MODEL, name, 0, "failed to load the model");
-        ts_model_free(m);
+        if (!d.failed) error_set(err, SMALTI_ERR_MODEL, name, 0, "failed to load the model");
+        smalti_model_free(m);
         return NULL;
     }
     m->root = top->id;
@@ -115,62 +115,62 @@ static xmlParserCtxt *new_parser(first_xml_error *fe)
     return ctx;
 }
 
-static ts_model *load_doc(xmlParserCtxt *ctx, xmlDoc *doc, const char *name, const ts_load_options *opt, ts_error *err)
+static smalti_model *load_doc(xmlParserCtxt *ctx, xmlDoc *doc, const char *name, const smalti_load_options *opt, smalti_error *err)
 {
     first_xml_error *fe = ctx->_private;
     if (!doc || fe->set) {
-        if (fe->set) ts_error_set(err, TS_ERR_MODEL, name, fe->line, "%s", fe->message);
-        else ts_error_set(err, TS_ERR_MODEL, name, 0, "malformed XML");
+        if (fe->set) error_set(err, SMALTI_ERR_MODEL, name, fe->line, "%s", fe->message);
+        else error_set(err, SMALTI_ERR_MODEL, name, 0, "malformed XML");
         xmlFreeDoc(doc);
         xmlFreeParserCtxt(ctx);
         return NULL;
     }
-    ts_model *m = model_build(doc, name, opt, err);
+    smalti_model *m = model_build(doc, name, opt, err);
     xmlFreeDoc(doc);
     xmlFreeParserCtxt(ctx);
     return m;
 }
 
 /* Model files are untrusted: no network, no entity expansion, no DTD loading. */
-#define TS_XML_OPTIONS (XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING)
+#define SMALTI_XML_OPTIONS (XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING)
 
-ts_model *ts_model_load(const char *path, const ts_load_options *opt, ts_error *err)
+smalti_model *smalti_model_load(const char *path, const smalti_load_options *opt, smalti_error *err)
 {
-    ts_load_options dflt = ts_load_defaults();
+    smalti_load_options dflt = smalti_load_defaults();
     if (!opt) opt = &dflt;
     FILE *f = fopen(path, "rb");
     if (!f) {
-        ts_error_set(err, TS_ERR_IO, path, 0, "cannot open the model: %s", strerror(errno));
+        error_set(err, SMALTI_ERR_IO, path, 0, "cannot open the model: %s", strerror(errno));
         return NULL;
     }
     fclose(f);
     first_xml_error fe;
     xmlParserCtxt *ctx = new_parser(&fe);
     if (!ctx) {
-        ts_error_set(err, TS_ERR_RUNTIME, path, 0, "out of memory");
+        error_set(err, SMALTI_ERR_RUNTIME, path, 0, "out of memory");
         return NULL;
     }
-    xmlDoc *doc = xmlCtxtReadFile(ctx, path, NULL, TS_XML_OPTIONS);
+    xmlDoc *doc = xmlCtxtReadFile(ctx, path, NULL, SMALTI_XML_OPTIONS);
     return load_doc(ctx, doc, path, opt, err);
 }
 
-ts_model *ts_model_load_string(const char *xml, const char *name, const ts_load_options *opt, ts_error *err)
+smalti_model *smalti_model_load_string(const char *xml, const char *name, const smalti_load_options *opt, smalti_error *err)
 {
-    ts_load_options dflt = ts_load_defaults();
+    smalti_load_options dflt = smalti_load_defaults();
     if (!opt) opt = &dflt;
     first_xml_error fe;
     xmlParserCtxt *ctx = new_parser(&fe);
     if (!ctx) {
-        ts_error_set(err, TS_ERR_RUNTIME, name, 0, "out of memory");
+        error_set(err, SMALTI_ERR_RUNTIME, name, 0, "out of memory");
         return NULL;
     }
-    xmlDoc *doc = xmlCtxtReadMemory(ctx, xml, (int)strlen(xml), name, NULL, TS_XML_OPTIONS);
+    xmlDoc *doc = xmlCtxtReadMemory(ctx, xml, (int)strlen(xml), name, NULL, SMALTI_XML_OPTIONS);
     return load_doc(ctx, doc, name, opt, err);
 }
 
-int ts_model_node_count(const ts_model *m) { return m->node_count; }
+int smalti_model_node_count(const smalti_model *m) { return m->node_count; }
 
-int ts_model_node_info(const ts_model *m, int id, ts_node_info *info)
+int smalti_model_node_info(const smalti_model *m, int id, smalti_node_info *info)
 {
     if (id < 0 || id >= m->node_count) return 0;
     const node *n = m->nodes[id];
@@ -182,4 +182,4 @@ int ts_model_node_info(const ts_model *m, int id, ts_node_info *info)
     return 1;
 }
 
-const char *ts_model_legend(const ts_model *m) { return m->grid.chars; }
+const char *smalti_model_legend(const smalti_model *m) { return m->grid.chars; }

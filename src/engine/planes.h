@@ -1,6 +1,6 @@
 /* planes.h — per-value bitplanes of the grid, for word-parallel whole-grid match scans. */
-#ifndef TS_PLANES_H
-#define TS_PLANES_H
+#ifndef SMALTI_PLANES_H
+#define SMALTI_PLANES_H
 #include <stdbool.h>
 #include <stdint.h>
 #include "../core/rule.h"

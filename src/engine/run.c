@@ -4,7 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-void ts_run_free(ts_run *run)
+void smalti_run_free(smalti_run *run)
 {
     if (!run) return;
     run_state *r = &run->rs;
@@ -22,9 +22,9 @@ void ts_run_free(ts_run *run)
     free(run);
 }
 
-ts_run *ts_run_new(const ts_model *m, int32_t seed, ts_error *err)
+smalti_run *smalti_run_new(const smalti_model *m, int32_t seed, smalti_error *err)
 {
-    ts_run *run = calloc(1, sizeof *run);
+    smalti_run *run = calloc(1, sizeof *run);
     if (!run) goto oom;
     run_state *r = &run->rs;
     r->model = m;
@@ -47,18 +47,18 @@ ts_run *ts_run_new(const ts_model *m, int32_t seed, ts_error *err)
         r->node_states[i] = m->nodes[i]->kind->state_new(m->nodes[i], m->nodes[i]->grid);
         if (!r->node_states[i]) goto oom;
     }
-    ts_run_reset(run, seed);
+    smalti_run_reset(run, seed);
     return run;
 oom:
-    ts_run_free(run);
-    ts_error_set(err, TS_ERR_RUNTIME, m->file, 0, "out of memory creating a run");
+    smalti_run_free(run);
+    error_set(err, SMALTI_ERR_RUNTIME, m->file, 0, "out of memory creating a run");
     return NULL;
 }
 
-void ts_run_reset(ts_run *run, int32_t seed)
+void smalti_run_reset(smalti_run *run, int32_t seed)
 {
     run_state *r = &run->rs;
-    const ts_model *m = r->model;
+    const smalti_model *m = r->model;
     rng_seed(&r->random, seed);
     if (r->grid != &m->grid && !run_use_grid(r, &m->grid, r->start_state)) return;
     memset(r->state, 0, (size_t)r->cells);
@@ -182,7 +182,7 @@ static void notify_observer(run_state *r)
         cells = r->event_cells;
         logged = need;
     }
-    ts_step_event ev = {
+    smalti_step_event ev = {
         .step = r->counter,
         .node_id = r->acting_node,
         .changed = cells,
@@ -192,7 +192,7 @@ static void notify_observer(run_state *r)
     r->observer(r->observer_userdata, &ev);
 }
 
-int ts_run_step(ts_run *run)
+int smalti_run_step(smalti_run *run)
 {
     run_state *r = &run->rs;
     if (r->current < 0 || r->out_of_memory || r->failed) return 0;
@@ -214,14 +214,14 @@ int ts_run_step(ts_run *run)
     return 1;
 }
 
-long ts_run_to_end(ts_run *run, long step_limit)
+long smalti_run_to_end(smalti_run *run, long step_limit)
 {
-    while ((step_limit <= 0 || run->rs.counter < step_limit) && ts_run_step(run)) {}
+    while ((step_limit <= 0 || run->rs.counter < step_limit) && smalti_run_step(run)) {}
     return run->rs.counter;
 }
 
-int ts_run_finished(const ts_run *run) { return run->rs.current < 0; }
-int ts_run_out_of_memory(const ts_run *run) { return run->rs.out_of_memory; }
+int smalti_run_finished(const smalti_run *run) { return run->rs.current < 0; }
+int smalti_run_out_of_memory(const smalti_run *run) { return run->rs.out_of_memory; }
 
 void run_fail(run_state *r, int line, const char *fmt, ...)
 {
@@ -233,12 +233,12 @@ void run_fail(run_state *r, int line, const char *fmt, ...)
     r->failed = true;
 }
 
-int ts_run_error(const ts_run *run, ts_error *err)
+int smalti_run_error(const smalti_run *run, smalti_error *err)
 {
     const run_state *r = &run->rs;
     if (!r->failed && !r->out_of_memory) return 0;
     if (err) {
-        err->status = TS_ERR_RUNTIME;
+        err->status = SMALTI_ERR_RUNTIME;
         snprintf(err->file, sizeof err->file, "%s", r->model->file ? r->model->file : "");
         err->line = r->failed ? r->fail_line : 0;
         if (r->failed) snprintf(err->message, sizeof err->message, "%s", r->fail_message);
@@ -246,9 +246,9 @@ int ts_run_error(const ts_run *run, ts_error *err)
     }
     return 1;
 }
-long ts_run_counter(const ts_run *run) { return run->rs.counter; }
+long smalti_run_counter(const smalti_run *run) { return run->rs.counter; }
 
-const unsigned char *ts_run_grid(const ts_run *run, int *mx, int *my, int *mz)
+const unsigned char *smalti_run_grid(const smalti_run *run, int *mx, int *my, int *mz)
 {
     if (mx) *mx = run->rs.mx;
     if (my) *my = run->rs.my;
@@ -256,9 +256,9 @@ const unsigned char *ts_run_grid(const ts_run *run, int *mx, int *my, int *mz)
     return run->rs.state;
 }
 
-const char *ts_run_legend(const ts_run *run) { return run->rs.grid->chars; }
+const char *smalti_run_legend(const smalti_run *run) { return run->rs.grid->chars; }
 
-void ts_run_set_observer(ts_run *run, ts_observer_fn fn, void *userdata)
+void smalti_run_set_observer(smalti_run *run, smalti_observer_fn fn, void *userdata)
 {
     run->rs.observer = fn;
     run->rs.observer_userdata = userdata;

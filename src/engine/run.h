@@ -1,15 +1,15 @@
 /* run.h — the mutable state of one run, shared by the interpreter loop and the nodes. */
-#ifndef TS_RUN_H
-#define TS_RUN_H
+#ifndef SMALTI_RUN_H
+#define SMALTI_RUN_H
 #include <stdint.h>
 #include <stdlib.h>
-#include "tessera.h"
+#include "smalti.h"
 #include "../core/grid.h"
 #include "../core/rng.h"
 #include "../nodes/node.h"
 #include "planes.h"
 
-struct ts_model {
+struct smalti_model {
     char *file;
     grid_def grid;
     bool origin;
@@ -19,7 +19,7 @@ struct ts_model {
 };
 
 struct run_state {
-    const ts_model *model;
+    const smalti_model *model;
     const grid_def *grid;
     uint8_t *state;          /* the cells of the current grid */
     uint8_t *start_state;    /* the start grid's cells (a map switches to its own) */
@@ -39,7 +39,7 @@ struct run_state {
     int64_t first_len, first_cap;
     long first_base;         /* steps before it are no longer needed */
     int acting_node;         /* the leaf that acted in the current step */
-    ts_observer_fn observer;
+    smalti_observer_fn observer;
     void *observer_userdata;
     bool out_of_memory;
     /* A node stopped the run with an error (run_fail): its line and message. */
@@ -56,7 +56,7 @@ struct run_state {
     int64_t event_cap;
 };
 
-struct ts_run {
+struct smalti_run {
     run_state rs;
 };
 
@@ -72,7 +72,7 @@ static inline void run_change(run_state *r, int32_t index)
 }
 bool run_note_unlogged(run_state *r, int32_t index);
 /* Stop the run with an error at a model line (a node's length cap, say);
-   ts_run_error reports it as file:line: message. */
+   smalti_run_error reports it as file:line: message. */
 void run_fail(run_state *r, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* A write the reference does not log: invalidates the bitplanes and, when

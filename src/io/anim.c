@@ -18,13 +18,13 @@
 
 struct anim_recorder {
     anim_options opt;
-    const ts_run *run;
+    const smalti_run *run;
     gif_anim *gif;
     long frames;
     long last_step;         /* step of the latest frame, -1 before the first */
     bool done;              /* the last step is recorded */
     bool failed;
-    ts_error err;
+    smalti_error err;
     /* What the GIF shows now. */
     char legend[GRID_COLORS_MAX];
     uint32_t colors[GRID_COLORS_MAX];
@@ -40,7 +40,7 @@ struct anim_recorder {
     size_t row_cap;
 };
 
-static bool fail(anim_recorder *a, const ts_error *err)
+static bool fail(anim_recorder *a, const smalti_error *err)
 {
     if (!a->failed) a->err = *err;
     a->failed = true;
@@ -64,7 +64,7 @@ static int frame_delay(const anim_recorder *a, bool last)
 }
 
 /* A frame of one transparent pixel: nothing changed, but time passes. */
-static bool unchanged_frame(anim_recorder *a, const uint32_t *colors, int count, int delay, ts_error *err)
+static bool unchanged_frame(anim_recorder *a, const uint32_t *colors, int count, int delay, smalti_error *err)
 {
     gif_frame f = {0, 0, 1, 1, colors, count, delay};
     unsigned char px = (unsigned char)count;
@@ -90,7 +90,7 @@ static bool differing_box(const anim_recorder *a, const grid_view *g, int box[4]
     return y0 >= 0;
 }
 
-static bool gif_flat_frame(anim_recorder *a, const grid_view *g, int delay, ts_error *err)
+static bool gif_flat_frame(anim_recorder *a, const grid_view *g, int delay, smalti_error *err)
 {
     int ps = a->opt.pixel_size, count = a->color_count;
     bool full = a->mz != 1 || a->mx != g->mx || a->my != g->my || !a->shown;
@@ -122,7 +122,7 @@ static bool gif_flat_frame(anim_recorder *a, const grid_view *g, int delay, ts_e
     }
     return true;
 out_of_memory:
-    ts_error_set(err, TS_ERR_RUNTIME, a->opt.gif_path, 0, "out of memory");
+    error_set(err, SMALTI_ERR_RUNTIME, a->opt.gif_path, 0, "out of memory");
     return false;
 }
 
@@ -135,12 +135,12 @@ static int iso_color_index(anim_recorder *a, uint32_t rgb)
     return a->iso_count++;
 }
 
-static bool gif_iso_frame(anim_recorder *a, const grid_view *g, int delay, ts_error *err)
+static bool gif_iso_frame(anim_recorder *a, const grid_view *g, int delay, smalti_error *err)
 {
     int w, h;
     uint32_t *px = iso_render(g, a->colors, a->opt.pixel_size, &w, &h);
     if (!px) {
-        ts_error_set(err, TS_ERR_RUNTIME, a->opt.gif_path, 0, "the isometric picture is too large; lower --pixel-size");
+        error_set(err, SMALTI_ERR_RUNTIME, a->opt.gif_path, 0, "the isometric picture is too large; lower --pixel-size");
         return false;
     }
     const uint32_t *was = a->shown_rgb && w == a->shown_w && h == a->shown_h ? a->shown_rgb : NULL;
@@ -164,13 +164,13 @@ static bool gif_iso_frame(anim_recorder *a, const grid_view *g, int delay, ts_er
         int width = x1 - x0 + 1, height = y1 - y0 + 1;
         unsigned char *index = malloc((size_t)width * height);
         ok = index != NULL;
-        if (!ok) ts_error_set(err, TS_ERR_RUNTIME, a->opt.gif_path, 0, "out of memory");
+        if (!ok) error_set(err, SMALTI_ERR_RUNTIME, a->opt.gif_path, 0, "out of memory");
         for (int y = 0; ok && y < height; y++)
             for (int x = 0; x < width; x++) {
                 size_t at = (size_t)(y0 + y) * w + x0 + x;
                 int c = was && px[at] == was[at] ? 255 : iso_color_index(a, px[at]);
                 if (c < 0) {
-                    ts_error_set(err, TS_ERR_RUNTIME, a->opt.gif_path, 0, "the picture has more than 255 colours");
+                    error_set(err, SMALTI_ERR_RUNTIME, a->opt.gif_path, 0, "the picture has more than 255 colours");
                     ok = false;
                     break;
                 }
@@ -207,17 +207,17 @@ static bool take_legend(anim_recorder *a, const char *legend)
 static bool record(anim_recorder *a, long step, bool last)
 {
     grid_view g;
-    g.cells = ts_run_grid(a->run, &g.mx, &g.my, &g.mz);
-    g.legend = ts_run_legend(a->run);
+    g.cells = smalti_run_grid(a->run, &g.mx, &g.my, &g.mz);
+    g.legend = smalti_run_legend(a->run);
     if (take_legend(a, g.legend)) {
         free(a->shown); /* other values: the next 2-D frame is drawn whole */
         a->shown = NULL;
     }
-    ts_error err;
+    smalti_error err;
     if (a->opt.frames_dir) {
         char path[4096];
         if (snprintf(path, sizeof path, "%s/%ld.png", a->opt.frames_dir, step) >= (int)sizeof path) {
-            ts_error_set(&err, TS_ERR_IO, a->opt.frames_dir, 0, "path too long");
+            error_set(&err, SMALTI_ERR_IO, a->opt.frames_dir, 0, "path too long");
             return fail(a, &err);
         }
         bool ok = g.mz > 1 ? save_iso_png(path, &g, a->colors, a->opt.pixel_size, &err)
@@ -235,7 +235,7 @@ static bool record(anim_recorder *a, long step, bool last)
     return true;
 }
 
-void anim_observe(void *recorder, const ts_step_event *event)
+void anim_observe(void *recorder, const smalti_step_event *event)
 {
     anim_recorder *a = recorder;
     if (a->failed || a->done) return;
@@ -243,7 +243,7 @@ void anim_observe(void *recorder, const ts_step_event *event)
         /* Widen the box of changed cells (2-D grid the GIF shows). A map node
            may have switched grids; then the next frame is whole anyway. */
         int mx, my, mz;
-        ts_run_grid(a->run, &mx, &my, &mz);
+        smalti_run_grid(a->run, &mx, &my, &mz);
         if (mz == 1 && mx == a->mx && my == a->my) {
             for (size_t k = 0; k < event->changed_count; k++) {
                 int32_t i = event->changed[k];
@@ -255,16 +255,16 @@ void anim_observe(void *recorder, const ts_step_event *event)
             }
         }
     }
-    bool last = ts_run_finished(a->run) || (a->opt.step_limit > 0 && event->step >= a->opt.step_limit) ||
-                ts_run_error(a->run, NULL);
+    bool last = smalti_run_finished(a->run) || (a->opt.step_limit > 0 && event->step >= a->opt.step_limit) ||
+                smalti_run_error(a->run, NULL);
     if (last || event->step % a->opt.every == 0) record(a, event->step, last);
 }
 
-static bool make_folder(const char *dir, ts_error *err)
+static bool make_folder(const char *dir, smalti_error *err)
 {
     struct stat st;
     if (mkdir(dir, 0777) == 0 || (errno == EEXIST && stat(dir, &st) == 0 && S_ISDIR(st.st_mode))) return true;
-    ts_error_set(err, TS_ERR_IO, dir, 0, "cannot make the frames folder: %s", errno == EEXIST ? "not a folder" : strerror(errno));
+    error_set(err, SMALTI_ERR_IO, dir, 0, "cannot make the frames folder: %s", errno == EEXIST ? "not a folder" : strerror(errno));
     return false;
 }
 
@@ -276,12 +276,12 @@ static void free_recorder(anim_recorder *a)
     free(a);
 }
 
-anim_recorder *anim_start(const anim_options *opt, const ts_run *run, ts_error *err)
+anim_recorder *anim_start(const anim_options *opt, const smalti_run *run, smalti_error *err)
 {
     if (opt->frames_dir && !make_folder(opt->frames_dir, err)) return NULL;
     anim_recorder *a = calloc(1, sizeof *a);
     if (!a) {
-        ts_error_set(err, TS_ERR_RUNTIME, "", 0, "out of memory");
+        error_set(err, SMALTI_ERR_RUNTIME, "", 0, "out of memory");
         return NULL;
     }
     a->opt = *opt;
@@ -293,7 +293,7 @@ anim_recorder *anim_start(const anim_options *opt, const ts_run *run, ts_error *
         free_recorder(a);
         return NULL;
     }
-    if (!record(a, ts_run_counter(run), false)) {
+    if (!record(a, smalti_run_counter(run), false)) {
         if (err) *err = a->err;
         anim_abort(a);
         return NULL;
@@ -301,9 +301,9 @@ anim_recorder *anim_start(const anim_options *opt, const ts_run *run, ts_error *
     return a;
 }
 
-bool anim_finish(anim_recorder *a, ts_error *err)
+bool anim_finish(anim_recorder *a, smalti_error *err)
 {
-    if (!a->failed && !a->done && a->last_step != ts_run_counter(a->run)) record(a, ts_run_counter(a->run), true);
+    if (!a->failed && !a->done && a->last_step != smalti_run_counter(a->run)) record(a, smalti_run_counter(a->run), true);
     bool ok = !a->failed;
     if (!ok && err) *err = a->err;
     if (a->gif) {

@@ -1,6 +1,6 @@
 /* anim.h — recording a run as it goes: an animated GIF and/or one PNG per kept step. */
-#ifndef TS_ANIM_H
-#define TS_ANIM_H
+#ifndef SMALTI_ANIM_H
+#define SMALTI_ANIM_H
 #include "output.h"
 
 /* Frame delays of the GIF, in hundredths of a second. */
@@ -21,12 +21,12 @@ typedef struct anim_recorder anim_recorder;
 
 /* Record the run's current grid as frame 0 (step 0). NULL and err on failure
    (such as a frames folder that cannot be made). */
-anim_recorder *anim_start(const anim_options *opt, const ts_run *run, ts_error *err);
-/* The ts_observer_fn to register (through the CLI's fan-out) with the recorder as userdata. */
-void anim_observe(void *recorder, const ts_step_event *event);
+anim_recorder *anim_start(const anim_options *opt, const smalti_run *run, smalti_error *err);
+/* The smalti_observer_fn to register (through the CLI's fan-out) with the recorder as userdata. */
+void anim_observe(void *recorder, const smalti_step_event *event);
 /* Record the final grid if the last step was not seen, rename the GIF into
    place and free the recorder. False and err on the first failure of the run. */
-bool anim_finish(anim_recorder *a, ts_error *err);
+bool anim_finish(anim_recorder *a, smalti_error *err);
 /* Drop the GIF (no file is left; PNG frames written so far stay) and free the recorder. */
 void anim_abort(anim_recorder *a);
 long anim_frame_count(const anim_recorder *a);

@@ -53,19 +53,19 @@ static void put_block(void *anim, const unsigned char *block)
     if (rc == GIF_ERROR) g->block_error = g->gif->Error;
 }
 
-static bool gif_failed(gif_anim *g, int code, ts_error *err)
+static bool gif_failed(gif_anim *g, int code, smalti_error *err)
 {
     g->failed = true;
     const char *why = GifErrorString(code);
-    ts_error_set(err, TS_ERR_IO, g->af.path, 0, "GIF output failed: %s", why ? why : "unknown error");
+    error_set(err, SMALTI_ERR_IO, g->af.path, 0, "GIF output failed: %s", why ? why : "unknown error");
     return false;
 }
 
-gif_anim *gif_anim_open(const char *path, ts_error *err)
+gif_anim *gif_anim_open(const char *path, smalti_error *err)
 {
     gif_anim *g = calloc(1, sizeof *g);
     if (!g) {
-        ts_error_set(err, TS_ERR_RUNTIME, path, 0, "out of memory");
+        error_set(err, SMALTI_ERR_RUNTIME, path, 0, "out of memory");
         return NULL;
     }
     if (!atomic_open(&g->af, path, err)) {
@@ -77,14 +77,14 @@ gif_anim *gif_anim_open(const char *path, ts_error *err)
     if (!g->gif) {
         atomic_abort(&g->af);
         free(g);
-        ts_error_set(err, TS_ERR_RUNTIME, path, 0, "cannot start the GIF: %s", GifErrorString(code));
+        error_set(err, SMALTI_ERR_RUNTIME, path, 0, "cannot start the GIF: %s", GifErrorString(code));
         return NULL;
     }
     EGifSetGifVersion(g->gif, true); /* GIF89a: delays, transparency, looping */
     g->lzw = lzw_new();
     if (!g->lzw) {
         gif_anim_abort(g);
-        ts_error_set(err, TS_ERR_RUNTIME, path, 0, "out of memory");
+        error_set(err, SMALTI_ERR_RUNTIME, path, 0, "out of memory");
         return NULL;
     }
     return g;
@@ -114,7 +114,7 @@ static ColorMapObject *make_map(const uint32_t *colors, int count)
 }
 
 /* The logical screen, the global colours and the "loop forever" block, before the first frame. */
-static bool start(gif_anim *g, const gif_frame *f, ts_error *err)
+static bool start(gif_anim *g, const gif_frame *f, smalti_error *err)
 {
     ColorMapObject *map = make_map(f->colors, f->color_count);
     if (!map) return gif_failed(g, E_GIF_ERR_NOT_ENOUGH_MEM, err);
@@ -134,18 +134,18 @@ static bool start(gif_anim *g, const gif_frame *f, ts_error *err)
     return true;
 }
 
-bool gif_anim_begin_frame(gif_anim *g, const gif_frame *f, ts_error *err)
+bool gif_anim_begin_frame(gif_anim *g, const gif_frame *f, smalti_error *err)
 {
     if (g->failed) return false;
     if (f->color_count < 1 || f->color_count > 255) {
         g->failed = true;
-        ts_error_set(err, TS_ERR_RUNTIME, g->af.path, 0, "a GIF frame of %d colours (1 to 255 fit)", f->color_count);
+        error_set(err, SMALTI_ERR_RUNTIME, g->af.path, 0, "a GIF frame of %d colours (1 to 255 fit)", f->color_count);
         return false;
     }
     if (f->width < 1 || f->height < 1 || f->left < 0 || f->top < 0 || (int64_t)f->left + f->width > GIF_MAX_SIDE ||
         (int64_t)f->top + f->height > GIF_MAX_SIDE || (int64_t)f->width * f->height > GIF_MAX_PIXELS) {
         g->failed = true;
-        ts_error_set(err, TS_ERR_USAGE, g->af.path, 0, "a GIF frame of %dx%d pixels is too large; lower --pixel-size",
+        error_set(err, SMALTI_ERR_USAGE, g->af.path, 0, "a GIF frame of %dx%d pixels is too large; lower --pixel-size",
                      f->left + f->width, f->top + f->height);
         return false;
     }
@@ -186,7 +186,7 @@ bool gif_anim_begin_frame(gif_anim *g, const gif_frame *f, ts_error *err)
     return true;
 }
 
-bool gif_anim_row(gif_anim *g, unsigned char *row, int width, ts_error *err)
+bool gif_anim_row(gif_anim *g, unsigned char *row, int width, smalti_error *err)
 {
     if (g->failed) return false;
     if (!g->lzw) {
@@ -217,11 +217,11 @@ static void put_le16(FILE *f, int v)
     fputc((v >> 8) & 0xff, f);
 }
 
-bool gif_anim_close(gif_anim *g, ts_error *err)
+bool gif_anim_close(gif_anim *g, smalti_error *err)
 {
     int code = 0;
     bool ok = !g->failed && g->started;
-    if (!g->failed && !g->started) ts_error_set(err, TS_ERR_RUNTIME, g->af.path, 0, "the animation has no frame");
+    if (!g->failed && !g->started) error_set(err, SMALTI_ERR_RUNTIME, g->af.path, 0, "the animation has no frame");
     if (EGifCloseFile(g->gif, &code) == GIF_ERROR && ok) ok = gif_failed(g, code, err);
     /* A later frame (a map node's larger grid) may reach past the screen the
        first one set: widen the logical screen in the header, "GIF89a" then width and height. */
@@ -229,7 +229,7 @@ bool gif_anim_close(gif_anim *g, ts_error *err)
         ok = fflush(g->af.f) == 0 && fseek(g->af.f, 6, SEEK_SET) == 0;
         put_le16(g->af.f, g->max_w > g->screen_w ? g->max_w : g->screen_w);
         put_le16(g->af.f, g->max_h > g->screen_h ? g->max_h : g->screen_h);
-        if (!ok) ts_error_set(err, TS_ERR_IO, g->af.path, 0, "cannot write the GIF header");
+        if (!ok) error_set(err, SMALTI_ERR_IO, g->af.path, 0, "cannot write the GIF header");
     }
     if (ok) ok = atomic_commit(&g->af, err);
     else atomic_abort(&g->af);

@@ -1,6 +1,6 @@
 /* gif_lzw.h — GIF's LZW compression of a frame's pixels (gif_lzw.c), byte for byte as giflib does it. */
-#ifndef TS_GIF_LZW_H
-#define TS_GIF_LZW_H
+#ifndef SMALTI_GIF_LZW_H
+#define SMALTI_GIF_LZW_H
 #include <stdbool.h>
 #include <stdint.h>
 

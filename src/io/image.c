@@ -20,22 +20,22 @@ uint32_t *image_load_argb(diag *d, int line, const char *path, int *width, int *
 {
     int w, h, channels;
     if (!stbi_info(path, &w, &h, &channels)) {
-        diag_error(d, TS_ERR_MODEL, line, "%s: not a readable PNG image", path);
+        diag_error(d, SMALTI_ERR_MODEL, line, "%s: not a readable PNG image", path);
         return NULL;
     }
     if (w < 1 || h < 1 || (long)w * h > IMAGE_MAX_PIXELS) {
-        diag_error(d, TS_ERR_MODEL, line, "%s: image size %dx%d is absurd", path, w, h);
+        diag_error(d, SMALTI_ERR_MODEL, line, "%s: image size %dx%d is absurd", path, w, h);
         return NULL;
     }
     unsigned char *rgba = stbi_load(path, &w, &h, &channels, 4);
     if (!rgba) {
-        diag_error(d, TS_ERR_MODEL, line, "%s: broken PNG image (%s)", path, stbi_failure_reason());
+        diag_error(d, SMALTI_ERR_MODEL, line, "%s: broken PNG image (%s)", path, stbi_failure_reason());
         return NULL;
     }
     uint32_t *argb = malloc((size_t)w * h * sizeof *argb);
     if (!argb) {
         stbi_image_free(rgba);
-        diag_error(d, TS_ERR_RUNTIME, line, "out of memory");
+        diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory");
         return NULL;
     }
     for (long i = 0; i < (long)w * h; i++) {

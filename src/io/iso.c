@@ -195,20 +195,20 @@ uint32_t *iso_render(const grid_view *g, const uint32_t *colors, int block_size,
     return cv.pixels;
 }
 
-bool save_iso_png(const char *path, const grid_view *g, const uint32_t *colors, int block_size, ts_error *err)
+bool save_iso_png(const char *path, const grid_view *g, const uint32_t *colors, int block_size, smalti_error *err)
 {
     if (block_size < 1) block_size = 1;
     int64_t w, h;
     iso_image_size(g->mx, g->my, g->mz, block_size, &w, &h);
     if (w * h > ISO_MAX_PIXELS || !png_size_ok(path, w, h, err)) {
-        ts_error_set(err, TS_ERR_USAGE, path, 0, "isometric image of %lldx%lld pixels is too large; lower --pixel-size",
+        error_set(err, SMALTI_ERR_USAGE, path, 0, "isometric image of %lldx%lld pixels is too large; lower --pixel-size",
                      (long long)w, (long long)h);
         return false;
     }
     int width, height;
     uint32_t *pixels = iso_render(g, colors, block_size, &width, &height);
     if (!pixels) {
-        ts_error_set(err, TS_ERR_RUNTIME, path, 0, "out of memory drawing the isometric image");
+        error_set(err, SMALTI_ERR_RUNTIME, path, 0, "out of memory drawing the isometric image");
         return false;
     }
     bool ok = save_png_rgb(path, pixels, width, height, err);

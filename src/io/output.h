@@ -1,10 +1,10 @@
 /* output.h — writing results: text grids, PNG, MagicaVoxel VOX, palettes, atomic files. */
-#ifndef TS_OUTPUT_H
-#define TS_OUTPUT_H
+#ifndef SMALTI_OUTPUT_H
+#define SMALTI_OUTPUT_H
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "tessera.h"
+#include "smalti.h"
 
 #define GRID_COLORS_MAX 256
 
@@ -17,7 +17,7 @@ typedef struct palette {
 /* The built-in default palette (the same colours as the reference's palette.xml). */
 void palette_default(palette *p);
 /* Read <colors><color symbol="B" value="000000"/>...; overrides entries of p. */
-bool palette_load_file(palette *p, const char *path, ts_error *err);
+bool palette_load_file(palette *p, const char *path, smalti_error *err);
 /* Colours for a legend; symbols without a colour get grey and are reported. */
 void palette_colors(const palette *p, const char *legend, uint32_t *colors, char *missing, size_t missing_size);
 
@@ -27,8 +27,8 @@ typedef struct atomic_file {
     char tmp[4096];
     char path[4096];
 } atomic_file;
-bool atomic_open(atomic_file *af, const char *path, ts_error *err);
-bool atomic_commit(atomic_file *af, ts_error *err); /* closes; renames on success */
+bool atomic_open(atomic_file *af, const char *path, smalti_error *err);
+bool atomic_commit(atomic_file *af, smalti_error *err); /* closes; renames on success */
 void atomic_abort(atomic_file *af);
 
 typedef struct grid_view {
@@ -40,11 +40,11 @@ typedef struct grid_view {
 /* The text form of the reference outputs (header lines are written by the caller). */
 bool write_text_cells(FILE *f, const grid_view *g);
 /* A 2-D grid as an indexed-colour PNG, pixel_size pixels per cell (a 3-D grid: its bottom layer). */
-bool save_png(const char *path, const grid_view *g, const uint32_t *colors, int pixel_size, ts_error *err);
+bool save_png(const char *path, const grid_view *g, const uint32_t *colors, int pixel_size, smalti_error *err);
 /* A truecolour PNG of width*height 0xRRGGBB pixels, row by row. */
-bool save_png_rgb(const char *path, const uint32_t *pixels, int width, int height, ts_error *err);
+bool save_png_rgb(const char *path, const uint32_t *pixels, int width, int height, smalti_error *err);
 /* Whether a PNG of that size may be written; sets err when not. */
-bool png_size_ok(const char *path, int64_t width, int64_t height, ts_error *err);
+bool png_size_ok(const char *path, int64_t width, int64_t height, smalti_error *err);
 
 /* Isometric pictures of 3-D grids, pixel for pixel as the reference draws them
    (Graphics.IsometricRender): cubes of block_size on the reference's GUI background. */
@@ -52,8 +52,8 @@ bool png_size_ok(const char *path, int64_t width, int64_t height, ts_error *err)
 void iso_image_size(int mx, int my, int mz, int block_size, int64_t *width, int64_t *height);
 /* The picture as 0xRRGGBB pixels (free() it), or NULL when out of memory or too large. */
 uint32_t *iso_render(const grid_view *g, const uint32_t *colors, int block_size, int *width, int *height);
-bool save_iso_png(const char *path, const grid_view *g, const uint32_t *colors, int block_size, ts_error *err);
-bool save_vox(const char *path, const grid_view *g, const uint32_t *colors, ts_error *err);
+bool save_iso_png(const char *path, const grid_view *g, const uint32_t *colors, int block_size, smalti_error *err);
+bool save_vox(const char *path, const grid_view *g, const uint32_t *colors, smalti_error *err);
 
 /* Animated GIFs, streamed frame by frame (gif.c). A frame is a rectangle of
    the picture drawn over the previous frames; its pixels index colors, and
@@ -67,13 +67,13 @@ typedef struct gif_frame {
     int color_count;
     int delay_cs;           /* how long it shows, in hundredths of a second */
 } gif_frame;
-gif_anim *gif_anim_open(const char *path, ts_error *err);
+gif_anim *gif_anim_open(const char *path, smalti_error *err);
 /* Start a frame, then give its height rows of width pixels (row may be modified). */
-bool gif_anim_begin_frame(gif_anim *g, const gif_frame *f, ts_error *err);
-bool gif_anim_row(gif_anim *g, unsigned char *row, int width, ts_error *err);
+bool gif_anim_begin_frame(gif_anim *g, const gif_frame *f, smalti_error *err);
+bool gif_anim_row(gif_anim *g, unsigned char *row, int width, smalti_error *err);
 long gif_anim_frames(const gif_anim *g);
 /* Finish the file and rename it into place; frees g either way. */
-bool gif_anim_close(gif_anim *g, ts_error *err);
+bool gif_anim_close(gif_anim *g, smalti_error *err);
 void gif_anim_abort(gif_anim *g); /* no file is left; frees g */
 /* Compress with giflib's EGifPutLine instead (the same bytes, slower), before the first frame. */
 void gif_anim_use_giflib_lzw(gif_anim *g);

@@ -10,11 +10,11 @@ static const char default_palette_xml[] =
 #include "palette.inc"
     ;
 
-static bool palette_from_doc(palette *p, xmlDoc *doc, const char *name, ts_error *err)
+static bool palette_from_doc(palette *p, xmlDoc *doc, const char *name, smalti_error *err)
 {
     xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL;
     if (!root) {
-        ts_error_set(err, TS_ERR_IO, name, 0, "not a palette file");
+        error_set(err, SMALTI_ERR_IO, name, 0, "not a palette file");
         return false;
     }
     for (xmlNode *c = xml_first_child(root); c; c = xml_next(c)) {
@@ -23,7 +23,7 @@ static bool palette_from_doc(palette *p, xmlDoc *doc, const char *name, ts_error
         char *end = NULL;
         unsigned long rgb = value ? strtoul(value, &end, 16) : 0;
         if (!symbol || strlen(symbol) != 1 || !value || *end || end == value || rgb > 0xffffff) {
-            ts_error_set(err, TS_ERR_MODEL, name, xml_line(c), "a <color> needs symbol=\"X\" and value=\"RRGGBB\"");
+            error_set(err, SMALTI_ERR_MODEL, name, xml_line(c), "a <color> needs symbol=\"X\" and value=\"RRGGBB\"");
             return false;
         }
         p->rgb[(unsigned char)symbol[0]] = (uint32_t)rgb;
@@ -41,11 +41,11 @@ void palette_default(palette *p)
     xmlFreeDoc(doc);
 }
 
-bool palette_load_file(palette *p, const char *path, ts_error *err)
+bool palette_load_file(palette *p, const char *path, smalti_error *err)
 {
     xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
     if (!doc) {
-        ts_error_set(err, TS_ERR_IO, path, 0, "cannot read the palette");
+        error_set(err, SMALTI_ERR_IO, path, 0, "cannot read the palette");
         return false;
     }
     bool ok = palette_from_doc(p, doc, path, err);

@@ -81,19 +81,19 @@ static bool write_pixels(FILE *f, uint32_t h, size_t row_bytes, row_source sourc
     return ok;
 }
 
-static bool check_size(const char *path, int64_t w, int64_t h, ts_error *err)
+static bool check_size(const char *path, int64_t w, int64_t h, smalti_error *err)
 {
     if (w >= 1 && h >= 1 && w <= PNG_MAX_SIDE && h <= PNG_MAX_SIDE && w * h <= PNG_MAX_PIXELS) return true;
-    ts_error_set(err, TS_ERR_USAGE, path, 0, "image of %lldx%lld pixels is too large; lower --pixel-size", (long long)w,
+    error_set(err, SMALTI_ERR_USAGE, path, 0, "image of %lldx%lld pixels is too large; lower --pixel-size", (long long)w,
                  (long long)h);
     return false;
 }
 
-static bool finish(atomic_file *af, bool pixels_ok, const char *path, ts_error *err)
+static bool finish(atomic_file *af, bool pixels_ok, const char *path, smalti_error *err)
 {
     if (!pixels_ok) {
         atomic_abort(af);
-        ts_error_set(err, TS_ERR_RUNTIME, path, 0, "PNG compression failed (out of memory?)");
+        error_set(err, SMALTI_ERR_RUNTIME, path, 0, "PNG compression failed (out of memory?)");
         return false;
     }
     write_chunk(af->f, "IEND", NULL, 0);
@@ -115,7 +115,7 @@ static void grid_row(const void *ctx, uint32_t y, unsigned char *row)
     for (int x = 0; x < gr->g->mx; x++) memset(row + (size_t)x * ps, cells[x], (size_t)ps);
 }
 
-bool save_png(const char *path, const grid_view *g, const uint32_t *colors, int pixel_size, ts_error *err)
+bool save_png(const char *path, const grid_view *g, const uint32_t *colors, int pixel_size, smalti_error *err)
 {
     if (pixel_size < 1) pixel_size = 1;
     int64_t w = (int64_t)g->mx * pixel_size, h = (int64_t)g->my * pixel_size;
@@ -153,12 +153,12 @@ static void rgb_row(const void *ctx, uint32_t y, unsigned char *row)
     }
 }
 
-bool png_size_ok(const char *path, int64_t width, int64_t height, ts_error *err)
+bool png_size_ok(const char *path, int64_t width, int64_t height, smalti_error *err)
 {
     return check_size(path, width, height, err);
 }
 
-bool save_png_rgb(const char *path, const uint32_t *pixels, int width, int height, ts_error *err)
+bool save_png_rgb(const char *path, const uint32_t *pixels, int width, int height, smalti_error *err)
 {
     if (!check_size(path, width, height, err)) return false;
     atomic_file af;

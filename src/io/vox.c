@@ -16,10 +16,10 @@ static void put_chunk(FILE *f, const char *id, uint32_t content, uint32_t childr
     put_u32(f, children);
 }
 
-bool save_vox(const char *path, const grid_view *g, const uint32_t *colors, ts_error *err)
+bool save_vox(const char *path, const grid_view *g, const uint32_t *colors, smalti_error *err)
 {
     if (g->mx > 256 || g->my > 256 || g->mz > 256) {
-        ts_error_set(err, TS_ERR_USAGE, path, 0, "VOX holds at most 256 cells per side, the grid is %dx%dx%d", g->mx, g->my, g->mz);
+        error_set(err, SMALTI_ERR_USAGE, path, 0, "VOX holds at most 256 cells per side, the grid is %dx%dx%d", g->mx, g->my, g->mz);
         return false;
     }
     uint32_t voxels = 0;

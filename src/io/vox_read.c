@@ -19,7 +19,7 @@ static unsigned char *slurp(diag *d, int line, const char *path, long *size)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        diag_error(d, TS_ERR_MODEL, line, "%s: cannot open the VOX file", path);
+        diag_error(d, SMALTI_ERR_MODEL, line, "%s: cannot open the VOX file", path);
         return NULL;
     }
     size_t cap = 4096, len = 0;
@@ -29,7 +29,7 @@ static unsigned char *slurp(diag *d, int line, const char *path, long *size)
             if ((long)cap >= VOX_MAX_BYTES) {
                 fclose(f);
                 free(buf);
-                diag_error(d, TS_ERR_MODEL, line, "%s: VOX file larger than %ld bytes is absurd", path, VOX_MAX_BYTES);
+                diag_error(d, SMALTI_ERR_MODEL, line, "%s: VOX file larger than %ld bytes is absurd", path, VOX_MAX_BYTES);
                 return NULL;
             }
             unsigned char *bigger = realloc(buf, cap * 2);
@@ -44,12 +44,12 @@ static unsigned char *slurp(diag *d, int line, const char *path, long *size)
     bool failed = ferror(f) != 0;
     fclose(f);
     if (!buf) {
-        diag_error(d, TS_ERR_RUNTIME, line, "out of memory");
+        diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory");
         return NULL;
     }
     if (failed) {
         free(buf);
-        diag_error(d, TS_ERR_MODEL, line, "%s: cannot read the VOX file", path);
+        diag_error(d, SMALTI_ERR_MODEL, line, "%s: cannot read the VOX file", path);
         return NULL;
     }
     *size = (long)len;
@@ -83,7 +83,7 @@ int32_t *vox_load(diag *d, int line, const char *path, int *mx, int *my, int *mz
             if (content < 12) { problem = "SIZE chunk too short"; goto fail; }
             uint32_t x = read_u32(body), y = read_u32(body + 4), z = read_u32(body + 8);
             if (x < 1 || y < 1 || z < 1 || x > VOX_MAX_SIDE || y > VOX_MAX_SIDE || z > VOX_MAX_SIDE) {
-                diag_error(d, TS_ERR_MODEL, line, "%s: model size %dx%dx%d is absurd (each side must be 1..%d)", path,
+                diag_error(d, SMALTI_ERR_MODEL, line, "%s: model size %dx%dx%d is absurd (each side must be 1..%d)", path,
                            (int)x, (int)y, (int)z, VOX_MAX_SIDE);
                 free(buf);
                 free(voxels);
@@ -100,14 +100,14 @@ int32_t *vox_load(diag *d, int line, const char *path, int *mx, int *my, int *mz
             voxels = malloc(cells * sizeof *voxels);
             if (!voxels) {
                 free(buf);
-                diag_error(d, TS_ERR_RUNTIME, line, "out of memory");
+                diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory");
                 return NULL;
             }
             for (size_t i = 0; i < cells; i++) voxels[i] = -1;
             for (uint32_t k = 0; k < count; k++) {
                 const unsigned char *v = body + 4 + 4 * (size_t)k;
                 if (v[0] >= sx || v[1] >= sy || v[2] >= sz) {
-                    diag_error(d, TS_ERR_MODEL, line, "%s: voxel (%d, %d, %d) lies outside the %dx%dx%d model", path, v[0],
+                    diag_error(d, SMALTI_ERR_MODEL, line, "%s: voxel (%d, %d, %d) lies outside the %dx%dx%d model", path, v[0],
                                v[1], v[2], sx, sy, sz);
                     free(buf);
                     free(voxels);
@@ -125,7 +125,7 @@ int32_t *vox_load(diag *d, int line, const char *path, int *mx, int *my, int *mz
     *mz = sz;
     return voxels;
 fail:
-    diag_error(d, TS_ERR_MODEL, line, "%s: broken VOX file: %s", path, problem);
+    diag_error(d, SMALTI_ERR_MODEL, line, "%s: broken VOX file: %s", path, problem);
     free(buf);
     free(voxels);
     return NULL;

@@ -15,7 +15,7 @@ void branch_free(node *n)
 static bool branch_add_child(loader *ld, branch *b, node *child)
 {
     node **bigger = realloc(b->children, (size_t)(b->count + 1) * sizeof *bigger);
-    if (!bigger) return diag_error(ld->d, TS_ERR_RUNTIME, 0, "out of memory");
+    if (!bigger) return diag_error(ld->d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     b->children = bigger;
     b->children[b->count++] = child;
     child->parent = b->base.id;
@@ -28,7 +28,7 @@ static node *branch_load(loader *ld, const xmlNode *el, symmetry_set parent_symm
     static const char *const known[] = {"symmetry", "values", "origin", "folder", "transparent", NULL};
     diag *d = ld->d;
     branch *b = calloc(1, sizeof *b);
-    if (!b) { diag_error(d, TS_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    if (!b) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
     b->base.kind = markov ? &node_kind_markov : &node_kind_sequence;
     b->markov = markov;
     if (!loader_register(ld, &b->base, el)) { free(b); return NULL; }
@@ -40,7 +40,7 @@ static node *branch_load(loader *ld, const xmlNode *el, symmetry_set parent_symm
     const char *sym = xml_attr(el, "symmetry");
     bool d2 = ld->grid->mz == 1;
     if (sym && !symmetry_lookup(d2, sym, &symmetry)) {
-        diag_error(d, TS_ERR_MODEL, xml_line(el), "unknown symmetry %s (use one of %s)", sym, symmetry_names(d2));
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "unknown symmetry %s (use one of %s)", sym, symmetry_names(d2));
         return NULL;
     }
     return branch_load_children(ld, b, el, symmetry) ? &b->base : NULL;
@@ -66,7 +66,7 @@ static node *sequence_load(loader *ld, const xmlNode *el, symmetry_set s) { retu
 node *branch_wrap_markov(loader *ld, node *child)
 {
     branch *b = calloc(1, sizeof *b);
-    if (!b) { diag_error(ld->d, TS_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    if (!b) { diag_error(ld->d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
     b->base.kind = &node_kind_markov;
     b->markov = true;
     if (!loader_register(ld, &b->base, NULL)) { free(b); return NULL; }

@@ -1,6 +1,6 @@
 /* branch.h — what branch nodes share: children run in order, the current child remembered between steps. */
-#ifndef TS_BRANCH_H
-#define TS_BRANCH_H
+#ifndef SMALTI_BRANCH_H
+#define SMALTI_BRANCH_H
 #include "node.h"
 
 typedef struct branch {

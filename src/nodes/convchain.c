@@ -40,9 +40,9 @@ static bool parse_value(diag *d, const xmlNode *el, const grid_def *g, const cha
     char ch;
     bool present;
     if (!xml_get_char(d, el, name, &ch, &present)) return false;
-    if (!present) return diag_error(d, TS_ERR_MODEL, xml_line(el), "convchain needs a %s attribute", name);
+    if (!present) return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "convchain needs a %s attribute", name);
     if (g->value_of[(unsigned char)ch] < 0)
-        return diag_error(d, TS_ERR_MODEL, xml_line(el), "%s=\"%c\" is not a value of the grid", name, ch);
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "%s=\"%c\" is not a value of the grid", name, ch);
     *out = (uint8_t)g->value_of[(unsigned char)ch];
     return true;
 }
@@ -99,26 +99,26 @@ static node *convchain_load(loader *ld, const xmlNode *el, symmetry_set parent_s
     diag *d = ld->d;
     const grid_def *g = ld->grid;
     convchain *c = calloc(1, sizeof *c);
-    if (!c) { diag_error(d, TS_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    if (!c) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
     c->base.kind = &node_kind_convchain;
     if (!loader_register(ld, &c->base, el)) { free(c); return NULL; }
     xml_check_attrs(d, el, convchain_attrs);
     int line = xml_line(el);
 
     if (g->mz != 1) {
-        diag_error(d, TS_ERR_MODEL, line, "convchain works only on 2-D grids (this one is %dx%dx%d)", g->mx, g->my, g->mz);
+        diag_error(d, SMALTI_ERR_MODEL, line, "convchain works only on 2-D grids (this one is %dx%dx%d)", g->mx, g->my, g->mz);
         return NULL;
     }
     const char *name = xml_attr(el, "sample");
     if (!name) {
-        diag_error(d, TS_ERR_MODEL, line, "convchain needs a sample attribute (an image in samples/)");
+        diag_error(d, SMALTI_ERR_MODEL, line, "convchain needs a sample attribute (an image in samples/)");
         return NULL;
     }
     if (!xml_get_int(d, el, "n", 3, &c->n) || !xml_get_int(d, el, "steps", -1, &c->steps) ||
         !xml_get_double(d, el, "temperature", 1.0, &c->temperature))
         return NULL;
     if (c->n < 1 || c->n > CONVCHAIN_MAX_N) {
-        diag_error(d, TS_ERR_MODEL, line, "n=\"%d\": the pattern size must be from 1 to %d", c->n, CONVCHAIN_MAX_N);
+        diag_error(d, SMALTI_ERR_MODEL, line, "n=\"%d\": the pattern size must be from 1 to %d", c->n, CONVCHAIN_MAX_N);
         return NULL;
     }
     if (!parse_value(d, el, g, "black", &c->black) || !parse_value(d, el, g, "white", &c->white) ||
@@ -134,7 +134,7 @@ static node *convchain_load(loader *ld, const xmlNode *el, symmetry_set parent_s
     bool *sample = malloc((size_t)smx * smy * sizeof *sample);
     if (!sample) {
         free(argb);
-        diag_error(d, TS_ERR_RUNTIME, line, "out of memory");
+        diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory");
         return NULL;
     }
     /* Opaque white pixels are the `white` value; every other colour is `black`. */
@@ -142,7 +142,7 @@ static node *convchain_load(loader *ld, const xmlNode *el, symmetry_set parent_s
     free(argb);
     bool ok = compute_weights(c, sample, smx, smy, parent_symmetry);
     free(sample);
-    if (!ok) { diag_error(d, TS_ERR_RUNTIME, line, "out of memory"); return NULL; }
+    if (!ok) { diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory"); return NULL; }
     return &c->base;
 }
 

@@ -54,9 +54,9 @@ static bool parse_value(diag *d, const xmlNode *el, const grid_def *g, const cha
     char ch;
     bool present;
     if (!xml_get_char(d, el, name, &ch, &present)) return false;
-    if (!present) return diag_error(d, TS_ERR_MODEL, xml_line(el), "convolution rule needs a %s attribute", name);
+    if (!present) return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "convolution rule needs a %s attribute", name);
     if (g->value_of[(unsigned char)ch] < 0)
-        return diag_error(d, TS_ERR_MODEL, xml_line(el), "%s=\"%c\" is not a value of the grid", name, ch);
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "%s=\"%c\" is not a value of the grid", name, ch);
     *out = (uint8_t)g->value_of[(unsigned char)ch];
     return true;
 }
@@ -82,7 +82,7 @@ static bool parse_sums(diag *d, const xmlNode *el, const char *text, bool *sums)
     }
     return true;
 bad:
-    return diag_error(d, TS_ERR_MODEL, xml_line(el), "sum=\"%s\" must be counts from 0 to %d such as \"5..8,12\"", text, CONV_MAX_SUM);
+    return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "sum=\"%s\" must be counts from 0 to %d such as \"5..8,12\"", text, CONV_MAX_SUM);
 }
 
 static bool load_rule(diag *d, const xmlNode *el, const grid_def *g, conv_rule *r)
@@ -91,13 +91,13 @@ static bool load_rule(diag *d, const xmlNode *el, const grid_def *g, conv_rule *
     if (!parse_value(d, el, g, "in", &r->input) || !parse_value(d, el, g, "out", &r->output)) return false;
     if (!xml_get_double(d, el, "p", 1.0, &r->p)) return false;
     const char *values = xml_attr(el, "values"), *sum = xml_attr(el, "sum");
-    if (values && !sum) return diag_error(d, TS_ERR_MODEL, xml_line(el), "missing \"sum\" attribute");
-    if (sum && !values) return diag_error(d, TS_ERR_MODEL, xml_line(el), "missing \"values\" attribute");
+    if (values && !sum) return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "missing \"sum\" attribute");
+    if (sum && !values) return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "missing \"values\" attribute");
     if (!values) return true;
     r->has_sums = true;
     for (const char *s = values; *s; s++) {
         int v = g->value_of[(unsigned char)*s];
-        if (v < 0) return diag_error(d, TS_ERR_MODEL, xml_line(el), "values=\"%s\": %c is not a value of the grid", values, *s);
+        if (v < 0) return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "values=\"%s\": %c is not a value of the grid", values, *s);
         r->weight[v]++;
     }
     return parse_sums(d, el, sum, r->sums);
@@ -109,7 +109,7 @@ static node *convolution_load(loader *ld, const xmlNode *el, symmetry_set parent
     diag *d = ld->d;
     const grid_def *g = ld->grid;
     convolution *c = calloc(1, sizeof *c);
-    if (!c) { diag_error(d, TS_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    if (!c) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
     c->base.kind = &node_kind_convolution;
     if (!loader_register(ld, &c->base, el)) { free(c); return NULL; }
     xml_check_attrs(d, el, conv_attrs);
@@ -120,13 +120,13 @@ static node *convolution_load(loader *ld, const xmlNode *el, symmetry_set parent
     for (int k = 0; name && kernels[k]; k += 2)
         if (strcmp(kernels[k], name) == 0) kernel = kernels[k + 1];
     if (!kernel) {
-        diag_error(d, TS_ERR_MODEL, xml_line(el), "%s neighborhood \"%s\": use %s", name ? "unknown" : "missing",
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "%s neighborhood \"%s\": use %s", name ? "unknown" : "missing",
                    name ? name : "", g->mz == 1 ? "VonNeumann or Moore" : "VonNeumann or NoCorners");
         return NULL;
     }
     int cells = (int)strlen(kernel);
     c->neighbours = malloc((size_t)cells * sizeof *c->neighbours);
-    if (!c->neighbours) { diag_error(d, TS_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    if (!c->neighbours) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
     for (int k = 0; k < cells; k++)
         if (kernel[k] == '1') {
             c->neighbours[c->neighbour_count][0] = (int8_t)(k % 3 - 1);
@@ -139,13 +139,13 @@ static node *convolution_load(loader *ld, const xmlNode *el, symmetry_set parent
     int count = 0;
     for (xmlNode *x = xml_first_child(el); x; x = xml_next(x)) {
         if (!xml_is(x, "rule")) {
-            diag_error(d, TS_ERR_MODEL, xml_line(x), "unknown element <%s> inside <convolution>", xml_name(x));
+            diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "unknown element <%s> inside <convolution>", xml_name(x));
             return NULL;
         }
         count++;
     }
     c->rules = calloc((size_t)(count ? count : 1), sizeof *c->rules);
-    if (!c->rules) { diag_error(d, TS_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    if (!c->rules) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
     if (count == 0) {
         if (!load_rule(d, el, g, &c->rules[0])) return NULL;
         c->rule_count = 1;

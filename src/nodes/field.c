@@ -7,9 +7,9 @@ static const char *const field_attrs[] = {"for", "to", "from", "on", "recompute"
 static bool symbols_wave(diag *d, const xmlNode *el, const grid_def *g, const char *name, uint32_t *out)
 {
     const char *text = xml_attr(el, name);
-    if (!text || !*text) return diag_error(d, TS_ERR_MODEL, xml_line(el), "<field> is missing its %s attribute", name);
+    if (!text || !*text) return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<field> is missing its %s attribute", name);
     if (!grid_wave(g, text, out))
-        return diag_error(d, TS_ERR_MODEL, xml_line(el), "%s=\"%s\" names a symbol that is not a value of the grid", name, text);
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "%s=\"%s\" names a symbol that is not a value of the grid", name, text);
     return true;
 }
 
@@ -19,15 +19,15 @@ bool field_load(diag *d, const xmlNode *el, const grid_def *g, field *f)
     char symbol;
     bool present;
     if (!xml_get_char(d, el, "for", &symbol, &present)) return false;
-    if (!present) return diag_error(d, TS_ERR_MODEL, xml_line(el), "<field> needs a for attribute (the value it guides)");
+    if (!present) return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<field> needs a for attribute (the value it guides)");
     f->value = g->value_of[(unsigned char)symbol];
-    if (f->value < 0) return diag_error(d, TS_ERR_MODEL, xml_line(el), "unknown field value %c", symbol);
+    if (f->value < 0) return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "unknown field value %c", symbol);
     if (!xml_get_bool(d, el, "recompute", false, &f->recompute) || !xml_get_bool(d, el, "essential", false, &f->essential))
         return false;
     if (!symbols_wave(d, el, g, "on", &f->substrate)) return false;
     f->inversed = xml_attr(el, "from") != NULL;
     if (f->inversed && xml_attr(el, "to"))
-        return diag_error(d, TS_ERR_MODEL, xml_line(el), "<field> takes either from or to, not both");
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<field> takes either from or to, not both");
     return symbols_wave(d, el, g, f->inversed ? "from" : "to", &f->zero);
 }
 

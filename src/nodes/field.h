@@ -1,6 +1,6 @@
 /* field.h — distance fields (`<field>`): potentials that bias which match a rule node picks. */
-#ifndef TS_FIELD_H
-#define TS_FIELD_H
+#ifndef SMALTI_FIELD_H
+#define SMALTI_FIELD_H
 #include <libxml/tree.h>
 #include <stdbool.h>
 #include <stdint.h>

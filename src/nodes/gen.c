@@ -11,11 +11,11 @@ bool gen_value(diag *d, const xmlNode *el, const grid_def *g, const char *name, 
     *out = -1;
     const char *text = xml_attr(el, name);
     if (!text) {
-        if (required) return diag_error(d, TS_ERR_MODEL, xml_line(el), "<%s> needs a %s attribute", xml_name(el), name);
+        if (required) return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<%s> needs a %s attribute", xml_name(el), name);
         return true;
     }
     if (strlen(text) != 1 || g->value_of[(unsigned char)text[0]] < 0)
-        return diag_error(d, TS_ERR_MODEL, xml_line(el), "%s=\"%s\" of <%s> is not a value of the grid (values are \"%s\")", name,
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "%s=\"%s\" of <%s> is not a value of the grid (values are \"%s\")", name,
                           text, xml_name(el), g->chars);
     *out = g->value_of[(unsigned char)text[0]];
     return true;
@@ -26,17 +26,17 @@ bool gen_values(diag *d, const xmlNode *el, const grid_def *g, const char *name,
     *count = 0;
     const char *text = xml_attr(el, name);
     if (!text) {
-        if (required) return diag_error(d, TS_ERR_MODEL, xml_line(el), "<%s> needs a %s attribute", xml_name(el), name);
+        if (required) return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<%s> needs a %s attribute", xml_name(el), name);
         return true;
     }
     size_t n = strlen(text);
     if (n == 0 || n > GRID_MAX_VALUES)
-        return diag_error(d, TS_ERR_MODEL, xml_line(el), "%s=\"%s\" of <%s> must list 1 to %d values", name, text, xml_name(el),
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "%s=\"%s\" of <%s> must list 1 to %d values", name, text, xml_name(el),
                           GRID_MAX_VALUES);
     for (size_t i = 0; i < n; i++) {
         int v = g->value_of[(unsigned char)text[i]];
         if (v < 0)
-            return diag_error(d, TS_ERR_MODEL, xml_line(el), "%s=\"%s\" of <%s>: '%c' is not a value of the grid (values are \"%s\")",
+            return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "%s=\"%s\" of <%s>: '%c' is not a value of the grid (values are \"%s\")",
                               name, text, xml_name(el), text[i], g->chars);
         out[i] = (uint8_t)v;
     }
@@ -56,7 +56,7 @@ bool gen_wave(diag *d, const xmlNode *el, const grid_def *g, const char *name, u
         wave |= g->wave_of[(unsigned char)*s];
     }
     if (!ok)
-        return diag_error(d, TS_ERR_MODEL, xml_line(el),
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el),
                           "%s=\"%s\" of <%s> must be grid values, unions or '*' (values are \"%s\")", name, text, xml_name(el), g->chars);
     *out = wave;
     return true;
@@ -89,14 +89,14 @@ bool gen_get_range(diag *d, const xmlNode *el, const char *name, double dflt, do
         p = end;
     }
     if (*p) goto bad;
-    if (lo > hi) return diag_error(d, TS_ERR_MODEL, xml_line(el), "%s=\"%s\" of <%s>: the range runs backwards", name, text, xml_name(el));
+    if (lo > hi) return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "%s=\"%s\" of <%s>: the range runs backwards", name, text, xml_name(el));
     if (lo < min || hi > max)
-        return diag_error(d, TS_ERR_MODEL, xml_line(el), "%s=\"%s\" of <%s> must lie between %g and %g", name, text, xml_name(el), min, max);
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "%s=\"%s\" of <%s> must lie between %g and %g", name, text, xml_name(el), min, max);
     out->lo = lo;
     out->hi = hi;
     return true;
 bad:
-    return diag_error(d, TS_ERR_MODEL, xml_line(el), "%s=\"%s\" of <%s> must be a number or a range such as \"4..8\"", name, text,
+    return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "%s=\"%s\" of <%s> must be a number or a range such as \"4..8\"", name, text,
                       xml_name(el));
 }
 
@@ -104,7 +104,7 @@ bool gen_get_double(diag *d, const xmlNode *el, const char *name, double dflt, d
 {
     if (!xml_get_double(d, el, name, dflt, out)) return false;
     if (*out < min || *out > max)
-        return diag_error(d, TS_ERR_MODEL, xml_line(el), "%s=\"%s\" of <%s> must lie between %g and %g", name, xml_attr(el, name),
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "%s=\"%s\" of <%s> must lie between %g and %g", name, xml_attr(el, name),
                           xml_name(el), min, max);
     return true;
 }
@@ -113,7 +113,7 @@ bool gen_get_int(diag *d, const xmlNode *el, const char *name, int dflt, int min
 {
     if (!xml_get_int(d, el, name, dflt, out)) return false;
     if (*out < min || *out > max)
-        return diag_error(d, TS_ERR_MODEL, xml_line(el), "%s=\"%s\" of <%s> must lie between %d and %d", name, xml_attr(el, name),
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "%s=\"%s\" of <%s> must lie between %d and %d", name, xml_attr(el, name),
                           xml_name(el), min, max);
     return true;
 }
@@ -133,7 +133,7 @@ bool gen_get_choice(diag *d, const xmlNode *el, const char *name, const char *co
         if (i) strncat(list, ", ", sizeof list - strlen(list) - 1);
         strncat(list, choices[i], sizeof list - strlen(list) - 1);
     }
-    return diag_error(d, TS_ERR_MODEL, xml_line(el), "%s=\"%s\" of <%s> must be one of: %s", name, text, xml_name(el), list);
+    return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "%s=\"%s\" of <%s> must be one of: %s", name, text, xml_name(el), list);
 }
 
 double gen_range_draw(const gen_range *r, rng *random)

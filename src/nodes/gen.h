@@ -1,6 +1,6 @@
 /* gen.h — attribute parsing and helpers shared by the generator nodes (lsystem, noise, runner, voronoi, poisson). */
-#ifndef TS_GEN_H
-#define TS_GEN_H
+#ifndef SMALTI_GEN_H
+#define SMALTI_GEN_H
 #include <libxml/tree.h>
 #include <stdbool.h>
 #include <stdint.h>

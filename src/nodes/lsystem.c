@@ -106,13 +106,13 @@ static bool check_symbols(diag *d, const xmlNode *el, const char *name, const ch
 {
     for (const char *s = text; *s; s++)
         if (*s <= ' ' || *s > '~')
-            return diag_error(d, TS_ERR_MODEL, xml_line(el),
+            return diag_error(d, SMALTI_ERR_MODEL, xml_line(el),
                               "%s=\"%s\" of <%s>: symbols must be printable ASCII characters other than the space", name, text,
                               xml_name(el));
     return true;
 }
 
-static bool oom(diag *d) { return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory"); }
+static bool oom(diag *d) { return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); }
 
 /* The <rule> children: count them, check them, and group them by input symbol. */
 static bool load_rules(diag *d, const xmlNode *el, lsystem *ls)
@@ -122,20 +122,20 @@ static bool load_rules(diag *d, const xmlNode *el, lsystem *ls)
     for (xmlNode *x = xml_first_child(el); x; x = xml_next(x)) {
         if (xml_is(x, "draw")) continue;
         if (!xml_is(x, "rule"))
-            return diag_error(d, TS_ERR_MODEL, xml_line(x), "unknown element <%s> inside <lsystem>: use <rule> or <draw>", xml_name(x));
+            return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "unknown element <%s> inside <lsystem>: use <rule> or <draw>", xml_name(x));
         xml_check_attrs(d, x, rule_attrs);
         const char *in = xml_attr(x, "in"), *out = xml_attr(x, "out");
-        if (!in) return diag_error(d, TS_ERR_MODEL, xml_line(x), "<rule> of <lsystem> needs an in attribute");
+        if (!in) return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "<rule> of <lsystem> needs an in attribute");
         if (strlen(in) != 1)
-            return diag_error(d, TS_ERR_MODEL, xml_line(x), "in=\"%s\" of <rule> must be exactly one symbol", in);
+            return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "in=\"%s\" of <rule> must be exactly one symbol", in);
         if (!check_symbols(d, x, "in", in)) return false;
-        if (!out) return diag_error(d, TS_ERR_MODEL, xml_line(x), "<rule> of <lsystem> needs an out attribute (out=\"\" erases)");
+        if (!out) return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "<rule> of <lsystem> needs an out attribute (out=\"\" erases)");
         if (!check_symbols(d, x, "out", out)) return false;
         if (strlen(out) > (size_t)ls->max_length)
-            return diag_error(d, TS_ERR_MODEL, xml_line(x), "out of <rule> is longer than maxLength=%d", ls->max_length);
+            return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "out of <rule> is longer than maxLength=%d", ls->max_length);
         double p;
         if (!gen_get_double(d, x, "p", 1.0, 0.0, 1e9, &p)) return false;
-        if (!(p > 0)) return diag_error(d, TS_ERR_MODEL, xml_line(x), "p=\"%s\" of <rule> must be positive", xml_attr(x, "p"));
+        if (!(p > 0)) return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "p=\"%s\" of <rule> must be positive", xml_attr(x, "p"));
         count++;
         out_total += strlen(out);
     }
@@ -197,13 +197,13 @@ static bool load_drawing(diag *d, const xmlNode *el, const grid_def *g, lsystem 
         xml_check_attrs(d, x, draw_attrs);
         const char *symbol = xml_attr(x, "symbol");
         if (!symbol || strlen(symbol) != 1)
-            return diag_error(d, TS_ERR_MODEL, xml_line(x), "<draw> needs a symbol attribute of exactly one symbol");
+            return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "<draw> needs a symbol attribute of exactly one symbol");
         if (!check_symbols(d, x, "symbol", symbol)) return false;
         unsigned char c = (unsigned char)symbol[0];
         if (ls->mode == MODE_TURTLE && strchr(turtle_commands, c))
-            return diag_error(d, TS_ERR_MODEL, xml_line(x),
+            return diag_error(d, SMALTI_ERR_MODEL, xml_line(x),
                               "symbol=\"%c\" of <draw> is a turtle command (F G f + - | [ ]); bind another symbol", c);
-        if (bound[c] >= 0) return diag_error(d, TS_ERR_MODEL, xml_line(x), "symbol=\"%c\" of <draw> is bound twice", c);
+        if (bound[c] >= 0) return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "symbol=\"%c\" of <draw> is bound twice", c);
         int value;
         if (!gen_value(d, x, g, "value", true, &value)) return false;
         bound[c] = (int16_t)value;
@@ -280,7 +280,7 @@ static node *lsystem_load(loader *ld, const xmlNode *el, symmetry_set parent_sym
     xml_check_attrs(d, el, lsys_attrs);
 
     if (g->mz != 1) {
-        diag_error(d, TS_ERR_MODEL, xml_line(el), "<lsystem> works on 2-D grids only, and this grid is %dx%dx%d", g->mx, g->my, g->mz);
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<lsystem> works on 2-D grids only, and this grid is %dx%dx%d", g->mx, g->my, g->mz);
         return NULL;
     }
     if (!gen_get_choice(d, el, "mode", modes, MODE_TURTLE, &ls->mode) ||
@@ -291,7 +291,7 @@ static node *lsystem_load(loader *ld, const xmlNode *el, symmetry_set parent_sym
         return NULL;
     if (!xml_attr(el, "iterations")) ls->iterations = -1;
     if (ls->mode == MODE_TURTLE && ls->iterations < 0) {
-        diag_error(d, TS_ERR_MODEL, xml_line(el), "<lsystem> in turtle mode needs an iterations attribute");
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<lsystem> in turtle mode needs an iterations attribute");
         return NULL;
     }
     if (ls->mode == MODE_SCAN)
@@ -301,12 +301,12 @@ static node *lsystem_load(loader *ld, const xmlNode *el, symmetry_set parent_sym
     const char *axiom = xml_attr(el, "axiom");
     if (axiom) {
         if (!*axiom) {
-            diag_error(d, TS_ERR_MODEL, xml_line(el), "axiom=\"\" of <lsystem> is empty; leave it out for a random axiom");
+            diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "axiom=\"\" of <lsystem> is empty; leave it out for a random axiom");
             return NULL;
         }
         if (!check_symbols(d, el, "axiom", axiom)) return NULL;
         if (strlen(axiom) > (size_t)ls->max_length) {
-            diag_error(d, TS_ERR_MODEL, xml_line(el), "axiom of <lsystem> is longer than maxLength=%d", ls->max_length);
+            diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "axiom of <lsystem> is longer than maxLength=%d", ls->max_length);
             return NULL;
         }
         ls->axiom = strdup(axiom);
@@ -315,7 +315,7 @@ static node *lsystem_load(loader *ld, const xmlNode *el, symmetry_set parent_sym
     }
     if (!load_rules(d, el, ls)) return NULL;
     if (!axiom && ls->alphabet_len == 0) {
-        diag_error(d, TS_ERR_MODEL, xml_line(el), "<lsystem> needs an axiom, or rules to draw a random one from");
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<lsystem> needs an axiom, or rules to draw a random one from");
         return NULL;
     }
     int pen = -1;

@@ -49,12 +49,12 @@ static bool parse_factor(const char *s, size_t len, int *num, int *den)
 static bool parse_scale(diag *d, const xmlNode *el, map_node *m)
 {
     const char *scale = xml_attr(el, "scale");
-    if (!scale) return diag_error(d, TS_ERR_MODEL, xml_line(el), "<map> needs a scale attribute, such as scale=\"2 2 1\"");
+    if (!scale) return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<map> needs a scale attribute, such as scale=\"2 2 1\"");
     const char *p = scale;
     for (int axis = 0; axis < 3; axis++) {
         size_t len = strcspn(p, " ");
         if (!parse_factor(p, len, &m->num[axis], &m->den[axis]) || (axis < 2 && p[len] != ' ') || (axis == 2 && p[len]))
-            return diag_error(d, TS_ERR_MODEL, xml_line(el),
+            return diag_error(d, SMALTI_ERR_MODEL, xml_line(el),
                               "scale=\"%s\" should be 3 positive factors separated by spaces, such as \"2 2 1\" or \"5/3 5/3 1\"",
                               scale);
         p += len + (p[len] == ' ');
@@ -66,7 +66,7 @@ static node *map_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetr
 {
     diag *d = ld->d;
     map_node *m = calloc(1, sizeof *m);
-    if (!m) { diag_error(d, TS_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    if (!m) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
     m->b.base.kind = &node_kind_map;
     if (!loader_register(ld, &m->b.base, el)) { free(m); return NULL; }
     xml_check_attrs(d, el, map_attrs);
@@ -79,7 +79,7 @@ static node *map_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetr
     bool huge = size[0] > GRID_MAX_CELLS || size[1] > GRID_MAX_CELLS || size[2] > GRID_MAX_CELLS ||
                 size[0] * size[1] > GRID_MAX_CELLS || size[0] * size[1] * size[2] > GRID_MAX_CELLS;
     if (size[0] < 1 || size[1] < 1 || size[2] < 1 || huge) {
-        diag_error(d, TS_ERR_MODEL, xml_line(el), "scale=\"%s\" turns the %dx%dx%d grid into %lldx%lldx%lld, %s",
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "scale=\"%s\" turns the %dx%dx%d grid into %lldx%lldx%lld, %s",
                    xml_attr(el, "scale"), old->mx, old->my, old->mz, (long long)size[0], (long long)size[1],
                    (long long)size[2], huge ? "which is absurdly large" : "which is empty");
         return NULL;
@@ -90,7 +90,7 @@ static node *map_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetr
     symmetry_set symmetry = parent_symmetry;
     const char *sym = xml_attr(el, "symmetry");
     if (sym && !symmetry_lookup(d2, sym, &symmetry)) {
-        diag_error(d, TS_ERR_MODEL, xml_line(el), "unknown symmetry %s (use one of %s)", sym, symmetry_names(d2));
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "unknown symmetry %s (use one of %s)", sym, symmetry_names(d2));
         return NULL;
     }
     /* The children act on the new grid. */

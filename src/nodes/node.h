@@ -1,6 +1,6 @@
 /* node.h — the node interface shared by every node kind, and the loader that builds the tree. */
-#ifndef TS_NODE_H
-#define TS_NODE_H
+#ifndef SMALTI_NODE_H
+#define SMALTI_NODE_H
 #include <libxml/tree.h>
 #include <stdbool.h>
 #include "../core/diag.h"
@@ -50,7 +50,7 @@ struct node {
     /* For branches: the branch that becomes current when this one ends (the
        reference's Branch.parent), -1 when the run should end then. */
     int return_to;
-    char *summary;     /* ts_node_info.attributes: the element in one line (NULL: none) */
+    char *summary;     /* smalti_node_info.attributes: the element in one line (NULL: none) */
 };
 
 /* Registry: element name -> kind. NULL if the name is not a node. */

@@ -54,12 +54,12 @@ static bool load_spec(diag *d, const xmlNode *el, const grid_def *g, noise_spec 
         !gen_get_double(d, el, "lacunarity", 2.0, 1, 8, &s->lacunarity) || !gen_get_double(d, el, "gain", 0.5, 0, 2, &s->gain))
         return false;
     if (s->frequency <= 0)
-        return diag_error(d, TS_ERR_MODEL, xml_line(el), "frequency=\"%s\" of <noise> must be above 0", xml_attr(el, "frequency"));
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "frequency=\"%s\" of <noise> must be above 0", xml_attr(el, "frequency"));
     int side = g->mx > g->my ? g->mx : g->my;
     if (g->mz > side) side = g->mz;
     double reach = noise_max_coord(s, side);
     if (reach >= NOISE_MAX_COORD)
-        return diag_error(d, TS_ERR_MODEL, xml_line(el),
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el),
                           "<noise> frequency %g with %d octaves of lacunarity %g reaches %.0f lattice cells across this grid; "
                           "keep it below %.0f",
                           s->frequency, s->fractal == FRACTAL_NONE ? 1 : s->octaves, s->lacunarity, reach, NOISE_MAX_COORD);
@@ -79,13 +79,13 @@ static bool load_band(diag *d, const xmlNode *x, const grid_def *g, noise_band *
     b->value = (uint8_t)value;
     b->to = xml_attr(x, "to") ? (float)to : INFINITY;
     if (prev && prev->to == INFINITY && prev->p >= 1)
-        return diag_error(d, TS_ERR_MODEL, xml_line(x),
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(x),
                           "this <band> is never reached: the band before it has neither to nor p, so it takes every cell left");
     if (prev && b->to < prev->to) {
         if (prev->to == INFINITY)
-            return diag_error(d, TS_ERR_MODEL, xml_line(x), "<band to=\"%s\"> comes after a band without to; bands go from low to high",
+            return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "<band to=\"%s\"> comes after a band without to; bands go from low to high",
                               xml_attr(x, "to"));
-        return diag_error(d, TS_ERR_MODEL, xml_line(x), "<band to=\"%s\"> is below the previous band's to=\"%g\"; bands go from low to high",
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "<band to=\"%s\"> is below the previous band's to=\"%g\"; bands go from low to high",
                           xml_attr(x, "to"), (double)prev->to);
     }
     return true;
@@ -97,7 +97,7 @@ static node *noise_load(loader *ld, const xmlNode *el, symmetry_set parent_symme
     diag *d = ld->d;
     const grid_def *g = ld->grid;
     noise_node *nn = calloc(1, sizeof *nn);
-    if (!nn) { diag_error(d, TS_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    if (!nn) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
     nn->base.kind = &node_kind_noise;
     if (!loader_register(ld, &nn->base, el)) { free(nn); return NULL; }
     xml_check_attrs(d, el, nn->base.id == 0 ? noise_root_attrs : noise_attrs);
@@ -109,17 +109,17 @@ static node *noise_load(loader *ld, const xmlNode *el, symmetry_set parent_symme
     int count = 0;
     for (xmlNode *x = xml_first_child(el); x; x = xml_next(x)) {
         if (!xml_is(x, "band")) {
-            diag_error(d, TS_ERR_MODEL, xml_line(x), "unknown element <%s> inside <noise>; it takes <band> elements", xml_name(x));
+            diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "unknown element <%s> inside <noise>; it takes <band> elements", xml_name(x));
             return NULL;
         }
         count++;
     }
     if (count == 0) {
-        diag_error(d, TS_ERR_MODEL, xml_line(el), "<noise> needs at least one <band value=\"...\"/>");
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<noise> needs at least one <band value=\"...\"/>");
         return NULL;
     }
     nn->bands = calloc((size_t)count, sizeof *nn->bands);
-    if (!nn->bands) { diag_error(d, TS_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    if (!nn->bands) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
     for (xmlNode *x = xml_first_child(el); x; x = xml_next(x)) {
         noise_band *prev = nn->band_count ? &nn->bands[nn->band_count - 1] : NULL;
         if (!load_band(d, x, g, prev, &nn->bands[nn->band_count])) return NULL;

@@ -7,8 +7,8 @@
    would change roundings. The kernels avoid subnormal intermediates, so flush-to-zero modes
    do not matter in practice. Four cells are computed at once in vectors, lane by lane the same
    operations as one cell alone: noise_row and noise_value agree bit for bit. */
-#ifndef TS_NOISE_FN_H
-#define TS_NOISE_FN_H
+#ifndef SMALTI_NOISE_FN_H
+#define SMALTI_NOISE_FN_H
 #include <stdbool.h>
 #include <stdint.h>
 

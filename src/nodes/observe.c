@@ -12,18 +12,18 @@ bool observation_load(diag *d, const xmlNode *el, const grid_def *g, observation
     char value, from;
     bool present, has_from;
     if (!xml_get_char(d, el, "value", &value, &present)) return false;
-    if (!present) return diag_error(d, TS_ERR_MODEL, xml_line(el), "<observe> needs a value attribute");
+    if (!present) return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<observe> needs a value attribute");
     int v = g->value_of[(unsigned char)value];
-    if (v < 0) return diag_error(d, TS_ERR_MODEL, xml_line(el), "observed value %c is not a value of the grid", value);
+    if (v < 0) return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "observed value %c is not a value of the grid", value);
     if (!xml_get_char(d, el, "from", &from, &has_from)) return false;
     if (!has_from) from = value;
     if (g->value_of[(unsigned char)from] < 0)
-        return diag_error(d, TS_ERR_MODEL, xml_line(el), "from=\"%c\" is not a value of the grid", from);
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "from=\"%c\" is not a value of the grid", from);
     const char *to = xml_attr(el, "to");
-    if (!to || !*to) return diag_error(d, TS_ERR_MODEL, xml_line(el), "<observe> needs a to attribute (the values it ends as)");
+    if (!to || !*to) return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<observe> needs a to attribute (the values it ends as)");
     observation *o = &by_value[v];
     if (!grid_wave(g, to, &o->to))
-        return diag_error(d, TS_ERR_MODEL, xml_line(el), "to=\"%s\" names a symbol that is not a value of the grid", to);
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "to=\"%s\" names a symbol that is not a value of the grid", to);
     o->present = true;
     o->from = (uint8_t)g->value_of[(unsigned char)from];
     return true;

@@ -1,6 +1,6 @@
 /* observe.h — inference (`<observe>`): the goal a rule node steers towards, and the potentials that measure the way there. */
-#ifndef TS_OBSERVE_H
-#define TS_OBSERVE_H
+#ifndef SMALTI_OBSERVE_H
+#define SMALTI_OBSERVE_H
 #include <libxml/tree.h>
 #include <stdbool.h>
 #include <stdint.h>

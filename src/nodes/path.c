@@ -48,12 +48,12 @@ static void path_free(node *n)
 static bool load_wave(diag *d, const xmlNode *el, const grid_def *g, const char *name, uint32_t *out)
 {
     const char *text = xml_attr(el, name);
-    if (!text) return diag_error(d, TS_ERR_MODEL, xml_line(el), "<path> is missing the \"%s\" attribute", name);
+    if (!text) return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<path> is missing the \"%s\" attribute", name);
     for (const char *s = text; *s; s++) {
         unsigned char ch = (unsigned char)*s;
         if (g->value_of[ch] >= 0) continue;
         /* The reference looks these symbols up among values only, so unions fail too. */
-        return diag_error(d, TS_ERR_MODEL, xml_line(el), "%s=\"%s\" of <path>: %c is %s", name, text, *s,
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "%s=\"%s\" of <path>: %c is %s", name, text, *s,
                           g->has_wave[ch] ? "a union; <path> takes values only" : "not a value of the grid");
     }
     return grid_wave(g, text, out);
@@ -71,7 +71,7 @@ static node *path_load(loader *ld, const xmlNode *el, symmetry_set parent_symmet
     diag *d = ld->d;
     const grid_def *g = ld->grid;
     path_node *p = calloc(1, sizeof *p);
-    if (!p) { diag_error(d, TS_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    if (!p) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
     p->base.kind = &node_kind_path;
     if (!loader_register(ld, &p->base, el)) { free(p); return NULL; }
     xml_check_attrs(d, el, path_attrs);
@@ -83,13 +83,13 @@ static node *path_load(loader *ld, const xmlNode *el, symmetry_set parent_symmet
     if (!has_color) {
         const char *from = xml_attr(el, "from");
         if (!from[0]) {
-            diag_error(d, TS_ERR_MODEL, xml_line(el), "<path> with an empty \"from\" needs a \"color\" attribute");
+            diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<path> with an empty \"from\" needs a \"color\" attribute");
             return NULL;
         }
         color = from[0]; /* the reference draws with the first `from` value by default */
     }
     if (g->value_of[(unsigned char)color] < 0) {
-        diag_error(d, TS_ERR_MODEL, xml_line(el), "color=\"%c\" of <path> is not a value of the grid", color);
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "color=\"%c\" of <path> is not a value of the grid", color);
         return NULL;
     }
     p->value = (uint8_t)g->value_of[(unsigned char)color];
@@ -101,7 +101,7 @@ static node *path_load(loader *ld, const xmlNode *el, symmetry_set parent_symmet
         return NULL;
     p->diagonal = edges || vertices;
     p->steps = malloc(26 * sizeof *p->steps);
-    if (!p->steps) { diag_error(d, TS_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    if (!p->steps) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
     add_steps(p, axis_steps, 6);
     if (edges) add_steps(p, edge_steps, 12);
     /* In 2-D the reference ignores `vertices`; the bounds test below drops
@@ -275,7 +275,7 @@ static bool path_go(run_state *r, const node *n, void *state)
     }
     int32_t first = p->longest ? farthest : nearest;
     /* A chosen start that is already a target has nowhere to go: the
-       reference fails with an exception there; tessera draws nothing. */
+       reference fails with an exception there; smalti draws nothing. */
     if (st->distance[first] == 0) return false;
 
     cell at = cell_of(r, first), dir = {0, 0, 0};

@@ -33,7 +33,7 @@ static node *poisson_load(loader *ld, const xmlNode *el, symmetry_set parent_sym
     (void)parent_symmetry;
     diag *d = ld->d;
     poisson *p = calloc(1, sizeof *p);
-    if (!p) { diag_error(d, TS_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    if (!p) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
     p->base.kind = &node_kind_poisson;
     if (!loader_register(ld, &p->base, el)) { free(p); return NULL; }
     xml_check_attrs(d, el, poisson_attrs);
@@ -42,12 +42,12 @@ static node *poisson_load(loader *ld, const xmlNode *el, symmetry_set parent_sym
         !gen_get_int(d, el, "k", 30, 1, 10000, &p->k) || !gen_get_int(d, el, "steps", 0, 0, 1 << 30, &steps))
         return NULL;
     if (!xml_attr(el, "radius")) {
-        diag_error(d, TS_ERR_MODEL, xml_line(el), "<poisson> needs a radius attribute");
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<poisson> needs a radius attribute");
         return NULL;
     }
     if (!xml_get_double(d, el, "radius", 0, &p->radius)) return NULL;
     if (!(p->radius > 0 && p->radius <= POISSON_MAX_RADIUS)) {
-        diag_error(d, TS_ERR_MODEL, xml_line(el), "radius=\"%s\" of <poisson> must be above 0 and at most %g", xml_attr(el, "radius"),
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "radius=\"%s\" of <poisson> must be above 0 and at most %g", xml_attr(el, "radius"),
                    POISSON_MAX_RADIUS);
         return NULL;
     }

@@ -66,7 +66,7 @@ bool loader_register(loader *ld, node *n, const xmlNode *el)
     if (ld->node_count == ld->node_cap) {
         int cap = ld->node_cap ? 2 * ld->node_cap : 16;
         node **bigger = realloc(ld->nodes, (size_t)cap * sizeof *bigger);
-        if (!bigger) return diag_error(ld->d, TS_ERR_RUNTIME, 0, "out of memory");
+        if (!bigger) return diag_error(ld->d, SMALTI_ERR_RUNTIME, 0, "out of memory");
         ld->nodes = bigger;
         ld->node_cap = cap;
     }
@@ -87,9 +87,9 @@ node *node_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry)
     const node_kind *kind = node_kind_find(name);
     if (!kind) {
         if (node_is_planned(name))
-            diag_error(ld->d, TS_ERR_MODEL, xml_line(el), "<%s> is not supported yet", name);
+            diag_error(ld->d, SMALTI_ERR_MODEL, xml_line(el), "<%s> is not supported yet", name);
         else
-            diag_error(ld->d, TS_ERR_MODEL, xml_line(el), "unknown node type <%s>", name);
+            diag_error(ld->d, SMALTI_ERR_MODEL, xml_line(el), "unknown node type <%s>", name);
         return NULL;
     }
     return kind->load(ld, el, parent_symmetry);

@@ -32,7 +32,7 @@ static bool load_rule_element(loader *ld, rulenode *rn, const xmlNode *xr, symme
     const char *sym = xml_attr(xr, "symmetry");
     if (sym && !symmetry_lookup(d2, sym, &symmetry)) {
         rule_free(r);
-        return diag_error(d, TS_ERR_MODEL, xml_line(xr), "unknown symmetry %s (use one of %s)", sym, symmetry_names(d2));
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(xr), "unknown symmetry %s (use one of %s)", sym, symmetry_names(d2));
     }
     return rule_expand(d, r, d2, symmetry, &rn->rules, &rn->rule_count);
 }
@@ -105,7 +105,7 @@ node *rulenode_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry,
 {
     diag *d = ld->d;
     rulenode *rn = calloc(1, size);
-    if (!rn) { diag_error(d, TS_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    if (!rn) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
     rn->base.kind = kind;
     if (!loader_register(ld, &rn->base, el)) { free(rn); return NULL; }
     xml_check_attrs(d, el, rn->base.id == 0 ? root_attrs : rulenode_attrs);
@@ -114,7 +114,7 @@ node *rulenode_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry,
     symmetry_set symmetry = parent_symmetry;
     const char *sym = xml_attr(el, "symmetry");
     if (sym && !symmetry_lookup(d2, sym, &symmetry)) {
-        diag_error(d, TS_ERR_MODEL, xml_line(el), "unknown symmetry %s (use one of %s)", sym, symmetry_names(d2));
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "unknown symmetry %s (use one of %s)", sym, symmetry_names(d2));
         return NULL;
     }
 
@@ -127,7 +127,7 @@ node *rulenode_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry,
         } else if (xml_is(c, "field") || xml_is(c, "observe")) {
             continue; /* read once the rules are known */
         } else if (!xml_is(c, "union")) {
-            diag_error(d, TS_ERR_MODEL, xml_line(c), "unknown element <%s> inside <%s>", xml_name(c), xml_name(el));
+            diag_error(d, SMALTI_ERR_MODEL, xml_line(c), "unknown element <%s> inside <%s>", xml_name(c), xml_name(el));
             return NULL;
         }
     }
@@ -137,16 +137,16 @@ node *rulenode_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry,
 
     for (int i = 0; i < rn->rule_count; i++)
         if (!rule_compile(rn->rules[i], ld->grid->mx, ld->grid->my)) {
-            diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+            diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
             return NULL;
         }
     while ((1 << rn->rule_bits) < rn->rule_count) rn->rule_bits++;
     if (((int64_t)ld->grid->mx * ld->grid->my * ld->grid->mz) << rn->rule_bits > (int64_t)UINT32_MAX) {
-        diag_error(d, TS_ERR_USAGE, xml_line(el), "the grid is too large for a node with %d rules", rn->rule_count);
+        diag_error(d, SMALTI_ERR_USAGE, xml_line(el), "the grid is too large for a node with %d rules", rn->rule_count);
         return NULL;
     }
     if (!build_shift_table(rn, ld->grid)) {
-        diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+        diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
         return NULL;
     }
     if (!xml_get_int(d, el, "steps", 0, &rn->steps)) return NULL;

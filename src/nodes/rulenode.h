@@ -1,6 +1,6 @@
 /* rulenode.h — what `one`, `all` and `prl` share: rules, step limit and match scanning. */
-#ifndef TS_RULENODE_H
-#define TS_RULENODE_H
+#ifndef SMALTI_RULENODE_H
+#define SMALTI_RULENODE_H
 #include "node.h"
 #include "../core/rule.h"
 #include "../engine/run.h"

@@ -41,7 +41,7 @@ bool rulenode_load_inference(loader *ld, rulenode *rn, const xmlNode *el)
     }
     if (fields) {
         rn->fields = calloc((size_t)fields, sizeof *rn->fields);
-        if (!rn->fields) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+        if (!rn->fields) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
         for (xmlNode *c = xml_first_child(el); c; c = xml_next(c)) {
             if (!xml_is(c, "field")) continue;
             field f;
@@ -55,7 +55,7 @@ bool rulenode_load_inference(loader *ld, rulenode *rn, const xmlNode *el)
     }
     if (observations) {
         rn->observations = calloc(GRID_MAX_VALUES, sizeof *rn->observations);
-        if (!rn->observations) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+        if (!rn->observations) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
         for (xmlNode *c = xml_first_child(el); c; c = xml_next(c))
             if (xml_is(c, "observe") && !observation_load(d, c, g, rn->observations)) return false;
         if (!xml_get_bool(d, el, "search", false, &rn->search)) return false;
@@ -63,18 +63,18 @@ bool rulenode_load_inference(loader *ld, rulenode *rn, const xmlNode *el)
             if (!xml_get_int(d, el, "limit", -1, &rn->search_limit) ||
                 !xml_get_double(d, el, "depthCoefficient", 0.5, &rn->depth_coefficient))
                 return false;
-            if (g->mz != 1) return diag_error(d, TS_ERR_MODEL, xml_line(el), "search works on 2-D grids only");
+            if (g->mz != 1) return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "search works on 2-D grids only");
         }
         int64_t cells = (int64_t)g->mx * g->my * g->mz;
         if (g->c * cells > INT32_MAX)
-            return diag_error(d, TS_ERR_USAGE, xml_line(el), "the grid is too large for inference (%lld cells)", (long long)cells);
+            return diag_error(d, SMALTI_ERR_USAGE, xml_line(el), "the grid is too large for inference (%lld cells)", (long long)cells);
         if (!potential_rules_init(&rn->potential_rules, rn->rules, rn->rule_count, g->c, g->mx, g->my, g->mz))
-            return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+            return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     } else if (xml_attr(el, "search")) {
         diag_warn(d, xml_line(el), "search needs <observe> children; it is ignored");
     }
     rn->uses_potentials = rn->fields || (rn->observations && !rn->search);
-    if (rn->uses_potentials && !build_deltas(rn, g)) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+    if (rn->uses_potentials && !build_deltas(rn, g)) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     return true;
 }
 

@@ -203,13 +203,13 @@ static bool parse_pair(diag *d, const xmlNode *el, const char *name, const char 
     double second = strtod(second_text, &end);
     if (end == second_text || *end || errno == ERANGE || first != first || second != second) goto bad;
     if (fabs(first) > bound || fabs(second) > bound)
-        return diag_error(d, TS_ERR_MODEL, xml_line(el), "%s=\"%s\" of <runner>: each number must lie between %g and %g", name, text,
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "%s=\"%s\" of <runner>: each number must lie between %g and %g", name, text,
                           -bound, bound);
     *a = first;
     *b = second;
     return true;
 bad:
-    return diag_error(d, TS_ERR_MODEL, xml_line(el), "%s=\"%s\" of <runner> must be two numbers \"%s\"", name, text, form);
+    return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "%s=\"%s\" of <runner> must be two numbers \"%s\"", name, text, form);
 }
 
 /* A range of whole numbers. */
@@ -217,7 +217,7 @@ static bool get_int_range(diag *d, const xmlNode *el, const char *name, double d
 {
     if (!gen_get_range(d, el, name, dflt, min, max, out)) return false;
     if (out->lo != floor(out->lo) || out->hi != floor(out->hi))
-        return diag_error(d, TS_ERR_MODEL, xml_line(el), "%s=\"%s\" of <runner> must be whole numbers", name, xml_attr(el, name));
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "%s=\"%s\" of <runner> must be whole numbers", name, xml_attr(el, name));
     return true;
 }
 
@@ -236,12 +236,12 @@ static node *runner_load(loader *ld, const xmlNode *el, symmetry_set parent_symm
     diag *d = ld->d;
     const grid_def *g = ld->grid;
     runner_node *rn = calloc(1, sizeof *rn);
-    if (!rn) { diag_error(d, TS_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    if (!rn) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
     rn->base.kind = &node_kind_runner;
     if (!loader_register(ld, &rn->base, el)) { free(rn); return NULL; }
     xml_check_attrs(d, el, runner_attrs);
     if (g->mz != 1) {
-        diag_error(d, TS_ERR_MODEL, xml_line(el), "<runner> works on 2-D grids only (this one is %dx%dx%d)", g->mx, g->my, g->mz);
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<runner> works on 2-D grids only (this one is %dx%dx%d)", g->mx, g->my, g->mz);
         return NULL;
     }
     if (!gen_value(d, el, g, "value", true, &rn->value) || !gen_wave(d, el, g, "on", &rn->on) ||
@@ -259,20 +259,20 @@ static node *runner_load(loader *ld, const xmlNode *el, symmetry_set parent_symm
         !get_int_range(d, el, "x", 0, 0, g->mx - 1, &rn->x) || !get_int_range(d, el, "y", 0, 0, g->my - 1, &rn->y))
         return NULL;
     if (!(rn->jitter >= 0 && rn->jitter < 1)) {
-        diag_error(d, TS_ERR_MODEL, xml_line(el), "jitter=\"%s\" of <runner> must be at least 0 and below 1", xml_attr(el, "jitter"));
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "jitter=\"%s\" of <runner> must be at least 0 and below 1", xml_attr(el, "jitter"));
         return NULL;
     }
     bool has_x = xml_attr(el, "x") != NULL, has_y = xml_attr(el, "y") != NULL;
     if (has_x != has_y) {
-        diag_error(d, TS_ERR_MODEL, xml_line(el), "<runner> takes x and y together");
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<runner> takes x and y together");
         return NULL;
     }
     if (has_x && xml_attr(el, "start")) {
-        diag_error(d, TS_ERR_MODEL, xml_line(el), "<runner> starts either at x,y or on a start wave, not both");
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<runner> starts either at x,y or on a start wave, not both");
         return NULL;
     }
     rn->at_xy = has_x;
-    if (!build_brush(rn)) { diag_error(d, TS_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    if (!build_brush(rn)) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
     return &rn->base;
 }
 
@@ -311,7 +311,7 @@ static void runner_reset(run_state *r, const node *n, void *state)
     st->last_limit = -1;
 }
 
-bool runner_set_stamp_hook(ts_run *run, int node_id, runner_stamp_fn fn, void *userdata)
+bool runner_set_stamp_hook(smalti_run *run, int node_id, runner_stamp_fn fn, void *userdata)
 {
     run_state *r = &run->rs;
     if (node_id < 0 || node_id >= r->model->node_count || r->model->nodes[node_id]->kind != &node_kind_runner) return false;

@@ -1,6 +1,6 @@
 /* runner.h — white-box hooks of the `runner` node for tests: its sine and a callback on every brush stamp. */
-#ifndef TS_RUNNER_H
-#define TS_RUNNER_H
+#ifndef SMALTI_RUNNER_H
+#define SMALTI_RUNNER_H
 #include <stdbool.h>
 #include "../engine/run.h"
 
@@ -15,5 +15,5 @@ typedef void (*runner_stamp_fn)(void *userdata, int runner, int x, int y, double
 
 /* Watch the stamps of the runner node `node_id` in this run; false if that
    node is not a runner. The hook stays until the run is freed. */
-bool runner_set_stamp_hook(ts_run *run, int node_id, runner_stamp_fn fn, void *userdata);
+bool runner_set_stamp_hook(smalti_run *run, int node_id, runner_stamp_fn fn, void *userdata);
 #endif

@@ -1,6 +1,6 @@
 /* search.h — the reference's best-first search for a sequence of rule applications that reaches an observed goal. */
-#ifndef TS_SEARCH_H
-#define TS_SEARCH_H
+#ifndef SMALTI_SEARCH_H
+#define SMALTI_SEARCH_H
 #include <stdbool.h>
 #include <stdint.h>
 #include "observe.h"

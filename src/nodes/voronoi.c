@@ -215,7 +215,7 @@ static node *voronoi_load(loader *ld, const xmlNode *el, symmetry_set parent_sym
     diag *d = ld->d;
     const grid_def *g = ld->grid;
     voronoi *v = calloc(1, sizeof *v);
-    if (!v) { diag_error(d, TS_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    if (!v) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
     v->base.kind = &node_kind_voronoi;
     if (!loader_register(ld, &v->base, el)) { free(v); return NULL; }
     xml_check_attrs(d, el, voronoi_attrs);
@@ -223,7 +223,7 @@ static node *voronoi_load(loader *ld, const xmlNode *el, symmetry_set parent_sym
 
     bool has_sites = xml_attr(el, "sites") != NULL, has_from = xml_attr(el, "from") != NULL;
     if (has_sites == has_from) {
-        diag_error(d, TS_ERR_MODEL, line, has_sites ? "<voronoi> takes sites or from, not both"
+        diag_error(d, SMALTI_ERR_MODEL, line, has_sites ? "<voronoi> takes sites or from, not both"
                                                     : "<voronoi> needs a sites or a from attribute");
         return NULL;
     }
@@ -234,7 +234,7 @@ static node *voronoi_load(loader *ld, const xmlNode *el, symmetry_set parent_sym
     v->metric = (voronoi_metric)metric;
     if (has_from) {
         if (xml_attr(el, "values") || xml_attr(el, "distinct")) {
-            diag_error(d, TS_ERR_MODEL, line, "<voronoi> with from takes the sites' own values: values and distinct go with sites");
+            diag_error(d, SMALTI_ERR_MODEL, line, "<voronoi> with from takes the sites' own values: values and distinct go with sites");
             return NULL;
         }
         uint8_t from[GRID_MAX_VALUES];
@@ -247,11 +247,11 @@ static node *voronoi_load(loader *ld, const xmlNode *el, symmetry_set parent_sym
         !xml_get_bool(d, el, "distinct", false, &v->distinct))
         return NULL;
     if (v->sites < 1 || v->sites > cells) {
-        diag_error(d, TS_ERR_MODEL, line, "sites=\"%d\" of <voronoi> must lie between 1 and the grid's %d cells", v->sites, cells);
+        diag_error(d, SMALTI_ERR_MODEL, line, "sites=\"%d\" of <voronoi> must lie between 1 and the grid's %d cells", v->sites, cells);
         return NULL;
     }
     if (v->distinct && v->sites > v->value_count) {
-        diag_error(d, TS_ERR_MODEL, line, "sites=\"%d\" of <voronoi> with distinct=\"True\" needs as many values, but values=\"%s\" has %d",
+        diag_error(d, SMALTI_ERR_MODEL, line, "sites=\"%d\" of <voronoi> with distinct=\"True\" needs as many values, but values=\"%s\" has %d",
                    v->sites, xml_attr(el, "values"), v->value_count);
         return NULL;
     }

@@ -1,6 +1,6 @@
 /* voronoi.h — exact nearest-site assignment used by the `voronoi` node (exposed for tests). */
-#ifndef TS_VORONOI_H
-#define TS_VORONOI_H
+#ifndef SMALTI_VORONOI_H
+#define SMALTI_VORONOI_H
 #include <stdbool.h>
 #include <stdint.h>
 

@@ -29,7 +29,7 @@ typedef struct wfc_state {
 wfc_node *wfc_node_new(loader *ld, const xmlNode *el)
 {
     wfc_node *w = calloc(1, sizeof *w);
-    if (!w) { diag_error(ld->d, TS_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    if (!w) { diag_error(ld->d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
     w->b.base.kind = &node_kind_wfc;
     if (!loader_register(ld, &w->b.base, el)) { free(w); return NULL; }
     xml_check_attrs(ld->d, el, wfc_attrs);
@@ -42,7 +42,7 @@ wfc_node *wfc_node_new(loader *ld, const xmlNode *el)
     /* Read here, before any sample or tileset, so that a bad value is reported first. */
     if (!xml_get_int(ld->d, el, "backtrack", 0, &w->pb.backtrack)) return NULL;
     if (w->pb.backtrack < 0 || w->pb.backtrack > WFC_MAX_BACKTRACK) {
-        diag_error(ld->d, TS_ERR_MODEL, xml_line(el), "backtrack=\"%d\" must be from 0 to %d", w->pb.backtrack, WFC_MAX_BACKTRACK);
+        diag_error(ld->d, SMALTI_ERR_MODEL, xml_line(el), "backtrack=\"%d\" must be from 0 to %d", w->pb.backtrack, WFC_MAX_BACKTRACK);
         return NULL;
     }
     return w;
@@ -147,13 +147,13 @@ bool wfc_load_rules(loader *ld, wfc_node *w, const xmlNode *el, const grid_def *
         if (!xml_is(x, "rule")) continue;
         xml_check_attrs(d, x, rule_attrs);
         const char *in = xml_attr(x, "in"), *out = xml_attr(x, "out");
-        if (!in || !out) return diag_error(d, TS_ERR_MODEL, xml_line(x), "a <rule> of <wfc> needs in and out attributes");
-        if (strlen(in) != 1) return diag_error(d, TS_ERR_MODEL, xml_line(x), "in=\"%s\" of a <wfc> rule should be one value", in);
+        if (!in || !out) return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "a <rule> of <wfc> needs in and out attributes");
+        if (strlen(in) != 1) return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "in=\"%s\" of a <wfc> rule should be one value", in);
         int v = grid->value_of[(unsigned char)in[0]];
-        if (v < 0) return diag_error(d, TS_ERR_MODEL, xml_line(x), "in=\"%s\" is not a value of the grid", in);
-        if (w->allowed[v]) return diag_error(d, TS_ERR_MODEL, xml_line(x), "a second <rule> for in=\"%s\"", in);
+        if (v < 0) return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "in=\"%s\" is not a value of the grid", in);
+        if (w->allowed[v]) return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "a second <rule> for in=\"%s\"", in);
         w->allowed[v] = calloc((size_t)w->pb.P, sizeof(bool));
-        if (!w->allowed[v]) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+        if (!w->allowed[v]) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
         if (!parse(ld, w, x, "out", out, w->allowed[v], ctx)) return false;
     }
     return true;
@@ -165,13 +165,13 @@ bool wfc_finish_load(loader *ld, wfc_node *w, const xmlNode *el, symmetry_set pa
     bool shannon;
     if (!xml_get_bool(d, el, "shannon", false, &shannon) || !xml_get_int(d, el, "tries", 1000, &w->tries)) return false;
     w->pb.heuristic = shannon ? WFC_ENTROPY : WFC_MRV;
-    if (!wfc_problem_prepare(&w->pb)) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+    if (!wfc_problem_prepare(&w->pb)) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     /* The children's symmetry is read against the start grid's dimension, as the reference does. */
     bool d2 = ld->nodes[0]->grid->mz == 1;
     symmetry_set symmetry = parent_symmetry;
     const char *sym = xml_attr(el, "symmetry");
     if (sym && !symmetry_lookup(d2, sym, &symmetry))
-        return diag_error(d, TS_ERR_MODEL, xml_line(el), "unknown symmetry %s (use one of %s)", sym, symmetry_names(d2));
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "unknown symmetry %s (use one of %s)", sym, symmetry_names(d2));
     grid_def *old = ld->grid;
     ld->grid = &w->newgrid;
     bool ok = branch_load_children(ld, &w->b, el, symmetry);
@@ -183,7 +183,7 @@ static node *wfc_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetr
 {
     if (xml_attr(el, "sample")) return wfc_overlap_load(ld, el, parent_symmetry);
     if (xml_attr(el, "tileset")) return wfc_tile_load(ld, el, parent_symmetry);
-    diag_error(ld->d, TS_ERR_MODEL, xml_line(el), "<wfc> needs a sample (overlap model) or a tileset (tile model) attribute");
+    diag_error(ld->d, SMALTI_ERR_MODEL, xml_line(el), "<wfc> needs a sample (overlap model) or a tileset (tile model) attribute");
     return NULL;
 }
 

@@ -1,6 +1,6 @@
 /* wfc.h — the `wfc` node: wave function collapse on the node's grid, then its children run on the grid it makes. */
-#ifndef TS_WFC_H
-#define TS_WFC_H
+#ifndef SMALTI_WFC_H
+#define SMALTI_WFC_H
 #include "branch.h"
 #include "../core/rng.h"
 
@@ -15,7 +15,7 @@ extern const int wfc_dx[6], wfc_dy[6], wfc_dz[6], wfc_opposite[6];
 typedef enum wfc_heuristic { WFC_ENTROPY, WFC_MRV, WFC_SCANLINE } wfc_heuristic;
 
 /* A WFC problem: the wave's size, P patterns with weights, and which pattern
-   may neighbour which. Shared by the `wfc` node and the classic `tessera wfc` command. */
+   may neighbour which. Shared by the `wfc` node and the classic `smalti wfc` command. */
 typedef struct wfc_problem {
     int mx, my, mz;           /* the grid the wave covers */
     int cells;

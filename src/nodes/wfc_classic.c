@@ -24,12 +24,12 @@ bool wfc_classic_read_entry(diag *d, const xmlNode *el, wfc_classic_entry *e)
     e->overlapping = xml_is(el, "overlapping");
     xml_check_attrs(d, el, entry_attrs);
     const char *name = xml_attr(el, "name");
-    if (!name || !*name) return diag_error(d, TS_ERR_MODEL, e->line, "<%s> needs a name", xml_name(el));
+    if (!name || !*name) return diag_error(d, SMALTI_ERR_MODEL, e->line, "<%s> needs a name", xml_name(el));
     if (strlen(name) >= sizeof e->name || strchr(name, '/') || strstr(name, ".."))
-        return diag_error(d, TS_ERR_MODEL, e->line, "name=\"%s\" is not a plain sample name", name);
+        return diag_error(d, SMALTI_ERR_MODEL, e->line, "name=\"%s\" is not a plain sample name", name);
     snprintf(e->name, sizeof e->name, "%s", name);
     const char *subset = xml_attr(el, "subset");
-    if (subset && strlen(subset) >= sizeof e->subset) return diag_error(d, TS_ERR_MODEL, e->line, "subset name too long");
+    if (subset && strlen(subset) >= sizeof e->subset) return diag_error(d, SMALTI_ERR_MODEL, e->line, "subset name too long");
     if (subset) snprintf(e->subset, sizeof e->subset, "%s", subset);
     int size, limit;
     if (!xml_get_int(d, el, "size", e->overlapping ? 48 : 24, &size) || !xml_get_int(d, el, "width", size, &e->width) ||
@@ -42,38 +42,38 @@ bool wfc_classic_read_entry(diag *d, const xmlNode *el, wfc_classic_entry *e)
         return false;
     e->limit = limit;
     if (e->width < 1 || e->height < 1 || e->width > CLASSIC_MAX_SIDE || e->height > CLASSIC_MAX_SIDE)
-        return diag_error(d, TS_ERR_MODEL, e->line, "output size %dx%d: each side must be from 1 to %d", e->width, e->height,
+        return diag_error(d, SMALTI_ERR_MODEL, e->line, "output size %dx%d: each side must be from 1 to %d", e->width, e->height,
                           CLASSIC_MAX_SIDE);
     if (e->overlapping && (e->N < 1 || e->N > CLASSIC_MAX_N))
-        return diag_error(d, TS_ERR_MODEL, e->line, "N=\"%d\": the pattern size must be from 1 to %d", e->N, CLASSIC_MAX_N);
+        return diag_error(d, SMALTI_ERR_MODEL, e->line, "N=\"%d\": the pattern size must be from 1 to %d", e->N, CLASSIC_MAX_N);
     if (e->overlapping && (e->N > e->width || e->N > e->height))
-        return diag_error(d, TS_ERR_MODEL, e->line, "N=\"%d\" is larger than the %dx%d output", e->N, e->width, e->height);
+        return diag_error(d, SMALTI_ERR_MODEL, e->line, "N=\"%d\" is larger than the %dx%d output", e->N, e->width, e->height);
     if (e->symmetry < 1 || e->symmetry > 8)
-        return diag_error(d, TS_ERR_MODEL, e->line, "symmetry=\"%d\" must be from 1 to 8", e->symmetry);
+        return diag_error(d, SMALTI_ERR_MODEL, e->line, "symmetry=\"%d\" must be from 1 to 8", e->symmetry);
     if (e->backtrack < 0 || e->backtrack > WFC_MAX_BACKTRACK)
-        return diag_error(d, TS_ERR_MODEL, e->line, "backtrack=\"%d\" must be from 0 to %d", e->backtrack, WFC_MAX_BACKTRACK);
-    if (e->screenshots < 0) return diag_error(d, TS_ERR_MODEL, e->line, "screenshots=\"%d\" is negative", e->screenshots);
+        return diag_error(d, SMALTI_ERR_MODEL, e->line, "backtrack=\"%d\" must be from 0 to %d", e->backtrack, WFC_MAX_BACKTRACK);
+    if (e->screenshots < 0) return diag_error(d, SMALTI_ERR_MODEL, e->line, "screenshots=\"%d\" is negative", e->screenshots);
     const char *density = xml_attr(el, "density");
     if (density && (!*density || strlen(density) >= sizeof e->density || strchr(density, '/') || strstr(density, "..")))
-        return diag_error(d, TS_ERR_MODEL, e->line, "density=\"%s\" is not a plain picture name", density);
+        return diag_error(d, SMALTI_ERR_MODEL, e->line, "density=\"%s\" is not a plain picture name", density);
     if (density) snprintf(e->density, sizeof e->density, "%s", density);
     if (!xml_get_int(d, el, "densityPower", 2, &e->density_power)) return false;
     if (e->density_power < 0 || e->density_power > WFC_DENSITY_MAX_POWER)
-        return diag_error(d, TS_ERR_MODEL, e->line, "densityPower=\"%d\" must be from 0 to %d", e->density_power,
+        return diag_error(d, SMALTI_ERR_MODEL, e->line, "densityPower=\"%d\" must be from 0 to %d", e->density_power,
                           WFC_DENSITY_MAX_POWER);
     for (const xmlNode *x = xml_first_child(el); x; x = xml_next(x)) {
         if (e->overlapping && (xml_is(x, "fixed") || xml_is(x, "density")))
-            return diag_error(d, TS_ERR_MODEL, xml_line(x), "<%s> is for <simpletiled> entries", xml_name(x));
+            return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "<%s> is for <simpletiled> entries", xml_name(x));
         if (xml_is(x, "density") && !density)
-            return diag_error(d, TS_ERR_MODEL, xml_line(x), "<density> needs a density picture: density=\"NAME\" on the entry");
+            return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "<density> needs a density picture: density=\"NAME\" on the entry");
     }
     if (e->overlapping && density)
-        return diag_error(d, TS_ERR_MODEL, e->line, "density pictures are for <simpletiled> entries");
+        return diag_error(d, SMALTI_ERR_MODEL, e->line, "density pictures are for <simpletiled> entries");
     const char *h = xml_attr(el, "heuristic");
     if (!h || strcmp(h, "Entropy") == 0) e->heuristic = WFC_ENTROPY;
     else if (strcmp(h, "MRV") == 0) e->heuristic = WFC_MRV;
     else if (strcmp(h, "Scanline") == 0) e->heuristic = WFC_SCANLINE;
-    else return diag_error(d, TS_ERR_MODEL, e->line, "heuristic=\"%s\": use Entropy, MRV or Scanline", h);
+    else return diag_error(d, SMALTI_ERR_MODEL, e->line, "heuristic=\"%s\": use Entropy, MRV or Scanline", h);
     return true;
 }
 
@@ -90,7 +90,7 @@ static bool load_overlapping(diag *d, const char *root, const wfc_classic_entry 
     uint8_t *sample = malloc((size_t)count);
     if (!sample) {
         free(argb);
-        return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+        return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     }
     int C = 0;
     for (long i = 0; i < count; i++) {
@@ -100,7 +100,7 @@ static bool load_overlapping(diag *d, const char *root, const wfc_classic_entry 
             if (C == 256) {
                 free(argb);
                 free(sample);
-                return diag_error(d, TS_ERR_MODEL, e->line, "%s has more than 256 colours", path);
+                return diag_error(d, SMALTI_ERR_MODEL, e->line, "%s has more than 256 colours", path);
             }
             m->colours[C++] = argb[i];
         }
@@ -111,17 +111,17 @@ static bool load_overlapping(diag *d, const char *root, const wfc_classic_entry 
     int xmax = e->periodic_input ? smx : smx - N + 1, ymax = e->periodic_input ? smy : smy - N + 1;
     if (xmax < 1 || ymax < 1) {
         free(sample);
-        return diag_error(d, TS_ERR_MODEL, e->line, "the %dx%d sample is smaller than N=\"%d\"", smx, smy, N);
+        return diag_error(d, SMALTI_ERR_MODEL, e->line, "the %dx%d sample is smaller than N=\"%d\"", smx, smy, N);
     }
     bool ok = wfc_sample_patterns(sample, smx, smy, N, xmax, ymax, ((symmetry_set)1 << e->symmetry) - 1, &m->patterns,
                                   &m->pb.weights, &m->pb.P);
     free(sample);
-    if (!ok) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+    if (!ok) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     if (m->pb.P > WFC_MAX_PATTERNS)
-        return diag_error(d, TS_ERR_MODEL, e->line, "%s has %d patterns; at most %d", path, m->pb.P, WFC_MAX_PATTERNS);
+        return diag_error(d, SMALTI_ERR_MODEL, e->line, "%s has %d patterns; at most %d", path, m->pb.P, WFC_MAX_PATTERNS);
     m->pb.N = N;
     m->pb.D = 4;
-    if (!wfc_overlap_propagator(&m->pb, m->patterns)) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+    if (!wfc_overlap_propagator(&m->pb, m->patterns)) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     return true;
 }
 
@@ -204,14 +204,14 @@ static bool load_tile_png(diag *d, int line, const char *path, wfc_classic *m, i
     if (!px) return false;
     if (w != h || (m->tilesize && w != m->tilesize)) {
         free(px);
-        return diag_error(d, TS_ERR_MODEL, line, "%s is %dx%d; tiles must be square and all of one size", path, w, h);
+        return diag_error(d, SMALTI_ERR_MODEL, line, "%s is %dx%d; tiles must be square and all of one size", path, w, h);
     }
     if (!m->tilesize) {
         m->tilesize = w;
         m->tiles = malloc((size_t)CLASSIC_MAX_TILES * w * w * sizeof *m->tiles);
         if (!m->tiles) {
             free(px);
-            return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+            return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
         }
     }
     memcpy(m->tiles + (size_t)t * w * w, px, (size_t)w * w * sizeof *px);
@@ -229,24 +229,24 @@ static bool load_tiles(diag *d, const char *root, const wfc_classic_entry *e, co
         xml_check_attrs(d, x, tile_attrs);
         const char *name = xml_attr(x, "name");
         if (!name || !*name || strlen(name) >= 128 || strchr(name, '/'))
-            return diag_error(d, TS_ERR_MODEL, xml_line(x), "a <tile> needs a plain name");
+            return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "a <tile> needs a plain name");
         if (!in_subset(xsubset, name)) continue;
         for (int t = 0; t < ts->P; t++)
-            if (strcmp(ts->first_name[t], name) == 0) return diag_error(d, TS_ERR_MODEL, xml_line(x), "a second tile \"%s\"", name);
+            if (strcmp(ts->first_name[t], name) == 0) return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "a second tile \"%s\"", name);
         char sym = 'X';
         bool present;
         if (!xml_get_char(d, x, "symmetry", &sym, &present)) return false;
         if (!present) sym = 'X';
         if (!strchr("XLTI\\F", sym))
-            return diag_error(d, TS_ERR_MODEL, xml_line(x), "symmetry=\"%c\": use X, I, L, T, \\ or F", sym);
+            return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "symmetry=\"%c\": use X, I, L, T, \\ or F", sym);
         double weight;
         if (!xml_get_double(d, x, "weight", 1.0, &weight)) return false;
-        if (!(weight > 0)) return diag_error(d, TS_ERR_MODEL, xml_line(x), "weight=\"%g\" must be positive", weight);
+        if (!(weight > 0)) return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "weight=\"%g\" must be positive", weight);
         double density;
         if (!xml_get_double(d, x, "density", 0.5, &density)) return false;
-        if (!(density >= 0 && density <= 1)) return diag_error(d, TS_ERR_MODEL, xml_line(x), "density=\"%g\" must be from 0 to 1", density);
+        if (!(density >= 0 && density <= 1)) return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "density=\"%g\" must be from 0 to 1", density);
         int card = tile_cardinality(sym), T = ts->P;
-        if (T + card > CLASSIC_MAX_TILES) return diag_error(d, TS_ERR_MODEL, xml_line(x), "more than %d tile variants", CLASSIC_MAX_TILES);
+        if (T + card > CLASSIC_MAX_TILES) return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "more than %d tile variants", CLASSIC_MAX_TILES);
         for (int t = 0; t < card; t++) {
             int *a = ts->action[T + t];
             a[0] = t;
@@ -281,7 +281,7 @@ static bool load_tiles(diag *d, const char *root, const wfc_classic_entry *e, co
         }
         ts->P = T + card;
     }
-    if (ts->P == 0) return diag_error(d, TS_ERR_MODEL, xml_line(xtiles), "no tiles%s", xsubset ? " in the subset" : "");
+    if (ts->P == 0) return diag_error(d, SMALTI_ERR_MODEL, xml_line(xtiles), "no tiles%s", xsubset ? " in the subset" : "");
     return true;
 }
 
@@ -297,7 +297,7 @@ static int neighbor_variant(diag *d, int line, const tile_set *ts, const char *t
         long v = strtol(space + 1, &end, 10);
         if (!*end) {
             if (v < 0 || v > 7) {
-                diag_error(d, TS_ERR_MODEL, line, "%s=\"%s\": the variant must be from 0 to 7", side, text);
+                diag_error(d, SMALTI_ERR_MODEL, line, "%s=\"%s\": the variant must be from 0 to 7", side, text);
                 return -2;
             }
             k = (int)v;
@@ -306,7 +306,7 @@ static int neighbor_variant(diag *d, int line, const tile_set *ts, const char *t
     }
     while (len > 0 && text[len - 1] == ' ') len--;
     if (len == 0 || len >= sizeof name) {
-        diag_error(d, TS_ERR_MODEL, line, "%s=\"%s\" is not a tile name", side, text);
+        diag_error(d, SMALTI_ERR_MODEL, line, "%s=\"%s\" is not a tile name", side, text);
         return -2;
     }
     memcpy(name, text, len);
@@ -339,7 +339,7 @@ static bool tile_spec(diag *d, int line, const tile_set *ts, const char *text, c
                 return true;
             }
     }
-    return diag_error(d, TS_ERR_MODEL, line, "%s=\"%s\" names no tile of this tileset (or of its subset)", attr, text);
+    return diag_error(d, SMALTI_ERR_MODEL, line, "%s=\"%s\" names no tile of this tileset (or of its subset)", attr, text);
 }
 
 /* The entry's <fixed x y tile> cells and <density tile d> overrides of the tiles' densities. */
@@ -353,23 +353,23 @@ static bool read_entry_children(diag *d, const wfc_classic_entry *e, const tile_
         const char *tile = xml_attr(x, "tile");
         const char *need = fixed ? "x, y and tile" : "tile and d";
         if (!tile || (fixed ? !xml_attr(x, "x") || !xml_attr(x, "y") : !xml_attr(x, "d")))
-            return diag_error(d, TS_ERR_MODEL, xml_line(x), "<%s> needs %s attributes", xml_name(x), need);
+            return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "<%s> needs %s attributes", xml_name(x), need);
         int first = 0, count = 0;
         if (!tile_spec(d, xml_line(x), ts, tile, "tile", &first, &count)) return false;
         if (!fixed) {
             double v;
             if (!xml_get_double(d, x, "d", 0.5, &v)) return false;
-            if (!(v >= 0 && v <= 1)) return diag_error(d, TS_ERR_MODEL, xml_line(x), "d=\"%g\" must be from 0 to 1", v);
+            if (!(v >= 0 && v <= 1)) return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "d=\"%g\" must be from 0 to 1", v);
             for (int t = first; t < first + count; t++) m->density[t] = v;
             continue;
         }
         int cx, cy;
         if (!xml_get_int(d, x, "x", 0, &cx) || !xml_get_int(d, x, "y", 0, &cy)) return false;
         if (cx < 0 || cy < 0 || cx >= e->width || cy >= e->height)
-            return diag_error(d, TS_ERR_MODEL, xml_line(x), "<fixed x=\"%d\" y=\"%d\"> is outside the %dx%d output", cx, cy,
+            return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "<fixed x=\"%d\" y=\"%d\"> is outside the %dx%d output", cx, cy,
                               e->width, e->height);
         struct wfc_classic_fixed *more = realloc(m->fixed, (size_t)(m->fixed_count + 1) * sizeof *more);
-        if (!more) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+        if (!more) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
         m->fixed = more;
         m->fixed[m->fixed_count++] = (struct wfc_classic_fixed){cx + cy * e->width, first, count};
     }
@@ -385,7 +385,7 @@ static bool load_neighbors(diag *d, const xmlNode *xneighbors, const xmlNode *xt
         static const char *const neighbor_attrs[] = {"left", "right", NULL};
         xml_check_attrs(d, x, neighbor_attrs);
         const char *left = xml_attr(x, "left"), *right = xml_attr(x, "right");
-        if (!left || !right) return diag_error(d, TS_ERR_MODEL, xml_line(x), "a <neighbor> needs left and right");
+        if (!left || !right) return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "a <neighbor> needs left and right");
         int L = neighbor_variant(d, xml_line(x), ts, left, "left"), R = neighbor_variant(d, xml_line(x), ts, right, "right");
         if (L == -2 || R == -2) return false;
         if (L < 0 || R < 0) {
@@ -400,7 +400,7 @@ static bool load_neighbors(diag *d, const xmlNode *xneighbors, const xmlNode *xt
                 const char *n = xml_attr(t, "name");
                 known = xml_is(t, "tile") && n && strcmp(n, name) == 0;
             }
-            if (!known) return diag_error(d, TS_ERR_MODEL, xml_line(x), "neighbor names \"%s\", which is not a tile", name);
+            if (!known) return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "neighbor names \"%s\", which is not a tile", name);
             continue; /* a tile left out by the subset */
         }
         const int(*a)[8] = (const int(*)[8])ts->action;
@@ -428,7 +428,7 @@ static bool load_tiled(diag *outer, const char *root, const wfc_classic_entry *e
     char path[4096];
     snprintf(path, sizeof path, "%s/tilesets/%s.xml", root, e->name);
     xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-    if (!doc) return diag_error(outer, TS_ERR_MODEL, e->line, "%s: missing or not well-formed XML", path);
+    if (!doc) return diag_error(outer, SMALTI_ERR_MODEL, e->line, "%s: missing or not well-formed XML", path);
     diag dd = *outer;
     diag *d = &dd;
     d->file = path;
@@ -443,7 +443,7 @@ static bool load_tiled(diag *outer, const char *root, const wfc_classic_entry *e
     bool unique;
     if (!xml_get_bool(d, xroot, "unique", false, &unique)) goto out;
     if (!xtiles || !xneighbors) {
-        diag_error(d, TS_ERR_MODEL, xml_line(xroot), "a tileset needs <tiles> and <neighbors>");
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(xroot), "a tileset needs <tiles> and <neighbors>");
         goto out;
     }
     if (e->subset[0]) {
@@ -452,7 +452,7 @@ static bool load_tiled(diag *outer, const char *root, const wfc_classic_entry *e
             if (xml_is(x, "subset") && n && strcmp(n, e->subset) == 0) xsubset = x;
         }
         if (!xsubset) {
-            diag_error(outer, TS_ERR_MODEL, e->line, "subset \"%s\" is not in %s", e->subset, path);
+            diag_error(outer, SMALTI_ERR_MODEL, e->line, "subset \"%s\" is not in %s", e->subset, path);
             goto out;
         }
     }
@@ -464,14 +464,14 @@ static bool load_tiled(diag *outer, const char *root, const wfc_classic_entry *e
     m->density = malloc(CLASSIC_MAX_TILES * sizeof *m->density);
     weights = malloc(CLASSIC_MAX_TILES * sizeof *weights);
     if (!ts.action || !ts.first_name || !ts.first || !ts.card || !m->tile_names || !m->density || !weights) {
-        diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+        diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
         goto out;
     }
     if (!load_tiles(d, root, e, xtiles, xsubset, unique, &ts, m, weights)) goto out;
     int P = ts.P;
     for (int k = 0; k < 4; k++)
         if (!(dense[k] = calloc((size_t)P * P, 1))) {
-            diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+            diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
             goto out;
         }
     if (!load_neighbors(d, xneighbors, xtiles, &ts, dense) || !read_entry_children(outer, e, &ts, m)) goto out;
@@ -481,7 +481,7 @@ static bool load_tiled(diag *outer, const char *root, const wfc_classic_entry *e
     m->pb.weights = weights;
     weights = NULL;
     if (!wfc_set_propagator(&m->pb, dense)) {
-        diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+        diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
         goto out;
     }
     ok = true;
@@ -539,7 +539,7 @@ wfc_classic *wfc_classic_load(diag *d, const char *root, const wfc_classic_entry
 {
     wfc_classic *m = calloc(1, sizeof *m);
     if (!m) {
-        diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+        diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
         return NULL;
     }
     wfc_problem *pb = &m->pb;
@@ -558,10 +558,10 @@ wfc_classic *wfc_classic_load(diag *d, const char *root, const wfc_classic_entry
         snprintf(path, sizeof path, "%s/samples/%s.png", root, e->density);
         uint8_t *level = wfc_density_levels(d, e->line, path, e->width, e->height, 1);
         ok = level && wfc_set_density(pb, level, m->density, 1, e->density_power);
-        if (level && !ok) diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+        if (level && !ok) diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
         free(level);
     }
-    if (ok && (!wfc_problem_prepare(pb) || !wfc_solver_init(&m->solver, pb))) ok = diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+    if (ok && (!wfc_problem_prepare(pb) || !wfc_solver_init(&m->solver, pb))) ok = diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     if (!ok) {
         wfc_classic_free(m);
         return NULL;

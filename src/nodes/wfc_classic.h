@@ -1,7 +1,7 @@
 /* wfc_classic.h — the standalone WaveFunctionCollapse project's sample lists (overlapping and simple tiled
    models, samples.xml) on the same engine as the `wfc` node. */
-#ifndef TS_WFC_CLASSIC_H
-#define TS_WFC_CLASSIC_H
+#ifndef SMALTI_WFC_CLASSIC_H
+#define SMALTI_WFC_CLASSIC_H
 #include "wfc.h"
 
 /* One <overlapping> or <simpletiled> entry of a samples.xml. */

@@ -111,7 +111,7 @@ static bool parse_values(loader *ld, wfc_node *w, const xmlNode *el, const char 
         size_t len = strcspn(p, "|");
         int v = len > 0 ? w->newgrid.value_of[(unsigned char)p[0]] : -1;
         if (v < 0)
-            return diag_error(ld->d, TS_ERR_MODEL, xml_line(el), "%s=\"%s\": \"%.*s\" does not start with a value of the wfc's grid",
+            return diag_error(ld->d, SMALTI_ERR_MODEL, xml_line(el), "%s=\"%s\": \"%.*s\" does not start with a value of the wfc's grid",
                               attr, text, (int)len, p);
         wanted[v] = true;
         if (!p[len]) break;
@@ -140,7 +140,7 @@ static bool load_density(loader *ld, wfc_node *w, const xmlNode *el)
     if (!wfc_read_density_children(ld, w, el, "value", C, parse_values, NULL, value_density)) return false;
     if (!xml_attr(el, "density")) return wfc_load_density(ld, w, el);
     w->density = malloc((size_t)w->pb.P * NN * sizeof *w->density);
-    if (!w->density) return diag_error(ld->d, TS_ERR_RUNTIME, 0, "out of memory");
+    if (!w->density) return diag_error(ld->d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     for (size_t k = 0; k < (size_t)w->pb.P * NN; k++) w->density[k] = value_density[w->patterns[k]];
     w->density_per_pattern = NN;
     return wfc_load_density(ld, w, el);
@@ -211,10 +211,10 @@ static bool build_patterns(loader *ld, wfc_node *w, const xmlNode *el, symmetry_
     uint32_t colours[GRID_MAX_VALUES];
     int C = sample ? sample_ords(argb, count, sample, colours, w->newgrid.c) : 0;
     free(argb);
-    if (!sample) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+    if (!sample) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     if (C < 0) {
         free(sample);
-        return diag_error(d, TS_ERR_MODEL, line, "sample \"%s\" has more than %d colours, the number of values of the wfc's grid",
+        return diag_error(d, SMALTI_ERR_MODEL, line, "sample \"%s\" has more than %d colours, the number of values of the wfc's grid",
                           name, w->newgrid.c);
     }
     /* The reference indexes patterns by C^(N*N) in a 32-bit int. */
@@ -222,21 +222,21 @@ static bool build_patterns(loader *ld, wfc_node *w, const xmlNode *el, symmetry_
     for (int k = 0; k < w->pb.N * w->pb.N && power <= INT_MAX; k++) power *= C;
     if (power > INT_MAX) {
         free(sample);
-        return diag_error(d, TS_ERR_MODEL, line, "n=\"%d\" is too large for the %d colours of sample \"%s\"", w->pb.N, C, name);
+        return diag_error(d, SMALTI_ERR_MODEL, line, "n=\"%d\" is too large for the %d colours of sample \"%s\"", w->pb.N, C, name);
     }
     int N = w->pb.N;
     int xmax = periodic_input ? w->pb.mx : w->pb.mx - N + 1, ymax = periodic_input ? w->pb.my : w->pb.my - N + 1;
     if (xmax < 1 || ymax < 1) {
         free(sample);
-        return diag_error(d, TS_ERR_MODEL, line, "the %dx%d grid is too small for %dx%d patterns of a non-periodic input",
+        return diag_error(d, SMALTI_ERR_MODEL, line, "the %dx%d grid is too small for %dx%d patterns of a non-periodic input",
                           w->pb.mx, w->pb.my, N, N);
     }
     bool ok = wfc_sample_patterns(sample, smx, smy, N, xmax, ymax, symmetry, &w->patterns, &w->pb.weights, &w->pb.P);
     free(sample);
-    if (!ok) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
-    if (w->pb.P == 0) return diag_error(d, TS_ERR_MODEL, line, "symmetry leaves no patterns of sample \"%s\"", name);
+    if (!ok) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
+    if (w->pb.P == 0) return diag_error(d, SMALTI_ERR_MODEL, line, "symmetry leaves no patterns of sample \"%s\"", name);
     if (w->pb.P > WFC_MAX_PATTERNS)
-        return diag_error(d, TS_ERR_MODEL, line, "sample \"%s\" has %d patterns; at most %d", name, w->pb.P, WFC_MAX_PATTERNS);
+        return diag_error(d, SMALTI_ERR_MODEL, line, "sample \"%s\" has %d patterns; at most %d", name, w->pb.P, WFC_MAX_PATTERNS);
     return true;
 }
 
@@ -265,19 +265,19 @@ node *wfc_overlap_load(loader *ld, const xmlNode *el, symmetry_set parent_symmet
     w->update_state = overlap_update_state;
     int line = xml_line(el);
     if (w->pb.mz != 1) {
-        diag_error(d, TS_ERR_MODEL, line, "the overlap model of <wfc> works only on 2-D grids (this one is %dx%dx%d)", w->pb.mx,
+        diag_error(d, SMALTI_ERR_MODEL, line, "the overlap model of <wfc> works only on 2-D grids (this one is %dx%dx%d)", w->pb.mx,
                    w->pb.my, w->pb.mz);
         return NULL;
     }
     if (!xml_get_int(d, el, "n", 3, &w->pb.N)) return NULL;
     if (w->pb.N < 1 || w->pb.N > OVERLAP_MAX_N) {
-        diag_error(d, TS_ERR_MODEL, line, "n=\"%d\": the pattern size must be from 1 to %d", w->pb.N, OVERLAP_MAX_N);
+        diag_error(d, SMALTI_ERR_MODEL, line, "n=\"%d\": the pattern size must be from 1 to %d", w->pb.N, OVERLAP_MAX_N);
         return NULL;
     }
     symmetry_set symmetry = parent_symmetry;
     const char *sym = xml_attr(el, "symmetry");
     if (sym && !symmetry_lookup(true, sym, &symmetry)) {
-        diag_error(d, TS_ERR_MODEL, line, "unknown symmetry %s (use one of %s)", sym, symmetry_names(true));
+        diag_error(d, SMALTI_ERR_MODEL, line, "unknown symmetry %s (use one of %s)", sym, symmetry_names(true));
         return NULL;
     }
     bool periodic_input;
@@ -286,7 +286,7 @@ node *wfc_overlap_load(loader *ld, const xmlNode *el, symmetry_set parent_symmet
     w->pb.periodic = true;
     if (!build_patterns(ld, w, el, symmetry, periodic_input)) return NULL;
     if (!wfc_overlap_propagator(&w->pb, w->patterns)) {
-        diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+        diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
         return NULL;
     }
     if (!wfc_load_rules(ld, w, el, ld->grid, parse_rule_out, NULL) || !load_density(ld, w, el)) return NULL;

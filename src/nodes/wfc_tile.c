@@ -21,7 +21,7 @@ typedef struct tileset {
     int P, cap;               /* variants so far */
     uint8_t *variants;        /* P * T */
     double *weights;
-    double *density;          /* the tiles' density="d" (tessera's own attribute), 0.5 when absent */
+    double *density;          /* the tiles' density="d" (smalti's own attribute), 0.5 when absent */
     int named;                /* named tiles, with their variants first .. first+count-1 */
     const char **names;
     int *first, *count;
@@ -150,7 +150,7 @@ static tilebuf *load_vox_tile(tileset *ts, const char *folder, const char *name,
     diag *d = ts->ld->d;
     size_t len = strlen("tilesets/") + strlen(folder) + 1;
     char *subdir = malloc(len);
-    if (!subdir) { diag_error(d, TS_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    if (!subdir) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
     snprintf(subdir, len, "tilesets/%s", folder);
     char *path = resource_find(ts->ld->res, d, ts->line, "tile", subdir, name, ".vox");
     free(subdir);
@@ -159,20 +159,20 @@ static tilebuf *load_vox_tile(tileset *ts, const char *folder, const char *name,
     free(path);
     if (!vox) return NULL;
     if (ts->T && (*sx != ts->S || *sy != ts->S || *sz != ts->SZ)) {
-        diag_error(d, TS_ERR_MODEL, ts->line, "tile %s is %dx%dx%d but the first tile is %dx%dx%d", name, *sx, *sy, *sz,
+        diag_error(d, SMALTI_ERR_MODEL, ts->line, "tile %s is %dx%dx%d but the first tile is %dx%dx%d", name, *sx, *sy, *sz,
                    ts->S, ts->S, ts->SZ);
         free(vox);
         return NULL;
     }
     int size = *sx * *sy * *sz;
     tilebuf *t = tile_new(size);
-    if (!t) { free(vox); diag_error(d, TS_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    if (!t) { free(vox); diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
     for (int i = 0; i < size; i++) {
         int k = 0;
         while (k < *unique_count && uniques[k] != vox[i]) k++;
         if (k == *unique_count) {
             if (k == max_colours) {
-                diag_error(d, TS_ERR_MODEL, ts->line, "there are more than %d colours in the tiles of %s", max_colours, folder);
+                diag_error(d, SMALTI_ERR_MODEL, ts->line, "there are more than %d colours in the tiles of %s", max_colours, folder);
                 free(vox);
                 free(t);
                 return NULL;
@@ -195,23 +195,23 @@ static bool load_tiles(tileset *ts, wfc_node *w, const xmlNode *xtiles, const ch
     ts->names = calloc((size_t)count, sizeof *ts->names);
     ts->first = calloc((size_t)count, sizeof *ts->first);
     ts->count = calloc((size_t)count, sizeof *ts->count);
-    if (!ts->names || !ts->first || !ts->count) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+    if (!ts->names || !ts->first || !ts->count) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     for (xmlNode *x = xml_first_child(xtiles); x; x = xml_next(x)) {
         if (!xml_is(x, "tile")) continue;
         const char *name = xml_attr(x, "name");
-        if (!name) return diag_error(d, TS_ERR_MODEL, ts->line, "tileset %s line %d: a <tile> without a name", ts->path, xml_line(x));
+        if (!name) return diag_error(d, SMALTI_ERR_MODEL, ts->line, "tileset %s line %d: a <tile> without a name", ts->path, xml_line(x));
         if (named_index(ts, name, strlen(name)) >= 0)
-            return diag_error(d, TS_ERR_MODEL, ts->line, "tileset %s line %d: a second tile named %s", ts->path, xml_line(x), name);
+            return diag_error(d, SMALTI_ERR_MODEL, ts->line, "tileset %s line %d: a second tile named %s", ts->path, xml_line(x), name);
         double weight;
         if (!xml_get_double(d, x, "weight", 1.0, &weight)) return false;
-        /* density="d": tessera's own attribute, read only with a density picture. */
+        /* density="d": smalti's own attribute, read only with a density picture. */
         double density = 0.5;
         const char *dtext = xml_attr(x, "density");
         if (dtext) {
             char *end;
             density = strtod(dtext, &end);
             if (end == dtext || *end || !(density >= 0 && density <= 1))
-                return diag_error(d, TS_ERR_MODEL, ts->line, "tileset %s line %d: density=\"%s\" of tile %s must be a number from 0 to 1",
+                return diag_error(d, SMALTI_ERR_MODEL, ts->line, "tileset %s line %d: density=\"%s\" of tile %s must be a number from 0 to 1",
                                   ts->path, xml_line(x), dtext, name);
         }
         int sx, sy, sz;
@@ -220,7 +220,7 @@ static bool load_tiles(tileset *ts, wfc_node *w, const xmlNode *xtiles, const ch
         void *images[48];
         int n = symmetry_expand(!full_symmetry, t, full_symmetry ? symmetry_all(false) : 0xff, ts, op_zrot, op_yrot,
                                 op_xref, tiles_same, free, images);
-        if (n < 0) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+        if (n < 0) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
         ts->names[ts->named] = name;
         ts->first[ts->named] = ts->P;
         ts->count[ts->named++] = n;
@@ -229,7 +229,7 @@ static bool load_tiles(tileset *ts, wfc_node *w, const xmlNode *xtiles, const ch
             ok = ok && add_variant(ts, images[k], weight, density);
             free(images[k]);
         }
-        if (!ok) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+        if (!ok) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     }
     return true;
 }
@@ -239,7 +239,7 @@ static tilebuf *neighbor_tile(tileset *ts, const xmlNode *xn, const char *attr, 
 {
     diag *d = ts->ld->d;
     if (!value) {
-        diag_error(d, TS_ERR_MODEL, ts->line, "tileset %s line %d: <neighbor> is missing %s", ts->path, xml_line(xn), attr);
+        diag_error(d, SMALTI_ERR_MODEL, ts->line, "tileset %s line %d: <neighbor> is missing %s", ts->path, xml_line(xn), attr);
         return NULL;
     }
     /* As the reference: split on single spaces; an action only when there are exactly two parts. */
@@ -249,32 +249,32 @@ static tilebuf *neighbor_tile(tileset *ts, const xmlNode *xn, const char *attr, 
     last = last ? last + 1 : value;
     int k = named_index(ts, last, strlen(last));
     if (k < 0) {
-        diag_error(d, TS_ERR_MODEL, ts->line, "tileset %s line %d: unknown tile %s in %s=\"%s\"", ts->path, xml_line(xn), last,
+        diag_error(d, SMALTI_ERR_MODEL, ts->line, "tileset %s line %d: unknown tile %s in %s=\"%s\"", ts->path, xml_line(xn), last,
                    attr, value);
         return NULL;
     }
     size_t action_len = parts == 2 ? (size_t)(strchr(value, ' ') - value) : 0;
     tilebuf *t = tile_new(ts->T);
-    if (!t) { diag_error(d, TS_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    if (!t) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
     memcpy(t->v, ts->variants + (size_t)ts->first[k] * ts->T, (size_t)ts->T);
     for (size_t i = action_len; i-- > 0;) {
         char sym = value[i];
         tile_op op = sym == 'x' ? X_ROTATE : sym == 'y' ? Y_ROTATE : Z_ROTATE;
         if (sym != 'x' && sym != 'y' && sym != 'z') {
-            diag_error(d, TS_ERR_MODEL, ts->line, "tileset %s line %d: unknown symmetry %c in %s=\"%s\"", ts->path,
+            diag_error(d, SMALTI_ERR_MODEL, ts->line, "tileset %s line %d: unknown symmetry %c in %s=\"%s\"", ts->path,
                        xml_line(xn), sym, attr, value);
             free(t);
             return NULL;
         }
         if (op != Z_ROTATE && ts->S != ts->SZ) {
-            diag_error(d, TS_ERR_MODEL, ts->line, "tileset %s line %d: %c rotates about a horizontal axis, which needs cubic tiles",
+            diag_error(d, SMALTI_ERR_MODEL, ts->line, "tileset %s line %d: %c rotates about a horizontal axis, which needs cubic tiles",
                        ts->path, xml_line(xn), sym);
             free(t);
             return NULL;
         }
         tilebuf *next = tile_apply(ts, op, t);
         free(t);
-        if (!(t = next)) { diag_error(d, TS_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+        if (!(t = next)) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
     }
     return t;
 }
@@ -306,7 +306,7 @@ static void set_pair(pair_setter *ps, int d, const tilebuf *a, const tilebuf *b)
     if (!ps->ok) return;
     int ia = variant_index(ps->ts, a), ib = variant_index(ps->ts, b);
     if (ia < 0 || ib < 0) {
-        diag_error(ps->ts->ld->d, TS_ERR_MODEL, ps->ts->line,
+        diag_error(ps->ts->ld->d, SMALTI_ERR_MODEL, ps->ts->line,
                    "tileset %s line %d: this neighbor needs a tile variant that is none of the tileset's symmetric variants",
                    ps->ts->path, xml_line(ps->xn));
         ps->ok = false;
@@ -427,7 +427,7 @@ static bool load_neighbors(tileset *ts, wfc_node *w, const xmlNode *xneighbors, 
     for (int k = 0; k < 6 && ok; k++) ok = (dense[k] = calloc((size_t)P * P, 1)) != NULL;
     if (!ok) {
         for (int k = 0; k < 6; k++) free(dense[k]);
-        return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+        return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     }
     pair_setter ps = {.ts = ts, .dense = dense, .ok = true};
     for (xmlNode *xn = xml_first_child(xneighbors); xn && ps.ok; xn = xml_next(xn)) {
@@ -443,7 +443,7 @@ static bool load_neighbors(tileset *ts, wfc_node *w, const xmlNode *xneighbors, 
         free(t1);
         free(t2);
         if (!fine) {
-            if (ps.ok) diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+            if (ps.ok) diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
             ps.ok = false;
         }
     }
@@ -456,15 +456,15 @@ static bool load_neighbors(tileset *ts, wfc_node *w, const xmlNode *xneighbors, 
                 dense[5][(size_t)p2 * P + p1] = dense[4][(size_t)p1 * P + p2];
             }
         w->pb.P = P;
-        if (!wfc_set_propagator(&w->pb, dense)) ps.ok = diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+        if (!wfc_set_propagator(&w->pb, dense)) ps.ok = diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     }
     for (int k = 0; k < 6; k++) free(dense[k]);
-    if (!ps.ok && !d->failed) diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+    if (!ps.ok && !d->failed) diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     return ps.ok;
 }
 
 /* One tile in a rule's out (or a <density tile>), as variants first..first+count-1. The reference knows whole
-   tiles ("Name": all its variants). Tessera adds single variants, which no reference model can name:
+   tiles ("Name": all its variants). Smalti adds single variants, which no reference model can name:
    "Name k", the tile's variant k (0-based, in the order the tileset makes them), and "zz Name", the tile as
    drawn turned as in the tileset's <neighbor> syntax (the rightmost letter first). False after an error. */
 static bool tile_spec(loader *ld, const tileset *ts, const xmlNode *el, const char *attr, const char *text, const char *part,
@@ -488,7 +488,7 @@ static bool tile_spec(loader *ld, const tileset *ts, const xmlNode *el, const ch
         if (k >= 0 && digits == len - (size_t)(last + 1 - part)) {
             long v = digits <= 3 ? strtol(last + 1, NULL, 10) : 1000;
             if (v >= ts->count[k])
-                return diag_error(d, TS_ERR_MODEL, xml_line(el), "%s=\"%s\": tile %s has %d variant%s, 0 to %d", attr, text,
+                return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "%s=\"%s\": tile %s has %d variant%s, 0 to %d", attr, text,
                                   ts->names[k], ts->count[k], ts->count[k] == 1 ? "" : "s", ts->count[k] - 1);
             *first = ts->first[k] + (int)v;
             *count = 1;
@@ -503,30 +503,30 @@ static bool tile_spec(loader *ld, const tileset *ts, const xmlNode *el, const ch
         for (size_t i = 0; i < ops; i++) letters = letters && (part[i] == 'x' || part[i] == 'y' || part[i] == 'z');
         if (k >= 0 && letters) {
             tilebuf *t = tile_new(ts->T);
-            if (!t) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+            if (!t) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
             memcpy(t->v, ts->variants + (size_t)ts->first[k] * ts->T, (size_t)ts->T);
             for (size_t i = ops; i-- > 0 && t;) {
                 if (part[i] != 'z' && ts->S != ts->SZ) {
                     free(t);
-                    return diag_error(d, TS_ERR_MODEL, xml_line(el), "%s=\"%s\": %c turns about a horizontal axis, which needs cubic tiles",
+                    return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "%s=\"%s\": %c turns about a horizontal axis, which needs cubic tiles",
                                       attr, text, part[i]);
                 }
                 tilebuf *next = tile_apply(ts, part[i] == 'x' ? X_ROTATE : part[i] == 'y' ? Y_ROTATE : Z_ROTATE, t);
                 free(t);
                 t = next;
             }
-            if (!t) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+            if (!t) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
             int v = variant_index(ts, t);
             free(t);
             if (v < ts->first[k] || v >= ts->first[k] + ts->count[k])
-                return diag_error(d, TS_ERR_MODEL, xml_line(el), "%s=\"%s\": %.*s is none of the variants of tile %s", attr, text,
+                return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "%s=\"%s\": %.*s is none of the variants of tile %s", attr, text,
                                   (int)len, part, ts->names[k]);
             *first = v;
             *count = 1;
             return true;
         }
     }
-    return diag_error(d, TS_ERR_MODEL, xml_line(el), "unknown tilename %.*s in %s=\"%s\"", (int)len, part, attr, text);
+    return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "unknown tilename %.*s in %s=\"%s\"", (int)len, part, attr, text);
 }
 
 static bool parse_rule_out(loader *ld, wfc_node *w, const xmlNode *rule_el, const char *attr, const char *out, bool *allowed,
@@ -587,22 +587,22 @@ static bool tile_build(loader *ld, wfc_node *w, const xmlNode *el, tileset *ts, 
     if (!path) return false;
     *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
     ts->path = path;
-    if (!*doc) return diag_error(d, TS_ERR_MODEL, line, "couldn't read tileset %s (malformed XML?)", path);
+    if (!*doc) return diag_error(d, SMALTI_ERR_MODEL, line, "couldn't read tileset %s (malformed XML?)", path);
     xmlNode *root = xmlDocGetRootElement(*doc);
     bool full_symmetry;
-    if (!root) return diag_error(d, TS_ERR_MODEL, line, "tileset %s is empty", path);
+    if (!root) return diag_error(d, SMALTI_ERR_MODEL, line, "tileset %s is empty", path);
     if (!xml_get_bool(d, root, "fullSymmetry", false, &full_symmetry)) return false;
     xmlNode *xtiles = child_element(root, "tiles"), *xneighbors = child_element(root, "neighbors");
     xmlNode *xfirst = xtiles ? child_element(xtiles, "tile") : NULL;
     if (!xfirst || !xneighbors)
-        return diag_error(d, TS_ERR_MODEL, line, "tileset %s needs <tiles> with at least one <tile>, and <neighbors>", path);
+        return diag_error(d, SMALTI_ERR_MODEL, line, "tileset %s needs <tiles> with at least one <tile>, and <neighbors>", path);
     const char *first_name = xml_attr(xfirst, "name");
-    if (!first_name) return diag_error(d, TS_ERR_MODEL, line, "tileset %s line %d: a <tile> without a name", path, xml_line(xfirst));
+    if (!first_name) return diag_error(d, SMALTI_ERR_MODEL, line, "tileset %s line %d: a <tile> without a name", path, xml_line(xfirst));
 
     /* The first tile gives the size. */
     size_t len = strlen("tilesets/") + strlen(folder) + 1;
     char *subdir = malloc(len);
-    if (!subdir) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+    if (!subdir) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     snprintf(subdir, len, "tilesets/%s", folder);
     char *vox_path = resource_find(ld->res, d, line, "tile", subdir, first_name, ".vox");
     free(subdir);
@@ -612,16 +612,16 @@ static bool tile_build(loader *ld, wfc_node *w, const xmlNode *el, tileset *ts, 
     free(vox_path);
     if (!vox) return false;
     free(vox);
-    if (S != SY) return diag_error(d, TS_ERR_MODEL, line, "tiles should be square shaped: %d != %d", S, SY);
+    if (S != SY) return diag_error(d, SMALTI_ERR_MODEL, line, "tiles should be square shaped: %d != %d", S, SY);
     if (full_symmetry && S != SZ)
-        return diag_error(d, TS_ERR_MODEL, line, "tiles should be cubes for the full symmetry option: %d != %d", S, SZ);
+        return diag_error(d, SMALTI_ERR_MODEL, line, "tiles should be cubes for the full symmetry option: %d != %d", S, SZ);
     if (w->overlap >= S || w->overlapz >= SZ)
-        return diag_error(d, TS_ERR_MODEL, line, "overlap=\"%d\" overlapz=\"%d\" should be less than the tile size %dx%dx%d",
+        return diag_error(d, SMALTI_ERR_MODEL, line, "overlap=\"%d\" overlapz=\"%d\" should be less than the tile size %dx%dx%d",
                           w->overlap, w->overlapz, S, S, SZ);
     int64_t size[3] = {(int64_t)(S - w->overlap) * w->pb.mx + w->overlap, (int64_t)(S - w->overlap) * w->pb.my + w->overlap,
                        (int64_t)(SZ - w->overlapz) * w->pb.mz + w->overlapz};
     if (size[0] < 1 || size[1] < 1 || size[2] < 1 || size[0] * size[1] * size[2] > GRID_MAX_CELLS)
-        return diag_error(d, TS_ERR_MODEL, line, "the tiles make a %lldx%lldx%lld grid, %s", (long long)size[0],
+        return diag_error(d, SMALTI_ERR_MODEL, line, "the tiles make a %lldx%lldx%lld grid, %s", (long long)size[0],
                           (long long)size[1], (long long)size[2], size[0] < 1 || size[1] < 1 || size[2] < 1 ? "which is empty" : "which is absurdly large");
     if (!grid_load(d, el, (int)size[0], (int)size[1], (int)size[2], &w->newgrid)) return false;
     ts->S = S;
@@ -632,8 +632,8 @@ static bool tile_build(loader *ld, wfc_node *w, const xmlNode *el, tileset *ts, 
     if (!load_tiles(ts, w, xtiles, folder, full_symmetry)) return false;
     w->pb.P = ts->P;
     if (ts->P > WFC_MAX_PATTERNS)
-        return diag_error(d, TS_ERR_MODEL, xml_line(el), "tileset \"%s\" has %d tile variants; at most %d", name, ts->P, WFC_MAX_PATTERNS);
-    if (!build_index(ts)) return diag_error(d, TS_ERR_RUNTIME, 0, "out of memory");
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "tileset \"%s\" has %d tile variants; at most %d", name, ts->P, WFC_MAX_PATTERNS);
+    if (!build_index(ts)) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     if (!wfc_load_rules(ld, w, el, ld->grid, parse_rule_out, ts)) return false;
     if (!load_neighbors(ts, w, xneighbors, full_symmetry)) return false;
     w->pb.weights = ts->weights; /* the node owns them either way (wfc_tile_load) */

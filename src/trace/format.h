@@ -1,12 +1,14 @@
 /* format.h — the byte-level pieces of the trace format shared by its writer and reader:
    magic, chunk tags, LEB128 varints and zigzag signs (docs/trace-format.md). */
-#ifndef TS_TRACE_FORMAT_H
-#define TS_TRACE_FORMAT_H
+#ifndef SMALTI_TRACE_FORMAT_H
+#define SMALTI_TRACE_FORMAT_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define TRACE_MAGIC "TSTRACE\x1a"
+#define TRACE_MAGIC "SMTRACE\x1a"
+/* The magic of traces recorded before the rename (tessera); refused with a message saying so. */
+#define TRACE_OLD_MAGIC "TSTRACE\x1a"
 #define TRACE_MAGIC_LEN 8
 #define TRACE_HEADER_LEN 12  /* magic + u32 version */
 #define TRACE_FOOTER_LEN 12  /* u64 offset of the INDX chunk + "TEND" */

@@ -44,9 +44,9 @@ struct trace_reader {
     size_t step_cap;
 };
 
-static bool corrupt(const trace_reader *r, ts_error *err, const char *what)
+static bool corrupt(const trace_reader *r, smalti_error *err, const char *what)
 {
-    ts_error_set(err, TS_ERR_IO, r->name, 0, "not a valid trace: %s", what);
+    error_set(err, SMALTI_ERR_IO, r->name, 0, "not a valid trace: %s", what);
     return false;
 }
 
@@ -94,7 +94,7 @@ static bool chunk_at(const trace_reader *r, size_t offset, char tag[5], span *pa
 static bool read_info(trace_reader *r, span s)
 {
     uint64_t seed, limit;
-    if (!get_string(&s, &r->info.tessera_version, NULL) || !get_string(&s, &r->info.model_path, NULL) ||
+    if (!get_string(&s, &r->info.smalti_version, NULL) || !get_string(&s, &r->info.model_path, NULL) ||
         !trace_get_varint(&s.p, s.end, &seed) || !trace_get_varint(&s.p, s.end, &limit))
         return false;
     r->info.seed = (int32_t)trace_unzigzag(seed);
@@ -136,7 +136,7 @@ static bool read_ends(trace_reader *r, span s)
 }
 
 /* The INDX chunk: every GRID, KEYF and STEP chunk with its step, in file order. */
-static bool read_index(trace_reader *r, span s, ts_error *err)
+static bool read_index(trace_reader *r, span s, smalti_error *err)
 {
     long count;
     if (!get_int(&s, (long)(r->len / TRACE_CHUNK_HEAD), &count)) return corrupt(r, err, "bad index");
@@ -168,15 +168,19 @@ static bool read_index(trace_reader *r, span s, ts_error *err)
     return true;
 }
 
-static trace_reader *open_bytes(trace_reader *r, ts_error *err)
+static trace_reader *open_bytes(trace_reader *r, smalti_error *err)
 {
+    if (r->len >= TRACE_MAGIC_LEN && memcmp(r->data, TRACE_OLD_MAGIC, TRACE_MAGIC_LEN) == 0) {
+        error_set(err, SMALTI_ERR_IO, r->name, 0, "a trace recorded by tessera (smalti's old name); record it again");
+        goto fail;
+    }
     if (r->len < TRACE_HEADER_LEN + TRACE_FOOTER_LEN || memcmp(r->data, TRACE_MAGIC, TRACE_MAGIC_LEN) != 0) {
         corrupt(r, err, "no trace header");
         goto fail;
     }
     uint32_t version = trace_get_u32(r->data + TRACE_MAGIC_LEN);
     if (version != TRACE_VERSION) {
-        ts_error_set(err, TS_ERR_IO, r->name, 0, "trace format version %u; this tessera reads version %d", version,
+        error_set(err, SMALTI_ERR_IO, r->name, 0, "trace format version %u; this smalti reads version %d", version,
                      TRACE_VERSION);
         goto fail;
     }
@@ -215,7 +219,7 @@ static trace_reader *open_bytes(trace_reader *r, ts_error *err)
             index_span = s;
         }
         if (!ok) {
-            ts_error_set(err, TS_ERR_IO, r->name, 0, "not a valid trace: bad %s chunk", tag);
+            error_set(err, SMALTI_ERR_IO, r->name, 0, "not a valid trace: bad %s chunk", tag);
             goto fail;
         }
         at = (size_t)(s.end - r->data);
@@ -234,13 +238,13 @@ fail:
     return NULL;
 }
 
-trace_reader *trace_read_memory(const uint8_t *data, size_t len, const char *name, ts_error *err)
+trace_reader *trace_read_memory(const uint8_t *data, size_t len, const char *name, smalti_error *err)
 {
     trace_reader *r = calloc(1, sizeof *r);
     if (r) r->data = malloc(len ? len : 1);
     if (!r || !r->data) {
         free(r);
-        ts_error_set(err, TS_ERR_RUNTIME, name, 0, "out of memory");
+        error_set(err, SMALTI_ERR_RUNTIME, name, 0, "out of memory");
         return NULL;
     }
     memcpy(r->data, data, len);
@@ -249,11 +253,11 @@ trace_reader *trace_read_memory(const uint8_t *data, size_t len, const char *nam
     return open_bytes(r, err);
 }
 
-trace_reader *trace_read_file(const char *path, ts_error *err)
+trace_reader *trace_read_file(const char *path, smalti_error *err)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        ts_error_set(err, TS_ERR_IO, path, 0, "cannot open the trace: %s", strerror(errno));
+        error_set(err, SMALTI_ERR_IO, path, 0, "cannot open the trace: %s", strerror(errno));
         return NULL;
     }
     trace_reader *r = calloc(1, sizeof *r);
@@ -273,7 +277,7 @@ trace_reader *trace_read_file(const char *path, ts_error *err)
     bool read_error = ferror(f);
     fclose(f);
     if (!r || !r->data || read_error || r->len == cap) {
-        ts_error_set(err, read_error ? TS_ERR_IO : TS_ERR_RUNTIME, path, 0, read_error ? "cannot read the trace" : "out of memory");
+        error_set(err, read_error ? SMALTI_ERR_IO : SMALTI_ERR_RUNTIME, path, 0, read_error ? "cannot read the trace" : "out of memory");
         if (r) free(r->data);
         free(r);
         return NULL;
@@ -290,7 +294,7 @@ void trace_reader_free(trace_reader *r)
         free(r->info.nodes[i].attributes);
     }
     free(r->info.nodes);
-    free(r->info.tessera_version);
+    free(r->info.smalti_version);
     free(r->info.model_path);
     free(r->info.source);
     free(r->info.end_message);
@@ -305,7 +309,7 @@ void trace_reader_free(trace_reader *r)
 const trace_info *trace_reader_info(const trace_reader *r) { return &r->info; }
 
 /* Decode cell content (raw or zlib) of the current grid's size into dst. */
-static bool decode_cells(trace_reader *r, span s, uint8_t *dst, ts_error *err)
+static bool decode_cells(trace_reader *r, span s, uint8_t *dst, smalti_error *err)
 {
     long encoding;
     if (!get_int(&s, TRACE_ZLIB, &encoding)) return corrupt(r, err, "bad cell encoding");
@@ -322,11 +326,11 @@ static bool decode_cells(trace_reader *r, span s, uint8_t *dst, ts_error *err)
         if (dst[i] >= r->values) return corrupt(r, err, "a cell value outside the legend");
     return true;
 }
-static bool read_cells(trace_reader *r, span s, ts_error *err) { return decode_cells(r, s, r->cells, err); }
+static bool read_cells(trace_reader *r, span s, smalti_error *err) { return decode_cells(r, s, r->cells, err); }
 
 /* Make the GRID chunk of `entry` the current grid's description; its cells
    are read when `with_cells`. */
-static bool load_grid(trace_reader *r, int grid_entry, bool with_cells, int *node, ts_error *err)
+static bool load_grid(trace_reader *r, int grid_entry, bool with_cells, int *node, smalti_error *err)
 {
     char tag[5];
     span s;
@@ -370,10 +374,10 @@ static size_t chunk_end(const trace_reader *r, size_t offset)
     return offset + TRACE_CHUNK_HEAD + trace_get_u32(r->data + offset + 4);
 }
 
-bool trace_seek(trace_reader *r, long step, ts_error *err)
+bool trace_seek(trace_reader *r, long step, smalti_error *err)
 {
     if (step < 0 || step > r->info.steps) {
-        ts_error_set(err, TS_ERR_USAGE, r->name, 0, "step %ld is outside the trace (0..%ld)", step, r->info.steps);
+        error_set(err, SMALTI_ERR_USAGE, r->name, 0, "step %ld is outside the trace (0..%ld)", step, r->info.steps);
         return false;
     }
     /* The last restore point (GRID or KEYF) at or before step; entries are in file (and step) order. */
@@ -401,7 +405,7 @@ bool trace_seek(trace_reader *r, long step, ts_error *err)
     r->block_left = 0;
     trace_step st;
     while (r->position < step)
-        if (!trace_next(r, &st, err)) return err && err->status != TS_OK ? false : corrupt(r, err, "steps are missing");
+        if (!trace_next(r, &st, err)) return err && err->status != SMALTI_OK ? false : corrupt(r, err, "steps are missing");
     return true;
 }
 
@@ -418,7 +422,7 @@ static bool grow_step(trace_reader *r, size_t n)
 }
 
 /* One record of the open STEP block. */
-static bool next_record(trace_reader *r, trace_step *out, ts_error *err)
+static bool next_record(trace_reader *r, trace_step *out, smalti_error *err)
 {
     span s = {r->p, r->end};
     uint64_t head, node1, e;
@@ -452,9 +456,9 @@ static bool next_record(trace_reader *r, trace_step *out, ts_error *err)
     return true;
 }
 
-bool trace_next(trace_reader *r, trace_step *out, ts_error *err)
+bool trace_next(trace_reader *r, trace_step *out, smalti_error *err)
 {
-    if (err) err->status = TS_OK;
+    if (err) err->status = SMALTI_OK;
     if (r->position >= r->info.steps) return false;
     while (r->block_left == 0) {
         char tag[5];
@@ -479,7 +483,7 @@ bool trace_next(trace_reader *r, trace_step *out, ts_error *err)
                 if (r->entries[i].offset == here) g = i;
             int node;
             if (g < 0 || r->entries[g].step != r->position + 1 || !load_grid(r, g, true, &node, err))
-                return err && err->status != TS_OK ? false : corrupt(r, err, "a grid chunk out of sequence");
+                return err && err->status != SMALTI_OK ? false : corrupt(r, err, "a grid chunk out of sequence");
             r->position++;
             *out = (trace_step){.step = r->position, .node = node, .new_grid = true, .count = (size_t)r->count};
             return true;
@@ -494,7 +498,7 @@ bool trace_next(trace_reader *r, trace_step *out, ts_error *err)
     return next_record(r, out, err);
 }
 
-bool trace_verify(trace_reader *r, ts_error *err)
+bool trace_verify(trace_reader *r, smalti_error *err)
 {
     if (!trace_seek(r, 0, err)) return false;
     uint8_t *key = NULL;
@@ -514,7 +518,7 @@ bool trace_verify(trace_reader *r, ts_error *err)
             ok = e->grid == r->grid_entry && chunk_at(r, e->offset, tag, &s) && get_int(&s, 1L << 62, &step);
             ok = ok ? decode_cells(r, s, key, err) : corrupt(r, err, "bad keyframe");
             if (ok && memcmp(key, r->cells, (size_t)r->count) != 0) {
-                ts_error_set(err, TS_ERR_IO, r->name, 0, "not a valid trace: the steps do not replay to the keyframe of step %ld",
+                error_set(err, SMALTI_ERR_IO, r->name, 0, "not a valid trace: the steps do not replay to the keyframe of step %ld",
                              e->step);
                 ok = false;
             }
@@ -523,7 +527,7 @@ bool trace_verify(trace_reader *r, ts_error *err)
     }
     free(key);
     if (ok && r->position != r->info.steps) ok = corrupt(r, err, "steps are missing");
-    return ok && (!err || err->status == TS_OK);
+    return ok && (!err || err->status == SMALTI_OK);
 }
 
 long trace_position(const trace_reader *r) { return r->position; }

@@ -1,10 +1,10 @@
 /* trace.h — recording a run into a trace file (docs/trace-format.md) and replaying it to any step. */
-#ifndef TS_TRACE_H
-#define TS_TRACE_H
+#ifndef SMALTI_TRACE_H
+#define SMALTI_TRACE_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "tessera.h"
+#include "smalti.h"
 #include "../io/output.h"
 
 #define TRACE_VERSION 1
@@ -24,14 +24,14 @@ typedef struct trace_writer trace_writer;
 /* Start recording `run`, which must not have made a step yet, into `path`
    (written under a temporary name and renamed by trace_writer_finish), or
    into memory when path is NULL. Colours come from `pal`. Register the
-   recorder with ts_run_set_observer(run, trace_observe, writer). */
-trace_writer *trace_writer_new(const char *path, ts_run *run, const ts_model *model, const trace_meta *meta,
-                               const palette *pal, ts_error *err);
-/* The observer (a ts_observer_fn); userdata is the writer. */
-void trace_observe(void *writer, const ts_step_event *event);
+   recorder with smalti_run_set_observer(run, trace_observe, writer). */
+trace_writer *trace_writer_new(const char *path, smalti_run *run, const smalti_model *model, const trace_meta *meta,
+                               const palette *pal, smalti_error *err);
+/* The observer (a smalti_observer_fn); userdata is the writer. */
+void trace_observe(void *writer, const smalti_step_event *event);
 /* Write the end of the trace and its index and put the file in place. False
    (with err) if any write failed during the run or now. */
-bool trace_writer_finish(trace_writer *w, ts_error *err);
+bool trace_writer_finish(trace_writer *w, smalti_error *err);
 /* After finish, in memory mode: the trace's bytes (owned by the writer). */
 const uint8_t *trace_writer_bytes(const trace_writer *w, size_t *len);
 /* Free the writer; an unfinished file trace is removed. */
@@ -48,7 +48,7 @@ typedef struct trace_node {
 enum { TRACE_END_FINISHED = 0, TRACE_END_LIMIT = 1, TRACE_END_ERROR = 2 };
 
 typedef struct trace_info {
-    char *tessera_version, *model_path, *source;
+    char *smalti_version, *model_path, *source;
     size_t source_len;
     int32_t seed;
     long step_limit;
@@ -74,20 +74,20 @@ typedef struct trace_reader trace_reader;
 
 /* Open a trace; the whole file is checked for framing, and its index read.
    The reader starts at step 0 (the grid before the first step). */
-trace_reader *trace_read_file(const char *path, ts_error *err);
+trace_reader *trace_read_file(const char *path, smalti_error *err);
 /* The same from bytes in memory (copied). `name` is used in messages. */
-trace_reader *trace_read_memory(const uint8_t *data, size_t len, const char *name, ts_error *err);
+trace_reader *trace_read_memory(const uint8_t *data, size_t len, const char *name, smalti_error *err);
 void trace_reader_free(trace_reader *r);
 const trace_info *trace_reader_info(const trace_reader *r);
 
 /* Put the reader at the grid after `step` (0..steps), starting from the
    nearest keyframe. False (with err) on a corrupt trace or a bad step. */
-bool trace_seek(trace_reader *r, long step, ts_error *err);
+bool trace_seek(trace_reader *r, long step, smalti_error *err);
 /* Make the next step; false at the end or on a corrupt trace (then err is set). */
-bool trace_next(trace_reader *r, trace_step *out, ts_error *err);
+bool trace_next(trace_reader *r, trace_step *out, smalti_error *err);
 /* Replay the whole trace from step 0 and check that it reaches every keyframe
    exactly; leaves the reader at the last step. */
-bool trace_verify(trace_reader *r, ts_error *err);
+bool trace_verify(trace_reader *r, smalti_error *err);
 /* The step the reader stands at, and its grid. */
 long trace_position(const trace_reader *r);
 const uint8_t *trace_grid(const trace_reader *r, int *mx, int *my, int *mz);

@@ -32,10 +32,10 @@ typedef struct index_entry {
 #define SMALL_STEP 16
 
 struct trace_writer {
-    ts_run *run;
+    smalti_run *run;
     palette pal;
     bool to_file, finished, failed;
-    ts_error err;
+    smalti_error err;
     atomic_file af;
     bytes out;                 /* pending output; all of it in memory mode */
     uint64_t flushed;          /* bytes already in the file */
@@ -63,11 +63,11 @@ struct trace_writer {
     size_t zcap;
 };
 
-static void fail(trace_writer *w, ts_status status, const char *fmt, const char *detail)
+static void fail(trace_writer *w, smalti_status status, const char *fmt, const char *detail)
 {
     if (w->failed) return;
     w->failed = true;
-    ts_error_set(&w->err, status, w->af.path, 0, fmt, detail);
+    error_set(&w->err, status, w->af.path, 0, fmt, detail);
 }
 
 static bool reserve(trace_writer *w, bytes *b, size_t extra)
@@ -77,7 +77,7 @@ static bool reserve(trace_writer *w, bytes *b, size_t extra)
     while (cap < b->len + extra) cap *= 2;
     uint8_t *bigger = realloc(b->p, cap);
     if (!bigger) {
-        fail(w, TS_ERR_RUNTIME, "%s", "out of memory recording the trace");
+        fail(w, SMALTI_ERR_RUNTIME, "%s", "out of memory recording the trace");
         return false;
     }
     b->p = bigger;
@@ -107,7 +107,7 @@ static void flush(trace_writer *w, bool all)
 {
     if (!w->to_file || w->failed || (!all && w->out.len < FLUSH_AT)) return;
     if (w->out.len && fwrite(w->out.p, 1, w->out.len, w->af.f) != w->out.len) {
-        fail(w, TS_ERR_IO, "cannot write the trace: %s", strerror(errno ? errno : EIO));
+        fail(w, SMALTI_ERR_IO, "cannot write the trace: %s", strerror(errno ? errno : EIO));
         return;
     }
     w->flushed += w->out.len;
@@ -119,7 +119,7 @@ static void add_index(trace_writer *w, int kind, long step, uint64_t offset)
     if (w->index_len == w->index_cap) {
         size_t cap = w->index_cap ? 2 * w->index_cap : 64;
         index_entry *bigger = realloc(w->index, cap * sizeof *bigger);
-        if (!bigger) { fail(w, TS_ERR_RUNTIME, "%s", "out of memory recording the trace"); return; }
+        if (!bigger) { fail(w, SMALTI_ERR_RUNTIME, "%s", "out of memory recording the trace"); return; }
         w->index = bigger;
         w->index_cap = cap;
     }
@@ -130,7 +130,7 @@ static void add_index(trace_writer *w, int kind, long step, uint64_t offset)
 static void put_chunk(trace_writer *w, const char *tag, const bytes *head, const uint8_t *body, size_t body_len)
 {
     size_t len = (head ? head->len : 0) + body_len;
-    if (len > UINT32_MAX) { fail(w, TS_ERR_RUNTIME, "%s", "a trace chunk is over 4 GB"); return; }
+    if (len > UINT32_MAX) { fail(w, SMALTI_ERR_RUNTIME, "%s", "a trace chunk is over 4 GB"); return; }
     if (!reserve(w, &w->out, TRACE_CHUNK_HEAD + len)) return;
     uint8_t *p = w->out.p + w->out.len;
     memcpy(p, tag, 4);
@@ -149,7 +149,7 @@ static const uint8_t *encode_cells(trace_writer *w, bytes *head, size_t *body_le
     uLongf bound = compressBound((uLong)n);
     if (bound > w->zcap) {
         uint8_t *bigger = realloc(w->zbuf, bound);
-        if (!bigger) { fail(w, TS_ERR_RUNTIME, "%s", "out of memory recording the trace"); return NULL; }
+        if (!bigger) { fail(w, SMALTI_ERR_RUNTIME, "%s", "out of memory recording the trace"); return NULL; }
         w->zbuf = bigger;
         w->zcap = bound;
     }
@@ -199,8 +199,8 @@ static void put_keyframe(trace_writer *w, long step)
 /* Take the run's current grid as the one being recorded (sizes, legend, buffers). */
 static bool adopt_grid(trace_writer *w)
 {
-    w->grid = ts_run_grid(w->run, &w->mx, &w->my, &w->mz);
-    w->legend = ts_run_legend(w->run);
+    w->grid = smalti_run_grid(w->run, &w->mx, &w->my, &w->mz);
+    w->legend = smalti_run_legend(w->run);
     w->values = (int)strlen(w->legend);
     w->cells = w->mx * w->my * w->mz;
     free(w->stamp);
@@ -238,7 +238,7 @@ static void put_grid(trace_writer *w, long step, int node)
     w->last_restore = step;
 }
 
-static void put_prologue(trace_writer *w, const ts_model *model, const trace_meta *meta)
+static void put_prologue(trace_writer *w, const smalti_model *model, const trace_meta *meta)
 {
     uint8_t header[TRACE_HEADER_LEN];
     memcpy(header, TRACE_MAGIC, TRACE_MAGIC_LEN);
@@ -247,7 +247,7 @@ static void put_prologue(trace_writer *w, const ts_model *model, const trace_met
 
     bytes b = {0};
     const char *path = meta && meta->model_path ? meta->model_path : "";
-    put_string(w, &b, TS_VERSION, strlen(TS_VERSION));
+    put_string(w, &b, SMALTI_VERSION, strlen(SMALTI_VERSION));
     put_string(w, &b, path, strlen(path));
     put_varint(w, &b, trace_zigzag(meta ? meta->seed : 0));
     put_varint(w, &b, trace_zigzag(meta && meta->step_limit > 0 ? meta->step_limit : 0));
@@ -255,11 +255,11 @@ static void put_prologue(trace_writer *w, const ts_model *model, const trace_met
     if (meta && meta->source) put_chunk(w, "SRC ", NULL, (const uint8_t *)meta->source, meta->source_len);
 
     b.len = 0;
-    int count = ts_model_node_count(model);
+    int count = smalti_model_node_count(model);
     put_varint(w, &b, (uint64_t)count);
     for (int id = 0; id < count; id++) {
-        ts_node_info info;
-        ts_model_node_info(model, id, &info);
+        smalti_node_info info;
+        smalti_model_node_info(model, id, &info);
         put_string(w, &b, info.kind, strlen(info.kind));
         put_varint(w, &b, (uint64_t)(info.parent + 1));
         put_varint(w, &b, (uint64_t)info.depth);
@@ -270,16 +270,16 @@ static void put_prologue(trace_writer *w, const ts_model *model, const trace_met
     free(b.p);
 }
 
-trace_writer *trace_writer_new(const char *path, ts_run *run, const ts_model *model, const trace_meta *meta,
-                               const palette *pal, ts_error *err)
+trace_writer *trace_writer_new(const char *path, smalti_run *run, const smalti_model *model, const trace_meta *meta,
+                               const palette *pal, smalti_error *err)
 {
-    if (ts_run_counter(run) != 0) {
-        ts_error_set(err, TS_ERR_USAGE, path ? path : "", 0, "a trace must start before the run's first step");
+    if (smalti_run_counter(run) != 0) {
+        error_set(err, SMALTI_ERR_USAGE, path ? path : "", 0, "a trace must start before the run's first step");
         return NULL;
     }
     trace_writer *w = calloc(1, sizeof *w);
     if (!w) {
-        ts_error_set(err, TS_ERR_RUNTIME, path ? path : "", 0, "out of memory");
+        error_set(err, SMALTI_ERR_RUNTIME, path ? path : "", 0, "out of memory");
         return NULL;
     }
     w->run = run;
@@ -301,7 +301,7 @@ trace_writer *trace_writer_new(const char *path, ts_run *run, const ts_model *mo
 }
 
 /* The run switched to another grid during this step (a map or wfc node). */
-static void switch_grid(trace_writer *w, const ts_step_event *ev)
+static void switch_grid(trace_writer *w, const smalti_step_event *ev)
 {
     close_block(w);
     if (!adopt_grid(w)) return;
@@ -310,15 +310,15 @@ static void switch_grid(trace_writer *w, const ts_step_event *ev)
     w->changes += w->cells;
 }
 
-void trace_observe(void *userdata, const ts_step_event *ev)
+void trace_observe(void *userdata, const smalti_step_event *ev)
 {
     trace_writer *w = userdata;
     if (w->failed || w->finished) return;
     if (ev->step != w->steps + 1) {
-        fail(w, TS_ERR_USAGE, "%s", "the trace missed a step (was the observer replaced?)");
+        fail(w, SMALTI_ERR_USAGE, "%s", "the trace missed a step (was the observer replaced?)");
         return;
     }
-    if (ev->grid != w->grid || ts_run_legend(w->run) != w->legend) {
+    if (ev->grid != w->grid || smalti_run_legend(w->run) != w->legend) {
         switch_grid(w, ev);
         return;
     }
@@ -326,7 +326,7 @@ void trace_observe(void *userdata, const ts_step_event *ev)
     size_t n = ev->changed_count;
     if (n > w->unique_cap) {
         int32_t *bigger = realloc(w->unique, n * sizeof *bigger);
-        if (!bigger) { fail(w, TS_ERR_RUNTIME, "%s", "out of memory recording the trace"); return; }
+        if (!bigger) { fail(w, SMALTI_ERR_RUNTIME, "%s", "out of memory recording the trace"); return; }
         w->unique = bigger;
         w->unique_cap = n;
     }
@@ -342,7 +342,7 @@ void trace_observe(void *userdata, const ts_step_event *ev)
         }
     } else {
         if (!w->stamp && !(w->stamp = calloc((size_t)w->cells, sizeof *w->stamp))) {
-            fail(w, TS_ERR_RUNTIME, "%s", "out of memory recording the trace");
+            fail(w, SMALTI_ERR_RUNTIME, "%s", "out of memory recording the trace");
             return;
         }
         if (++w->stamp_gen == 0) {
@@ -386,7 +386,7 @@ void trace_observe(void *userdata, const ts_step_event *ev)
     else if (w->block.len >= BLOCK_MAX) close_block(w);
 }
 
-bool trace_writer_finish(trace_writer *w, ts_error *err)
+bool trace_writer_finish(trace_writer *w, smalti_error *err)
 {
     if (!w->finished && !w->failed) {
         w->finished = true;
@@ -395,13 +395,13 @@ bool trace_writer_finish(trace_writer *w, ts_error *err)
            one: a seek replays at most the keyframe interval anyway, and
            compressing the grid would cost a short run as much as its steps. */
         if (w->since_key >= w->key_interval / 2 && w->last_restore != w->steps) put_keyframe(w, w->steps);
-        ts_error run_err;
+        smalti_error run_err;
         int end = TRACE_END_LIMIT;
         const char *message = "";
-        if (ts_run_error(w->run, &run_err)) {
+        if (smalti_run_error(w->run, &run_err)) {
             end = TRACE_END_ERROR;
             message = run_err.message;
-        } else if (ts_run_finished(w->run)) end = TRACE_END_FINISHED;
+        } else if (smalti_run_finished(w->run)) end = TRACE_END_FINISHED;
         bytes b = {0};
         put_varint(w, &b, (uint64_t)w->steps);
         put_varint(w, &b, (uint64_t)w->changes);

@@ -1,7 +1,7 @@
 /* inflate.js — a small zlib (RFC 1950) / DEFLATE (RFC 1951) decoder for the trace
    viewer's keyframes, so that the page needs no library and no network. */
 "use strict";
-const tesseraInflate = (function () {
+const smaltiInflate = (function () {
   const LEN_BASE = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258];
   const LEN_EXTRA = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
   const DIST_BASE = [1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049,

@@ -1,4 +1,4 @@
-/* viewer.js — the tessera trace viewer: decodes the trace embedded in the page
+/* viewer.js — the smalti trace viewer: decodes the trace embedded in the page
    (docs/trace-format.md), replays it to any step from its keyframes, and draws the
    grid, the node tree, the legend and the model source. No network, no library. */
 "use strict";
@@ -45,7 +45,7 @@
 
   /* Parse the whole trace: header, chunks, index, and every step record into flat arrays. */
   function loadTrace(bytes) {
-    const magic = [84, 83, 84, 82, 65, 67, 69, 26]; /* "TSTRACE\x1a" */
+    const magic = [83, 77, 84, 82, 65, 67, 69, 26]; /* "SMTRACE\x1a" */
     if (bytes.length < 24 || magic.some((m, i) => bytes[i] !== m)) fail("no trace header");
     const version = u32(bytes, 8);
     if (version !== 1) throw new Error("trace format version " + version + "; this viewer reads version 1");
@@ -181,7 +181,7 @@
     if (enc === 0) {
       if (data.length !== g.count) fail("a raw grid of the wrong size");
       cells = data.slice();
-    } else if (enc === 1) cells = tesseraInflate(data, g.count);
+    } else if (enc === 1) cells = smaltiInflate(data, g.count);
     else fail("unknown cell encoding " + enc);
     for (let i = 0; i < cells.length; i++) if (cells[i] >= g.values) fail("a cell value outside the legend");
     return cells;
@@ -349,7 +349,7 @@
     S.sliceCtx.putImageData(S.image, 0, 0);
   }
 
-  /* Isometric picture, as tessera's PNGs draw it: shaded cubes, value 0 empty,
+  /* Isometric picture, as smalti's PNGs draw it: shaded cubes, value 0 empty,
      layers above z left out so that the inside can be seen. */
   const ISO_RES = 8; /* picture pixels per cube half-width; the view scales it */
   function ensureIso() {
@@ -819,7 +819,7 @@
       box.hidden = false;
       box.textContent = String(e.message || e);
       console.error(e);
-      window.tesseraViewer = { ready: true, error: String(e.message || e) };
+      window.smaltiViewer = { ready: true, error: String(e.message || e) };
     }
   }
 
@@ -837,7 +837,7 @@
     if (S.grid.mz > 1) S.mode = "iso";
     updateModeButtons();
     draw();
-    window.tesseraViewer = {
+    window.smaltiViewer = {
       ready: true,
       loadMs: performance.now(),
       parseMs: performance.now() - t0,

@@ -29,8 +29,8 @@ async function openViewer(browser, html, viewport = { width: 1400, height: 900 }
   page.on("pageerror", (e) => errors.push("page: " + e.message));
   const url = "file://" + path.resolve(html);
   await page.goto(url);
-  await page.waitForFunction(() => window.tesseraViewer && window.tesseraViewer.ready, null, { timeout: 30000 });
-  const failed = await page.evaluate(() => window.tesseraViewer.error);
+  await page.waitForFunction(() => window.smaltiViewer && window.smaltiViewer.ready, null, { timeout: 30000 });
+  const failed = await page.evaluate(() => window.smaltiViewer.error);
   if (failed) throw new Error(`the viewer could not load ${html}: ${failed}`);
   return { page, network, errors };
 }

@@ -14,12 +14,12 @@ const { launch, openViewer } = require("./browser.js");
   try {
     const { page, errors } = await openViewer(browser, html, { width, height });
     await page.evaluate((a) => {
-      const v = window.tesseraViewer;
+      const v = window.smaltiViewer;
       v.seek(a.includes(".") ? Math.round(parseFloat(a) * v.steps) : parseInt(a, 10));
     }, at);
     /* The mouse over a cell a third of the way in, so that the hover readout shows. */
     const spot = await page.evaluate(() => {
-      const v = window.tesseraViewer, r = document.getElementById("grid").getBoundingClientRect();
+      const v = window.smaltiViewer, r = document.getElementById("grid").getBoundingClientRect();
       const c = v.cellCenter(Math.floor(v.gridSize[0] / 3), Math.floor(v.gridSize[1] / 3));
       return { x: r.left + c.x / devicePixelRatio, y: r.top + c.y / devicePixelRatio };
     });

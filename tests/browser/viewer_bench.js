@@ -17,10 +17,10 @@ const { launch, openViewer } = require("./browser.js");
     let seeks = [];
     for (let round = 0; round < 3; round++) {
       const { page, errors } = await openViewer(browser, html);
-      loads.push(await page.evaluate(() => window.tesseraViewer.loadMs));
+      loads.push(await page.evaluate(() => window.smaltiViewer.loadMs));
       if (round === 0) {
         seeks = await page.evaluate((n) => {
-          const v = window.tesseraViewer, times = [];
+          const v = window.smaltiViewer, times = [];
           let x = 987654321;
           for (let i = 0; i < n; i++) {
             x = (x * 1103515245 + 12345) % 2147483648;

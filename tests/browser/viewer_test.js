@@ -2,7 +2,7 @@
 // steps through the page's own controls, and the canvas must show the grid the C reader
 // replays there, in the palette colours, with the acting node highlighted; a 3-D trace must
 // draw its isometric and z-slice views; no page may reach the network or log an error.
-// Usage: node viewer_test.js TESSERA TRACE_EXPECT
+// Usage: node viewer_test.js SMALTI TRACE_EXPECT
 "use strict";
 const fs = require("fs");
 const os = require("os");
@@ -10,13 +10,13 @@ const path = require("path");
 const { execFileSync } = require("child_process");
 const { launch, openViewer } = require("./browser.js");
 
-const [tessera, expectTool] = process.argv.slice(2).map((p) => path.resolve(p));
-if (!tessera || !expectTool) {
-  console.error("usage: node viewer_test.js TESSERA TRACE_EXPECT");
+const [smalti, expectTool] = process.argv.slice(2).map((p) => path.resolve(p));
+if (!smalti || !expectTool) {
+  console.error("usage: node viewer_test.js SMALTI TRACE_EXPECT");
   process.exit(2);
 }
 const root = path.resolve(__dirname, "../..");
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "tessera-viewer-"));
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "smalti-viewer-"));
 let passed = 0, failed = 0;
 function check(ok, what) {
   if (ok) passed++;
@@ -26,8 +26,8 @@ function check(ok, what) {
 /* Record a model, write its page, and ask the C reader what the chosen steps hold. */
 function prepare(name, model, sizeArgs, steps) {
   const trace = path.join(tmp, name + ".trace"), html = path.join(tmp, name + ".html");
-  execFileSync(tessera, ["run", path.join(root, model), ...sizeArgs, "--seed", "1", "-q", "--trace", trace, "-o", path.join(tmp, name + ".txt")]);
-  execFileSync(tessera, ["view", trace, "-o", html]);
+  execFileSync(smalti, ["run", path.join(root, model), ...sizeArgs, "--seed", "1", "-q", "--trace", trace, "-o", path.join(tmp, name + ".txt")]);
+  execFileSync(smalti, ["view", trace, "-o", html]);
   const total = JSON.parse(execFileSync(expectTool, [trace, "0"]).toString()).steps;
   const chosen = steps(total);
   const expected = JSON.parse(execFileSync(expectTool, [trace, ...chosen.map(String)]).toString());
@@ -37,7 +37,7 @@ function prepare(name, model, sizeArgs, steps) {
 /* The canvas pixel (r, g, b) at the centre of cell (x, y) of the shown layer. */
 async function cellColor(page, x, y) {
   return page.evaluate(([cx, cy]) => {
-    const c = window.tesseraViewer.cellCenter(cx, cy);
+    const c = window.smaltiViewer.cellCenter(cx, cy);
     const d = document.getElementById("grid").getContext("2d").getImageData(c.x, c.y, 1, 1).data;
     return [d[0], d[1], d[2]].map((v) => v.toString(16).padStart(2, "0")).join("");
   }, [x, y]);
@@ -65,7 +65,7 @@ async function checkGrid(page, at, z, first, label) {
 
 async function checkStep(page, at, label) {
   const state = await page.evaluate(() => ({
-    step: window.tesseraViewer.step,
+    step: window.smaltiViewer.step,
     acting: [...document.querySelectorAll(".node.acting")].map((e) => +e.dataset.id),
     scrubber: +document.getElementById("scrubber").value,
   }));
@@ -111,15 +111,15 @@ async function test2d(browser) {
 
   // Space plays: the step moves on, and space pauses again.
   await page.keyboard.press("Space");
-  await page.waitForFunction(() => window.tesseraViewer.step > 0, null, { timeout: 5000 });
+  await page.waitForFunction(() => window.smaltiViewer.step > 0, null, { timeout: 5000 });
   await page.keyboard.press("Space");
   const label = await page.evaluate(() => document.getElementById("btn-play").getAttribute("aria-label"));
   check(label === "play", "space pauses the playback");
 
   // The hover line names the cell under the mouse.
-  await page.evaluate(() => window.tesseraViewer.seek(0));
+  await page.evaluate(() => window.smaltiViewer.seek(0));
   const box = await page.evaluate(() => {
-    const c = window.tesseraViewer.cellCenter(3, 4), r = document.getElementById("grid").getBoundingClientRect();
+    const c = window.smaltiViewer.cellCenter(3, 4), r = document.getElementById("grid").getBoundingClientRect();
     return { x: r.left + c.x / devicePixelRatio, y: r.top + c.y / devicePixelRatio };
   });
   await page.mouse.move(box.x, box.y);
@@ -134,7 +134,7 @@ async function test3d(browser) {
   const t = prepare("tower", "models/tower3d.xml", ["--length", "11", "--width", "11", "--height", "16"], (n) => [0, Math.floor(n / 2), n]);
   const [first, mid, last] = t.expected;
   const { page, network, errors } = await openViewer(browser, t.html);
-  const mode = await page.evaluate(() => window.tesseraViewer.mode);
+  const mode = await page.evaluate(() => window.smaltiViewer.mode);
   check(mode === "iso", "a 3-D trace opens in the isometric view");
   await page.keyboard.press("End");
   /* The isometric picture: many pixels that are not the background, in the palette's hues. */

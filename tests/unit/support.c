@@ -4,10 +4,10 @@
 #include <string.h>
 #include "../../src/engine/run.h"
 
-ts_model *unit_load(const char *xml, const char *name, int mx, int my, int mz, const char *resource_root)
+smalti_model *unit_load(const char *xml, const char *name, int mx, int my, int mz, const char *resource_root)
 {
     const char *roots[] = {resource_root};
-    ts_load_options opt = ts_load_defaults();
+    smalti_load_options opt = smalti_load_defaults();
     opt.mx = mx;
     opt.my = my;
     opt.mz = mz;
@@ -16,17 +16,17 @@ ts_model *unit_load(const char *xml, const char *name, int mx, int my, int mz, c
         opt.resource_dir_count = 1;
     }
     opt.quiet = 1;
-    ts_error err;
-    ts_model *m = ts_model_load_string(xml, name, &opt, &err);
+    smalti_error err;
+    smalti_model *m = smalti_model_load_string(xml, name, &opt, &err);
     if (!m) fail_msg("%s:%d: %s", err.file, err.line, err.message);
     return m;
 }
 
-void unit_lay_picture(ts_run *run, const char *picture)
+void unit_lay_picture(smalti_run *run, const char *picture)
 {
     int mx, my, mz;
-    ts_run_grid(run, &mx, &my, &mz);
-    const char *legend = ts_run_legend(run);
+    smalti_run_grid(run, &mx, &my, &mz);
+    const char *legend = smalti_run_legend(run);
     assert_int_equal(strlen(picture), (size_t)(mx * my * mz));
     for (int i = 0; i < mx * my * mz; i++) {
         const char *v = strchr(legend, picture[i]);
@@ -36,7 +36,7 @@ void unit_lay_picture(ts_run *run, const char *picture)
 }
 
 /* Steps in which a node acted (the run's counter also counts the final step that finds nothing to do). */
-static void count_acting_steps(void *userdata, const ts_step_event *ev)
+static void count_acting_steps(void *userdata, const smalti_step_event *ev)
 {
     if (ev->node_id >= 0) ++*(long *)userdata;
 }
@@ -44,25 +44,25 @@ static void count_acting_steps(void *userdata, const ts_step_event *ev)
 char *unit_run_picture(const char *xml, const char *name, int mx, int my, int mz, const char *picture, int seed,
                        long *acting_steps)
 {
-    ts_model *m = unit_load(xml, name, mx, my, mz, NULL);
-    ts_error err;
-    ts_run *run = ts_run_new(m, seed, &err);
+    smalti_model *m = unit_load(xml, name, mx, my, mz, NULL);
+    smalti_error err;
+    smalti_run *run = smalti_run_new(m, seed, &err);
     assert_non_null(run);
     if (picture) unit_lay_picture(run, picture);
     long acting = 0;
-    ts_run_set_observer(run, count_acting_steps, &acting);
-    ts_run_to_end(run, 0);
+    smalti_run_set_observer(run, count_acting_steps, &acting);
+    smalti_run_to_end(run, 0);
     if (acting_steps) *acting_steps = acting;
-    assert_false(ts_run_error(run, NULL));
+    assert_false(smalti_run_error(run, NULL));
     int gx, gy, gz;
-    const unsigned char *cells = ts_run_grid(run, &gx, &gy, &gz);
-    const char *legend = ts_run_legend(run);
+    const unsigned char *cells = smalti_run_grid(run, &gx, &gy, &gz);
+    const char *legend = smalti_run_legend(run);
     size_t total = (size_t)gx * gy * gz;
     char *out = malloc(total + 1);
     assert_non_null(out);
     for (size_t i = 0; i < total; i++) out[i] = legend[cells[i]];
     out[total] = 0;
-    ts_run_free(run);
-    ts_model_free(m);
+    smalti_run_free(run);
+    smalti_model_free(m);
     return out;
 }

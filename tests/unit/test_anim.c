@@ -58,21 +58,21 @@ typedef struct recording {
 static recording record_run(const char *xml, int mx, int my, int mz, long every, long limit, int pixel_size,
                             const char *gif, const char *frames)
 {
-    ts_model *m = unit_load(xml, "anim.xml", mx, my, mz, NULL);
-    ts_run *run = ts_run_new(m, 5, NULL);
+    smalti_model *m = unit_load(xml, "anim.xml", mx, my, mz, NULL);
+    smalti_run *run = smalti_run_new(m, 5, NULL);
     palette pal;
     palette_default(&pal);
     anim_options o = {gif, frames, every, pixel_size, 7, limit, &pal};
-    ts_error err;
+    smalti_error err;
     anim_recorder *a = anim_start(&o, run, &err);
     if (!a) fail_msg("%s: %s", err.file, err.message);
-    ts_run_set_observer(run, anim_observe, a);
+    smalti_run_set_observer(run, anim_observe, a);
     recording r;
-    r.steps = ts_run_to_end(run, limit);
+    r.steps = smalti_run_to_end(run, limit);
     r.frames = anim_frame_count(a);
     if (!anim_finish(a, &err)) fail_msg("%s: %s", err.file, err.message);
-    ts_run_free(run);
-    ts_model_free(m);
+    smalti_run_free(run);
+    smalti_model_free(m);
     return r;
 }
 
@@ -216,20 +216,20 @@ static void failed_recordings_leave_no_file(void **state)
     (void)state;
     remove_dir(DIR_BASE "/atomic");
     mkdir(DIR_BASE "/atomic", 0777);
-    ts_model *m = unit_load(maze_xml, "maze.xml", 9, 9, 1, NULL);
-    ts_run *run = ts_run_new(m, 1, NULL);
+    smalti_model *m = unit_load(maze_xml, "maze.xml", 9, 9, 1, NULL);
+    smalti_run *run = smalti_run_new(m, 1, NULL);
     palette pal;
     palette_default(&pal);
     anim_options o = {DIR_BASE "/atomic/no/such/dir.gif", NULL, 1, 1, 5, 0, &pal};
-    ts_error err;
+    smalti_error err;
     assert_null(anim_start(&o, run, &err));
-    assert_int_equal(err.status, TS_ERR_IO);
+    assert_int_equal(err.status, SMALTI_ERR_IO);
     assert_non_null(strstr(err.message, "cannot write"));
     o.gif_path = DIR_BASE "/atomic/dropped.gif";
     anim_recorder *a = anim_start(&o, run, &err);
     assert_non_null(a);
-    ts_run_set_observer(run, anim_observe, a);
-    ts_run_to_end(run, 10);
+    smalti_run_set_observer(run, anim_observe, a);
+    smalti_run_to_end(run, 10);
     assert_int_equal(count_files(DIR_BASE "/atomic"), 1); /* the temporary file, while recording */
     anim_abort(a);
     assert_int_equal(count_files(DIR_BASE "/atomic"), 0);
@@ -238,8 +238,8 @@ static void failed_recordings_leave_no_file(void **state)
     o.frames_dir = DIR_BASE "/maze.gif";
     assert_null(anim_start(&o, run, &err));
     assert_non_null(strstr(err.message, "frames folder"));
-    ts_run_free(run);
-    ts_model_free(m);
+    smalti_run_free(run);
+    smalti_model_free(m);
 }
 
 /* Pixels for the encoder test: runs of random length (up to max_run) of random values below count. */
@@ -273,7 +273,7 @@ static void lzw_matches_giflib_byte_for_byte(void **state)
     uint32_t colors[255];
     for (int i = 0; i < 255; i++) colors[i] = (uint32_t)i * 0x010203u;
     for (int which = 0; which < 2; which++) {
-        ts_error err;
+        smalti_error err;
         gif_anim *g = gif_anim_open(paths[which], &err);
         assert_non_null(g);
         if (which) gif_anim_use_giflib_lzw(g);

@@ -3,9 +3,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tessera.h"
+#include "smalti.h"
 
-static ts_model *load(const char *xml, int mx, int my, int mz)
+static smalti_model *load(const char *xml, int mx, int my, int mz)
 {
     return unit_load(xml, "api.xml", mx, my, mz, NULL);
 }
@@ -15,49 +15,49 @@ static ts_model *load(const char *xml, int mx, int my, int mz)
 static void one_fills_grid_cell_by_cell(void **state)
 {
     (void)state;
-    ts_model *m = load("<one values=\"BW\" in=\"B\" out=\"W\"/>", 5, 5, 1);
-    ts_run *run = ts_run_new(m, 1, NULL);
-    assert_int_equal(ts_run_to_end(run, 0), 26);
-    assert_true(ts_run_finished(run));
+    smalti_model *m = load("<one values=\"BW\" in=\"B\" out=\"W\"/>", 5, 5, 1);
+    smalti_run *run = smalti_run_new(m, 1, NULL);
+    assert_int_equal(smalti_run_to_end(run, 0), 26);
+    assert_true(smalti_run_finished(run));
     int mx, my, mz;
-    const unsigned char *g = ts_run_grid(run, &mx, &my, &mz);
+    const unsigned char *g = smalti_run_grid(run, &mx, &my, &mz);
     for (int i = 0; i < 25; i++) assert_int_equal(g[i], 1);
-    assert_string_equal(ts_run_legend(run), "BW");
-    ts_run_free(run);
-    ts_model_free(m);
+    assert_string_equal(smalti_run_legend(run), "BW");
+    smalti_run_free(run);
+    smalti_model_free(m);
 }
 
 static void all_applies_every_match_at_once(void **state)
 {
     (void)state;
-    ts_model *m = load("<all values=\"BW\" in=\"B\" out=\"W\"/>", 7, 3, 1);
-    ts_run *run = ts_run_new(m, 3, NULL);
-    assert_int_equal(ts_run_step(run), 1);
-    const unsigned char *g = ts_run_grid(run, NULL, NULL, NULL);
+    smalti_model *m = load("<all values=\"BW\" in=\"B\" out=\"W\"/>", 7, 3, 1);
+    smalti_run *run = smalti_run_new(m, 3, NULL);
+    assert_int_equal(smalti_run_step(run), 1);
+    const unsigned char *g = smalti_run_grid(run, NULL, NULL, NULL);
     for (int i = 0; i < 21; i++) assert_int_equal(g[i], 1);
-    assert_int_equal(ts_run_to_end(run, 0), 2);
-    assert_int_equal(ts_run_step(run), 0);
-    ts_run_free(run);
-    ts_model_free(m);
+    assert_int_equal(smalti_run_to_end(run, 0), 2);
+    assert_int_equal(smalti_run_step(run), 0);
+    smalti_run_free(run);
+    smalti_model_free(m);
 }
 
 /* A sequence runs each child until it fails; steps limits a rule node. */
 static void sequence_and_step_limits(void **state)
 {
     (void)state;
-    ts_model *m = load("<sequence values=\"BWR\" origin=\"True\">"
+    smalti_model *m = load("<sequence values=\"BWR\" origin=\"True\">"
                        "<one in=\"WB\" out=\"WW\" steps=\"3\"/>"
                        "<all in=\"B\" out=\"R\"/></sequence>", 9, 9, 1);
-    ts_run *run = ts_run_new(m, 5, NULL);
-    ts_run_to_end(run, 0);
-    const unsigned char *g = ts_run_grid(run, NULL, NULL, NULL);
+    smalti_run *run = smalti_run_new(m, 5, NULL);
+    smalti_run_to_end(run, 0);
+    const unsigned char *g = smalti_run_grid(run, NULL, NULL, NULL);
     int counts[3] = {0};
     for (int i = 0; i < 81; i++) counts[g[i]]++;
     assert_int_equal(counts[1], 4);  /* the origin and three grown cells */
     assert_int_equal(counts[2], 77);
     assert_int_equal(counts[0], 0);
-    ts_run_free(run);
-    ts_model_free(m);
+    smalti_run_free(run);
+    smalti_model_free(m);
 }
 
 typedef struct trace {
@@ -68,7 +68,7 @@ typedef struct trace {
 } trace;
 
 /* The cells an observer is told about are exactly the cells that changed. */
-static void on_step(void *ud, const ts_step_event *ev)
+static void on_step(void *ud, const smalti_step_event *ev)
 {
     trace *t = ud;
     unsigned char changed[64] = {0};
@@ -84,32 +84,32 @@ static void on_step(void *ud, const ts_step_event *ev)
 static void observer_sees_every_change(void **state)
 {
     (void)state;
-    ts_model *m = load("<markov values=\"BWA\" origin=\"True\">"
+    smalti_model *m = load("<markov values=\"BWA\" origin=\"True\">"
                        "<one in=\"WBB\" out=\"WAW\"/>"
                        "<one in=\"AW\" out=\"WW\"/></markov>", 8, 8, 1);
-    ts_run *run = ts_run_new(m, 11, NULL);
+    smalti_run *run = smalti_run_new(m, 11, NULL);
     trace t = {0};
-    memcpy(t.prev, ts_run_grid(run, NULL, NULL, NULL), 64);
-    ts_run_set_observer(run, on_step, &t);
-    long steps = ts_run_to_end(run, 0);
+    memcpy(t.prev, smalti_run_grid(run, NULL, NULL, NULL), 64);
+    smalti_run_set_observer(run, on_step, &t);
+    long steps = smalti_run_to_end(run, 0);
     assert_int_equal(t.steps, steps);
     assert_int_equal(t.bad, 0);
-    ts_node_info info;
+    smalti_node_info info;
     /* Node 0 is the markov, 1 and 2 the two `one` nodes; both acted. */
-    assert_true(ts_model_node_info(m, 1, &info));
+    assert_true(smalti_model_node_info(m, 1, &info));
     assert_string_equal(info.kind, "one");
     assert_int_equal(info.parent, 0);
     assert_true(t.nodes_seen[1] > 0 && t.nodes_seen[2] > 0);
     assert_int_equal(t.nodes_seen[0], 0);
-    ts_run_free(run);
-    ts_model_free(m);
+    smalti_run_free(run);
+    smalti_model_free(m);
 }
 
 static const char *maze = "<markov values=\"BWA\" origin=\"True\"><one in=\"WBB\" out=\"WAW\"/>"
                           "<one in=\"AW\" out=\"WW\"/></markov>";
 
 typedef struct thread_job {
-    const ts_model *model;
+    const smalti_model *model;
     int seed;
     unsigned char grid[31 * 31];
     long steps;
@@ -118,10 +118,10 @@ typedef struct thread_job {
 static void *run_job(void *arg)
 {
     thread_job *j = arg;
-    ts_run *run = ts_run_new(j->model, j->seed, NULL);
-    j->steps = ts_run_to_end(run, 0);
-    memcpy(j->grid, ts_run_grid(run, NULL, NULL, NULL), sizeof j->grid);
-    ts_run_free(run);
+    smalti_run *run = smalti_run_new(j->model, j->seed, NULL);
+    j->steps = smalti_run_to_end(run, 0);
+    memcpy(j->grid, smalti_run_grid(run, NULL, NULL, NULL), sizeof j->grid);
+    smalti_run_free(run);
     return NULL;
 }
 
@@ -129,7 +129,7 @@ static void *run_job(void *arg)
 static void runs_are_independent_and_reproducible(void **state)
 {
     (void)state;
-    ts_model *m = load(maze, 31, 31, 1);
+    smalti_model *m = load(maze, 31, 31, 1);
     thread_job jobs[4];
     pthread_t threads[4];
     for (int k = 0; k < 4; k++) {
@@ -142,23 +142,23 @@ static void runs_are_independent_and_reproducible(void **state)
     assert_memory_equal(jobs[1].grid, jobs[3].grid, sizeof jobs[1].grid);
     assert_memory_not_equal(jobs[0].grid, jobs[1].grid, sizeof jobs[0].grid);
 
-    ts_run *run = ts_run_new(m, 101, NULL);
-    ts_run_to_end(run, 0);
-    ts_run_reset(run, 100);
-    assert_int_equal(ts_run_counter(run), 0);
-    assert_int_equal(ts_run_to_end(run, 0), jobs[0].steps);
-    assert_memory_equal(ts_run_grid(run, NULL, NULL, NULL), jobs[0].grid, sizeof jobs[0].grid);
-    ts_run_reset(run, 100);
-    assert_int_equal(ts_run_to_end(run, 10), 10);
-    ts_run_free(run);
-    ts_model_free(m);
+    smalti_run *run = smalti_run_new(m, 101, NULL);
+    smalti_run_to_end(run, 0);
+    smalti_run_reset(run, 100);
+    assert_int_equal(smalti_run_counter(run), 0);
+    assert_int_equal(smalti_run_to_end(run, 0), jobs[0].steps);
+    assert_memory_equal(smalti_run_grid(run, NULL, NULL, NULL), jobs[0].grid, sizeof jobs[0].grid);
+    smalti_run_reset(run, 100);
+    assert_int_equal(smalti_run_to_end(run, 10), 10);
+    smalti_run_free(run);
+    smalti_model_free(m);
 }
 
 typedef struct changes_seen {
     size_t count[8];
 } changes_seen;
 
-static void count_changes(void *ud, const ts_step_event *ev)
+static void count_changes(void *ud, const smalti_step_event *ev)
 {
     changes_seen *c = ud;
     if (ev->step < 8) c->count[ev->step] = ev->changed_count;
@@ -168,16 +168,16 @@ static void count_changes(void *ud, const ts_step_event *ev)
 static void convolution_runs_a_blinker(void **state)
 {
     (void)state;
-    ts_model *m = load("<sequence values=\"DA\" origin=\"True\">"
+    smalti_model *m = load("<sequence values=\"DA\" origin=\"True\">"
                        "<prl in=\"DAD\" out=\"AAA\" steps=\"1\" symmetry=\"()\"/>"
                        "<convolution neighborhood=\"Moore\" periodic=\"True\" steps=\"2\">"
                        "<rule in=\"D\" out=\"A\" values=\"A\" sum=\"3\"/>"
                        "<rule in=\"A\" out=\"D\" values=\"A\" sum=\"0,1,4..8\"/>"
                        "</convolution></sequence>", 5, 5, 1);
-    ts_run *run = ts_run_new(m, 1, NULL);
+    smalti_run *run = smalti_run_new(m, 1, NULL);
     changes_seen seen = {{0}};
-    ts_run_set_observer(run, count_changes, &seen);
-    const unsigned char *g = ts_run_grid(run, NULL, NULL, NULL);
+    smalti_run_set_observer(run, count_changes, &seen);
+    const unsigned char *g = smalti_run_grid(run, NULL, NULL, NULL);
     static const char *const expect[] = {
         ".........." "..........", /* unused: step 0 */
         "....." "....." ".AAA." "....." ".....",
@@ -185,29 +185,29 @@ static void convolution_runs_a_blinker(void **state)
         "....." "....." ".AAA." "....." ".....",
     };
     for (int step = 1; step <= 3; step++) {
-        assert_int_equal(ts_run_step(run), 1);
+        assert_int_equal(smalti_run_step(run), 1);
         for (int i = 0; i < 25; i++) assert_int_equal(g[i], expect[step][i] == 'A');
     }
-    assert_int_equal(ts_run_to_end(run, 0), 4);
+    assert_int_equal(smalti_run_to_end(run, 0), 4);
     /* Convolution writes are not in the change log, but observers see them. */
     assert_int_equal(seen.count[2], 4);
     assert_int_equal(seen.count[3], 4);
-    ts_run_free(run);
-    ts_model_free(m);
+    smalti_run_free(run);
+    smalti_model_free(m);
 }
 
 /* A rule wider or taller than the grid never matches (and must not read outside it). */
 static void rules_larger_than_the_grid_never_match(void **state)
 {
     (void)state;
-    ts_model *m = load("<sequence values=\"BW\"><all in=\"BBB\" out=\"WWW\"/>"
+    smalti_model *m = load("<sequence values=\"BW\"><all in=\"BBB\" out=\"WWW\"/>"
                        "<one in=\"B/B/B\" out=\"W/W/W\"/><prl in=\"BBBB\" out=\"WWWW\"/></sequence>", 2, 2, 1);
-    ts_run *run = ts_run_new(m, 1, NULL);
-    ts_run_to_end(run, 0);
-    const unsigned char *g = ts_run_grid(run, NULL, NULL, NULL);
+    smalti_run *run = smalti_run_new(m, 1, NULL);
+    smalti_run_to_end(run, 0);
+    const unsigned char *g = smalti_run_grid(run, NULL, NULL, NULL);
     for (int i = 0; i < 4; i++) assert_int_equal(g[i], 0);
-    ts_run_free(run);
-    ts_model_free(m);
+    smalti_run_free(run);
+    smalti_model_free(m);
 }
 
 int run_api_tests(void)

@@ -1,7 +1,7 @@
 /* test_ca.c — cellular automata through `convolution`: Game of Life patterns on a wrapping grid. */
 #include "unit.h"
 #include <string.h>
-#include "tessera.h"
+#include "smalti.h"
 
 /* B3/S23 on a torus: D dead, A alive. */
 static const char *const life_xml =
@@ -11,20 +11,20 @@ static const char *const life_xml =
     "</convolution>";
 
 /* The grid as legend symbols, row after row. */
-static void grid_text(ts_run *run, char *out)
+static void grid_text(smalti_run *run, char *out)
 {
     int mx, my, mz;
-    const unsigned char *cells = ts_run_grid(run, &mx, &my, &mz);
-    const char *legend = ts_run_legend(run);
+    const unsigned char *cells = smalti_run_grid(run, &mx, &my, &mz);
+    const char *legend = smalti_run_legend(run);
     for (int i = 0; i < mx * my * mz; i++) out[i] = legend[cells[i]];
     out[mx * my * mz] = 0;
 }
 
-static ts_run *life_start(ts_model **model, int size, const char *picture)
+static smalti_run *life_start(smalti_model **model, int size, const char *picture)
 {
     *model = unit_load(life_xml, "life", size, size, 1, NULL);
-    ts_error err;
-    ts_run *run = ts_run_new(*model, 1, &err);
+    smalti_error err;
+    smalti_run *run = smalti_run_new(*model, 1, &err);
     assert_non_null(run);
     unit_lay_picture(run, picture);
     return run;
@@ -36,16 +36,16 @@ static void test_blinker(void **state)
     (void)state;
     const char *horizontal = "DDDDD" "DDDDD" "DAAAD" "DDDDD" "DDDDD";
     const char *vertical   = "DDDDD" "DDADD" "DDADD" "DDADD" "DDDDD";
-    ts_model *model;
-    ts_run *run = life_start(&model, 5, horizontal);
+    smalti_model *model;
+    smalti_run *run = life_start(&model, 5, horizontal);
     char text[64];
     for (int generation = 1; generation <= 6; generation++) {
-        assert_int_equal(ts_run_step(run), 1);
+        assert_int_equal(smalti_run_step(run), 1);
         grid_text(run, text);
         assert_string_equal(text, generation % 2 ? vertical : horizontal);
     }
-    ts_run_free(run);
-    ts_model_free(model);
+    smalti_run_free(run);
+    smalti_model_free(model);
 }
 
 /* A block is still: the first generation changes nothing, so the node is
@@ -54,15 +54,15 @@ static void test_block(void **state)
 {
     (void)state;
     const char *block = "DDDD" "DAAD" "DAAD" "DDDD";
-    ts_model *model;
-    ts_run *run = life_start(&model, 4, block);
-    assert_int_equal(ts_run_to_end(run, 10), 1);
-    assert_true(ts_run_finished(run));
+    smalti_model *model;
+    smalti_run *run = life_start(&model, 4, block);
+    assert_int_equal(smalti_run_to_end(run, 10), 1);
+    assert_true(smalti_run_finished(run));
     char text[32];
     grid_text(run, text);
     assert_string_equal(text, block);
-    ts_run_free(run);
-    ts_model_free(model);
+    smalti_run_free(run);
+    smalti_model_free(model);
 }
 
 /* The grid moved one cell right and one down, wrapping (8x8). */
@@ -81,12 +81,12 @@ static void test_glider(void **state)
     (void)state;
     const char *start = "DDDDDDDD" "DDADDDDD" "DDDADDDD" "DAAADDDD" "DDDDDDDD" "DDDDDDDD" "DDDDDDDD" "DDDDDDDD";
     const char *first = "DDDDDDDD" "DDDDDDDD" "DADADDDD" "DDAADDDD" "DDADDDDD" "DDDDDDDD" "DDDDDDDD" "DDDDDDDD";
-    ts_model *model;
-    ts_run *run = life_start(&model, 8, start);
+    smalti_model *model;
+    smalti_run *run = life_start(&model, 8, start);
     char history[33][65], moved[65];
     strcpy(history[0], start);
     for (int g = 1; g <= 32; g++) {
-        assert_int_equal(ts_run_step(run), 1);
+        assert_int_equal(smalti_run_step(run), 1);
         grid_text(run, history[g]);
         int alive = 0;
         for (int i = 0; i < 64; i++) alive += history[g][i] == 'A';
@@ -98,8 +98,8 @@ static void test_glider(void **state)
     }
     assert_string_equal(history[1], first);
     assert_string_equal(history[32], start);
-    ts_run_free(run);
-    ts_model_free(model);
+    smalti_run_free(run);
+    smalti_model_free(model);
 }
 
 int run_ca_tests(void)

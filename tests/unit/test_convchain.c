@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "tessera.h"
+#include "smalti.h"
 #include "../../src/io/output.h"
 
 typedef struct sample_dir {
@@ -21,14 +21,14 @@ static void write_sample(const sample_dir *sd, const char *name, int white_pixel
     const uint32_t colors[2] = {0x000000, 0xFFFFFF};
     char path[160];
     snprintf(path, sizeof path, "%s/%s.png", sd->samples, name);
-    ts_error err;
+    smalti_error err;
     if (!save_png(path, &g, colors, 1, &err)) fail_msg("%s", err.message);
 }
 
 static int setup(void **state)
 {
     sample_dir *sd = calloc(1, sizeof *sd);
-    snprintf(sd->root, sizeof sd->root, "/tmp/tessera-convchain-XXXXXX");
+    snprintf(sd->root, sizeof sd->root, "/tmp/smalti-convchain-XXXXXX");
     if (!mkdtemp(sd->root)) return -1;
     snprintf(sd->samples, sizeof sd->samples, "%s/samples", sd->root);
     if (mkdir(sd->samples, 0700) != 0) return -1;
@@ -63,20 +63,20 @@ static void run_forced(const sample_dir *sd, const char *sample, char majority)
              "<sequence values=\"BDAX\"><one in=\"B\" out=\"X\" steps=\"3\"/>"
              "<convchain sample=\"%s\" on=\"B\" black=\"D\" white=\"A\" n=\"1\" temperature=\"0\" steps=\"40\"/>"
              "</sequence>", sample);
-    ts_model *m = unit_load(xml, "chain.xml", 6, 5, 1, sd->root);
+    smalti_model *m = unit_load(xml, "chain.xml", 6, 5, 1, sd->root);
     for (int seed = 1; seed <= 5; seed++) {
-        ts_run *run = ts_run_new(m, seed, NULL);
+        smalti_run *run = smalti_run_new(m, seed, NULL);
         /* 3 `one` steps; the 4th step fills the `on` cells; 39 sampling
            steps; the 44th finds the node exhausted and ends the sequence. */
-        assert_int_equal(ts_run_to_end(run, 0), 44);
-        const unsigned char *g = ts_run_grid(run, NULL, NULL, NULL);
+        assert_int_equal(smalti_run_to_end(run, 0), 44);
+        const unsigned char *g = smalti_run_grid(run, NULL, NULL, NULL);
         int counts[4] = {0};
         for (int i = 0; i < 30; i++) counts[g[i]]++;
         assert_int_equal(counts[3], 3);
         assert_int_equal(counts[majority == 'A' ? 2 : 1], 27);
-        ts_run_free(run);
+        smalti_run_free(run);
     }
-    ts_model_free(m);
+    smalti_model_free(m);
 }
 
 static void white_pixels_are_the_white_value(void **state)
@@ -93,13 +93,13 @@ static void black_pixels_are_the_black_value(void **state)
 static void nothing_to_sample_ends_at_once(void **state)
 {
     const sample_dir *sd = *state;
-    ts_model *m = unit_load("<sequence values=\"BDA\"><all in=\"B\" out=\"A\"/>"
+    smalti_model *m = unit_load("<sequence values=\"BDA\"><all in=\"B\" out=\"A\"/>"
                             "<convchain sample=\"MostlyWhite\" on=\"B\" black=\"D\" white=\"A\" n=\"2\"/>"
                             "</sequence>", "empty.xml", 4, 4, 1, sd->root);
-    ts_run *run = ts_run_new(m, 1, NULL);
-    assert_int_equal(ts_run_to_end(run, 0), 2);
-    ts_run_free(run);
-    ts_model_free(m);
+    smalti_run *run = smalti_run_new(m, 1, NULL);
+    assert_int_equal(smalti_run_to_end(run, 0), 2);
+    smalti_run_free(run);
+    smalti_model_free(m);
 }
 
 int run_convchain_tests(void)

@@ -1,25 +1,25 @@
 /* test_infer.c — fields, potentials and search on small grids worked out by hand. */
 #include "unit.h"
 #include <string.h>
-#include "tessera.h"
+#include "smalti.h"
 #include "../../src/engine/run.h"
 #include "../../src/nodes/field.h"
 
 /* Load `xml` for an mx*my grid, start a run and lay `picture` over it. */
-static ts_run *start(const char *xml, const char *picture, int mx, int my, int32_t seed, ts_model **model)
+static smalti_run *start(const char *xml, const char *picture, int mx, int my, int32_t seed, smalti_model **model)
 {
     *model = unit_load(xml, "infer.xml", mx, my, 1, NULL);
-    ts_run *run = ts_run_new(*model, seed, NULL);
+    smalti_run *run = smalti_run_new(*model, seed, NULL);
     assert_non_null(run);
     unit_lay_picture(run, picture);
     return run;
 }
 
-static void grid_text(ts_run *run, char *out)
+static void grid_text(smalti_run *run, char *out)
 {
     int mx, my, mz;
-    const unsigned char *g = ts_run_grid(run, &mx, &my, &mz);
-    for (int i = 0; i < mx * my * mz; i++) out[i] = ts_run_legend(run)[g[i]];
+    const unsigned char *g = smalti_run_grid(run, &mx, &my, &mz);
+    for (int i = 0; i < mx * my * mz; i++) out[i] = smalti_run_legend(run)[g[i]];
     out[mx * my * mz] = 0;
 }
 
@@ -71,14 +71,14 @@ static void field_guides_the_walker(void **state)
 {
     (void)state;
     const char *xml = "<one values=\"BRWG\" in=\"RB\" out=\"WR\" steps=\"7\"><field for=\"R\" to=\"G\" on=\"B\"/></one>";
-    ts_model *m;
-    ts_run *run = start(xml,
+    smalti_model *m;
+    smalti_run *run = start(xml,
                         "GBBBB"
                         "BBBBB"
                         "BBBBB"
                         "BBBBB"
                         "BBBBR", 5, 5, 3, &m);
-    ts_run_to_end(run, 100);
+    smalti_run_to_end(run, 100);
     char g[26];
     grid_text(run, g);
     const char *r = strchr(g, 'R');
@@ -88,8 +88,8 @@ static void field_guides_the_walker(void **state)
     int trail = 0;
     for (int i = 0; i < 25; i++) trail += g[i] == 'W';
     assert_int_equal(trail, 7);
-    ts_run_free(run);
-    ts_model_free(m);
+    smalti_run_free(run);
+    smalti_model_free(m);
 }
 
 /* Search finds a plan that visits every cell of a 3x3 grid and ends on the
@@ -102,18 +102,18 @@ static void search_finds_the_covering_walk(void **state)
                       "<observe value=\"R\" to=\"W\"/>"
                       "<observe value=\"B\" to=\"W\"/></one>";
     for (int32_t seed = 1; seed <= 3; seed++) {
-        ts_model *m;
-        ts_run *run = start(xml,
+        smalti_model *m;
+        smalti_run *run = start(xml,
                             "RBB"
                             "BBB"
                             "BBG", 3, 3, seed, &m);
         /* Eight moves, one per step, then the plan is over and the node fails. */
-        assert_int_equal(ts_run_to_end(run, 100), 9);
+        assert_int_equal(smalti_run_to_end(run, 100), 9);
         char g[10];
         grid_text(run, g);
         assert_string_equal(g, "WWWWWWWWR");
-        ts_run_free(run);
-        ts_model_free(m);
+        smalti_run_free(run);
+        smalti_model_free(m);
     }
 }
 
@@ -124,14 +124,14 @@ static void search_without_a_plan_runs_plainly(void **state)
     const char *xml = "<one values=\"BRWG\" in=\"RB\" out=\"WR\" search=\"True\">"
                       "<observe value=\"G\" from=\"B\" to=\"G\"/>"
                       "<observe value=\"R\" to=\"W\"/></one>";
-    ts_model *m;
-    ts_run *run = start(xml, "RBBG", 4, 1, 1, &m);
-    ts_run_to_end(run, 100);
+    smalti_model *m;
+    smalti_run *run = start(xml, "RBBG", 4, 1, 1, &m);
+    smalti_run_to_end(run, 100);
     char g[5];
     grid_text(run, g);
     assert_string_equal(g, "WWWR"); /* G became B and was walked over */
-    ts_run_free(run);
-    ts_model_free(m);
+    smalti_run_free(run);
+    smalti_model_free(m);
 }
 
 int run_infer_tests(void)

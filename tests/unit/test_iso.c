@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tessera.h"
+#include "smalti.h"
 #include "../../src/io/output.h"
 
 #define STBI_ONLY_PNG
@@ -29,7 +29,7 @@ static picture render(const unsigned char *cells, int mx, int my, int mz, const 
 {
     grid_view g = {cells, mx, my, mz, "BWR"};
     const char *path = "build/test_iso.png";
-    ts_error err;
+    smalti_error err;
     assert_true(save_iso_png(path, &g, colors, block, &err));
     picture p;
     int n;
@@ -179,7 +179,7 @@ static void huge_picture_is_refused(void **state)
     (void)state;
     static unsigned char cells[1];
     grid_view g = {cells, 1, 1, 1, "B"};
-    ts_error err;
+    smalti_error err;
     memset(&err, 0, sizeof err);
     int64_t w, h;
     iso_image_size(4000, 4000, 4000, 64, &w, &h);

@@ -3,18 +3,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tessera.h"
+#include "smalti.h"
 #include "../../src/engine/run.h"
 #include "../../src/core/rng.h"
 
 typedef struct scene {
-    ts_model *model;
-    ts_run *run;
+    smalti_model *model;
+    smalti_run *run;
     long node_steps;     /* steps in which a node acted */
     size_t last_changed; /* cells changed by the last step */
 } scene;
 
-static void count_steps(void *userdata, const ts_step_event *ev)
+static void count_steps(void *userdata, const smalti_step_event *ev)
 {
     scene *s = userdata;
     if (ev->node_id >= 0) s->node_steps++;
@@ -26,16 +26,16 @@ static scene *setup(const char *xml, int mx, int my, int32_t seed)
     scene *s = calloc(1, sizeof *s);
     assert_non_null(s);
     s->model = unit_load(xml, "lsystem.xml", mx, my, 1, NULL);
-    s->run = ts_run_new(s->model, seed, NULL);
+    s->run = smalti_run_new(s->model, seed, NULL);
     assert_non_null(s->run);
-    ts_run_set_observer(s->run, count_steps, s);
+    smalti_run_set_observer(s->run, count_steps, s);
     return s;
 }
 
 static void teardown(scene *s)
 {
-    ts_run_free(s->run);
-    ts_model_free(s->model);
+    smalti_run_free(s->run);
+    smalti_model_free(s->model);
     free(s);
 }
 
@@ -43,8 +43,8 @@ static void teardown(scene *s)
 static char *grid_text(const scene *s)
 {
     int mx, my, mz;
-    const unsigned char *g = ts_run_grid(s->run, &mx, &my, &mz);
-    const char *legend = ts_run_legend(s->run);
+    const unsigned char *g = smalti_run_grid(s->run, &mx, &my, &mz);
+    const char *legend = smalti_run_legend(s->run);
     char *text = malloc((size_t)(mx * my * mz) + 1);
     assert_non_null(text);
     for (int i = 0; i < mx * my * mz; i++) text[i] = legend[g[i]];
@@ -81,15 +81,15 @@ static void village_grammar_lengths(void **state)
     scene *s = setup(xml, 100, 70, 1);
     const long lengths[] = {3, 8, 21, 55, 144, 377, 987, 2584, 6765};
     for (int g = 0; g < 9; g++) {
-        assert_int_equal(ts_run_step(s->run), 1);
+        assert_int_equal(smalti_run_step(s->run), 1);
         char *text = grid_text(s);
         assert_int_equal(100 * 70 - count_of(text, '.'), lengths[g]);
         if (g == 1) assert_true(strncmp(text, "OWOWBBWO.", 9) == 0);
         free(text);
     }
-    assert_false(ts_run_finished(s->run));
-    ts_run_to_end(s->run, 0);
-    assert_true(ts_run_finished(s->run));
+    assert_false(smalti_run_finished(s->run));
+    smalti_run_to_end(s->run, 0);
+    assert_true(smalti_run_finished(s->run));
     assert_int_equal(s->node_steps, 9); /* generations + 1 */
     teardown(s);
 }
@@ -103,7 +103,7 @@ static void village_fills_72x40(void **state)
     char xml[512];
     snprintf(xml, sizeof xml, "<sequence values=\".OWB\"><lsystem mode=\"scan\" axiom=\"OWB\">%s</lsystem></sequence>", village_rules);
     scene *s = setup(xml, 72, 40, 1);
-    ts_run_to_end(s->run, 0);
+    smalti_run_to_end(s->run, 0);
     assert_int_equal(s->node_steps, 9);
     char *text = grid_text(s);
     assert_int_equal(count_of(text, 'O'), 1099);
@@ -121,10 +121,10 @@ static void fibonacci_words(void **state)
                      10, 1, 1);
     const char *words[] = {"b", "a", "ab", "aba", "abaab", "abaababa"};
     for (int g = 0; g < 6; g++) {
-        assert_int_equal(ts_run_step(s->run), 1);
+        assert_int_equal(smalti_run_step(s->run), 1);
         assert_string_is(s, words[g]);
     }
-    ts_run_to_end(s->run, 0);
+    smalti_run_to_end(s->run, 0);
     assert_int_equal(s->node_steps, 6);
     teardown(s);
 }
@@ -136,7 +136,7 @@ static void symbols_without_rules_are_kept(void **state)
     scene *s = setup("<sequence values=\".abc\"><lsystem mode=\"scan\" axiom=\"cxac\" iterations=\"2\">"
                      "<rule in=\"a\" out=\"ab\"/></lsystem></sequence>",
                      8, 1, 1);
-    ts_run_to_end(s->run, 0);
+    smalti_run_to_end(s->run, 0);
     char *text = grid_text(s);
     assert_string_equal(text, "c.abbc..");
     free(text);
@@ -150,7 +150,7 @@ static void scan_follows_on_cells(void **state)
     scene *s = setup("<sequence values=\".#ab\"><lsystem mode=\"scan\" axiom=\"abbab\" iterations=\"0\" on=\".\"/></sequence>", 4, 2, 1);
     unit_lay_picture(s->run, "#..#"
                              "..#.");
-    ts_run_to_end(s->run, 0);
+    smalti_run_to_end(s->run, 0);
     char *text = grid_text(s);
     assert_string_equal(text, "#ab#"
                               "ba#b");
@@ -166,13 +166,13 @@ static void steps_repaint_over_the_old_grid(void **state)
     scene *s = setup("<sequence values=\".ab\"><lsystem mode=\"scan\" axiom=\"aab\" iterations=\"2\">"
                      "<rule in=\"a\" out=\"\"/><rule in=\"b\" out=\"bb\"/></lsystem></sequence>",
                      6, 1, 1);
-    ts_run_step(s->run);
+    smalti_run_step(s->run);
     assert_string_is(s, "aab");
     assert_int_equal(s->last_changed, 3);
-    ts_run_step(s->run);
+    smalti_run_step(s->run);
     assert_string_is(s, "bb");
     assert_int_equal(s->last_changed, 3); /* cells 0 and 1 turn from a to b, cell 2 goes back to . */
-    ts_run_step(s->run);
+    smalti_run_step(s->run);
     assert_string_is(s, "bbbb");
     assert_int_equal(s->last_changed, 2);
     teardown(s);
@@ -184,7 +184,7 @@ static void steps_attribute_caps_generations(void **state)
     scene *s = setup("<sequence values=\".ab\"><lsystem mode=\"scan\" axiom=\"b\" iterations=\"5\" steps=\"3\">"
                      "<rule in=\"a\" out=\"ab\"/><rule in=\"b\" out=\"a\"/></lsystem></sequence>",
                      10, 1, 1);
-    ts_run_to_end(s->run, 0);
+    smalti_run_to_end(s->run, 0);
     assert_int_equal(s->node_steps, 3);
     assert_string_is(s, "ab");
     teardown(s);
@@ -198,15 +198,15 @@ static void scan_without_iterations_stops_when_stuck(void **state)
     scene *s = setup("<sequence values=\".ab\"><lsystem mode=\"scan\" axiom=\"ab\">"
                      "<rule in=\"a\" out=\"b\"/><rule in=\"b\" out=\"a\"/></lsystem></sequence>",
                      10, 1, 1);
-    ts_run_to_end(s->run, 1000);
-    assert_true(ts_run_finished(s->run));
+    smalti_run_to_end(s->run, 1000);
+    assert_true(smalti_run_finished(s->run));
     assert_int_equal(s->node_steps, 1);
     teardown(s);
     s = setup("<sequence values=\".ab\"><lsystem mode=\"scan\" axiom=\"a\">"
               "<rule in=\"a\" out=\"ab\"/><rule in=\"b\" out=\"\"/></lsystem></sequence>",
               10, 1, 1);
-    ts_run_to_end(s->run, 1000);
-    assert_true(ts_run_finished(s->run));
+    smalti_run_to_end(s->run, 1000);
+    assert_true(smalti_run_finished(s->run));
     assert_int_equal(s->node_steps, 3); /* a, ab, ab */
     assert_string_is(s, "ab");
     teardown(s);
@@ -226,11 +226,11 @@ static void stochastic_rules_follow_the_seed(void **state)
     for (int32_t seed = 5; seed <= 6; seed++)
         for (int again = 0; again < 2; again++) {
             scene *s = setup(xml, N, 1, seed);
-            ts_run_step(s->run);
+            smalti_run_step(s->run);
             char *text = grid_text(s);
             assert_int_equal(count_of(text, 'a'), N - N / 3 - 1); /* step 1 shows the axiom */
             free(text);
-            ts_run_to_end(s->run, 0);
+            smalti_run_to_end(s->run, 0);
             text = grid_text(s);
             rng expect;
             rng_seed(&expect, seed);
@@ -258,7 +258,7 @@ static void random_axiom_comes_from_the_stream(void **state)
         scene *s = setup("<sequence values=\".ab\"><lsystem mode=\"scan\" iterations=\"0\" axiomLength=\"6\">"
                          "<rule in=\"b\" out=\"ba\"/><rule in=\"a\" out=\"b\"/></lsystem></sequence>",
                          8, 1, seed);
-        ts_run_to_end(s->run, 0);
+        smalti_run_to_end(s->run, 0);
         rng expect;
         rng_seed(&expect, seed);
         char want[8] = {0};
@@ -275,10 +275,10 @@ static void max_length_stops_the_run_with_the_line(void **state)
     scene *s = setup("<sequence values=\".a\">\n<lsystem mode=\"scan\" axiom=\"a\" iterations=\"20\" maxLength=\"1000\">"
                      "<rule in=\"a\" out=\"aa\"/></lsystem></sequence>",
                      4, 4, 1);
-    ts_run_to_end(s->run, 0);
+    smalti_run_to_end(s->run, 0);
     assert_int_equal(s->node_steps, 10); /* 1, 2, ..., 512 symbols */
-    ts_error err;
-    assert_true(ts_run_error(s->run, &err));
+    smalti_error err;
+    assert_true(smalti_run_error(s->run, &err));
     assert_int_equal(err.line, 2);
     assert_non_null(strstr(err.message, "generation 10 would be longer than maxLength=1000"));
     teardown(s);
@@ -290,10 +290,10 @@ static void deep_brackets_stop_the_run(void **state)
     (void)state;
     scene *s = setup("<sequence values=\".#\">\n<lsystem axiom=\"A\" iterations=\"20\"><rule in=\"A\" out=\"[A[A\"/></lsystem></sequence>", 4, 4,
                      1);
-    ts_run_to_end(s->run, 0);
+    smalti_run_to_end(s->run, 0);
     assert_int_equal(s->node_steps, 20); /* generations 0..19; generation 19 opens 2^20 - 2 */
-    ts_error err;
-    assert_true(ts_run_error(s->run, &err));
+    smalti_error err;
+    assert_true(smalti_run_error(s->run, &err));
     assert_int_equal(err.line, 2);
     assert_non_null(strstr(err.message, "generation 20 opens more than 1048576 brackets"));
     teardown(s);
@@ -302,11 +302,11 @@ static void deep_brackets_stop_the_run(void **state)
 static void three_d_grid_is_a_load_error(void **state)
 {
     (void)state;
-    ts_load_options opt = ts_load_defaults();
+    smalti_load_options opt = smalti_load_defaults();
     opt.mx = opt.my = opt.mz = 8;
     opt.quiet = 1;
-    ts_error err;
-    ts_model *m = ts_model_load_string("<sequence values=\"BW\">\n  <lsystem axiom=\"F\" iterations=\"1\"/>\n</sequence>", "3d.xml",
+    smalti_error err;
+    smalti_model *m = smalti_model_load_string("<sequence values=\"BW\">\n  <lsystem axiom=\"F\" iterations=\"1\"/>\n</sequence>", "3d.xml",
                                        &opt, &err);
     assert_null(m);
     assert_int_equal(err.line, 2);
@@ -321,7 +321,7 @@ static char *turtle_picture(const char *axiom, const char *attrs, int size)
              "<sequence values=\".#R\"><lsystem axiom=\"%s\" iterations=\"0\" pen=\"#\" %s><draw symbol=\"D\" value=\"R\"/></lsystem></sequence>",
              axiom, attrs);
     scene *s = setup(xml, size, size, 1);
-    ts_run_to_end(s->run, 0);
+    smalti_run_to_end(s->run, 0);
     char *text = grid_text(s);
     teardown(s);
     return text;

@@ -3,7 +3,7 @@
 #include "unit.h"
 #include <math.h>
 #include <string.h>
-#include "tessera.h"
+#include "smalti.h"
 #include "../../src/engine/run.h"
 #include "../../src/nodes/noise_fn.h"
 
@@ -79,13 +79,13 @@ static void fixed_seed_gives_fixed_bits(void **state)
 }
 
 typedef struct noise_run {
-    ts_model *model;
-    ts_run *run;
+    smalti_model *model;
+    smalti_run *run;
     noise_field field;
     rng before;          /* the stream as the noise node began */
 } noise_run;
 
-static const node *find_noise(const ts_model *m, int which)
+static const node *find_noise(const smalti_model *m, int which)
 {
     for (int i = 0; i < m->node_count; i++)
         if (m->nodes[i]->kind == &node_kind_noise && which-- == 0) return m->nodes[i];
@@ -98,10 +98,10 @@ static noise_run paint(const char *xml, int mx, int my, int mz, int32_t seed)
 {
     noise_run s;
     s.model = unit_load(xml, "noise.xml", mx, my, mz, NULL);
-    s.run = ts_run_new(s.model, seed, NULL);
+    s.run = smalti_run_new(s.model, seed, NULL);
     assert_non_null(s.run);
     s.before = s.run->rs.random;
-    assert_int_equal(ts_run_step(s.run), 1);
+    assert_int_equal(smalti_run_step(s.run), 1);
     rng draw = s.before;
     noise_node_field(find_noise(s.model, 0), mz > 1, (uint32_t)rng_next(&draw), &s.field);
     return s;
@@ -109,8 +109,8 @@ static noise_run paint(const char *xml, int mx, int my, int mz, int32_t seed)
 
 static void finish(noise_run *s)
 {
-    ts_run_free(s->run);
-    ts_model_free(s->model);
+    smalti_run_free(s->run);
+    smalti_model_free(s->model);
 }
 
 /* Each cell takes the first band whose `to` is above its value: checked cell by cell
@@ -133,9 +133,9 @@ static void every_cell_takes_the_first_band_above_its_value(void **state)
         }
     for (int k = 1; k < 5; k++) assert_true(seen[k] > 100);
     assert_int_equal(s.run->rs.acting_node, find_noise(s.model, 0)->id);
-    ts_run_step(s.run); /* one step paints everything; the next finds the node done */
+    smalti_run_step(s.run); /* one step paints everything; the next finds the node done */
     assert_int_equal(s.run->rs.acting_node, -1);
-    assert_true(ts_run_finished(s.run));
+    assert_true(smalti_run_finished(s.run));
     finish(&s);
 }
 
@@ -177,7 +177,7 @@ static void on_and_unbanded_cells_are_left_alone(void **state)
     const char *xml = "<sequence values=\"BAC\"><noise type=\"value\" frequency=\"0.1\"><band to=\"0\" value=\"A\"/></noise>"
                       "<noise type=\"white\" on=\"A\"><band value=\"C\"/></noise></sequence>";
     noise_run s = paint(xml, 64, 48, 1, 3);
-    ts_run_to_end(s.run, 0);
+    smalti_run_to_end(s.run, 0);
     const unsigned char *g = s.run->rs.state;
     int c_cells = 0;
     for (int i = 0; i < 64 * 48; i++) {
@@ -189,12 +189,12 @@ static void on_and_unbanded_cells_are_left_alone(void **state)
     finish(&s);
 }
 
-static void copy_grid(const ts_model *m, int32_t seed, unsigned char *out, int cells)
+static void copy_grid(const smalti_model *m, int32_t seed, unsigned char *out, int cells)
 {
-    ts_run *run = ts_run_new(m, seed, NULL);
-    ts_run_to_end(run, 0);
-    memcpy(out, ts_run_grid(run, NULL, NULL, NULL), (size_t)cells);
-    ts_run_free(run);
+    smalti_run *run = smalti_run_new(m, seed, NULL);
+    smalti_run_to_end(run, 0);
+    memcpy(out, smalti_run_grid(run, NULL, NULL, NULL), (size_t)cells);
+    smalti_run_free(run);
 }
 
 /* The same seed gives a byte-identical grid, another seed another grid; in 3-D too, where
@@ -207,13 +207,13 @@ static void seeds_and_three_d(void **state)
     static unsigned char a[40 * 30 * 12], b[40 * 30 * 12], c[40 * 30 * 12];
     for (int mz = 1; mz <= 12; mz += 11) {
         int cells = 40 * 30 * mz;
-        ts_model *m = unit_load(xml, "noise.xml", 40, 30, mz, NULL);
+        smalti_model *m = unit_load(xml, "noise.xml", 40, 30, mz, NULL);
         copy_grid(m, 5, a, cells);
         copy_grid(m, 5, b, cells);
         copy_grid(m, 6, c, cells);
         assert_memory_equal(a, b, (size_t)cells);
         assert_true(memcmp(a, c, (size_t)cells) != 0);
-        ts_model_free(m);
+        smalti_model_free(m);
     }
     noise_run s = paint(xml, 40, 30, 12, 5);
     assert_memory_equal(s.run->rs.state, a, sizeof a);

@@ -1,7 +1,7 @@
 /* test_oddmodels.c — odd but loadable models found by fuzzing run to the end without undefined behaviour. */
 #include "unit.h"
 #include <string.h>
-#include "tessera.h"
+#include "smalti.h"
 
 typedef struct odd_case {
     const char *what;
@@ -25,22 +25,22 @@ static void odd_models_run_to_the_end(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         const odd_case *c = &cases[i];
-        ts_load_options opt = ts_load_defaults();
+        smalti_load_options opt = smalti_load_defaults();
         opt.mx = c->mx; opt.my = c->my; opt.mz = c->mz;
         opt.quiet = 1;
-        ts_error err;
-        ts_model *m = ts_model_load_string(c->xml, "odd.xml", &opt, &err);
+        smalti_error err;
+        smalti_model *m = smalti_model_load_string(c->xml, "odd.xml", &opt, &err);
         if (!m) fail_msg("%s: %s:%d: %s", c->what, err.file, err.line, err.message);
-        ts_run *run = ts_run_new(m, 1, &err);
+        smalti_run *run = smalti_run_new(m, 1, &err);
         assert_non_null(run);
-        ts_run_to_end(run, 10000);
-        const unsigned char *g = ts_run_grid(run, NULL, NULL, NULL);
-        const char *legend = ts_run_legend(run);
+        smalti_run_to_end(run, 10000);
+        const unsigned char *g = smalti_run_grid(run, NULL, NULL, NULL);
+        const char *legend = smalti_run_legend(run);
         int count = 0;
         for (int k = 0; k < c->mx * c->my * c->mz; k++) count += legend[g[k]] == c->symbol;
         if (count != c->expected) fail_msg("%s: %d cells of %c, expected %d", c->what, count, c->symbol, c->expected);
-        ts_run_free(run);
-        ts_model_free(m);
+        smalti_run_free(run);
+        smalti_model_free(m);
     }
 }
 

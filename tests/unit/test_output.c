@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tessera.h"
+#include "smalti.h"
 #include "../../src/io/output.h"
 
 #define STB_IMAGE_IMPLEMENTATION
@@ -21,15 +21,15 @@
 #pragma GCC diagnostic pop
 #endif
 
-static ts_run *maze_run(ts_model **model, int mx, int my, int mz)
+static smalti_run *maze_run(smalti_model **model, int mx, int my, int mz)
 {
-    ts_load_options opt = ts_load_defaults();
+    smalti_load_options opt = smalti_load_defaults();
     opt.mx = mx; opt.my = my; opt.mz = mz;
-    *model = ts_model_load_string("<markov values=\"BWA\" origin=\"True\"><one in=\"WBB\" out=\"WAW\"/>"
+    *model = smalti_model_load_string("<markov values=\"BWA\" origin=\"True\"><one in=\"WBB\" out=\"WAW\"/>"
                                   "<one in=\"AW\" out=\"WW\"/></markov>", "maze.xml", &opt, NULL);
     assert_non_null(*model);
-    ts_run *run = ts_run_new(*model, 9, NULL);
-    ts_run_to_end(run, 0);
+    smalti_run *run = smalti_run_new(*model, 9, NULL);
+    smalti_run_to_end(run, 0);
     return run;
 }
 
@@ -37,11 +37,11 @@ static ts_run *maze_run(ts_model **model, int mx, int my, int mz)
 static void png_decodes_to_palette_colours(void **state)
 {
     (void)state;
-    ts_model *m;
-    ts_run *run = maze_run(&m, 13, 7, 1);
+    smalti_model *m;
+    smalti_run *run = maze_run(&m, 13, 7, 1);
     grid_view g;
-    g.cells = ts_run_grid(run, &g.mx, &g.my, &g.mz);
-    g.legend = ts_run_legend(run);
+    g.cells = smalti_run_grid(run, &g.mx, &g.my, &g.mz);
+    g.legend = smalti_run_legend(run);
     palette pal;
     palette_default(&pal);
     uint32_t colors[GRID_COLORS_MAX];
@@ -50,7 +50,7 @@ static void png_decodes_to_palette_colours(void **state)
     assert_int_equal(colors[1], 0xFFF1E8); /* W */
     assert_int_equal(colors[2], 0xC2C3C7); /* A */
     const char *path = "build/test_output.png";
-    ts_error err;
+    smalti_error err;
     assert_true(save_png(path, &g, colors, 3, &err));
     int w, h, n;
     unsigned char *px = stbi_load(path, &w, &h, &n, 3);
@@ -67,8 +67,8 @@ static void png_decodes_to_palette_colours(void **state)
         }
     stbi_image_free(px);
     remove(path);
-    ts_run_free(run);
-    ts_model_free(m);
+    smalti_run_free(run);
+    smalti_model_free(m);
 }
 
 static uint32_t le32(const unsigned char *p) { return p[0] | p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
@@ -77,11 +77,11 @@ static uint32_t le32(const unsigned char *p) { return p[0] | p[1] << 8 | (uint32
 static void vox_lists_every_filled_cell(void **state)
 {
     (void)state;
-    ts_model *m;
-    ts_run *run = maze_run(&m, 7, 5, 3);
+    smalti_model *m;
+    smalti_run *run = maze_run(&m, 7, 5, 3);
     grid_view g;
-    g.cells = ts_run_grid(run, &g.mx, &g.my, &g.mz);
-    g.legend = ts_run_legend(run);
+    g.cells = smalti_run_grid(run, &g.mx, &g.my, &g.mz);
+    g.legend = smalti_run_legend(run);
     uint32_t colors[3] = {0, 0xffffff, 0x808080};
     const char *path = "build/test_output.vox";
     assert_true(save_vox(path, &g, colors, NULL));
@@ -106,8 +106,8 @@ static void vox_lists_every_filled_cell(void **state)
         const unsigned char *v = xyzi + 16 + 4 * k;
         assert_int_equal(v[3], g.cells[v[0] + v[1] * 7 + v[2] * 35] + 1);
     }
-    ts_run_free(run);
-    ts_model_free(m);
+    smalti_run_free(run);
+    smalti_model_free(m);
 }
 
 /* The built-in palette (rules/palette.xml) gives every symbol of the
@@ -115,7 +115,7 @@ static void vox_lists_every_filled_cell(void **state)
 static void default_palette_matches_reference(void **state)
 {
     (void)state;
-    const char *corpus = getenv("TESSERA_MJ_CORPUS");
+    const char *corpus = getenv("SMALTI_MJ_CORPUS");
     char path[1024];
     snprintf(path, sizeof path, "%s/resources/palette.xml", corpus && *corpus ? corpus : "../shared/mj");
     FILE *f = fopen(path, "r");

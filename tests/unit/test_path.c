@@ -1,12 +1,12 @@
 /* test_path.c — the `path` node on hand-made grids whose shortest paths are known. */
 #include "unit.h"
 #include <string.h>
-#include "tessera.h"
+#include "smalti.h"
 #include "../../src/engine/run.h"
 
 typedef struct scene {
-    ts_model *model;
-    ts_run *run;
+    smalti_model *model;
+    smalti_run *run;
 } scene;
 
 /* Load `xml` for a grid of the given size, start a run and lay `picture`
@@ -15,7 +15,7 @@ static scene setup(const char *xml, const char *picture, int mx, int my, int mz,
 {
     scene s;
     s.model = unit_load(xml, "path.xml", mx, my, mz, NULL);
-    s.run = ts_run_new(s.model, seed, NULL);
+    s.run = smalti_run_new(s.model, seed, NULL);
     assert_non_null(s.run);
     unit_lay_picture(s.run, picture);
     return s;
@@ -23,9 +23,9 @@ static scene setup(const char *xml, const char *picture, int mx, int my, int mz,
 
 static void assert_grid(const scene *s, const char *expected)
 {
-    const char *legend = ts_run_legend(s->run);
+    const char *legend = smalti_run_legend(s->run);
     int mx, my, mz;
-    const unsigned char *g = ts_run_grid(s->run, &mx, &my, &mz);
+    const unsigned char *g = smalti_run_grid(s->run, &mx, &my, &mz);
     char got[256];
     assert_true((size_t)(mx * my * mz) < sizeof got);
     for (int i = 0; i < mx * my * mz; i++) got[i] = legend[g[i]];
@@ -35,8 +35,8 @@ static void assert_grid(const scene *s, const char *expected)
 
 static void teardown(scene *s)
 {
-    ts_run_free(s->run);
-    ts_model_free(s->model);
+    smalti_run_free(s->run);
+    smalti_model_free(s->model);
 }
 
 /* Around a wall there is one shortest route; it is drawn with `color`, then
@@ -50,14 +50,14 @@ static void draws_the_only_shortest_route(void **state)
                     "GGGGB"
                     "WBBBB"
                     "BBBBB", 5, 4, 1, 1);
-    assert_int_equal(ts_run_step(s.run), 1);
+    assert_int_equal(smalti_run_step(s.run), 1);
     assert_grid(&s, "RPPPP"
                     "GGGGP"
                     "WPPPP"
                     "BBBBB");
-    assert_false(ts_run_finished(s.run));
-    assert_int_equal(ts_run_to_end(s.run, 0), 2);
-    assert_true(ts_run_finished(s.run));
+    assert_false(smalti_run_finished(s.run));
+    assert_int_equal(smalti_run_to_end(s.run, 0), 2);
+    assert_true(smalti_run_finished(s.run));
     teardown(&s);
 }
 
@@ -67,11 +67,11 @@ static void longest_picks_the_farther_start(void **state)
     (void)state;
     const char *row = "RBBBWBBR";
     scene s = setup("<path values=\"BRWP\" from=\"R\" to=\"W\" on=\"B\" color=\"P\"/>", row, 8, 1, 1, 3);
-    ts_run_step(s.run);
+    smalti_run_step(s.run);
     assert_grid(&s, "RBBBWPPR");
     teardown(&s);
     s = setup("<path values=\"BRWP\" from=\"R\" to=\"W\" on=\"B\" color=\"P\" longest=\"True\"/>", row, 8, 1, 1, 3);
-    ts_run_step(s.run);
+    smalti_run_step(s.run);
     assert_grid(&s, "RPPPWBBR");
     teardown(&s);
 }
@@ -83,7 +83,7 @@ static void default_color_and_starts_block(void **state)
 {
     (void)state;
     scene s = setup("<path values=\"BRWA\" from=\"AR\" to=\"W\" on=\"B\" longest=\"True\"/>", "RBRBW", 5, 1, 1, 1);
-    ts_run_step(s.run);
+    smalti_run_step(s.run);
     assert_grid(&s, "RBRAW");
     teardown(&s);
 }
@@ -97,7 +97,7 @@ static void edges_step_diagonally(void **state)
                           "BBBB"
                           "BBBW";
     scene s = setup("<path values=\"BRWP\" from=\"R\" to=\"W\" on=\"B\" color=\"P\" edges=\"True\"/>", picture, 4, 4, 1, 5);
-    ts_run_step(s.run);
+    smalti_run_step(s.run);
     assert_grid(&s, "RBBB"
                     "BPBB"
                     "BBPB"
@@ -105,9 +105,9 @@ static void edges_step_diagonally(void **state)
     teardown(&s);
     /* Without diagonals the route has 5 inner cells. */
     s = setup("<path values=\"BRWP\" from=\"R\" to=\"W\" on=\"B\" color=\"P\"/>", picture, 4, 4, 1, 5);
-    ts_run_step(s.run);
+    smalti_run_step(s.run);
     int painted = 0;
-    const unsigned char *g = ts_run_grid(s.run, NULL, NULL, NULL);
+    const unsigned char *g = smalti_run_grid(s.run, NULL, NULL, NULL);
     for (int i = 0; i < 16; i++) painted += g[i] == 3;
     assert_int_equal(painted, 5);
     teardown(&s);
@@ -125,7 +125,7 @@ static void vertices_step_through_corners(void **state)
     memcpy(expected, picture, sizeof expected);
     expected[13] = 'P';
     scene s = setup("<path values=\"BRWP\" from=\"R\" to=\"W\" on=\"B\" color=\"P\" vertices=\"True\"/>", picture, 3, 3, 3, 2);
-    ts_run_step(s.run);
+    smalti_run_step(s.run);
     assert_grid(&s, expected);
     teardown(&s);
 }
@@ -144,8 +144,8 @@ static void inertia_turns_once(void **state)
     for (int32_t seed = 1; seed <= 8; seed++) {
         scene s = setup("<path values=\"BRWP\" from=\"R\" to=\"W\" on=\"B\" color=\"P\" inertia=\"True\"/>", picture, 6, 6, 1,
                         seed);
-        ts_run_step(s.run);
-        const unsigned char *g = ts_run_grid(s.run, NULL, NULL, NULL);
+        smalti_run_step(s.run);
+        const unsigned char *g = smalti_run_grid(s.run, NULL, NULL, NULL);
         bool along_top = g[1] == 3; /* first step along x, else along y */
         for (int k = 1; k < 6; k++) {
             int top = k, left = k * 6, right = 5 + k * 6, bottom = k + 30;

@@ -71,7 +71,7 @@ static void write_png(const char *path, const unsigned char *cells, int mx, int 
 {
     static const uint32_t colors[] = {0x102030, 0xff8000, 0x00ff00, 0x0000ff};
     grid_view g = {.cells = cells, .mx = mx, .my = my, .mz = 1, .legend = "abcd"};
-    ts_error err;
+    smalti_error err;
     assert_true(save_png(path, &g, colors, 1, &err));
 }
 
@@ -88,7 +88,7 @@ static const char *tmp_path(tmp *t, const char *name)
 
 static void tmp_make(tmp *t)
 {
-    snprintf(t->dir, sizeof t->dir, "/tmp/tessera-rulefiles-XXXXXX");
+    snprintf(t->dir, sizeof t->dir, "/tmp/smalti-rulefiles-XXXXXX");
     assert_non_null(mkdtemp(t->dir));
     mkdir(tmp_path(t, "rules"), 0700);
     mkdir(tmp_path(t, "rules/F"), 0700);
@@ -101,7 +101,7 @@ static void tmp_remove(tmp *t)
     assert_int_equal(system(cmd), 0);
 }
 
-static diag quiet_diag(ts_error *err)
+static diag quiet_diag(smalti_error *err)
 {
     memset(err, 0, sizeof *err);
     diag d = {.file = "test.xml", .err = err, .quiet = 1};
@@ -120,7 +120,7 @@ static void vox_reads_voxels_in_stored_axis_order(void **state)
     bytes b;
     make_vox(&b, 3, 2, 2, some_voxels, 4);
     write_file(tmp_path(&t, "m.vox"), b.data, b.len);
-    ts_error err;
+    smalti_error err;
     diag d = quiet_diag(&err);
     int mx, my, mz;
     int32_t *v = vox_load(&d, 7, t.path, &mx, &my, &mz);
@@ -143,12 +143,12 @@ static void vox_reads_voxels_in_stored_axis_order(void **state)
 static void expect_vox_error(tmp *t, const bytes *b, const char *part)
 {
     write_file(tmp_path(t, "bad.vox"), b->data, b->len);
-    ts_error err;
+    smalti_error err;
     diag d = quiet_diag(&err);
     int mx = 0, my = 0, mz = 0;
     int32_t *v = vox_load(&d, 7, t->path, &mx, &my, &mz);
     if (v) fail_msg("a %zu-byte file loaded but should not", b->len);
-    assert_int_equal(err.status, TS_ERR_MODEL);
+    assert_int_equal(err.status, SMALTI_ERR_MODEL);
     assert_int_equal(err.line, 7);
     if (part && !strstr(err.message, part)) fail_msg("\"%s\" does not mention \"%s\"", err.message, part);
 }
@@ -204,7 +204,7 @@ static void vox_malformed_files_are_errors(void **state)
     put_chunk_header(&b, "MAIN", 0, 0);
     expect_vox_error(&t, &b, "no voxel data");
 
-    ts_error err;
+    smalti_error err;
     diag d = quiet_diag(&err);
     int mx, my, mz;
     assert_null(vox_load(&d, 3, tmp_path(&t, "missing.vox"), &mx, &my, &mz));
@@ -217,7 +217,7 @@ static void vox_malformed_files_are_errors(void **state)
 typedef struct loaded {
     xmlDoc *doc, *out_doc;
     grid_def gin, gout;
-    ts_error err;
+    smalti_error err;
     diag d;
     resources res;
     const char *roots[1];

@@ -9,7 +9,7 @@ typedef struct fixture {
     xmlDoc *doc;
     grid_def grid;
     diag d;
-    ts_error err;
+    smalti_error err;
 } fixture;
 
 /* Parse `xml`; its root defines the grid and its first child is the rule. */

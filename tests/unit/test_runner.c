@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tessera.h"
+#include "smalti.h"
 #include "../../src/engine/run.h"
 #include "../../src/nodes/runner.h"
 
@@ -18,21 +18,21 @@ typedef struct stamp_log {
         double radius;
         long step;
     } *at;
-    const ts_run *run;
+    const smalti_run *run;
 } stamp_log;
 
 static void record_stamp(void *userdata, int runner, int x, int y, double radius)
 {
     stamp_log *log = userdata;
     assert_true(log->count < MAX_STAMPS);
-    log->at[log->count++] = (struct stamp_entry){runner, x, y, radius, ts_run_counter(log->run)};
+    log->at[log->count++] = (struct stamp_entry){runner, x, y, radius, smalti_run_counter(log->run)};
 }
 
-static int runner_node_id(const ts_model *m)
+static int runner_node_id(const smalti_model *m)
 {
-    for (int i = 0; i < ts_model_node_count(m); i++) {
-        ts_node_info info;
-        ts_model_node_info(m, i, &info);
+    for (int i = 0; i < smalti_model_node_count(m); i++) {
+        smalti_node_info info;
+        smalti_model_node_info(m, i, &info);
         if (strcmp(info.kind, "runner") == 0) return i;
     }
     fail_msg("no runner node");
@@ -50,11 +50,11 @@ static bool in_brush(const char *brush, int dx, int dy, double radius)
     return (cut > chebyshev ? cut : chebyshev) <= radius;
 }
 
-static char *grid_text(const ts_run *run)
+static char *grid_text(const smalti_run *run)
 {
     int mx, my, mz;
-    const unsigned char *g = ts_run_grid(run, &mx, &my, &mz);
-    const char *legend = ts_run_legend(run);
+    const unsigned char *g = smalti_run_grid(run, &mx, &my, &mz);
+    const char *legend = smalti_run_legend(run);
     char *text = malloc((size_t)(mx * my * mz) + 1);
     for (int i = 0; i < mx * my * mz; i++) text[i] = legend[g[i]];
     text[mx * my * mz] = 0;
@@ -63,14 +63,14 @@ static char *grid_text(const ts_run *run)
 
 static char *run_model(const char *xml, int mx, int my, int32_t seed)
 {
-    ts_model *m = unit_load(xml, "runner.xml", mx, my, 1, NULL);
-    ts_run *run = ts_run_new(m, seed, NULL);
+    smalti_model *m = unit_load(xml, "runner.xml", mx, my, 1, NULL);
+    smalti_run *run = smalti_run_new(m, seed, NULL);
     assert_non_null(run);
-    ts_run_to_end(run, 0);
-    assert_false(ts_run_error(run, NULL));
+    smalti_run_to_end(run, 0);
+    assert_false(smalti_run_error(run, NULL));
     char *text = grid_text(run);
-    ts_run_free(run);
-    ts_model_free(m);
+    smalti_run_free(run);
+    smalti_model_free(m);
     return text;
 }
 
@@ -116,14 +116,14 @@ static void carving_follows_the_paths(void **state)
                  "<runner value=\"B\" on=\"W\" count=\"3..6\" strength=\"1..7\" life=\"10..60\" brush=\"%s\" turn=\"60\" "
                  "turnChance=\"0.5\" wind=\"0.25,-0.5\" taper=\"True\" branch=\"0.05\" wave=\"30,2\" jitter=\"0.4\"/>"
                  "</sequence>", brushes[b]);
-        ts_model *m = unit_load(xml, "runner.xml", 48, 40, 1, NULL);
+        smalti_model *m = unit_load(xml, "runner.xml", 48, 40, 1, NULL);
         for (int32_t seed = 1; seed <= 5; seed++) {
-            ts_run *run = ts_run_new(m, seed, NULL);
+            smalti_run *run = smalti_run_new(m, seed, NULL);
             stamp_log log = {.at = malloc(MAX_STAMPS * sizeof *log.at), .run = run};
             assert_true(runner_set_stamp_hook(run, runner_node_id(m), record_stamp, &log));
-            assert_int_equal(ts_run_step(run), 1); /* the prl */
+            assert_int_equal(smalti_run_step(run), 1); /* the prl */
             char *before = grid_text(run);
-            ts_run_to_end(run, 0);
+            smalti_run_to_end(run, 0);
             char *after = grid_text(run);
             assert_true(log.count > 0);
             char *expected = strdup(before);
@@ -146,9 +146,9 @@ static void carving_follows_the_paths(void **state)
             free(before);
             free(after);
             free(log.at);
-            ts_run_free(run);
+            smalti_run_free(run);
         }
-        ts_model_free(m);
+        smalti_model_free(m);
     }
 }
 
@@ -192,13 +192,13 @@ static void a_runner_without_turns_walks_straight(void **state)
 static void runners_live_their_life(void **state)
 {
     (void)state;
-    ts_model *m = unit_load("<runner values=\".B\" value=\"B\" count=\"4\" x=\"30\" y=\"30\" life=\"5..9\"/>", "runner.xml", 61, 61, 1,
+    smalti_model *m = unit_load("<runner values=\".B\" value=\"B\" count=\"4\" x=\"30\" y=\"30\" life=\"5..9\"/>", "runner.xml", 61, 61, 1,
                             NULL);
-    ts_run *run = ts_run_new(m, 3, NULL);
+    smalti_run *run = smalti_run_new(m, 3, NULL);
     stamp_log log = {.at = malloc(MAX_STAMPS * sizeof *log.at), .run = run};
     runner_set_stamp_hook(run, runner_node_id(m), record_stamp, &log);
-    ts_run_to_end(run, 0);
-    assert_true(ts_run_finished(run));
+    smalti_run_to_end(run, 0);
+    assert_true(smalti_run_finished(run));
     int stamps[4] = {0}, longest = 0;
     for (int s = 0; s < log.count; s++) {
         assert_true(log.at[s].runner >= 0 && log.at[s].runner < 4);
@@ -211,37 +211,37 @@ static void runners_live_their_life(void **state)
     /* The last stamp came in the step `longest`; the next step found nobody. */
     assert_int_equal(log.at[log.count - 1].step, longest - 1);
     free(log.at);
-    ts_run_free(run);
-    ts_model_free(m);
+    smalti_run_free(run);
+    smalti_model_free(m);
 }
 
 /* With taper the radius shrinks with the life left: strength * life / life0. */
 static void taper_shrinks_the_brush(void **state)
 {
     (void)state;
-    ts_model *m = unit_load("<runner values=\".B\" value=\"B\" x=\"40\" y=\"40\" life=\"10\" strength=\"8\" taper=\"True\"/>", "runner.xml",
+    smalti_model *m = unit_load("<runner values=\".B\" value=\"B\" x=\"40\" y=\"40\" life=\"10\" strength=\"8\" taper=\"True\"/>", "runner.xml",
                             81, 81, 1, NULL);
-    ts_run *run = ts_run_new(m, 5, NULL);
+    smalti_run *run = smalti_run_new(m, 5, NULL);
     stamp_log log = {.at = malloc(MAX_STAMPS * sizeof *log.at), .run = run};
     runner_set_stamp_hook(run, runner_node_id(m), record_stamp, &log);
-    ts_run_to_end(run, 0);
+    smalti_run_to_end(run, 0);
     assert_int_equal(log.count, 10);
     for (int s = 0; s < 10; s++) assert_true(fabs(log.at[s].radius - 4.0 * (10 - s) / 10) < 1e-12);
     free(log.at);
-    ts_run_free(run);
-    ts_model_free(m);
+    smalti_run_free(run);
+    smalti_model_free(m);
 }
 
 /* Branching never makes more live runners than maxRunners, and with branch="1" it reaches the cap. */
 static void branching_respects_max_runners(void **state)
 {
     (void)state;
-    ts_model *m = unit_load("<runner values=\".B\" value=\"B\" x=\"100\" y=\"100\" life=\"200\" branch=\"1\" maxRunners=\"10\" "
+    smalti_model *m = unit_load("<runner values=\".B\" value=\"B\" x=\"100\" y=\"100\" life=\"200\" branch=\"1\" maxRunners=\"10\" "
                             "wind=\"0,0\" turnChance=\"0\"/>", "runner.xml", 201, 201, 1, NULL);
-    ts_run *run = ts_run_new(m, 11, NULL);
+    smalti_run *run = smalti_run_new(m, 11, NULL);
     stamp_log log = {.at = malloc(MAX_STAMPS * sizeof *log.at), .run = run};
     runner_set_stamp_hook(run, runner_node_id(m), record_stamp, &log);
-    ts_run_to_end(run, 0);
+    smalti_run_to_end(run, 0);
     int most = 0, serials = 0;
     for (int s = 0; s < log.count;) {
         int t = s;
@@ -254,8 +254,8 @@ static void branching_respects_max_runners(void **state)
     assert_int_equal(most, 10);
     assert_true(serials > 10); /* runners died at the edge and children took their place */
     free(log.at);
-    ts_run_free(run);
-    ts_model_free(m);
+    smalti_run_free(run);
+    smalti_model_free(m);
 }
 
 static uint64_t fnv1a(const char *s)
@@ -311,11 +311,11 @@ static void the_portable_sine_is_accurate(void **state)
 static void three_d_grids_are_refused(void **state)
 {
     (void)state;
-    ts_load_options opt = ts_load_defaults();
+    smalti_load_options opt = smalti_load_defaults();
     opt.mx = opt.my = opt.mz = 8;
     opt.quiet = 1;
-    ts_error err;
-    ts_model *m = ts_model_load_string("<sequence values=\"DB\">\n  <runner value=\"B\"/>\n</sequence>", "r3.xml", &opt, &err);
+    smalti_error err;
+    smalti_model *m = smalti_model_load_string("<sequence values=\"DB\">\n  <runner value=\"B\"/>\n</sequence>", "r3.xml", &opt, &err);
     assert_null(m);
     assert_int_equal(err.line, 2);
     assert_non_null(strstr(err.message, "2-D grids only"));

@@ -17,8 +17,8 @@ static const char growth_xml[] = "<markov values=\"BWA\" origin=\"True\">\n"
 /* A recorded run, with what the run itself reported at every step. */
 #define MAX_STEPS 50000
 typedef struct recording {
-    ts_model *model;
-    ts_run *run;
+    smalti_model *model;
+    smalti_run *run;
     trace_writer *writer;
     long steps;
     int nodes[MAX_STEPS + 1];
@@ -30,13 +30,13 @@ typedef struct recording {
 static void keep_grid(recording *rec, long step)
 {
     int mx, my, mz;
-    const unsigned char *g = ts_run_grid(rec->run, &mx, &my, &mz);
+    const unsigned char *g = smalti_run_grid(rec->run, &mx, &my, &mz);
     rec->sizes[step] = (size_t)(mx * my * mz);
     rec->grids[step] = malloc(rec->sizes[step]);
     memcpy(rec->grids[step], g, rec->sizes[step]);
 }
 
-static void watch(void *ud, const ts_step_event *ev)
+static void watch(void *ud, const smalti_step_event *ev)
 {
     recording *rec = ud;
     trace_observe(rec->writer, ev);
@@ -57,16 +57,16 @@ static recording *record(const char *xml, int mx, int my, int mz, int seed, long
 {
     recording *rec = calloc(1, sizeof *rec);
     rec->model = unit_load(xml, "trace.xml", mx, my, mz, NULL);
-    rec->run = ts_run_new(rec->model, seed, NULL);
+    rec->run = smalti_run_new(rec->model, seed, NULL);
     palette pal;
     palette_default(&pal);
     trace_meta meta = {.model_path = "models/trace.xml", .source = xml, .source_len = strlen(xml), .seed = seed};
-    ts_error err;
+    smalti_error err;
     rec->writer = trace_writer_new(NULL, rec->run, rec->model, &meta, &pal, &err);
     assert_non_null(rec->writer);
     keep_grid(rec, 0);
-    ts_run_set_observer(rec->run, watch, rec);
-    rec->steps = ts_run_to_end(rec->run, limit);
+    smalti_run_set_observer(rec->run, watch, rec);
+    rec->steps = smalti_run_to_end(rec->run, limit);
     assert_true(trace_writer_finish(rec->writer, &err));
     return rec;
 }
@@ -75,7 +75,7 @@ static trace_reader *read_back(recording *rec)
 {
     size_t len;
     const uint8_t *bytes = trace_writer_bytes(rec->writer, &len);
-    ts_error err;
+    smalti_error err;
     trace_reader *r = trace_read_memory(bytes, len, "mem.trace", &err);
     if (!r) fail_msg("%s", err.message);
     return r;
@@ -95,8 +95,8 @@ static void done(recording *rec)
 {
     for (long i = 0; i <= rec->steps; i++) free(rec->grids[i]);
     trace_writer_free(rec->writer);
-    ts_run_free(rec->run);
-    ts_model_free(rec->model);
+    smalti_run_free(rec->run);
+    smalti_model_free(rec->model);
     free(rec);
 }
 
@@ -125,22 +125,22 @@ static void varints_and_zigzag_round_trip(void **state)
 static void node_info_summarises_the_element(void **state)
 {
     (void)state;
-    ts_model *m = unit_load("<sequence values=\"BW\">\n"
+    smalti_model *m = unit_load("<sequence values=\"BW\">\n"
                             "  <one in=\"B\" out=\"W\" steps=\"3\"/>\n"
                             "  <all><rule in=\"W\" out=\"B\"/><rule in=\"BW\" out=\"WW\" p=\"0.5\"/></all>\n"
                             "</sequence>",
                             "summary.xml", 4, 4, 1, NULL);
-    ts_node_info info;
-    assert_true(ts_model_node_info(m, 0, &info));
+    smalti_node_info info;
+    assert_true(smalti_model_node_info(m, 0, &info));
     assert_string_equal(info.kind, "sequence");
     assert_string_equal(info.attributes, "values=\"BW\"");
-    assert_true(ts_model_node_info(m, 1, &info));
+    assert_true(smalti_model_node_info(m, 1, &info));
     assert_string_equal(info.kind, "one");
     assert_int_equal(info.line, 2);
     assert_string_equal(info.attributes, "in=\"B\" out=\"W\" steps=\"3\"");
-    assert_true(ts_model_node_info(m, 2, &info));
+    assert_true(smalti_model_node_info(m, 2, &info));
     assert_string_equal(info.attributes, "rule in=\"W\" out=\"B\"; rule in=\"BW\" out=\"WW\" p=\"0.5\"");
-    ts_model_free(m);
+    smalti_model_free(m);
 }
 
 /* Every step comes back with the run's node and distinct changed cells, and
@@ -164,7 +164,7 @@ static void replay_gives_the_runs_steps(void **state)
     const uint8_t *g = trace_grid(r, NULL, NULL, NULL);
     assert_int_equal(g[8 + 8 * 17], 1); /* the origin */
     trace_step st;
-    ts_error err;
+    smalti_error err;
     long seen = 0;
     while (trace_next(r, &st, &err)) {
         seen++;
@@ -174,9 +174,9 @@ static void replay_gives_the_runs_steps(void **state)
         for (size_t k = 0; k < st.count; k++) assert_int_equal(g[st.cells[k]], st.values[k]);
         assert_at(r, rec, seen);
     }
-    assert_int_equal(err.status, TS_OK);
+    assert_int_equal(err.status, SMALTI_OK);
     assert_int_equal(seen, rec->steps);
-    assert_memory_equal(g, ts_run_grid(rec->run, NULL, NULL, NULL), 17 * 17);
+    assert_memory_equal(g, smalti_run_grid(rec->run, NULL, NULL, NULL), 17 * 17);
     trace_reader_free(r);
     done(rec);
 }
@@ -192,7 +192,7 @@ static void seeks_use_keyframes_in_any_order(void **state)
     trace_reader *r = read_back(rec);
     assert_int_equal(trace_reader_info(r)->end, TRACE_END_LIMIT);
     assert_int_equal(trace_reader_info(r)->changes, 40000);
-    ts_error err;
+    smalti_error err;
     const long probes[] = {40000, 0, 16384, 16383, 16385, 39999, 1, 32768, 20000, 7, 32769, 40000};
     for (size_t i = 0; i < sizeof probes / sizeof *probes; i++) {
         assert_true(trace_seek(r, probes[i], &err));
@@ -206,7 +206,7 @@ static void seeks_use_keyframes_in_any_order(void **state)
         assert_at(r, rec, step);
     }
     assert_false(trace_seek(r, 40001, &err));
-    assert_int_equal(err.status, TS_ERR_USAGE);
+    assert_int_equal(err.status, SMALTI_ERR_USAGE);
     assert_false(trace_seek(r, -1, &err));
     /* Small as promised: well under 8 bytes per change, keyframes included. */
     size_t len;
@@ -228,7 +228,7 @@ static void grid_switch_of_a_map_is_replayed(void **state)
                             "</sequence>",
                             6, 6, 1, 2, 0);
     trace_reader *r = read_back(rec);
-    ts_error err;
+    smalti_error err;
     trace_step st;
     bool switched = false;
     while (trace_next(r, &st, &err)) {
@@ -244,7 +244,7 @@ static void grid_switch_of_a_map_is_replayed(void **state)
     }
     assert_true(switched);
     int mx, my, mz;
-    const unsigned char *run_grid = ts_run_grid(rec->run, &mx, &my, &mz);
+    const unsigned char *run_grid = smalti_run_grid(rec->run, &mx, &my, &mz);
     assert_int_equal(mx * my * mz, 144);
     assert_memory_equal(trace_grid(r, NULL, NULL, NULL), run_grid, 144);
     /* Back across the switch and forward again. */
@@ -263,48 +263,48 @@ static void grid_switch_of_a_map_is_replayed(void **state)
 static void trace_files_are_written_atomically(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/tessera-trace-XXXXXX";
+    char dir[] = "/tmp/smalti-trace-XXXXXX";
     assert_non_null(mkdtemp(dir));
     char path[256], bad[256];
     snprintf(path, sizeof path, "%s/run.trace", dir);
     snprintf(bad, sizeof bad, "%s/missing/run.trace", dir);
-    ts_model *m = unit_load(growth_xml, "trace.xml", 9, 9, 1, NULL);
-    ts_run *run = ts_run_new(m, 1, NULL);
+    smalti_model *m = unit_load(growth_xml, "trace.xml", 9, 9, 1, NULL);
+    smalti_run *run = smalti_run_new(m, 1, NULL);
     palette pal;
     palette_default(&pal);
-    ts_error err;
+    smalti_error err;
     assert_null(trace_writer_new(bad, run, m, NULL, &pal, &err));
-    assert_int_equal(err.status, TS_ERR_IO);
+    assert_int_equal(err.status, SMALTI_ERR_IO);
     trace_writer *w = trace_writer_new(path, run, m, NULL, &pal, &err);
     assert_non_null(w);
-    ts_run_set_observer(run, trace_observe, w);
-    ts_run_step(run);
+    smalti_run_set_observer(run, trace_observe, w);
+    smalti_run_step(run);
     assert_int_equal(access(path, F_OK), -1); /* not there until finished */
-    ts_run_to_end(run, 0);
+    smalti_run_to_end(run, 0);
     assert_true(trace_writer_finish(w, &err));
     trace_writer_free(w);
     trace_reader *r = trace_read_file(path, &err);
     assert_non_null(r);
     assert_true(trace_verify(r, &err));
-    assert_int_equal(trace_reader_info(r)->steps, ts_run_counter(run));
+    assert_int_equal(trace_reader_info(r)->steps, smalti_run_counter(run));
     trace_reader_free(r);
     /* A writer freed before finishing leaves nothing behind. */
-    ts_run_reset(run, 2);
+    smalti_run_reset(run, 2);
     w = trace_writer_new(path, run, m, NULL, &pal, &err);
-    ts_run_set_observer(run, trace_observe, w);
-    ts_run_step(run);
-    ts_run_set_observer(run, NULL, NULL);
+    smalti_run_set_observer(run, trace_observe, w);
+    smalti_run_step(run);
+    smalti_run_set_observer(run, NULL, NULL);
     trace_writer_free(w);
     /* A recorder must start before the first step. */
     assert_null(trace_writer_new(path, run, m, NULL, &pal, &err));
-    assert_int_equal(err.status, TS_ERR_USAGE);
+    assert_int_equal(err.status, SMALTI_ERR_USAGE);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "test $(ls %s | wc -l) = 1", dir);
     assert_int_equal(system(cmd), 0);
     unlink(path);
     rmdir(dir);
-    ts_run_free(run);
-    ts_model_free(m);
+    smalti_run_free(run);
+    smalti_model_free(m);
 }
 
 /* Cut, flipped or foreign bytes give an error, never a crash (ASan watches). */
@@ -315,7 +315,7 @@ static void damaged_traces_are_refused(void **state)
     size_t len;
     const uint8_t *bytes = trace_writer_bytes(rec->writer, &len);
     uint8_t *copy = malloc(len);
-    ts_error err;
+    smalti_error err;
     memcpy(copy, bytes, len);
     copy[0] = 'X';
     assert_null(trace_read_memory(copy, len, "bad.trace", &err));

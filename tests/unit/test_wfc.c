@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "tessera.h"
+#include "smalti.h"
 #include "../../src/io/output.h"
 
 typedef struct res_dir {
@@ -44,7 +44,7 @@ static void write_corner_tile(const char *path)
 static int setup(void **state)
 {
     res_dir *rd = calloc(1, sizeof *rd);
-    snprintf(rd->root, sizeof rd->root, "/tmp/tessera-wfc-XXXXXX");
+    snprintf(rd->root, sizeof rd->root, "/tmp/smalti-wfc-XXXXXX");
     if (!mkdtemp(rd->root)) return -1;
     snprintf(rd->samples, sizeof rd->samples, "%s/samples", rd->root);
     snprintf(rd->tilesets, sizeof rd->tilesets, "%s/tilesets", rd->root);
@@ -56,7 +56,7 @@ static int setup(void **state)
     const uint32_t colors[2] = {0x000000, 0xFFFFFF};
     char path[192];
     snprintf(path, sizeof path, "%s/Stripes.png", rd->samples);
-    ts_error err;
+    smalti_error err;
     if (!save_png(path, &g, colors, 1, &err)) fail_msg("%s", err.message);
     snprintf(path, sizeof path, "%s/Corner.vox", rd->tiles);
     write_corner_tile(path);
@@ -89,7 +89,7 @@ static int teardown(void **state)
     return 0;
 }
 
-static ts_model *load(const res_dir *rd, const char *xml, int mx, int my)
+static smalti_model *load(const res_dir *rd, const char *xml, int mx, int my)
 {
     return unit_load(xml, "wfc.xml", mx, my, 1, rd->root);
 }
@@ -99,35 +99,35 @@ static ts_model *load(const res_dir *rd, const char *xml, int mx, int my)
    and the branch ending (which ends the run). */
 static void stripes_collapse_in_one_observation(void **state)
 {
-    ts_model *m = load(*state, "<sequence values=\"BW\"><wfc sample=\"Stripes\" values=\"AC\" n=\"2\" symmetry=\"()\"/></sequence>", 4, 4);
+    smalti_model *m = load(*state, "<sequence values=\"BW\"><wfc sample=\"Stripes\" values=\"AC\" n=\"2\" symmetry=\"()\"/></sequence>", 4, 4);
     for (int seed = 1; seed <= 4; seed++) {
-        ts_run *run = ts_run_new(m, seed, NULL);
-        assert_int_equal(ts_run_to_end(run, 0), 4);
-        assert_true(ts_run_finished(run));
+        smalti_run *run = smalti_run_new(m, seed, NULL);
+        assert_int_equal(smalti_run_to_end(run, 0), 4);
+        assert_true(smalti_run_finished(run));
         int mx, my, mz;
-        const unsigned char *g = ts_run_grid(run, &mx, &my, &mz);
-        assert_string_equal(ts_run_legend(run), "AC");
+        const unsigned char *g = smalti_run_grid(run, &mx, &my, &mz);
+        assert_string_equal(smalti_run_legend(run), "AC");
         for (int y = 0; y < 4; y++)
             for (int x = 0; x < 4; x++) {
                 assert_int_not_equal(g[x + y * 4], g[(x + 1) % 4 + y * 4]);
                 assert_int_equal(g[x + y * 4], g[x + (y + 1) % 4 * 4]);
             }
-        ts_run_free(run);
+        smalti_run_free(run);
     }
-    ts_model_free(m);
+    smalti_model_free(m);
 }
 
 /* The children act on the new grid, one step each, after it is written. */
 static void children_run_on_the_new_grid(void **state)
 {
-    ts_model *m = load(*state, "<sequence values=\"BW\"><wfc sample=\"Stripes\" values=\"AC\" n=\"2\" symmetry=\"()\">"
+    smalti_model *m = load(*state, "<sequence values=\"BW\"><wfc sample=\"Stripes\" values=\"AC\" n=\"2\" symmetry=\"()\">"
                                "<one in=\"A\" out=\"C\"/></wfc></sequence>", 4, 4);
-    ts_run *run = ts_run_new(m, 7, NULL);
-    assert_int_equal(ts_run_to_end(run, 0), 3 + 8 + 1);
-    const unsigned char *g = ts_run_grid(run, NULL, NULL, NULL);
+    smalti_run *run = smalti_run_new(m, 7, NULL);
+    assert_int_equal(smalti_run_to_end(run, 0), 3 + 8 + 1);
+    const unsigned char *g = smalti_run_grid(run, NULL, NULL, NULL);
     for (int i = 0; i < 16; i++) assert_int_equal(g[i], 1);
-    ts_run_free(run);
-    ts_model_free(m);
+    smalti_run_free(run);
+    smalti_model_free(m);
 }
 
 /* Every cell must start with colour A, but A's right neighbour starts with C:
@@ -135,29 +135,29 @@ static void children_run_on_the_new_grid(void **state)
    current branch (as in the reference), so only the step limit ends the run. */
 static void contradictive_start_fails_every_step(void **state)
 {
-    ts_model *m = load(*state, "<sequence values=\"BW\"><wfc sample=\"Stripes\" values=\"AC\" n=\"2\" symmetry=\"()\">"
+    smalti_model *m = load(*state, "<sequence values=\"BW\"><wfc sample=\"Stripes\" values=\"AC\" n=\"2\" symmetry=\"()\">"
                                "<rule in=\"B\" out=\"A\"/></wfc><one in=\"B\" out=\"W\"/></sequence>", 4, 4);
-    ts_run *run = ts_run_new(m, 1, NULL);
-    assert_int_equal(ts_run_to_end(run, 10), 10);
-    assert_false(ts_run_finished(run));
+    smalti_run *run = smalti_run_new(m, 1, NULL);
+    assert_int_equal(smalti_run_to_end(run, 10), 10);
+    assert_false(smalti_run_finished(run));
     int mx, my, mz;
-    const unsigned char *g = ts_run_grid(run, &mx, &my, &mz);
+    const unsigned char *g = smalti_run_grid(run, &mx, &my, &mz);
     assert_int_equal(mx * my * mz, 16);
     int white = 0;
     for (int i = 0; i < 16; i++) white += g[i] == 1;
     assert_int_equal(white, 1);
-    ts_run_free(run);
-    ts_model_free(m);
+    smalti_run_free(run);
+    smalti_model_free(m);
 }
 
 /* Tiles are placed every S - overlap cells: overlap -1 leaves a gap line of value 0 after each 2x2 tile. */
 static void tiles_are_placed_with_their_overlap(void **state)
 {
-    ts_model *m = load(*state, "<sequence values=\"BW\"><wfc tileset=\"One\" values=\"XYZ\" overlap=\"-1\"/></sequence>", 3, 2);
-    ts_run *run = ts_run_new(m, 3, NULL);
-    ts_run_to_end(run, 0);
+    smalti_model *m = load(*state, "<sequence values=\"BW\"><wfc tileset=\"One\" values=\"XYZ\" overlap=\"-1\"/></sequence>", 3, 2);
+    smalti_run *run = smalti_run_new(m, 3, NULL);
+    smalti_run_to_end(run, 0);
     int mx, my, mz;
-    const unsigned char *g = ts_run_grid(run, &mx, &my, &mz);
+    const unsigned char *g = smalti_run_grid(run, &mx, &my, &mz);
     assert_int_equal(mx, 3 * 3 - 1);
     assert_int_equal(my, 3 * 2 - 1);
     assert_int_equal(mz, 1);
@@ -172,8 +172,8 @@ static void tiles_are_placed_with_their_overlap(void **state)
             } else
                 assert_int_equal(g[x + y * mx], 0);
         }
-    ts_run_free(run);
-    ts_model_free(m);
+    smalti_run_free(run);
+    smalti_model_free(m);
 }
 
 int run_wfc_tests(void)

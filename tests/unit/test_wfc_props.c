@@ -4,25 +4,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tessera.h"
+#include "smalti.h"
 #include "../../src/core/diag.h"
 #include "../../src/core/resource.h"
 
 #define PIPE_TILE 7
 
-static ts_model *load_rules_model(const char *xml, int mx, int my)
+static smalti_model *load_rules_model(const char *xml, int mx, int my)
 {
     return unit_load(xml, "props.xml", mx, my, 1, "rules");
 }
 
 /* Runs to the end and returns the finished grid, failing unless the wfc wrote a grid of the expected size and legend. */
-static const unsigned char *finished_grid(ts_run *run, const char *legend, int mx, int my)
+static const unsigned char *finished_grid(smalti_run *run, const char *legend, int mx, int my)
 {
-    ts_run_to_end(run, 0);
-    assert_true(ts_run_finished(run));
+    smalti_run_to_end(run, 0);
+    assert_true(smalti_run_finished(run));
     int gx, gy, gz;
-    const unsigned char *g = ts_run_grid(run, &gx, &gy, &gz);
-    assert_string_equal(ts_run_legend(run), legend);
+    const unsigned char *g = smalti_run_grid(run, &gx, &gy, &gz);
+    assert_string_equal(smalti_run_legend(run), legend);
     assert_int_equal(gx, mx);
     assert_int_equal(gy, my);
     assert_int_equal(gz, 1);
@@ -74,15 +74,15 @@ static void pipe_ends_meet_pipe_ends(void **state)
     for (int periodic = 0; periodic <= 1; periodic++)
         for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
             int tx = sizes[s][0], ty = sizes[s][1];
-            ts_model *m = load_rules_model(periodic ? "<sequence values=\"B\"><wfc tileset=\"Pipes\" values=\"iLUY\" periodic=\"True\"/></sequence>"
+            smalti_model *m = load_rules_model(periodic ? "<sequence values=\"B\"><wfc tileset=\"Pipes\" values=\"iLUY\" periodic=\"True\"/></sequence>"
                                                     : "<sequence values=\"B\"><wfc tileset=\"Pipes\" values=\"iLUY\"/></sequence>",
                                            tx, ty);
             for (int seed = 1; seed <= 5; seed++) {
-                ts_run *run = ts_run_new(m, seed, NULL);
+                smalti_run *run = smalti_run_new(m, seed, NULL);
                 check_pipes(finished_grid(run, "iLUY", tx * PIPE_TILE, ty * PIPE_TILE), tx, ty, periodic);
-                ts_run_free(run);
+                smalti_run_free(run);
             }
-            ts_model_free(m);
+            smalti_model_free(m);
         }
 }
 
@@ -91,43 +91,43 @@ static void pipe_ends_meet_pipe_ends(void **state)
 static void backtracking_leaves_uncontradicted_runs_alone(void **state)
 {
     (void)state;
-    ts_model *plain = load_rules_model("<sequence values=\"B\"><wfc tileset=\"Pipes\" values=\"iLUY\" periodic=\"True\"/></sequence>", 8, 6);
-    ts_model *bt = load_rules_model("<sequence values=\"B\"><wfc tileset=\"Pipes\" values=\"iLUY\" periodic=\"True\" backtrack=\"3\"/></sequence>", 8, 6);
+    smalti_model *plain = load_rules_model("<sequence values=\"B\"><wfc tileset=\"Pipes\" values=\"iLUY\" periodic=\"True\"/></sequence>", 8, 6);
+    smalti_model *bt = load_rules_model("<sequence values=\"B\"><wfc tileset=\"Pipes\" values=\"iLUY\" periodic=\"True\" backtrack=\"3\"/></sequence>", 8, 6);
     for (int seed = 1; seed <= 4; seed++) {
-        ts_run *a = ts_run_new(plain, seed, NULL), *b = ts_run_new(bt, seed, NULL);
+        smalti_run *a = smalti_run_new(plain, seed, NULL), *b = smalti_run_new(bt, seed, NULL);
         const unsigned char *ga = finished_grid(a, "iLUY", 8 * PIPE_TILE, 6 * PIPE_TILE);
         const unsigned char *gb = finished_grid(b, "iLUY", 8 * PIPE_TILE, 6 * PIPE_TILE);
         check_pipes(gb, 8, 6, true);
         assert_memory_equal(ga, gb, (size_t)8 * 6 * PIPE_TILE * PIPE_TILE);
-        ts_run_free(a);
-        ts_run_free(b);
+        smalti_run_free(a);
+        smalti_run_free(b);
     }
-    ts_model_free(plain);
-    ts_model_free(bt);
+    smalti_model_free(plain);
+    smalti_model_free(bt);
 }
 
 /* The bundled pipes model closes every pipe inside the picture: its border tiles are empty ground. */
 static void pipes_model_keeps_its_border_empty(void **state)
 {
     (void)state;
-    ts_load_options opt = ts_load_defaults();
+    smalti_load_options opt = smalti_load_defaults();
     const char *roots[] = {"rules"};
     opt.mx = 10; opt.my = 8; opt.mz = 1;
     opt.resource_dirs = roots;
     opt.resource_dir_count = 1;
     opt.quiet = 1;
-    ts_error err;
-    ts_model *m = ts_model_load("models/pipes.xml", &opt, &err);
+    smalti_error err;
+    smalti_model *m = smalti_model_load("models/pipes.xml", &opt, &err);
     if (!m) fail_msg("%s:%d: %s", err.file, err.line, err.message);
-    ts_run *run = ts_run_new(m, 3, NULL);
+    smalti_run *run = smalti_run_new(m, 3, NULL);
     int W = 10 * PIPE_TILE, H = 8 * PIPE_TILE;
     const unsigned char *g = finished_grid(run, "iLUY", W, H);
     check_pipes(g, 10, 8, false);
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++)
             if (x < PIPE_TILE || y < PIPE_TILE || x >= W - PIPE_TILE || y >= H - PIPE_TILE) assert_int_equal(g[x + y * W], 0);
-    ts_run_free(run);
-    ts_model_free(m);
+    smalti_run_free(run);
+    smalti_model_free(m);
 }
 
 /* The Bricks sample as colour numbers in order of first appearance (the overlap model's numbering). */
@@ -177,9 +177,9 @@ static void overlap_windows_occur_in_the_sample(void **state)
             snprintf(xml, sizeof xml,
                      "<sequence values=\"B\"><wfc sample=\"Bricks\" values=\"DNna\" n=\"%d\" symmetry=\"%s\" periodic=\"True\"/></sequence>",
                      N, symmetries[sym]);
-            ts_model *m = load_rules_model(xml, mx, my);
+            smalti_model *m = load_rules_model(xml, mx, my);
             for (int seed = 1; seed <= 3; seed++) {
-                ts_run *run = ts_run_new(m, seed, NULL);
+                smalti_run *run = smalti_run_new(m, seed, NULL);
                 const unsigned char *g = finished_grid(run, "DNna", mx, my);
                 for (int y = 0; y < my; y++)
                     for (int x = 0; x < mx; x++) {
@@ -193,9 +193,9 @@ static void overlap_windows_occur_in_the_sample(void **state)
                         if (!found) fail_msg("seed %d, %dx%d, symmetry %s: the window at (%d, %d) is not in the sample", seed, mx, my,
                                              symmetries[sym], x, y);
                     }
-                ts_run_free(run);
+                smalti_run_free(run);
             }
-            ts_model_free(m);
+            smalti_model_free(m);
         }
     free(sample);
 }

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "tessera.h"
+#include "smalti.h"
 #include <libxml/parser.h>
 #include "../../src/io/output.h"
 #include "../../src/nodes/wfc_classic.h"
@@ -22,27 +22,27 @@ static const char *const cap_left[PIPE] = {"-------", "-------", "ppppp--", "===
 static const char *const cap_down[PIPE] = {"-------", "-------", "--ppp--", "--prp--", "--p=p--", "--p=p--", "--p=p--"};
 static const char *const cross[PIPE] = {"--p=p--", "--p=p--", "ppp=ppp", "=======", "ppp=ppp", "--p=p--", "--p=p--"};
 
-static ts_model *load(const char *xml, int mx, int my, const char *const *roots, int root_count)
+static smalti_model *load(const char *xml, int mx, int my, const char *const *roots, int root_count)
 {
-    ts_load_options opt = ts_load_defaults();
+    smalti_load_options opt = smalti_load_defaults();
     opt.mx = mx;
     opt.my = my;
     opt.mz = 1;
     opt.resource_dirs = roots;
     opt.resource_dir_count = root_count;
     opt.quiet = 1;
-    ts_error err;
-    ts_model *m = ts_model_load_string(xml, "steer.xml", &opt, &err);
+    smalti_error err;
+    smalti_model *m = smalti_model_load_string(xml, "steer.xml", &opt, &err);
     if (!m) fail_msg("%s:%d: %s", err.file, err.line, err.message);
     return m;
 }
 
-static const unsigned char *run_grid(ts_run *run, int *w, int *h)
+static const unsigned char *run_grid(smalti_run *run, int *w, int *h)
 {
-    ts_run_to_end(run, 0);
-    assert_true(ts_run_finished(run));
+    smalti_run_to_end(run, 0);
+    assert_true(smalti_run_finished(run));
     int d;
-    const unsigned char *g = ts_run_grid(run, w, h, &d);
+    const unsigned char *g = smalti_run_grid(run, w, h, &d);
     assert_int_equal(d, 1);
     return g;
 }
@@ -65,7 +65,7 @@ static void fixed_tiles_survive(void **state)
 {
     (void)state;
     const char *roots[] = {"rules"};
-    ts_model *m = load("<sequence values=\"BRLDX\"><wfc tileset=\"Pipes\" values=\"iLUY\">"
+    smalti_model *m = load("<sequence values=\"BRLDX\"><wfc tileset=\"Pipes\" values=\"iLUY\">"
                        "<rule in=\"R\" out=\"z Cap\"/><rule in=\"L\" out=\"Cap 2\"/><rule in=\"D\" out=\"Cap 3\"/>"
                        "<rule in=\"X\" out=\"Cross\"/></wfc></sequence>",
                        7, 6, roots, 1);
@@ -78,7 +78,7 @@ static void fixed_tiles_survive(void **state)
     static const struct { int x, y; const char *const *art; } fixed[] = {
         {1, 1, cap_right}, {5, 1, cap_left}, {3, 2, cross}, {2, 4, cap_down}, {5, 5, cross}};
     for (int seed = 1; seed <= 6; seed++) {
-        ts_run *run = ts_run_new(m, seed, NULL);
+        smalti_run *run = smalti_run_new(m, seed, NULL);
         unit_lay_picture(run, picture);
         int W, H;
         const unsigned char *g = run_grid(run, &W, &H);
@@ -88,9 +88,9 @@ static void fixed_tiles_survive(void **state)
             if (!tile_is(g, W, fixed[k].x, fixed[k].y, fixed[k].art)) fail_msg("seed %d: tile (%d, %d) is not the fixed one", seed, fixed[k].x, fixed[k].y);
         /* "Cap 2" is "zzz Cap", and the unturned cap differs from every fixed one: the check can fail. */
         assert_false(tile_is(g, W, 1, 1, cap_up));
-        ts_run_free(run);
+        smalti_run_free(run);
     }
-    ts_model_free(m);
+    smalti_model_free(m);
 }
 
 /* The overlap model fixes cells through rules too: a cell marked X may only hold a pattern whose corner (the
@@ -99,7 +99,7 @@ static void fixed_overlap_values_survive(void **state)
 {
     (void)state;
     const char *roots[] = {"rules"};
-    ts_model *m = load("<sequence values=\"BX\"><wfc sample=\"Bricks\" values=\"DNna\" n=\"3\" periodic=\"True\">"
+    smalti_model *m = load("<sequence values=\"BX\"><wfc sample=\"Bricks\" values=\"DNna\" n=\"3\" periodic=\"True\">"
                        "<rule in=\"X\" out=\"a\"/></wfc></sequence>",
                        24, 18, roots, 1);
     static const int marks[][2] = {{3, 4}, {12, 10}, {20, 11}, {7, 16}};
@@ -109,16 +109,16 @@ static void fixed_overlap_values_survive(void **state)
     for (size_t k = 0; k < 4; k++) picture[marks[k][0] + marks[k][1] * 24] = 'X';
     int light_elsewhere = 0;
     for (int seed = 1; seed <= 4; seed++) {
-        ts_run *run = ts_run_new(m, seed, NULL);
+        smalti_run *run = smalti_run_new(m, seed, NULL);
         unit_lay_picture(run, picture);
         int W, H;
         const unsigned char *g = run_grid(run, &W, &H);
-        assert_string_equal(ts_run_legend(run), "DNna");
+        assert_string_equal(smalti_run_legend(run), "DNna");
         for (size_t k = 0; k < 4; k++) assert_int_equal(g[marks[k][0] + marks[k][1] * W], 3);
         for (int i = 0; i < W * H; i++) light_elsewhere += g[i] == 3 && picture[i] == 'B';
-        ts_run_free(run);
+        smalti_run_free(run);
     }
-    ts_model_free(m);
+    smalti_model_free(m);
     assert_true(light_elsewhere > 0); /* the marks did not just paint everything light */
 }
 
@@ -127,14 +127,14 @@ static char *halves_root(void)
 {
     char *dir = malloc(64);
     assert_non_null(dir);
-    snprintf(dir, 64, "/tmp/tessera-steer-XXXXXX");
+    snprintf(dir, 64, "/tmp/smalti-steer-XXXXXX");
     assert_non_null(mkdtemp(dir));
     char path[128];
     snprintf(path, sizeof path, "%s/samples", dir);
     assert_int_equal(mkdir(path, 0777), 0);
     snprintf(path, sizeof path, "%s/samples/Halves.png", dir);
     static const uint32_t px[2] = {0x000000, 0xffffff};
-    ts_error err;
+    smalti_error err;
     if (!save_png_rgb(path, px, 2, 1, &err)) fail_msg("%s", err.message);
     return dir;
 }
@@ -156,18 +156,18 @@ static void remove_root(char *dir)
 static void count_empty(const char *xml, const char *const *roots, int *left, int *right)
 {
     static const char *const empty[PIPE] = {"-------", "-------", "-------", "-------", "-------", "-------", "-------"};
-    ts_model *m = load(xml, 16, 8, roots, 2);
+    smalti_model *m = load(xml, 16, 8, roots, 2);
     *left = *right = 0;
     for (int seed = 1; seed <= 4; seed++) {
-        ts_run *run = ts_run_new(m, seed, NULL);
+        smalti_run *run = smalti_run_new(m, seed, NULL);
         int W, H;
         const unsigned char *g = run_grid(run, &W, &H);
         for (int ty = 0; ty < 8; ty++)
             for (int tx = 0; tx < 16; tx++)
                 if (tile_is(g, W, tx, ty, empty)) (tx < 8 ? left : right)[0]++;
-        ts_run_free(run);
+        smalti_run_free(run);
     }
-    ts_model_free(m);
+    smalti_model_free(m);
 }
 
 /* Empty ground with density 0.9 gathers on the white half, with 0.1 on the black half; without a picture the halves
@@ -198,19 +198,19 @@ static void density_shifts_overlap_values(void **state)
     (void)state;
     char *dir = halves_root();
     const char *roots[] = {dir, "rules"};
-    ts_model *m = load("<sequence values=\"B\"><wfc sample=\"Bricks\" values=\"DNna\" n=\"3\" periodic=\"True\" shannon=\"True\" "
+    smalti_model *m = load("<sequence values=\"B\"><wfc sample=\"Bricks\" values=\"DNna\" n=\"3\" periodic=\"True\" shannon=\"True\" "
                        "density=\"Halves\"><density value=\"a\" d=\"1\"/></wfc></sequence>",
                        32, 24, roots, 2);
     int left = 0, right = 0;
     for (int seed = 1; seed <= 3; seed++) {
-        ts_run *run = ts_run_new(m, seed, NULL);
+        smalti_run *run = smalti_run_new(m, seed, NULL);
         int W, H;
         const unsigned char *g = run_grid(run, &W, &H);
         for (int i = 0; i < W * H; i++)
             if (g[i] == 3) (i % W < W / 2 ? &left : &right)[0]++;
-        ts_run_free(run);
+        smalti_run_free(run);
     }
-    ts_model_free(m);
+    smalti_model_free(m);
     if (!(right > 3 * left + 60)) fail_msg("%d light brick cells on the black half, %d on the white", left, right);
     remove_root(dir);
 }
@@ -231,20 +231,20 @@ static void neutral_density_changes_nothing(void **state)
          "<sequence values=\"B\"><wfc sample=\"Bricks\" values=\"DNna\" n=\"3\" periodic=\"True\" shannon=\"True\" density=\"Halves\"/></sequence>"},
     };
     for (size_t p = 0; p < sizeof pairs / sizeof *pairs; p++) {
-        ts_model *plain = load(pairs[p][0], 12, 10, roots, 2), *painted = load(pairs[p][1], 12, 10, roots, 2);
+        smalti_model *plain = load(pairs[p][0], 12, 10, roots, 2), *painted = load(pairs[p][1], 12, 10, roots, 2);
         for (int seed = 1; seed <= 3; seed++) {
-            ts_run *a = ts_run_new(plain, seed, NULL), *b = ts_run_new(painted, seed, NULL);
+            smalti_run *a = smalti_run_new(plain, seed, NULL), *b = smalti_run_new(painted, seed, NULL);
             int wa, ha, wb, hb;
             const unsigned char *ga = run_grid(a, &wa, &ha), *gb = run_grid(b, &wb, &hb);
             assert_int_equal(wa, wb);
             assert_int_equal(ha, hb);
             assert_memory_equal(ga, gb, (size_t)wa * ha);
-            assert_int_equal(ts_run_counter(a), ts_run_counter(b));
-            ts_run_free(a);
-            ts_run_free(b);
+            assert_int_equal(smalti_run_counter(a), smalti_run_counter(b));
+            smalti_run_free(a);
+            smalti_run_free(b);
         }
-        ts_model_free(plain);
-        ts_model_free(painted);
+        smalti_model_free(plain);
+        smalti_model_free(painted);
     }
     remove_root(dir);
 }
@@ -258,7 +258,7 @@ static const char *classic_tilesets(void)
 }
 
 /* Load one classic entry from a root; NULL with the error message in err when it does not load. */
-static wfc_classic *classic_load(const char *root, const char *entry, ts_error *err)
+static wfc_classic *classic_load(const char *root, const char *entry, smalti_error *err)
 {
     xmlDoc *doc = xmlReadMemory(entry, (int)strlen(entry), "samples.xml", NULL, XML_PARSE_NONET);
     assert_non_null(doc);
@@ -293,7 +293,7 @@ static void classic_fixed_cells_and_density(void **state)
     char link[128];
     snprintf(link, sizeof link, "%s/tilesets", dir);
     assert_int_equal(symlink(tilesets, link), 0);
-    ts_error err;
+    smalti_error err;
     wfc_classic *m = classic_load(dir,
                                   "<simpletiled name=\"Knots\" subset=\"Standard\" size=\"8\" periodic=\"True\">"
                                   "<fixed x=\"1\" y=\"1\" tile=\"corner 2\"/><fixed x=\"5\" y=\"5\" tile=\"cross\"/>"

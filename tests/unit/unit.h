@@ -1,17 +1,17 @@
-/* unit.h — the cmocka test groups of tessera, one per source area. */
-#ifndef TS_UNIT_H
-#define TS_UNIT_H
+/* unit.h — the cmocka test groups of smalti, one per source area. */
+#ifndef SMALTI_UNIT_H
+#define SMALTI_UNIT_H
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include "tessera.h"
+#include "smalti.h"
 
 /* support.c: load a model that must load (fails the test otherwise), with
    an optional resource root; lay rows of legend symbols over a run's grid. */
-ts_model *unit_load(const char *xml, const char *name, int mx, int my, int mz, const char *resource_root);
-void unit_lay_picture(ts_run *run, const char *picture);
+smalti_model *unit_load(const char *xml, const char *name, int mx, int my, int mz, const char *resource_root);
+void unit_lay_picture(smalti_run *run, const char *picture);
 /* Run a model (seed `seed`) over a laid picture (NULL: the start grid) to its
    end; the final grid's symbols (caller frees), and in *acting_steps (if not
    NULL) the steps in which a node acted. The run must end without an error. */

@@ -1,0 +1,166 @@
+/* smalti.h — public C API of smalti, an interpreter for MarkovJunior models.
+
+   USAGE
+   -----
+   A model is an XML file. Load it once for a grid size; the result is an
+   immutable compiled program that many runs (many seeds, many threads) share:
+
+       smalti_error err;
+       smalti_load_options opt = smalti_load_defaults();
+       opt.mx = 64; opt.my = 64; opt.mz = 1;
+       smalti_model *model = smalti_model_load("models/Maze.xml", &opt, &err);
+       if (!model) { fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.message); ... }
+
+       smalti_run *run = smalti_run_new(model, 42, &err);      // seed 42
+       smalti_run_to_end(run, 50000);                       // or: while (smalti_run_step(run)) ...
+       int mx, my, mz;
+       const unsigned char *cells = smalti_run_grid(run, &mx, &my, &mz);
+       const char *legend = smalti_run_legend(run);         // legend[cells[i]] is the symbol
+       smalti_run_reset(run, 43);                           // reuse the buffers for another seed
+       smalti_run_free(run);
+       smalti_model_free(model);
+
+   Cell (x, y, z) is cells[x + y*mx + z*mx*my]. Cell values are indices into
+   the legend (the model's `values` string).
+
+   THREADS
+   A smalti_model is never modified after loading: any number of threads may each
+   create their own smalti_run from one model and step it concurrently. A smalti_run
+   must be used by one thread at a time. The library keeps no global state;
+   libxml2 does, so a program that loads models from several threads calls
+   libxml2's xmlInitParser() once before starting them.
+
+   DETERMINISM
+   The random stream is .NET's seeded System.Random, drawn in the reference
+   interpreter's order, so a seed gives the grid MarkovJunior's C# gives.
+
+   ERRORS
+   Functions that can fail take a smalti_error* (may be NULL) and fill in the file,
+   line (0 when not tied to a line) and message. Warnings during loading (for
+   example an unknown attribute) go to opt.warn, or to stderr when it is NULL.
+
+   OBSERVERS
+   smalti_run_set_observer registers a callback called after every step with the
+   acting node and the flat indices of the cells that step changed (an index
+   can appear more than once). Traces, progress bars and live views are built
+   on it.
+*/
+#ifndef SMALTI_H
+#define SMALTI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The library's version; SMALTI_VERSION_MAJOR is also the shared library's
+   SONAME number (libsmalti.so.0) and changes when the ABI does. */
+#define SMALTI_VERSION_MAJOR 0
+#define SMALTI_VERSION_MINOR 1
+#define SMALTI_VERSION_PATCH 0
+#define SMALTI_VERSION "0.1.0"
+
+/* Marks the public functions: the library is built with -fvisibility=hidden,
+   so these are the only symbols libsmalti.so exports. */
+#if defined(SMALTI_BUILD) && defined(__GNUC__)
+#define SMALTI_API __attribute__((visibility("default")))
+#else
+#define SMALTI_API
+#endif
+
+/* Error categories; the CLI maps them to its exit codes. */
+typedef enum smalti_status {
+    SMALTI_OK = 0,
+    SMALTI_ERR_MODEL = 1,   /* the model file is wrong: XML, node, attribute, rule */
+    SMALTI_ERR_IO = 2,      /* a file could not be read or written */
+    SMALTI_ERR_RUNTIME = 3, /* a run failed: out of memory, impossible state */
+    SMALTI_ERR_USAGE = 4    /* the caller passed bad arguments */
+} smalti_status;
+
+typedef struct smalti_error {
+    smalti_status status;
+    char file[512];
+    int line;           /* 1-based; 0 when the error has no line */
+    char message[512];
+} smalti_error;
+
+typedef void (*smalti_warning_fn)(void *userdata, const char *file, int line, const char *message);
+
+typedef struct smalti_load_options {
+    int mx, my, mz;                  /* grid size; mz = 1 for 2-D */
+    const char *const *resource_dirs; /* roots searched for rule images etc. */
+    int resource_dir_count;          /* 0: "resources" in the working directory,
+                                        then "../resources" beside the model file */
+    int allow_any_path;              /* nonzero: resource names may use ".." and
+                                        absolute paths (the model is trusted) */
+    smalti_warning_fn warn;              /* NULL: print "file:line: warning: ..." to stderr */
+    void *warn_userdata;
+    int quiet;                       /* nonzero: drop warnings */
+} smalti_load_options;
+
+typedef struct smalti_model smalti_model;
+typedef struct smalti_run smalti_run;
+
+/* What one step did, handed to an observer. */
+typedef struct smalti_step_event {
+    long step;               /* 1-based number of the step just made */
+    int node_id;             /* the leaf node that acted, or -1 if none did */
+    const int32_t *changed;  /* flat indices of the cells changed by this step */
+    size_t changed_count;
+    const unsigned char *grid; /* the grid after the step */
+} smalti_step_event;
+
+typedef void (*smalti_observer_fn)(void *userdata, const smalti_step_event *event);
+
+/* One node of the compiled tree, for viewers and tooling. */
+typedef struct smalti_node_info {
+    const char *kind;   /* the element name: "one", "all", "prl", "markov", "sequence", ... */
+    int line;           /* source line, 0 for the implicit root markov */
+    int parent;         /* parent node id, -1 for the root */
+    int depth;
+    /* The element's attributes and its non-node children (rules, fields) as
+       one short line, such as `in="WBB" out="WAW"` or `steps="5"; rule in="B"
+       out="W"`; "" when there are none. Lives as long as the model. */
+    const char *attributes;
+} smalti_node_info;
+
+SMALTI_API smalti_load_options smalti_load_defaults(void);
+
+/* Load and compile a model file for the grid size in opt. NULL on error. */
+SMALTI_API smalti_model *smalti_model_load(const char *path, const smalti_load_options *opt, smalti_error *err);
+/* The same from an XML string; name is used in messages. */
+SMALTI_API smalti_model *smalti_model_load_string(const char *xml, const char *name, const smalti_load_options *opt, smalti_error *err);
+SMALTI_API void smalti_model_free(smalti_model *model);
+
+SMALTI_API int smalti_model_node_count(const smalti_model *model);
+SMALTI_API int smalti_model_node_info(const smalti_model *model, int node_id, smalti_node_info *info);
+SMALTI_API const char *smalti_model_legend(const smalti_model *model);
+
+/* Runs. smalti_run_new seeds the run and puts it before its first step. */
+SMALTI_API smalti_run *smalti_run_new(const smalti_model *model, int32_t seed, smalti_error *err);
+SMALTI_API void smalti_run_reset(smalti_run *run, int32_t seed);
+SMALTI_API void smalti_run_free(smalti_run *run);
+
+/* Make one step. Returns 1 if a step was made, 0 if the run had already ended. */
+SMALTI_API int smalti_run_step(smalti_run *run);
+/* Step until the model ends or step_limit steps are made (step_limit <= 0:
+   no limit). Returns the step counter. */
+SMALTI_API long smalti_run_to_end(smalti_run *run, long step_limit);
+SMALTI_API int smalti_run_finished(const smalti_run *run);
+/* Nonzero when the run stopped because memory ran out. */
+SMALTI_API int smalti_run_out_of_memory(const smalti_run *run);
+/* Nonzero when the run stopped on an error (out of memory, or a node's limit
+   such as an L-system's maxLength); err, if not NULL, gets file:line: message. */
+SMALTI_API int smalti_run_error(const smalti_run *run, smalti_error *err);
+SMALTI_API long smalti_run_counter(const smalti_run *run);
+
+SMALTI_API const unsigned char *smalti_run_grid(const smalti_run *run, int *mx, int *my, int *mz);
+SMALTI_API const char *smalti_run_legend(const smalti_run *run);
+SMALTI_API void smalti_run_set_observer(smalti_run *run, smalti_observer_fn fn, void *userdata);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
