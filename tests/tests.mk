@@ -45,6 +45,10 @@ symbols: $(BUILD)/libsmalti.so $(BUILD)/api_shared
 	  && ldd $(BUILD)/api_shared | grep -q 'libsmalti.so.0 => .*$(BUILD)/libsmalti.so.0' \
 	  && echo "api_shared: $$out (through libsmalti.so.0)" || { echo "api_shared failed: $$out"; exit 1; }
 
+# No file includes a header, and no object calls a function, of a layer above its own.
+layers: all
+	sh tests/layers.sh $(BUILD)/obj
+
 cli-test: smalti
 	sh tests/cli_test.sh ./smalti
 
@@ -66,6 +70,7 @@ $(BUILD)/smalti-asan: $(CLI_OBJ) $(BUILD)/libsmalti.a
 test: all
 	@$(MAKE) --no-print-directory warnings
 	@$(MAKE) --no-print-directory symbols
+	@$(MAKE) --no-print-directory layers
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory cli-test
 	@$(MAKE) --no-print-directory trace-roundtrip
@@ -73,7 +78,7 @@ test: all
 	@$(MAKE) --no-print-directory sanitize
 	@$(MAKE) --no-print-directory conformance
 
-.PHONY: symbols unit cli-test conformance sanitize trace-roundtrip browser-test
+.PHONY: symbols layers unit cli-test conformance sanitize trace-roundtrip browser-test
 
 # -Wall -Wextra must stay clean under both gcc and clang.
 warnings: $(BUILD)/gen/palette.inc $(VIEW_INC)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "../io/anim.h"
+#include "../trace/anim.h"
 
 static const char usage_text[] =
     "smalti " SMALTI_VERSION " - a fast MarkovJunior interpreter\n"

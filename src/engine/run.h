@@ -6,7 +6,7 @@
 #include "smalti.h"
 #include "../core/grid.h"
 #include "../core/rng.h"
-#include "../nodes/node.h"
+#include "node.h"
 #include "planes.h"
 
 struct smalti_model {

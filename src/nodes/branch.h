@@ -1,7 +1,7 @@
 /* branch.h — what branch nodes share: children run in order, the current child remembered between steps. */
 #ifndef SMALTI_BRANCH_H
 #define SMALTI_BRANCH_H
-#include "node.h"
+#include "nodes.h"
 
 typedef struct branch {
     node base;

@@ -1,6 +1,6 @@
 /* convchain.c — the `convchain` node: Metropolis sampling of a two-valued
    texture whose NxN patterns follow those of a sample image. */
-#include "node.h"
+#include "nodes.h"
 #include "../core/xmlutil.h"
 #include "../engine/run.h"
 #include <math.h>

@@ -1,6 +1,6 @@
 /* convolution.c — the `convolution` node: a cellular automaton step over the
    whole grid, each rule turning a value into another by a neighbourhood count. */
-#include "node.h"
+#include "nodes.h"
 #include "../core/xmlutil.h"
 #include "../engine/run.h"
 #include <limits.h>

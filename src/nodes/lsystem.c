@@ -1,6 +1,6 @@
 /* lsystem.c — the `lsystem` node: a Lindenmayer system rewritten one generation
    per step, drawn by a turtle or laid over the grid in scanline order. */
-#include "node.h"
+#include "nodes.h"
 #include "gen.h"
 #include "../core/xmlutil.h"
 #include "../engine/run.h"

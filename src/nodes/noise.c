@@ -1,6 +1,6 @@
 /* noise.c — the `noise` node: one step paints the cells matching `on` by bands of coherent
    noise (noise_fn.c), the first band whose `to` is above a cell's value taking it. */
-#include "node.h"
+#include "nodes.h"
 #include "gen.h"
 #include "noise_fn.h"
 #include "../core/xmlutil.h"

@@ -1,6 +1,6 @@
 /* path.c — the `path` node: draw a shortest path over `on` cells from a `from`
    cell to the nearest `to` cell, found by a breadth-first search from `to`. */
-#include "node.h"
+#include "nodes.h"
 #include "../core/xmlutil.h"
 #include "../engine/run.h"
 #include <math.h>

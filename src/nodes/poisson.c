@@ -1,7 +1,7 @@
 /* poisson.c — the `poisson` node: Poisson-disk scattering of a value over the
    cells matching `on` (Bridson's algorithm, reseeded until no free cell is left). */
 #include "gen.h"
-#include "node.h"
+#include "nodes.h"
 #include "../core/xmlutil.h"
 #include "../engine/run.h"
 #include <math.h>

@@ -1,5 +1,5 @@
 /* registry.c — element name to node kind, and the generic part of loading a node. */
-#include "node.h"
+#include "nodes.h"
 #include "../core/xmlutil.h"
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* rulenode.h — what `one`, `all` and `prl` share: rules, step limit and match scanning. */
 #ifndef SMALTI_RULENODE_H
 #define SMALTI_RULENODE_H
-#include "node.h"
+#include "nodes.h"
 #include "../core/rule.h"
 #include "../engine/run.h"
 #include "field.h"

@@ -1,5 +1,5 @@
 /* runner.c — the `runner` node: tile runners (worms, drunkard walks) that wander over a 2-D grid and carve it with a brush. */
-#include "node.h"
+#include "nodes.h"
 #include "gen.h"
 #include "runner.h"
 #include "../core/xmlutil.h"

@@ -2,7 +2,7 @@
    its nearest site (placed at random or taken from existing values), exactly. */
 #include "voronoi.h"
 #include "gen.h"
-#include "node.h"
+#include "nodes.h"
 #include "../core/xmlutil.h"
 #include "../engine/run.h"
 #include <stdlib.h>

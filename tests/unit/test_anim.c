@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "../../src/io/anim.h"
+#include "../../src/trace/anim.h"
 #include <stb/stb_image.h> /* the implementation is in test_output.c */
 
 #define DIR_BASE "build/test_anim"

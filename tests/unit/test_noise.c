@@ -5,6 +5,7 @@
 #include <string.h>
 #include "smalti.h"
 #include "../../src/engine/run.h"
+#include "../../src/nodes/nodes.h"
 #include "../../src/nodes/noise_fn.h"
 
 static const char *const type_names[] = {"simplex", "perlin", "value", "cellular", "white"};

@@ -1,5 +1,5 @@
-/* image.c — decode PNG resources (rule images, samples) through stb_image. */
-#include "../core/resource.h"
+/* image_read.c — decode PNG resources (rule images, samples) through stb_image. */
+#include "resource.h"
 #include <stdlib.h>
 #define STB_IMAGE_STATIC
 #define STB_IMAGE_IMPLEMENTATION

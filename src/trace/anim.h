@@ -1,7 +1,7 @@
 /* anim.h — recording a run as it goes: an animated GIF and/or one PNG per kept step. */
 #ifndef SMALTI_ANIM_H
 #define SMALTI_ANIM_H
-#include "output.h"
+#include "../io/output.h"
 
 /* Frame delays of the GIF, in hundredths of a second. */
 #define ANIM_DEFAULT_DELAY 5

@@ -1,5 +1,6 @@
 /* model.c — load a model file: parse the XML, define the grid, build and compile the node tree. */
-#include "run.h"
+#include "nodes.h"
+#include "../engine/run.h"
 #include "../core/xmlutil.h"
 #include <errno.h>
 #include <libxml/parser.h>

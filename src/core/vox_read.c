@@ -1,5 +1,5 @@
 /* vox_read.c — read the voxels of a MagicaVoxel .vox file (rule images and samples of 3-D grids). */
-#include "../core/resource.h"
+#include "resource.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

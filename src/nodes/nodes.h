@@ -1,0 +1,25 @@
+/* nodes.h — the node kinds, the registry that finds them by element name, and the loading of a node tree. */
+#ifndef SMALTI_NODES_H
+#define SMALTI_NODES_H
+#include "../engine/node.h"
+
+/* Registry: element name -> kind. NULL if the name is not a node. */
+const node_kind *node_kind_find(const char *name);
+/* Names of node kinds that a later version adds; loading them says so. */
+bool node_is_planned(const char *name);
+
+/* Load any node element; registers it and its subtree in the loader. */
+node *node_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry);
+/* Register a node created by a kind's load function (assigns its id). */
+bool loader_register(loader *ld, node *n, const xmlNode *el);
+/* Create the implicit markov around a non-branch root. */
+node *branch_wrap_markov(loader *ld, node *child);
+
+/* Node kinds. */
+extern const node_kind node_kind_markov, node_kind_sequence, node_kind_one, node_kind_all, node_kind_prl,
+    node_kind_convolution, node_kind_map, node_kind_path, node_kind_convchain, node_kind_wfc;
+extern const node_kind node_kind_runner;
+extern const node_kind node_kind_lsystem;
+extern const node_kind node_kind_noise;
+extern const node_kind node_kind_voronoi, node_kind_poisson;
+#endif
