@@ -9,7 +9,7 @@ CPPFLAGS_ALL := -std=c11 -D_DEFAULT_SOURCE -ffp-contract=off -Iinclude -Ibuild/g
 LDLIBS  := -lxml2 -lgif -lz -lm
 BUILD   ?= build
 
-LIB_SRC := $(wildcard src/core/*.c src/nodes/*.c src/engine/*.c src/io/*.c src/trace/*.c)
+LIB_SRC := $(wildcard src/core/*.c src/wfc/*.c src/nodes/*.c src/engine/*.c src/io/*.c src/trace/*.c)
 CLI_SRC := $(wildcard src/cli/*.c)
 LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:src/%.c=$(BUILD)/obj/%.o)
@@ -69,7 +69,9 @@ $(BUILD)/obj/%.o: src/%.c $(HEADERS) $(BUILD)/gen/palette.inc | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -DSMALTI_BUILD -fvisibility=hidden -fPIC -fno-semantic-interposition -c $< -o $@
 
+# Made afresh, so that no object of a moved or deleted source lingers in it.
 $(BUILD)/libsmalti.a: $(LIB_OBJ)
+	rm -f $@
 	ar rcs $@ $^
 
 # The shared library: the real file libsmalti.so.MAJOR.MINOR.PATCH with SONAME libsmalti.so.MAJOR,

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include "../src/core/xmlutil.h"
-#include "../src/nodes/wfc_classic.h"
+#include "../src/wfc/classic.h"
 
 static double now_ms(void)
 {

@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "../core/xmlutil.h"
-#include "../nodes/wfc_classic.h"
+#include "../wfc/classic.h"
 
 #define MAX_NAMES 1024
 
@@ -95,6 +95,11 @@ static int run_entry(const wfc_args *a, diag *d, const xmlNode *el, name_counts 
             r = wfc_classic_run(m, seed, e.limit);
         }
         double ms = now_ms() - start;
+        if (r == WFC_NO_MEMORY) {
+            fprintf(stderr, "%s:%d: error: out of memory while solving %s\n", a->list, e.line, base);
+            rc = EXIT_RUNTIME;
+            break;
+        }
         char path[4096] = "";
         if (r != WFC_CONTRADICTION) snprintf(path, sizeof path, "%s/%s %d.png", a->out_dir, base, next_index(nc, base));
         const char *outcome = r == WFC_DONE ? "done" : r == WFC_LIMIT ? "stopped at the limit" : "contradiction";

@@ -1,5 +1,5 @@
 /* wfc_tile.c — the tile model of `wfc`: VOX tiles of a tileset, their symmetric variants and allowed neighbours. */
-#include "wfc.h"
+#include "wfc_node.h"
 #include "../core/xmlutil.h"
 #include <libxml/parser.h>
 #include <stdlib.h>

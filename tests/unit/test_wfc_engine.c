@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../src/nodes/wfc.h"
+#include "../../src/wfc/wfc.h"
 
 /* allowed(d, t1, t2, ctx): t2 may sit on t1's side d (0 +x, 1 +y, 2 -x, 3 -y). */
 typedef bool (*allowed_fn)(int d, int t1, int t2, const void *ctx);

@@ -10,7 +10,7 @@
 #include "smalti.h"
 #include <libxml/parser.h>
 #include "../../src/io/output.h"
-#include "../../src/nodes/wfc_classic.h"
+#include "../../src/wfc/classic.h"
 
 #define PIPE 7
 

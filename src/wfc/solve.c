@@ -1,4 +1,4 @@
-/* wfc_solve.c — one attempt of the WFC solver: observe and propagate until the wave is decided, and with
+/* solve.c — one attempt of the WFC solver: observe and propagate until the wave is decided, and with
    backtracking, take decisions back on a contradiction (the trail undone ban by ban) or clear and re-solve
    the area around it. */
 #include "wfc.h"
@@ -146,6 +146,7 @@ wfc_result wfc_solve(const wfc_problem *pb, wfc_solver *s, int32_t seed, long li
         if (pb->backtrack > 0) s->decisions[s->decisions_size - 1].chosen = chosen;
         s->observations++;
         while (!wfc_propagate(pb, s)) {
+            if (s->out_of_memory) return WFC_NO_MEMORY;
             int c = s->conflict_cell;
             if (wfc_backtrack(pb, s)) continue;
             if (pb->backtrack == 0 || s->repairs >= repair_limit(pb)) return WFC_CONTRADICTION;

@@ -1,7 +1,8 @@
-/* wfc_classic.h — the standalone WaveFunctionCollapse project's sample lists (overlapping and simple tiled
+/* classic.h — the standalone WaveFunctionCollapse project's sample lists (overlapping and simple tiled
    models, samples.xml) on the same engine as the `wfc` node. */
 #ifndef SMALTI_WFC_CLASSIC_H
 #define SMALTI_WFC_CLASSIC_H
+#include <libxml/tree.h>
 #include "wfc.h"
 
 /* One <overlapping> or <simpletiled> entry of a samples.xml. */

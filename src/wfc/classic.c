@@ -1,6 +1,6 @@
-/* wfc_classic.c — samples.xml entries of the standalone WaveFunctionCollapse project: overlapping models of
-   sample images and simple tiled models of PNG tilesets, solved by the engine of the `wfc` node (wfc.c). */
-#include "wfc_classic.h"
+/* classic.c — samples.xml entries of the standalone WaveFunctionCollapse project: overlapping models of
+   sample images and simple tiled models of PNG tilesets, solved by the WFC module's solver with the fast strategy. */
+#include "classic.h"
 #include "../core/resource.h"
 #include "../core/xmlutil.h"
 #include <limits.h>
@@ -92,19 +92,10 @@ static bool load_overlapping(diag *d, const char *root, const wfc_classic_entry 
         free(argb);
         return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     }
-    int C = 0;
-    for (long i = 0; i < count; i++) {
-        int k = 0;
-        while (k < C && m->colours[k] != argb[i]) k++;
-        if (k == C) {
-            if (C == 256) {
-                free(argb);
-                free(sample);
-                return diag_error(d, SMALTI_ERR_MODEL, e->line, "%s has more than 256 colours", path);
-            }
-            m->colours[C++] = argb[i];
-        }
-        sample[i] = (uint8_t)k;
+    if (wfc_sample_ords(argb, count, sample, m->colours, 256) < 0) {
+        free(argb);
+        free(sample);
+        return diag_error(d, SMALTI_ERR_MODEL, e->line, "%s has more than 256 colours", path);
     }
     free(argb);
     int N = e->N;
@@ -575,6 +566,11 @@ wfc_classic *wfc_classic_load(diag *d, const char *root, const wfc_classic_entry
                 wfc_ban(pb, &m->solver, f->cell, t);
     }
     m->start_contradicts = !wfc_propagate(pb, &m->solver);
+    if (m->solver.out_of_memory) {
+        wfc_classic_free(m);
+        diag_error(d, SMALTI_ERR_RUNTIME, e->line, "out of memory");
+        return NULL;
+    }
     if (m->start_contradicts && m->fixed_count > 0)
         diag_warn(d, e->line, "the <fixed> cells contradict the tileset: every run ends in a contradiction");
     wfc_solver_save_start(&m->solver, pb);

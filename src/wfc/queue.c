@@ -1,4 +1,4 @@
-/* wfc_queue.c — the classic command's choice of the next cell: undecided cells grouped by equal key (entropy or
+/* queue.c — the fast strategy's choice of the next cell: undecided cells grouped by equal key (entropy or
    option count), the least key's group found through a heap of groups, and a cell drawn uniformly from it. */
 #include "wfc.h"
 #include <math.h>

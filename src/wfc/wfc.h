@@ -1,8 +1,13 @@
-/* wfc.h — the `wfc` node: wave function collapse on the node's grid, then its children run on the grid it makes. */
+/* wfc.h — the WFC module: a problem (patterns, weights, which may neighbour which), a solver that collapses
+   its wave by one of two strategies, backtracking and repair, density weights, and overlap pattern extraction.
+   The `wfc` node (src/nodes) and the classic `smalti wfc` command (classic.h) both build on it. */
 #ifndef SMALTI_WFC_H
 #define SMALTI_WFC_H
-#include "branch.h"
+#include <stdbool.h>
+#include <stdint.h>
+#include "../core/diag.h"
 #include "../core/rng.h"
+#include "../core/symmetry.h"
 
 /* The six directions as the reference numbers them: +x, +y, -x, -y, +z, -z. */
 extern const int wfc_dx[6], wfc_dy[6], wfc_dz[6], wfc_opposite[6];
@@ -24,10 +29,12 @@ typedef struct wfc_problem {
     int D;                    /* directions: 4 (2-D) or 6 (3-D) */
     bool periodic;
     wfc_heuristic heuristic;
-    /* Pick cells from a queue of groups of equal entropy, drawing uniformly
-       in the least group, and notice a contradiction at any cell: the classic
-       command's mode. The `wfc` node leaves this off: the reference scans the
-       whole grid with fresh noise per candidate and only looks at cell 0. */
+    /* The solver's strategy (wfc_solver_init picks it once from this):
+       the fast one picks cells from a queue of groups of equal entropy, drawing
+       uniformly in the least group, and notices a contradiction at any cell:
+       the classic command's. The `wfc` node uses the reference strategy, which
+       scans the whole grid with fresh noise per candidate and looks only at
+       cell 0, as the reference does, so that its runs match the reference's. */
     bool fast;
     /* On a contradiction, take back the latest decision, forbid what it chose
        and go on; only the `backtrack` most recent decisions can be taken back.
@@ -102,8 +109,27 @@ typedef struct wfc_decision {
     int64_t trail_at;
 } wfc_decision;
 
+typedef struct wfc_solver wfc_solver;
+
+/* How a solver bans, propagates and collapses: the reference strategy or the
+   fast one (see wfc_problem.fast), each compiled for its weight bookkeeping and
+   with or without the trail of backtracking. wfc_solver_init picks one; no
+   mode is tested inside a ban (propagate.c). */
+typedef struct wfc_strategy {
+    const char *name;
+    void (*ban)(const wfc_problem *pb, wfc_solver *s, int i, int t);
+    void (*unban)(const wfc_problem *pb, wfc_solver *s, int i, int t);
+    bool (*propagate)(const wfc_problem *pb, wfc_solver *s);
+    /* Ban every pattern of cell i but `chosen`; the cell's weights are then set once. */
+    void (*collapse)(const wfc_problem *pb, wfc_solver *s, int i, int chosen);
+    int (*next_cell)(const wfc_problem *pb, wfc_solver *s, rng *random);
+} wfc_strategy;
+/* The strategy for a problem: by pb->fast, pb->heuristic and pb->backtrack > 0. */
+const wfc_strategy *wfc_strategy_for(const wfc_problem *pb);
+
 /* A solver's working memory: the wave, the wave to start each attempt from, the stack of bans. */
-typedef struct wfc_solver {
+struct wfc_solver {
+    const wfc_strategy *strategy;
     wfc_wave wave, start;
     int32_t *stack;              /* (cell, pattern) pairs */
     int64_t stack_size, stack_cap;
@@ -117,8 +143,9 @@ typedef struct wfc_solver {
     uint8_t *is_dirty;
     bool contradiction;
     bool queue_built;            /* the queue holds every cell of this attempt */
-    bool collapsing;             /* wfc_observe is banning all but one pattern of a cell */
-    bool restricting;            /* ... and restricts the neighbours itself: no stack */
+    /* A ban could not be recorded (the stack or trail could not grow): the
+       attempt stops at once and wfc_solve says WFC_NO_MEMORY. */
+    bool out_of_memory;
     /* [i]: c + 1 once cell i, down to pattern c, restricted its neighbours
        directly; 0 otherwise. NULL for the node's Shannon heuristic. */
     int32_t *singleton;
@@ -135,9 +162,9 @@ typedef struct wfc_solver {
     long observations;           /* made by the last wfc_solve, taken back or not */
     long backtracks;             /* decisions taken back by the last wfc_solve */
     long repairs;                /* areas cleared by the last wfc_solve */
-} wfc_solver;
+};
 
-typedef enum wfc_result { WFC_CONTRADICTION, WFC_DONE, WFC_LIMIT } wfc_result;
+typedef enum wfc_result { WFC_CONTRADICTION, WFC_DONE, WFC_LIMIT, WFC_NO_MEMORY } wfc_result;
 
 /* Build the flat propagator from dense[d][t1*P + t2] (t2 may neighbour t1 in direction d); false when out of memory. */
 bool wfc_set_propagator(wfc_problem *pb, bool *const *dense);
@@ -156,21 +183,31 @@ void wfc_density_free(wfc_problem *pb);
 /* After the size, N, periodic, weights and heuristic are set: the neighbour table and the entropy sums; false when out of memory. */
 bool wfc_problem_prepare(wfc_problem *pb);
 void wfc_problem_free(wfc_problem *pb);
+/* The solver's memory and strategy for pb (prepared); false when out of memory. */
 bool wfc_solver_init(wfc_solver *s, const wfc_problem *pb);
 void wfc_solver_free(wfc_solver *s);
 /* Every pattern possible everywhere, nothing on the stack. */
 void wfc_solver_clear(wfc_solver *s, const wfc_problem *pb);
-void wfc_ban(const wfc_problem *pb, wfc_solver *s, int i, int t);
+/* Pattern t is no longer possible at cell i (to be propagated). */
+static inline void wfc_ban(const wfc_problem *pb, wfc_solver *s, int i, int t) { s->strategy->ban(pb, s, i, t); }
 /* The exact mirror of wfc_ban (for wfc_undo and repairs): t possible at i again. */
-void wfc_unban(const wfc_problem *pb, wfc_solver *s, int i, int t);
-/* Propagate the stacked bans; false on a contradiction (seen at cell 0, as the reference checks). */
-bool wfc_propagate(const wfc_problem *pb, wfc_solver *s);
+static inline void wfc_unban(const wfc_problem *pb, wfc_solver *s, int i, int t) { s->strategy->unban(pb, s, i, t); }
+/* Propagate the stacked bans; false on a contradiction (the reference strategy
+   sees it at cell 0, as the reference checks) or when memory ran out (s->out_of_memory). */
+static inline bool wfc_propagate(const wfc_problem *pb, wfc_solver *s) { return s->strategy->propagate(pb, s); }
 /* Remember the current wave (after initial bans) as the start of every attempt. */
 void wfc_solver_save_start(wfc_solver *s, const wfc_problem *pb);
 /* Back to the saved start, empty stack. */
 void wfc_solver_restart(wfc_solver *s, const wfc_problem *pb);
 /* The next cell to observe by the problem's heuristic, or -1 when all are decided. */
-int wfc_next_cell(const wfc_problem *pb, wfc_solver *s, rng *random);
+static inline int wfc_next_cell(const wfc_problem *pb, wfc_solver *s, rng *random)
+{
+    return s->strategy->next_cell(pb, s, random);
+}
+/* The two ways to choose (observe.c): the queue of the fast strategy, and the
+   reference's scan (also the fast strategy's Scanline). */
+int wfc_next_cell_queued(const wfc_problem *pb, wfc_solver *s, rng *random);
+int wfc_next_cell_scanned(const wfc_problem *pb, wfc_solver *s, rng *random);
 /* Collapse cell i to one pattern drawn by weight, banning the others; returns that pattern. */
 int wfc_observe(const wfc_problem *pb, wfc_solver *s, int i, rng *random);
 /* Undo the bans of the trail down to its first `size` entries. */
@@ -179,10 +216,28 @@ void wfc_undo(const wfc_problem *pb, wfc_solver *s, int64_t size);
    at its cell (to be propagated); false when no decision can be taken back. */
 bool wfc_backtrack(const wfc_problem *pb, wfc_solver *s);
 /* One attempt from the saved start with a generator seeded by seed: observe and
-   propagate until done, a contradiction, or limit observations (limit < 0: none). */
+   propagate until done, a contradiction, or limit observations (limit < 0: none);
+   WFC_NO_MEMORY when a ban could not be recorded. */
 wfc_result wfc_solve(const wfc_problem *pb, wfc_solver *s, int32_t seed, long limit);
 
-/* wfc_queue.c: the fast mode's queue. */
+/* The grey level (0..255, luminance (299 R + 587 G + 114 B) / 1000 rounded) under each cell of an mx x my wave,
+   the picture scaled by nearest neighbour (the pixel under the cell's centre), the same for every layer z.
+   NULL after an error at `line`. */
+uint8_t *wfc_density_levels(diag *d, int line, const char *path, int mx, int my, int mz);
+
+/* The largest pattern side of the overlap model. */
+#define WFC_OVERLAP_MAX_N 8
+/* overlap.c: the colours of a sample in order of first appearance (ords[i] is pixel i's colour number);
+   their count, or -1 when there are more than max_colours. */
+int wfc_sample_ords(const uint32_t *argb, long count, uint8_t *ords, uint32_t *colours, int max_colours);
+/* The distinct NxN patterns at the xmax*ymax positions of a (wrapping) sample of
+   colour numbers, with their images under symmetry, counted in order of first appearance. */
+bool wfc_sample_patterns(const uint8_t *sample, int smx, int smy, int N, int xmax, int ymax, symmetry_set symmetry,
+                         uint8_t **patterns, double **weights, int *count);
+/* The propagator of P overlapping NxN patterns (pb->P, pb->N, pb->D = 4 set); false when out of memory. */
+bool wfc_overlap_propagator(wfc_problem *pb, const uint8_t *patterns);
+
+/* queue.c: the fast strategy's queue. */
 bool wfc_queue_init(wfc_queue *q, int cells);
 void wfc_queue_free(wfc_queue *q);
 void wfc_queue_clear(wfc_queue *q, int cells);
@@ -192,62 +247,4 @@ void wfc_queue_put(wfc_queue *q, int32_t cell, int64_t key);
 void wfc_queue_remove(wfc_queue *q, int32_t cell);
 /* A cell drawn uniformly from the group of least key, or -1 when the queue is empty. */
 int32_t wfc_queue_pick(wfc_queue *q, rng *random);
-
-typedef struct wfc_node wfc_node;
-struct wfc_node {
-    branch b;                 /* children, run once the new grid is made */
-    grid_def newgrid;
-    wfc_problem pb;
-    int tries;
-    /* allowed[v]: the patterns a cell of value v may take; NULL: no restriction. */
-    bool *allowed[GRID_MAX_VALUES];
-    /* Write the new grid from a fully observed wave (data[i*P + t]). */
-    void (*update_state)(const wfc_node *w, const uint8_t *data, uint8_t *cells);
-    /* Overlap model: P patterns of N*N values. */
-    uint8_t *patterns;
-    /* Tile model: P tiles of S*S*SZ values, placed every S-overlap cells. */
-    uint8_t *tiles;
-    int S, SZ, overlap, overlapz;
-    /* For a density picture: density_per_pattern densities d in [0, 1] (0.5 neutral) for each pattern. */
-    double *density;
-    int density_per_pattern;
-};
-
-/* Allocate a wfc node and register it (its id comes before its children's). */
-wfc_node *wfc_node_new(loader *ld, const xmlNode *el);
-/* After a model has set P, D, N, weights, the propagator and the rules:
-   read the engine's attributes and load the children onto the new grid. */
-bool wfc_finish_load(loader *ld, wfc_node *w, const xmlNode *el, symmetry_set parent_symmetry);
-/* The winning value among a cell's votes. The reference breaks ties with an
-   unseeded generator (they only occur on a contradicted wave); here the
-   lowest value wins. */
-uint8_t wfc_vote_winner(const int32_t *votes, int c);
-/* The <rule in out> children: for each, `parse` turns `out` into the patterns allowed where the node's grid holds `in`.
-   `parse` marks the patterns named by `text`, the value of the element's attribute `attr` ("out", or a <density>'s key). */
-typedef bool (*wfc_rule_fn)(loader *ld, wfc_node *w, const xmlNode *rule_el, const char *attr, const char *text, bool *allowed,
-                            void *ctx);
-bool wfc_load_rules(loader *ld, wfc_node *w, const xmlNode *el, const grid_def *grid, wfc_rule_fn parse, void *ctx);
-/* The <density KEY="..." d="..."/> children: density[u] = d for each of the `units` (tile variants, or values)
-   that `parse` selects from KEY ("tile" or "value"); later children win. False after an error. */
-bool wfc_read_density_children(loader *ld, wfc_node *w, const xmlNode *el, const char *key, int units, wfc_rule_fn parse,
-                               void *ctx, double *density);
-/* With density="NAME" (samples/NAME.png under the resource roots) and densityPower (default 2): the problem's
-   per-cell weights from the picture and w->density, which the model has set. False after an error. */
-bool wfc_load_density(loader *ld, wfc_node *w, const xmlNode *el);
-/* The grey level (0..255, luminance (299 R + 587 G + 114 B) / 1000 rounded) under each cell of an mx x my wave,
-   the picture scaled by nearest neighbour (the pixel under the cell's centre), the same for every layer z.
-   NULL after an error at `line`. */
-uint8_t *wfc_density_levels(diag *d, int line, const char *path, int mx, int my, int mz);
-
-/* The distinct NxN patterns at the xmax*ymax positions of a (wrapping) sample of
-   colour numbers, with their images under symmetry, counted in order of first appearance. */
-bool wfc_sample_patterns(const uint8_t *sample, int smx, int smy, int N, int xmax, int ymax, symmetry_set symmetry,
-                         uint8_t **patterns, double **weights, int *count);
-/* The propagator of P overlapping NxN patterns (pb->P, pb->N, pb->D = 4 set); false when out of memory. */
-bool wfc_overlap_propagator(wfc_problem *pb, const uint8_t *patterns);
-node *wfc_overlap_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry);
-node *wfc_tile_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry);
-void wfc_free(node *n);
-
-extern const char *const wfc_attrs[];
 #endif

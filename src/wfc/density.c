@@ -1,7 +1,6 @@
-/* wfc_density.c — density pictures: per-cell pattern weights from a greyscale image, so a designer paints where tiles cluster. */
+/* density.c — density pictures: per-cell pattern weights from a greyscale image, so a designer paints where tiles cluster. */
 #include "wfc.h"
 #include "../core/resource.h"
-#include "../core/xmlutil.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,51 +108,4 @@ uint8_t *wfc_density_levels(diag *d, int line, const char *path, int mx, int my,
     }
     free(argb);
     return level;
-}
-
-bool wfc_read_density_children(loader *ld, wfc_node *w, const xmlNode *el, const char *key, int units, wfc_rule_fn parse,
-                               void *ctx, double *density)
-{
-    diag *d = ld->d;
-    const char *const attrs[] = {key, "d", NULL};
-    for (xmlNode *x = xml_first_child(el); x; x = xml_next(x)) {
-        if (!xml_is(x, "density")) continue;
-        xml_check_attrs(d, x, attrs);
-        if (!xml_attr(el, "density"))
-            return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "<density> needs a density picture: density=\"NAME\" on the <wfc>");
-        const char *which = xml_attr(x, key), *dtext = xml_attr(x, "d");
-        if (!which || !dtext) return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "a <density> of <wfc> needs %s and d attributes", key);
-        double v;
-        if (!xml_get_double(d, x, "d", 0.5, &v)) return false;
-        if (!(v >= 0 && v <= 1)) return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "d=\"%s\" must be from 0 to 1", dtext);
-        bool *selected = calloc((size_t)units, sizeof *selected);
-        if (!selected) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
-        bool ok = parse(ld, w, x, key, which, selected, ctx);
-        for (int t = 0; ok && t < units; t++)
-            if (selected[t]) density[t] = v;
-        free(selected);
-        if (!ok) return false;
-    }
-    return true;
-}
-
-bool wfc_load_density(loader *ld, wfc_node *w, const xmlNode *el)
-{
-    diag *d = ld->d;
-    int line = xml_line(el);
-    const char *name = xml_attr(el, "density");
-    int power;
-    if (!xml_get_int(d, el, "densityPower", 2, &power)) return false;
-    if (power < 0 || power > WFC_DENSITY_MAX_POWER)
-        return diag_error(d, SMALTI_ERR_MODEL, line, "densityPower=\"%d\" must be from 0 to %d", power, WFC_DENSITY_MAX_POWER);
-    if (!name && xml_attr(el, "densityPower")) diag_warn(d, line, "densityPower has no effect without a density picture");
-    if (!name) return true;
-    char *path = resource_find(ld->res, d, line, "density picture", "samples", name, ".png");
-    if (!path) return false;
-    uint8_t *level = wfc_density_levels(d, line, path, w->pb.mx, w->pb.my, w->pb.mz);
-    free(path);
-    if (!level) return false;
-    bool ok = wfc_set_density(&w->pb, level, w->density, w->density_per_pattern, power);
-    free(level);
-    return ok || diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
 }

@@ -1,0 +1,88 @@
+/* problem.c — a WFC problem: the directions, the flat propagator and what it implies, the neighbour table and the entropy sums. */
+#include "wfc.h"
+#include <math.h>
+#include <stdlib.h>
+
+const int wfc_dx[6] = {1, 0, -1, 0, 0, 0};
+const int wfc_dy[6] = {0, 1, 0, -1, 0, 0};
+const int wfc_dz[6] = {0, 0, 0, 0, 1, -1};
+const int wfc_opposite[6] = {2, 3, 0, 1, 5, 4};
+
+void wfc_problem_free(wfc_problem *pb)
+{
+    free(pb->neighbours);
+    free(pb->prop_start);
+    free(pb->prop_data);
+    free(pb->initial_compatible);
+    free(pb->weights);
+    free(pb->weight_log_weights);
+    wfc_density_free(pb);
+}
+
+bool wfc_set_propagator(wfc_problem *pb, bool *const *dense)
+{
+    int P = pb->P, D = pb->D;
+    int64_t total = 0;
+    for (int d = 0; d < D; d++)
+        for (int64_t k = 0; k < (int64_t)P * P; k++) total += dense[d][k];
+    pb->prop_start = malloc(((size_t)D * P + 1) * sizeof *pb->prop_start);
+    pb->prop_data = malloc((size_t)(total > 0 ? total : 1) * sizeof *pb->prop_data);
+    pb->initial_compatible = malloc((size_t)P * D * sizeof *pb->initial_compatible);
+    if (!pb->prop_start || !pb->prop_data || !pb->initial_compatible) return false;
+    int32_t at = 0;
+    for (int d = 0; d < D; d++)
+        for (int t = 0; t < P; t++) {
+            pb->prop_start[d * P + t] = at;
+            const bool *row = dense[d] + (size_t)t * P;
+            for (int t2 = 0; t2 < P; t2++)
+                if (row[t2]) pb->prop_data[at++] = t2;
+        }
+    pb->prop_start[D * P] = at;
+    for (int t = 0; t < P; t++)
+        for (int d = 0; d < D; d++) {
+            int o = wfc_opposite[d] * P + t;
+            pb->initial_compatible[d * P + t] = pb->prop_start[o + 1] - pb->prop_start[o];
+        }
+    /* An emptied cell empties every neighbour when each pattern's support
+       count from each side is exactly the number of patterns that list it
+       (a symmetric propagator) and never starts at zero. */
+    int32_t *listed = calloc((size_t)P * D, sizeof *listed);
+    if (!listed) return false;
+    for (int d = 0; d < D; d++)
+        for (int32_t k = pb->prop_start[d * P]; k < pb->prop_start[(d + 1) * P]; k++) listed[d * P + pb->prop_data[k]]++;
+    pb->symmetric = true;
+    pb->contradiction_spreads = true;
+    for (int k = 0; k < P * D; k++) {
+        if (listed[k] != pb->initial_compatible[k]) pb->symmetric = false;
+        if (listed[k] != pb->initial_compatible[k] || listed[k] == 0) pb->contradiction_spreads = false;
+    }
+    free(listed);
+    return true;
+}
+
+bool wfc_problem_prepare(wfc_problem *pb)
+{
+    int MX = pb->mx, MY = pb->my, MZ = pb->mz, N = pb->N, D = pb->D;
+    pb->neighbours = malloc((size_t)pb->cells * D * sizeof *pb->neighbours);
+    if (!pb->neighbours) return false;
+    for (int i = 0; i < pb->cells; i++) {
+        int x = i % MX, y = (i % (MX * MY)) / MX, z = i / (MX * MY);
+        for (int d = 0; d < D; d++) {
+            int x2 = x + wfc_dx[d], y2 = y + wfc_dy[d], z2 = z + wfc_dz[d];
+            bool outside = x2 < 0 || y2 < 0 || z2 < 0 || x2 + N > MX || y2 + N > MY || z2 + 1 > MZ;
+            pb->neighbours[(size_t)i * D + d] =
+                outside && !pb->periodic ? -1 : (x2 + MX) % MX + (y2 + MY) % MY * MX + (z2 + MZ) % MZ * MX * MY;
+        }
+    }
+    if (pb->heuristic != WFC_ENTROPY) return true;
+    pb->weight_log_weights = malloc((size_t)pb->P * sizeof(double));
+    if (!pb->weight_log_weights) return false;
+    pb->sum_of_weights = pb->sum_of_weight_log_weights = 0;
+    for (int t = 0; t < pb->P; t++) {
+        pb->weight_log_weights[t] = pb->weights[t] * log(pb->weights[t]);
+        pb->sum_of_weights += pb->weights[t];
+        pb->sum_of_weight_log_weights += pb->weight_log_weights[t];
+    }
+    pb->starting_entropy = log(pb->sum_of_weights) - pb->sum_of_weight_log_weights / pb->sum_of_weights;
+    return !pb->cell_class || wfc_density_prepare(pb);
+}

@@ -1,0 +1,257 @@
+/* propagate.c — the solver's two strategies, reference and fast: a ban, its propagation to the neighbours and the
+   collapse of a cell, each written once as an inline template and compiled for every mode, so that the mode is
+   chosen once per solver (wfc_strategy_for) and never tested inside a ban. */
+#include "wfc.h"
+#include <math.h>
+#include <stdlib.h>
+
+/* What a strategy keeps per cell besides its count of patterns: nothing (MRV
+   and Scanline), the weight sums (the fast strategy's entropy, which its queue
+   derives from them), or the sums and the entropy itself, updated ban by ban
+   in the reference's order (the reference strategy's, whose rounding that order sets). */
+enum { KEEP_COUNTS, KEEP_SUMS, KEEP_ENTROPY };
+
+#define TEMPLATE static inline __attribute__((always_inline))
+
+/* Whether propagation reaches cell i: in a non-periodic grid, only cells
+   where a whole pattern fits receive it. */
+static bool cell_in_box(const wfc_problem *pb, int i)
+{
+    int x = i % pb->mx, y = (i / pb->mx) % pb->my;
+    return pb->periodic || (x + pb->N <= pb->mx && y + pb->N <= pb->my);
+}
+
+/* Append (i, t) to a list of pairs, doubling it when full; false when out of memory. */
+TEMPLATE bool push_pair(int32_t **list, int64_t *size, int64_t *cap, int i, int t)
+{
+    if (*size == *cap) {
+        int32_t *bigger = realloc(*list, (size_t)*cap * 4 * sizeof *bigger);
+        if (!bigger) return false;
+        *list = bigger;
+        *cap *= 2;
+    }
+    (*list)[2 * *size] = i;
+    (*list)[2 * *size + 1] = t;
+    (*size)++;
+    return true;
+}
+
+/* A ban that cannot be recorded ends the attempt: propagation stops as at a contradiction. */
+static void ran_out_of_memory(wfc_solver *s)
+{
+    s->out_of_memory = true;
+    s->contradiction = true;
+}
+
+/* Ban t at i. `stacked`: push it for propagation (a collapse that restricts
+   the neighbours itself does not). `keep`: the weight bookkeeping to update
+   (a collapse sets the cell's once, afterwards). */
+TEMPLATE void ban_with(const wfc_problem *pb, wfc_solver *s, int i, int t, const bool fast, const bool trail, const int keep,
+                       const bool stacked)
+{
+    wfc_wave *wv = &s->wave;
+    /* The reference zeroes the banned pattern's supports so that they never
+       ban it again; propagation checks the wave instead, which keeps the
+       counts exact for backtracking to restore. */
+    wv->data[(size_t)i * pb->P + t] = 0;
+    /* Only a pattern banned twice (a zero-weight draw) can fill the stack or the trail. */
+    if (stacked && !push_pair(&s->stack, &s->stack_size, &s->stack_cap, i, t)) return ran_out_of_memory(s);
+    if (trail && !push_pair(&s->trail, &s->trail_size, &s->trail_cap, i, t)) return ran_out_of_memory(s);
+
+    wv->sums_of_ones[i] -= 1;
+    if (wv->sums_of_ones[i] == 0 && (fast || trail || (pb->contradiction_spreads && cell_in_box(pb, i)))) {
+        if (!s->contradiction) s->conflict_cell = i;
+        s->contradiction = true;
+    }
+    if (fast && !s->is_dirty[i]) {
+        s->is_dirty[i] = 1;
+        s->dirty[s->dirty_size++] = i;
+    }
+    if (keep != KEEP_COUNTS) {
+        double sum = wv->sums_of_weights[i];
+        if (keep == KEEP_ENTROPY) wv->entropies[i] += wv->sums_of_weight_log_weights[i] / sum - log(sum);
+        wv->sums_of_weights[i] -= wfc_weights_at(pb, i)[t];
+        wv->sums_of_weight_log_weights[i] -= wfc_weight_log_weights_at(pb, i)[t];
+        sum = wv->sums_of_weights[i];
+        if (keep == KEEP_ENTROPY) wv->entropies[i] -= wv->sums_of_weight_log_weights[i] / sum - log(sum);
+    }
+}
+
+/* The exact mirror of a ban, for a ban being taken back. */
+TEMPLATE void unban_with(const wfc_problem *pb, wfc_solver *s, int i, int t, const bool fast, const int keep)
+{
+    wfc_wave *wv = &s->wave;
+    wv->data[(size_t)i * pb->P + t] = 1;
+    wv->sums_of_ones[i] += 1;
+    if (s->singleton) s->singleton[i] = 0;
+    if (fast && !s->is_dirty[i]) {
+        s->is_dirty[i] = 1;
+        s->dirty[s->dirty_size++] = i;
+    }
+    if (keep != KEEP_COUNTS) {
+        double sum = wv->sums_of_weights[i];
+        /* An emptied cell's entropy is NaN (0/0); one pattern has entropy 0. */
+        if (keep == KEEP_ENTROPY) {
+            if (wv->sums_of_ones[i] == 1) wv->entropies[i] = 0;
+            else wv->entropies[i] += wv->sums_of_weight_log_weights[i] / sum - log(sum);
+        }
+        wv->sums_of_weights[i] += wfc_weights_at(pb, i)[t];
+        wv->sums_of_weight_log_weights[i] += wfc_weight_log_weights_at(pb, i)[t];
+        sum = wv->sums_of_weights[i];
+        if (keep == KEEP_ENTROPY) wv->entropies[i] -= wv->sums_of_weight_log_weights[i] / sum - log(sum);
+    }
+}
+
+/* Whether the ban of t at i waiting on the stack is already accounted for:
+   i was restricted to another pattern since. */
+static bool accounted(const wfc_solver *s, int i, int t)
+{
+    return s->singleton && s->singleton[i] && s->singleton[i] - 1 != t;
+}
+
+/* Cell i holds only pattern c now: each neighbour keeps the patterns c allows
+   there, whose support from i is now exactly 1; the rest lose it and are
+   banned. The counts are those that propagating every ban of i one by one
+   gives, at P steps per direction instead of a list per ban; i's bans not
+   propagated yet are marked as accounted for. */
+TEMPLATE void restrict_with(const wfc_problem *pb, wfc_solver *s, int i, int c, const bool fast, const bool trail, const int keep)
+{
+    int P = pb->P, D = pb->D;
+    for (int d = 0; d < D; d++) {
+        int i2 = pb->neighbours[(size_t)i * D + d];
+        if (i2 < 0) continue;
+        const int32_t *p = pb->prop_data + pb->prop_start[d * P + c], *end = pb->prop_data + pb->prop_start[d * P + c + 1];
+        wfc_count *compat = s->wave.compatible + ((size_t)i2 * D + d) * P;
+        const uint8_t *w2 = s->wave.data + (size_t)i2 * P;
+        /* A pattern that nothing supports from this side (a count that
+           starts at 0) is never banned from it, as in the reference. */
+        const int32_t *initial = pb->initial_compatible + d * P;
+        for (int t2 = 0; t2 < P; t2++) {
+            int supported = p < end && *p == t2;
+            p += supported;
+            compat[t2] = (wfc_count)supported;
+            if (!supported && w2[t2] && initial[t2] > 0) ban_with(pb, s, i2, t2, fast, trail, keep, true);
+        }
+    }
+    s->singleton[i] = c + 1;
+}
+
+/* Remove the support of every banned pattern from its neighbours. Like the
+   reference, the reference strategy without backtracking looks only at cell 0
+   to tell whether a contradiction happened (an empty cell empties its
+   neighbours, so one spreads over the whole grid). */
+TEMPLATE bool propagate_with(const wfc_problem *pb, wfc_solver *s, const bool fast, const bool trail, const int keep)
+{
+    int P = pb->P, D = pb->D;
+    wfc_wave *wv = &s->wave;
+    while (s->stack_size > 0) {
+        /* An emptied cell would empty the whole wave, cell 0 included, so
+           the reference's answer is already known. */
+        if (s->contradiction) {
+            if (trail)
+                for (int64_t k = 0; k < s->stack_size; k++) {
+                    int i = s->stack[2 * k], t = s->stack[2 * k + 1];
+                    if (!accounted(s, i, t)) s->unpropagated[(size_t)i * P + t] = 1;
+                }
+            s->stack_size = 0;
+            return false;
+        }
+        s->stack_size--;
+        int i1 = s->stack[2 * s->stack_size], p1 = s->stack[2 * s->stack_size + 1];
+        if (s->singleton) {
+            /* A cell down to one pattern restricts its neighbours at once; its
+               bans still waiting here are then accounted for. */
+            if (accounted(s, i1, p1)) continue;
+            if (wv->sums_of_ones[i1] == 1) {
+                int c = 0;
+                while (!wv->data[(size_t)i1 * P + c]) c++;
+                restrict_with(pb, s, i1, c, fast, trail, keep);
+                continue;
+            }
+        }
+        const int32_t *next = pb->neighbours + (size_t)i1 * D;
+        for (int d = 0; d < D; d++) {
+            int i2 = next[d];
+            if (i2 < 0) continue;
+            const int32_t *p = pb->prop_data + pb->prop_start[d * P + p1], *end = pb->prop_data + pb->prop_start[d * P + p1 + 1];
+            wfc_count *compat = wv->compatible + ((size_t)i2 * D + d) * P;
+            const uint8_t *w2 = wv->data + (size_t)i2 * P;
+            for (; p < end; p++) {
+                int t2 = *p;
+                if (--compat[t2] == 0 && w2[t2]) ban_with(pb, s, i2, t2, fast, trail, keep, true);
+            }
+        }
+    }
+    if (fast || trail || s->contradiction) return !s->contradiction;
+    return wv->sums_of_ones[0] > 0;
+}
+
+/* Ban every pattern of cell i but `chosen`. The entropy of a cell left with
+   one pattern is never read: it is set once instead of after each ban (two
+   logarithms per ban). Unless the solver must follow the reference's per-cell
+   order of bans (entropy rounding: no singleton table), the neighbours are
+   restricted at once instead of through P-1 bans. A draw that landed on a
+   banned pattern (the reference's zero-weight case) bans it again. */
+TEMPLATE void collapse_with(const wfc_problem *pb, wfc_solver *s, int i, int chosen, const bool fast, const bool trail,
+                            const int keep)
+{
+    int P = pb->P;
+    const uint8_t *data = s->wave.data + (size_t)i * P;
+    bool possible = data[chosen];
+    bool direct = possible && s->singleton;
+    for (int t = 0; t < P; t++)
+        if ((data[t] != 0) != (t == chosen)) ban_with(pb, s, i, t, fast, trail, KEEP_COUNTS, !direct);
+    if (keep != KEEP_COUNTS && possible) {
+        s->wave.sums_of_weights[i] = wfc_weights_at(pb, i)[chosen];
+        s->wave.sums_of_weight_log_weights[i] = wfc_weight_log_weights_at(pb, i)[chosen];
+        if (keep == KEEP_ENTROPY) s->wave.entropies[i] = 0;
+    }
+    if (direct) restrict_with(pb, s, i, chosen, fast, trail, keep);
+}
+
+/* One strategy compiled for one mode. */
+#define STRATEGY(NAME, FAST, TRAIL, KEEP)                                                                           \
+    static void NAME##_ban(const wfc_problem *pb, wfc_solver *s, int i, int t)                                      \
+    {                                                                                                               \
+        ban_with(pb, s, i, t, FAST, TRAIL, KEEP, true);                                                             \
+    }                                                                                                               \
+    static void NAME##_unban(const wfc_problem *pb, wfc_solver *s, int i, int t) { unban_with(pb, s, i, t, FAST, KEEP); } \
+    static bool NAME##_propagate(const wfc_problem *pb, wfc_solver *s) { return propagate_with(pb, s, FAST, TRAIL, KEEP); } \
+    static void NAME##_collapse(const wfc_problem *pb, wfc_solver *s, int i, int c)                                 \
+    {                                                                                                               \
+        collapse_with(pb, s, i, c, FAST, TRAIL, KEEP);                                                              \
+    }
+#define ENTRY(NAME, LABEL, NEXT) {LABEL, NAME##_ban, NAME##_unban, NAME##_propagate, NAME##_collapse, NEXT}
+
+STRATEGY(reference_entropy, false, false, KEEP_ENTROPY)
+STRATEGY(reference_counts, false, false, KEEP_COUNTS)
+STRATEGY(reference_entropy_trail, false, true, KEEP_ENTROPY)
+STRATEGY(reference_counts_trail, false, true, KEEP_COUNTS)
+STRATEGY(fast_sums, true, false, KEEP_SUMS)
+STRATEGY(fast_counts, true, false, KEEP_COUNTS)
+STRATEGY(fast_sums_trail, true, true, KEEP_SUMS)
+STRATEGY(fast_counts_trail, true, true, KEEP_COUNTS)
+
+/* [trail][heuristic] */
+static const wfc_strategy reference_strategies[2][3] = {
+    {ENTRY(reference_entropy, "reference, entropy", wfc_next_cell_scanned),
+     ENTRY(reference_counts, "reference, fewest options", wfc_next_cell_scanned),
+     ENTRY(reference_counts, "reference, scanline", wfc_next_cell_scanned)},
+    {ENTRY(reference_entropy_trail, "reference, entropy, backtracking", wfc_next_cell_scanned),
+     ENTRY(reference_counts_trail, "reference, fewest options, backtracking", wfc_next_cell_scanned),
+     ENTRY(reference_counts_trail, "reference, scanline, backtracking", wfc_next_cell_scanned)},
+};
+static const wfc_strategy fast_strategies[2][3] = {
+    {ENTRY(fast_sums, "fast, entropy", wfc_next_cell_queued),
+     ENTRY(fast_counts, "fast, fewest options", wfc_next_cell_queued),
+     ENTRY(fast_counts, "fast, scanline", wfc_next_cell_scanned)},
+    {ENTRY(fast_sums_trail, "fast, entropy, backtracking", wfc_next_cell_queued),
+     ENTRY(fast_counts_trail, "fast, fewest options, backtracking", wfc_next_cell_queued),
+     ENTRY(fast_counts_trail, "fast, scanline, backtracking", wfc_next_cell_scanned)},
+};
+
+const wfc_strategy *wfc_strategy_for(const wfc_problem *pb)
+{
+    int trail = pb->backtrack > 0, h = pb->heuristic == WFC_ENTROPY ? 0 : pb->heuristic == WFC_MRV ? 1 : 2;
+    return pb->fast ? &fast_strategies[trail][h] : &reference_strategies[trail][h];
+}

@@ -1,0 +1,137 @@
+/* solver.c — a solver's memory: the wave and the start wave, the ban stack, the queue and the backtracking trail. */
+#include "wfc.h"
+#include <stdlib.h>
+#include <string.h>
+
+static bool wave_alloc(wfc_wave *wv, const wfc_problem *pb)
+{
+    size_t cells = (size_t)pb->cells, P = (size_t)pb->P;
+    wv->data = malloc(cells * P);
+    wv->compatible = malloc(cells * P * (size_t)pb->D * sizeof *wv->compatible);
+    wv->sums_of_ones = malloc(cells * sizeof *wv->sums_of_ones);
+    if (!wv->data || !wv->compatible || !wv->sums_of_ones) return false;
+    if (pb->heuristic == WFC_ENTROPY) {
+        wv->sums_of_weights = malloc(cells * sizeof(double));
+        wv->sums_of_weight_log_weights = malloc(cells * sizeof(double));
+        wv->entropies = malloc(cells * sizeof(double));
+        if (!wv->sums_of_weights || !wv->sums_of_weight_log_weights || !wv->entropies) return false;
+    }
+    return true;
+}
+
+static void wave_free(wfc_wave *wv)
+{
+    free(wv->data);
+    free(wv->compatible);
+    free(wv->sums_of_ones);
+    free(wv->sums_of_weights);
+    free(wv->sums_of_weight_log_weights);
+    free(wv->entropies);
+}
+
+static void wave_copy(wfc_wave *to, const wfc_wave *from, const wfc_problem *pb)
+{
+    size_t cells = (size_t)pb->cells, P = (size_t)pb->P;
+    memcpy(to->data, from->data, cells * P);
+    memcpy(to->compatible, from->compatible, cells * P * (size_t)pb->D * sizeof *to->compatible);
+    memcpy(to->sums_of_ones, from->sums_of_ones, cells * sizeof *to->sums_of_ones);
+    if (pb->heuristic == WFC_ENTROPY) {
+        memcpy(to->sums_of_weights, from->sums_of_weights, cells * sizeof(double));
+        memcpy(to->sums_of_weight_log_weights, from->sums_of_weight_log_weights, cells * sizeof(double));
+        memcpy(to->entropies, from->entropies, cells * sizeof(double));
+    }
+}
+
+bool wfc_solver_init(wfc_solver *s, const wfc_problem *pb)
+{
+    memset(s, 0, sizeof *s);
+    s->strategy = wfc_strategy_for(pb);
+    s->stack_cap = (int64_t)pb->cells * pb->P;
+    s->stack = malloc((size_t)s->stack_cap * 2 * sizeof *s->stack);
+    s->distribution = malloc((size_t)pb->P * sizeof *s->distribution);
+    if (pb->symmetric && (pb->fast || pb->heuristic != WFC_ENTROPY)) {
+        /* Not for the node's entropy: the reference's order of bans per cell sets its rounding. */
+        s->singleton = calloc((size_t)pb->cells, sizeof *s->singleton);
+        if (!s->singleton) return false;
+    }
+    if (pb->fast) {
+        s->dirty = malloc((size_t)pb->cells * sizeof *s->dirty);
+        s->is_dirty = calloc((size_t)pb->cells, 1);
+        if (!wfc_queue_init(&s->queue, pb->cells) || !s->dirty || !s->is_dirty) return false;
+    }
+    if (pb->backtrack > 0) {
+        s->trail_cap = s->stack_cap;
+        s->trail = malloc((size_t)s->trail_cap * 2 * sizeof *s->trail);
+        s->unpropagated = calloc((size_t)pb->cells * pb->P, 1);
+        s->decisions = malloc(((size_t)pb->cells + 1) * sizeof *s->decisions);
+        s->area = malloc((size_t)pb->cells * sizeof *s->area);
+        if (!s->trail || !s->unpropagated || !s->decisions || !s->area) return false;
+    }
+    return s->stack && s->distribution && wave_alloc(&s->wave, pb) && wave_alloc(&s->start, pb);
+}
+
+void wfc_solver_free(wfc_solver *s)
+{
+    wave_free(&s->wave);
+    wave_free(&s->start);
+    free(s->stack);
+    free(s->distribution);
+    wfc_queue_free(&s->queue);
+    free(s->dirty);
+    free(s->is_dirty);
+    free(s->trail);
+    free(s->unpropagated);
+    free(s->decisions);
+    free(s->area);
+    free(s->singleton);
+}
+
+void wfc_solver_clear(wfc_solver *s, const wfc_problem *pb)
+{
+    size_t P = (size_t)pb->P, D = (size_t)pb->D;
+    wfc_wave *wv = &s->wave;
+    memset(wv->data, 1, (size_t)pb->cells * P);
+    for (int i = 0; i < pb->cells; i++) {
+        for (size_t k = 0; k < P * D; k++) wv->compatible[(size_t)i * P * D + k] = (wfc_count)pb->initial_compatible[k];
+        wv->sums_of_ones[i] = pb->P;
+        if (pb->heuristic == WFC_ENTROPY && pb->cell_class) {
+            int c = pb->cell_class[i];
+            wv->sums_of_weights[i] = pb->class_sum_of_weights[c];
+            wv->sums_of_weight_log_weights[i] = pb->class_sum_of_weight_log_weights[c];
+            wv->entropies[i] = pb->class_starting_entropy[c];
+        } else if (pb->heuristic == WFC_ENTROPY) {
+            wv->sums_of_weights[i] = pb->sum_of_weights;
+            wv->sums_of_weight_log_weights[i] = pb->sum_of_weight_log_weights;
+            wv->entropies[i] = pb->starting_entropy;
+        }
+    }
+    s->stack_size = 0;
+    s->scan_from = 0;
+    if (s->singleton) memset(s->singleton, 0, (size_t)pb->cells * sizeof *s->singleton);
+}
+
+void wfc_solver_save_start(wfc_solver *s, const wfc_problem *pb)
+{
+    wave_copy(&s->start, &s->wave, pb);
+    s->trail_size = 0;
+    if (s->unpropagated) memset(s->unpropagated, 0, (size_t)pb->cells * pb->P);
+}
+
+void wfc_solver_restart(wfc_solver *s, const wfc_problem *pb)
+{
+    s->stack_size = 0;
+    s->scan_from = 0;
+    if (s->trail) {
+        /* Clear the marks of the last attempt's unpropagated bans. */
+        for (int64_t k = 0; k < s->trail_size; k++) s->unpropagated[(size_t)s->trail[2 * k] * pb->P + s->trail[2 * k + 1]] = 0;
+        s->trail_size = 0;
+        s->decisions_size = s->decisions_floor = 0;
+    }
+    wave_copy(&s->wave, &s->start, pb);
+    if (s->singleton) memset(s->singleton, 0, (size_t)pb->cells * sizeof *s->singleton);
+    s->dirty_size = 0;
+    s->contradiction = false;
+    s->out_of_memory = false;
+    s->queue_built = false;
+    if (s->is_dirty) memset(s->is_dirty, 0, (size_t)pb->cells);
+}
