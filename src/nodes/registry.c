@@ -81,6 +81,16 @@ bool loader_register(loader *ld, node *n, const xmlNode *el)
     return true;
 }
 
+void *node_new(loader *ld, size_t size, const node_kind *kind, const xmlNode *el)
+{
+    node *n = calloc(1, size);
+    if (!n) { diag_error(ld->d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    n->kind = kind;
+    /* Once registered the loader owns the node; until then it is ours to free. */
+    if (!loader_register(ld, n, el)) { free(n); return NULL; }
+    return n;
+}
+
 node *node_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry)
 {
     const char *name = xml_name(el);
