@@ -46,16 +46,9 @@ static int run_entry(const batch_args *a, diag *d, const xmlNode *xm, const pale
     }
     if (gif) amount = 1;
     palette pal = *base;
-    for (const xmlNode *c = xml_first_child(xm); c; c = xml_next(c)) {
-        const char *sym = xml_attr(c, "symbol"), *val = xml_attr(c, "value");
-        char *end = NULL;
-        unsigned long rgb = val ? strtoul(val, &end, 16) : 0;
-        if (!xml_is(c, "color") || !sym || strlen(sym) != 1 || !val || end == val || *end) {
-            fprintf(stderr, "%s:%d: error: expected <color symbol=\"X\" value=\"RRGGBB\"/>\n", a->list, xml_line(c));
-            return EXIT_MODEL;
-        }
-        pal.rgb[(unsigned char)sym[0]] = (uint32_t)rgb & 0xffffff;
-        pal.has[(unsigned char)sym[0]] = true;
+    if (!palette_read_colors(&pal, xm, a->list, d->err)) {
+        print_error(d->err);
+        return EXIT_MODEL;
     }
 
     char path[4096];
