@@ -130,6 +130,22 @@ if [ -f "$dir/out/m_5.png" ] && [ -f "$dir/out/m_6.png" ]; then ok; else bad "ba
 printf '<models>\n  <model name="m" seeds="5"/>\n</models>\n' > "$dir/nosize.xml"
 expect 3 "nosize.xml:2: error: <model name=\"m\"> needs a positive size" "$T" batch "$dir/nosize.xml" --models "$dir/models" -o "$dir/out"
 
+# Batch: an entry's <color> children colour its pictures as a --palette file does; a bad one names its line.
+printf '<models>\n  <model name="m" size="11" seeds="5" pixelsize="2">\n    <color symbol="B" value="ff0000"/>\n  </model>\n</models>\n' > "$dir/red.xml"
+expect 0 "m_5.png" "$T" batch "$dir/red.xml" --models "$dir/models" -o "$dir/red"
+printf '<colors>\n  <color symbol="B" value="ff0000"/>\n</colors>\n' > "$dir/red_palette.xml"
+"$T" run "$M" --size 11 --seed 5 --pixel-size 2 --palette "$dir/red_palette.xml" -o "$dir/red_run.png"
+# (the PNG's PLTE chunk holds the colour, and the default palette's picture of the same run differs)
+if od -An -tx1 -v "$dir/red/m_5.png" | tr -d ' \n' | grep -q '504c5445\([0-9a-f]\{6\}\)*ff0000' &&
+   cmp -s "$dir/red/m_5.png" "$dir/red_run.png" && ! cmp -s "$dir/red/m_5.png" "$dir/out/m_5.png"
+then ok; else bad "batch <color> and --palette colours"; fi
+for bad_color in '<color symbol="B" value="f00"/>' '<color symbol="BW" value="ff0000"/>' '<color symbol="B" value="0xff00"/>' '<colour symbol="B" value="ff0000"/>'; do
+    printf '<models>\n  <model name="m" size="11" seeds="5">\n    %s\n  </model>\n</models>\n' "$bad_color" > "$dir/badcolor.xml"
+    expect 3 "badcolor.xml:3: error: expected <color symbol=\"X\" value=\"RRGGBB\"/>" "$T" batch "$dir/badcolor.xml" --models "$dir/models" -o "$dir/red"
+done
+printf '<colors>\n  <color symbol="B" value="red"/>\n</colors>\n' > "$dir/bad_palette.xml"
+expect 3 "bad_palette.xml:2: error: expected <color" "$T" run "$M" --size 5 --palette "$dir/bad_palette.xml"
+
 # Batch: iso="True" draws a 3-D entry as an isometric PNG with pixelsize cubes; without it, VOX.
 cp models/tower3d.xml "$dir/models/t.xml"
 printf '<models>\n  <model name="t" length="9" width="9" height="12" d="3" iso="True" pixelsize="3" seeds="1" amount="1"/>\n  <model name="t" length="9" width="9" height="12" d="3" seeds="2" amount="1"/>\n</models>\n' > "$dir/iso.xml"

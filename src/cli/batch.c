@@ -1,11 +1,9 @@
 /* batch.c — `smalti batch`: run a models.xml list the way MarkovJunior's Program.cs does. */
 #include "cli.h"
-#include <errno.h>
 #include <libxml/parser.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "../core/rng.h"
@@ -18,19 +16,6 @@ typedef struct batch_args {
     bool allow_any_path;
     bool quiet;
 } batch_args;
-
-static void batch_warn(void *ud, const char *file, int line, const char *message)
-{
-    (void)ud;
-    fprintf(stderr, "%s:%d: warning: %s\n", file, line, message);
-}
-
-static int make_dir(const char *path)
-{
-    if (mkdir(path, 0777) == 0 || errno == EEXIST) return 0;
-    fprintf(stderr, "%s: error: cannot create the output folder: %s\n", path, strerror(errno));
-    return -1;
-}
 
 /* Run one <model> entry; returns an exit code (0 when every run was written). */
 static int run_entry(const batch_args *a, diag *d, const xmlNode *xm, const palette *base, rng *meta)
@@ -61,16 +46,9 @@ static int run_entry(const batch_args *a, diag *d, const xmlNode *xm, const pale
     }
     if (gif) amount = 1;
     palette pal = *base;
-    for (const xmlNode *c = xml_first_child(xm); c; c = xml_next(c)) {
-        const char *sym = xml_attr(c, "symbol"), *val = xml_attr(c, "value");
-        char *end = NULL;
-        unsigned long rgb = val ? strtoul(val, &end, 16) : 0;
-        if (!xml_is(c, "color") || !sym || strlen(sym) != 1 || !val || end == val || *end) {
-            fprintf(stderr, "%s:%d: error: expected <color symbol=\"X\" value=\"RRGGBB\"/>\n", a->list, xml_line(c));
-            return EXIT_MODEL;
-        }
-        pal.rgb[(unsigned char)sym[0]] = (uint32_t)rgb & 0xffffff;
-        pal.has[(unsigned char)sym[0]] = true;
+    if (!palette_read_colors(&pal, xm, a->list, d->err)) {
+        print_error(d->err);
+        return EXIT_MODEL;
     }
 
     char path[4096];
@@ -148,8 +126,7 @@ int cmd_batch(int argc, char **argv)
                 a.resources[a.resource_count++] = val;
             } else a.out_dir = val;
         } else if (arg[0] == '-') {
-            fprintf(stderr, "smalti: unknown option %s\nRun 'smalti --help' for usage.\n", arg);
-            return EXIT_USAGE;
+            return usage_error("unknown option %s", arg);
         } else if (a.list) {
             fprintf(stderr, "smalti: unexpected argument %s\n", arg);
             return EXIT_USAGE;
@@ -166,13 +143,13 @@ int cmd_batch(int argc, char **argv)
     xmlDoc *doc;
     int read = read_list_file(a.list, "model list", &doc);
     if (read != EXIT_OK) return read;
-    if (make_dir(a.out_dir) != 0) { xmlFreeDoc(doc); return EXIT_IO; }
+    if (!make_output_dir(a.out_dir)) { xmlFreeDoc(doc); return EXIT_IO; }
     palette pal;
     palette_default(&pal);
     rng meta;
     rng_seed(&meta, (int32_t)(time(NULL) ^ getpid()));
     smalti_error err;
-    diag d = {.file = a.list, .err = &err, .warn = batch_warn, .quiet = a.quiet};
+    diag d = {.file = a.list, .err = &err, .warn = print_warning, .quiet = a.quiet};
     int worst = EXIT_OK, failures = 0, entries = 0;
     for (const xmlNode *xm = xml_first_child(xmlDocGetRootElement(doc)); xm; xm = xml_next(xm)) {
         if (!xml_is(xm, "model")) continue;

@@ -2,6 +2,7 @@
 #ifndef SMALTI_CLI_H
 #define SMALTI_CLI_H
 #include <stdbool.h>
+#include <stddef.h>
 #include "smalti.h"
 #include "../io/output.h"
 #include "../trace/trace.h"
@@ -17,8 +18,21 @@ enum {
 
 #define CLI_MAX_RESOURCES 16
 
+/* Shared by the commands (common.c). */
 int exit_code_for(smalti_status status);
-void print_error(const smalti_error *err);
+void print_error(const smalti_error *err);                                   /* "file:line: error: ..." */
+void print_warning(void *userdata, const char *file, int line, const char *message); /* a smalti_warning_fn */
+/* "smalti: " fmt (with arg), then the pointer to --help, on stderr; returns EXIT_USAGE. */
+int usage_error(const char *fmt, const char *arg);
+bool parse_int_arg(const char *text, long min, long max, long *out);   /* a whole decimal number in [min, max] */
+const char *path_extension(const char *path);          /* ".png" of "a/b.png"; "" when the file name has none */
+bool has_extension(const char *path, const char *ext); /* case-insensitive, ext with its dot */
+/* The file name of path without its extension, in buf. */
+const char *base_name(const char *path, char *buf, size_t size);
+/* Make the folder unless it exists; false after printing why not. */
+bool make_output_dir(const char *path);
+double now_seconds(void); /* a monotonic clock */
+
 /* Run to the end (or the limit), with a progress line on a terminal after a second. */
 long run_with_progress(smalti_run *run, long step_limit, const char *label, bool quiet);
 /* Write the outcome of a run to path by its extension (.png, .txt, .vox), or
@@ -26,8 +40,6 @@ long run_with_progress(smalti_run *run, long step_limit, const char *label, bool
    isometric picture with cubes of pixel_size. */
 bool write_result(const char *path, const smalti_run *run, const char *model_name, int32_t seed, long step_limit,
                   const palette *pal, int pixel_size, smalti_error *err);
-bool has_extension(const char *path, const char *ext); /* case-insensitive, ext with its dot */
-bool parse_int_arg(const char *text, long min, long max, long *out);
 /* Parse a list file; EXIT_OK, or the exit code after printing "file:line: error". */
 typedef struct _xmlDoc xmlDoc;
 int read_list_file(const char *path, const char *what, xmlDoc **doc);

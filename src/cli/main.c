@@ -1,6 +1,5 @@
-/* main.c — the smalti command line: run, batch, check. */
+/* main.c — the smalti command line: `run` and `check`, and the dispatch to the other commands. */
 #include "cli.h"
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,52 +81,6 @@ static const char usage_text[] =
     "  smalti run ../shared/mj/models/MazeGrowth.xml --size 95 --every 20 --gif maze.gif\n"
     "  smalti run ../shared/mj/models/MazeGrowth.xml --size 255 --watch\n"
     "  smalti batch ../shared/mj/models.xml -o out/\n";
-
-int exit_code_for(smalti_status status)
-{
-    switch (status) {
-    case SMALTI_OK: return EXIT_OK;
-    case SMALTI_ERR_MODEL: return EXIT_MODEL;
-    case SMALTI_ERR_IO: return EXIT_IO;
-    case SMALTI_ERR_USAGE: return EXIT_USAGE;
-    default: return EXIT_RUNTIME;
-    }
-}
-
-void print_error(const smalti_error *err)
-{
-    if (err->file[0] && err->line > 0) fprintf(stderr, "%s:%d: error: %s\n", err->file, err->line, err->message);
-    else if (err->file[0]) fprintf(stderr, "%s: error: %s\n", err->file, err->message);
-    else fprintf(stderr, "smalti: error: %s\n", err->message);
-}
-
-bool parse_int_arg(const char *text, long min, long max, long *out)
-{
-    if (!text || !*text) return false;
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (*end || errno || v < min || v > max) return false;
-    *out = v;
-    return true;
-}
-
-static int usage_error(const char *fmt, const char *arg)
-{
-    fprintf(stderr, "smalti: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nRun 'smalti --help' for usage.\n");
-    return EXIT_USAGE;
-}
-
-static const char *base_name(const char *path, char *buf, size_t size)
-{
-    const char *slash = strrchr(path, '/');
-    snprintf(buf, size, "%s", slash ? slash + 1 : path);
-    char *dot = strrchr(buf, '.');
-    if (dot && dot != buf) *dot = 0;
-    return buf;
-}
 
 typedef struct run_args {
     const char *model, *output, *palette_file, *trace;

@@ -1,15 +1,7 @@
 /* progress.c — run a model to its end, showing a progress line on a terminal for long runs. */
 #include "cli.h"
 #include <stdio.h>
-#include <time.h>
 #include <unistd.h>
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 long run_with_progress(smalti_run *run, long step_limit, const char *label, bool quiet)
 {

@@ -5,18 +5,6 @@
 #include <string.h>
 #include <strings.h>
 
-static const char *extension(const char *path)
-{
-    const char *dot = strrchr(path, '.');
-    const char *slash = strrchr(path, '/');
-    return dot && (!slash || dot > slash) ? dot : "";
-}
-
-bool has_extension(const char *path, const char *ext)
-{
-    return strcasecmp(extension(path), ext) == 0;
-}
-
 static bool write_text(FILE *f, const smalti_run *run, const char *model_name, int32_t seed, long step_limit, const grid_view *g)
 {
     fprintf(f, "model %s\ngrid %d %d %d\nseed %d\nsteps-limit %ld\nsteps %ld\nlegend %s\nsize %d %d %d\n", model_name,
@@ -38,7 +26,7 @@ bool write_result(const char *path, const smalti_run *run, const char *model_nam
         }
         return true;
     }
-    const char *ext = extension(path);
+    const char *ext = path_extension(path);
     if (strcasecmp(ext, ".txt") == 0) {
         atomic_file af;
         if (!atomic_open(&af, path, err)) return false;

@@ -48,13 +48,6 @@ struct term_watch {
     bool out_failed;
 };
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static void put(term_watch *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void put(term_watch *w, const char *fmt, ...)
 {

@@ -1,13 +1,10 @@
 /* wfc_cli.c — `smalti wfc SAMPLES.xml`: the standalone WaveFunctionCollapse project's sample list
    (overlapping and simple tiled models) on the engine of the `wfc` node, written as PNGs. */
 #include "cli.h"
-#include <errno.h>
 #include <libxml/parser.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 #include "../core/xmlutil.h"
 #include "../wfc/classic.h"
@@ -39,19 +36,6 @@ static int next_index(name_counts *nc, const char *base)
     return 0;
 }
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
-
-static void cli_warn(void *ud, const char *file, int line, const char *message)
-{
-    (void)ud;
-    fprintf(stderr, "%s:%d: warning: %s\n", file, line, message);
-}
-
 static bool write_text_file(const char *path, const char *text, smalti_error *err)
 {
     atomic_file af;
@@ -70,14 +54,14 @@ static int run_entry(const wfc_args *a, diag *d, const xmlNode *el, name_counts 
         return EXIT_MODEL;
     }
     if (a->backtrack >= 0) e.backtrack = (int)a->backtrack;
-    double t0 = now_ms();
+    double t0 = now_seconds();
     wfc_classic *m = wfc_classic_load(d, a->root, &e);
     if (!m) {
         print_error(d->err);
         d->failed = 0;
         return exit_code_for(d->err->status);
     }
-    double load_ms = now_ms() - t0;
+    double load_ms = 1e3 * (now_seconds() - t0);
     char base[300];
     if (e.overlapping) snprintf(base, sizeof base, "%s N%d", e.name, e.N);
     else if (e.subset[0]) snprintf(base, sizeof base, "%s %s", e.name, e.subset);
@@ -86,7 +70,7 @@ static int run_entry(const wfc_args *a, diag *d, const xmlNode *el, name_counts 
     long first_seed = e.seed >= 0 ? e.seed : a->seed;
     int rc = EXIT_OK;
     for (int k = 0; k < outputs; k++) {
-        double start = now_ms();
+        double start = now_seconds();
         wfc_result r = WFC_CONTRADICTION;
         int attempt = 0;
         int32_t seed = 0;
@@ -94,7 +78,7 @@ static int run_entry(const wfc_args *a, diag *d, const xmlNode *el, name_counts 
             seed = (int32_t)(first_seed + (long)k * a->tries + attempt);
             r = wfc_classic_run(m, seed, e.limit);
         }
-        double ms = now_ms() - start;
+        double ms = 1e3 * (now_seconds() - start);
         if (r == WFC_NO_MEMORY) {
             fprintf(stderr, "%s:%d: error: out of memory while solving %s\n", a->list, e.line, base);
             rc = EXIT_RUNTIME;
@@ -153,7 +137,7 @@ int cmd_wfc(int argc, char **argv)
         else if (strcmp(arg, "--runs") == 0) target = &a.runs;
         else if (strcmp(arg, "--tries") == 0) { target = &a.tries; min = 1; }
         else if (strcmp(arg, "--backtrack") == 0) { target = &a.backtrack; max = WFC_MAX_BACKTRACK; }
-        else if (arg[0] == '-' && arg[1]) { fprintf(stderr, "smalti: unknown option %s\nRun 'smalti --help' for usage.\n", arg); return EXIT_USAGE; }
+        else if (arg[0] == '-' && arg[1]) return usage_error("unknown option %s", arg);
         else if (a.list) { fprintf(stderr, "smalti: unexpected argument %s\n", arg); return EXIT_USAGE; }
         else { a.list = arg; continue; }
         if (!val || !parse_int_arg(val, min, max, target)) {
@@ -173,15 +157,14 @@ int cmd_wfc(int argc, char **argv)
     xmlDoc *doc;
     int read = read_list_file(a.list, "sample list", &doc);
     if (read != EXIT_OK) return read;
-    if (mkdir(a.out_dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "%s: error: cannot create the output folder: %s\n", a.out_dir, strerror(errno));
+    if (!make_output_dir(a.out_dir)) {
         xmlFreeDoc(doc);
         return EXIT_IO;
     }
     name_counts *nc = calloc(1, sizeof *nc);
     if (!nc) { xmlFreeDoc(doc); fprintf(stderr, "smalti: error: out of memory\n"); return EXIT_RUNTIME; }
     smalti_error err;
-    diag d = {.file = a.list, .err = &err, .warn = cli_warn, .quiet = a.quiet};
+    diag d = {.file = a.list, .err = &err, .warn = print_warning, .quiet = a.quiet};
     int worst = EXIT_OK, failures = 0, entries = 0;
     for (const xmlNode *el = xml_first_child(xmlDocGetRootElement(doc)); el; el = xml_next(el)) {
         if (!xml_is(el, "overlapping") && !xml_is(el, "simpletiled")) continue;

@@ -26,8 +26,9 @@ typedef struct node_kind {
     /* The run ends when this branch ends (the reference's map and wfc have
        no parent branch to return to). */
     bool ends_run;
-    /* Build the node from its element. The loader has already created the
-       generic part; load fills in the rest and returns false on error. */
+    /* Build the node from its element: it opens with node_new (src/nodes),
+       which creates and registers the generic part, then fills in the rest;
+       NULL on error. */
     node *(*load)(loader *ld, const xmlNode *el, symmetry_set parent_symmetry);
     void (*free)(node *n);
     /* Per-run mutable state. */

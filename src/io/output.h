@@ -18,6 +18,12 @@ typedef struct palette {
 void palette_default(palette *p);
 /* Read <colors><color symbol="B" value="000000"/>...; overrides entries of p. */
 bool palette_load_file(palette *p, const char *path, smalti_error *err);
+/* The same from the children of parent, read from file (a palette file's root,
+   a models.xml <model>): each must be <color symbol="X" value="RRGGBB"/>, a
+   one-character symbol and six hex digits. Overrides entries of p; at the
+   first child that is not such a colour, false with file:line in err. */
+typedef struct _xmlNode xmlNode;
+bool palette_read_colors(palette *p, const xmlNode *parent, const char *file, smalti_error *err);
 /* Colours for a legend; symbols without a colour get grey and are reported. */
 void palette_colors(const palette *p, const char *legend, uint32_t *colors, char *missing, size_t missing_size);
 

@@ -1,7 +1,9 @@
 /* palette.c — symbol colours: the built-in default (rules/palette.xml, compiled
    in) and palette files in the same format. */
 #include "output.h"
+#include <ctype.h>
 #include <libxml/parser.h>
+#include <stdlib.h>
 #include <string.h>
 #include "../core/diag.h"
 #include "../core/xmlutil.h"
@@ -10,6 +12,31 @@ static const char default_palette_xml[] =
 #include "palette.inc"
     ;
 
+/* Exactly RRGGBB: strtoul alone would also take "0x", a sign, spaces and fewer digits. */
+static bool parse_rrggbb(const char *text, uint32_t *rgb)
+{
+    if (!text || strlen(text) != 6) return false;
+    for (int i = 0; i < 6; i++)
+        if (!isxdigit((unsigned char)text[i])) return false;
+    *rgb = (uint32_t)strtoul(text, NULL, 16);
+    return true;
+}
+
+bool palette_read_colors(palette *p, const xmlNode *parent, const char *file, smalti_error *err)
+{
+    for (const xmlNode *c = xml_first_child(parent); c; c = xml_next(c)) {
+        const char *symbol = xml_attr(c, "symbol");
+        uint32_t rgb;
+        if (!xml_is(c, "color") || !symbol || strlen(symbol) != 1 || !parse_rrggbb(xml_attr(c, "value"), &rgb)) {
+            error_set(err, SMALTI_ERR_MODEL, file, xml_line(c), "expected <color symbol=\"X\" value=\"RRGGBB\"/>");
+            return false;
+        }
+        p->rgb[(unsigned char)symbol[0]] = rgb;
+        p->has[(unsigned char)symbol[0]] = true;
+    }
+    return true;
+}
+
 static bool palette_from_doc(palette *p, xmlDoc *doc, const char *name, smalti_error *err)
 {
     xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL;
@@ -17,19 +44,7 @@ static bool palette_from_doc(palette *p, xmlDoc *doc, const char *name, smalti_e
         error_set(err, SMALTI_ERR_IO, name, 0, "not a palette file");
         return false;
     }
-    for (xmlNode *c = xml_first_child(root); c; c = xml_next(c)) {
-        if (!xml_is(c, "color")) continue;
-        const char *symbol = xml_attr(c, "symbol"), *value = xml_attr(c, "value");
-        char *end = NULL;
-        unsigned long rgb = value ? strtoul(value, &end, 16) : 0;
-        if (!symbol || strlen(symbol) != 1 || !value || *end || end == value || rgb > 0xffffff) {
-            error_set(err, SMALTI_ERR_MODEL, name, xml_line(c), "a <color> needs symbol=\"X\" and value=\"RRGGBB\"");
-            return false;
-        }
-        p->rgb[(unsigned char)symbol[0]] = (uint32_t)rgb;
-        p->has[(unsigned char)symbol[0]] = true;
-    }
-    return true;
+    return palette_read_colors(p, root, name, err);
 }
 
 void palette_default(palette *p)

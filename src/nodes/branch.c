@@ -27,11 +27,9 @@ static node *branch_load(loader *ld, const xmlNode *el, symmetry_set parent_symm
 {
     static const char *const known[] = {"symmetry", "values", "origin", "folder", "transparent", NULL};
     diag *d = ld->d;
-    branch *b = calloc(1, sizeof *b);
-    if (!b) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
-    b->base.kind = markov ? &node_kind_markov : &node_kind_sequence;
+    branch *b = node_new(ld, sizeof *b, markov ? &node_kind_markov : &node_kind_sequence, el);
+    if (!b) return NULL;
     b->markov = markov;
-    if (!loader_register(ld, &b->base, el)) { free(b); return NULL; }
     /* `values`, `origin` and the rest belong to the root element; elsewhere they are ignored. */
     if (b->base.id == 0) xml_check_attrs(d, el, known);
     else xml_check_attrs(d, el, (const char *const[]){"symmetry", NULL});
@@ -65,11 +63,9 @@ static node *sequence_load(loader *ld, const xmlNode *el, symmetry_set s) { retu
 
 node *branch_wrap_markov(loader *ld, node *child)
 {
-    branch *b = calloc(1, sizeof *b);
-    if (!b) { diag_error(ld->d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
-    b->base.kind = &node_kind_markov;
+    branch *b = node_new(ld, sizeof *b, &node_kind_markov, NULL);
+    if (!b) return NULL;
     b->markov = true;
-    if (!loader_register(ld, &b->base, NULL)) { free(b); return NULL; }
     if (!branch_add_child(ld, b, child)) return NULL;
     return &b->base;
 }

@@ -98,10 +98,8 @@ static node *convchain_load(loader *ld, const xmlNode *el, symmetry_set parent_s
 {
     diag *d = ld->d;
     const grid_def *g = ld->grid;
-    convchain *c = calloc(1, sizeof *c);
-    if (!c) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
-    c->base.kind = &node_kind_convchain;
-    if (!loader_register(ld, &c->base, el)) { free(c); return NULL; }
+    convchain *c = node_new(ld, sizeof *c, &node_kind_convchain, el);
+    if (!c) return NULL;
     xml_check_attrs(d, el, convchain_attrs);
     int line = xml_line(el);
 

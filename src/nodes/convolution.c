@@ -108,10 +108,8 @@ static node *convolution_load(loader *ld, const xmlNode *el, symmetry_set parent
     (void)parent_symmetry;
     diag *d = ld->d;
     const grid_def *g = ld->grid;
-    convolution *c = calloc(1, sizeof *c);
-    if (!c) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
-    c->base.kind = &node_kind_convolution;
-    if (!loader_register(ld, &c->base, el)) { free(c); return NULL; }
+    convolution *c = node_new(ld, sizeof *c, &node_kind_convolution, el);
+    if (!c) return NULL;
     xml_check_attrs(d, el, conv_attrs);
 
     const char *name = xml_attr(el, "neighborhood");

@@ -273,10 +273,8 @@ static node *lsystem_load(loader *ld, const xmlNode *el, symmetry_set parent_sym
     (void)parent_symmetry;
     diag *d = ld->d;
     const grid_def *g = ld->grid;
-    lsystem *ls = calloc(1, sizeof *ls);
-    if (!ls) { oom(d); return NULL; }
-    ls->base.kind = &node_kind_lsystem;
-    if (!loader_register(ld, &ls->base, el)) { free(ls); return NULL; }
+    lsystem *ls = node_new(ld, sizeof *ls, &node_kind_lsystem, el);
+    if (!ls) return NULL;
     xml_check_attrs(d, el, lsys_attrs);
 
     if (g->mz != 1) {

@@ -65,10 +65,8 @@ static bool parse_scale(diag *d, const xmlNode *el, map_node *m)
 static node *map_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry)
 {
     diag *d = ld->d;
-    map_node *m = calloc(1, sizeof *m);
-    if (!m) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
-    m->b.base.kind = &node_kind_map;
-    if (!loader_register(ld, &m->b.base, el)) { free(m); return NULL; }
+    map_node *m = node_new(ld, sizeof *m, &node_kind_map, el);
+    if (!m) return NULL;
     xml_check_attrs(d, el, map_attrs);
     if (!parse_scale(d, el, m)) return NULL;
 

@@ -10,8 +10,11 @@ bool node_is_planned(const char *name);
 
 /* Load any node element; registers it and its subtree in the loader. */
 node *node_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry);
-/* Register a node created by a kind's load function (assigns its id). */
-bool loader_register(loader *ld, node *n, const xmlNode *el);
+/* The opening of a kind's load function: `size` zeroed bytes that start with the
+   node (a kind's struct whose first member is its node, or a branch that is),
+   of `kind`, registered for el (NULL: an implicit node) so that it gets the next
+   id. NULL, with the error reported, when out of memory. */
+void *node_new(loader *ld, size_t size, const node_kind *kind, const xmlNode *el);
 /* Create the implicit markov around a non-branch root. */
 node *branch_wrap_markov(loader *ld, node *child);
 

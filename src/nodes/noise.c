@@ -96,10 +96,8 @@ static node *noise_load(loader *ld, const xmlNode *el, symmetry_set parent_symme
     (void)parent_symmetry;
     diag *d = ld->d;
     const grid_def *g = ld->grid;
-    noise_node *nn = calloc(1, sizeof *nn);
-    if (!nn) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
-    nn->base.kind = &node_kind_noise;
-    if (!loader_register(ld, &nn->base, el)) { free(nn); return NULL; }
+    noise_node *nn = node_new(ld, sizeof *nn, &node_kind_noise, el);
+    if (!nn) return NULL;
     xml_check_attrs(d, el, nn->base.id == 0 ? noise_root_attrs : noise_attrs);
     int steps;
     if (!load_spec(d, el, g, &nn->spec) || !gen_wave(d, el, g, "on", &nn->on) ||

@@ -70,10 +70,8 @@ static node *path_load(loader *ld, const xmlNode *el, symmetry_set parent_symmet
     (void)parent_symmetry;
     diag *d = ld->d;
     const grid_def *g = ld->grid;
-    path_node *p = calloc(1, sizeof *p);
-    if (!p) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
-    p->base.kind = &node_kind_path;
-    if (!loader_register(ld, &p->base, el)) { free(p); return NULL; }
+    path_node *p = node_new(ld, sizeof *p, &node_kind_path, el);
+    if (!p) return NULL;
     xml_check_attrs(d, el, path_attrs);
 
     if (!load_wave(d, el, g, "from", &p->start)) return NULL;

@@ -32,10 +32,8 @@ static node *poisson_load(loader *ld, const xmlNode *el, symmetry_set parent_sym
 {
     (void)parent_symmetry;
     diag *d = ld->d;
-    poisson *p = calloc(1, sizeof *p);
-    if (!p) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
-    p->base.kind = &node_kind_poisson;
-    if (!loader_register(ld, &p->base, el)) { free(p); return NULL; }
+    poisson *p = node_new(ld, sizeof *p, &node_kind_poisson, el);
+    if (!p) return NULL;
     xml_check_attrs(d, el, poisson_attrs);
     int steps;
     if (!gen_value(d, el, ld->grid, "value", true, &p->value) || !gen_wave(d, el, ld->grid, "on", &p->on) ||

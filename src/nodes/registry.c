@@ -61,7 +61,8 @@ static char *node_summary(const xmlNode *el)
     return strdup(buf);
 }
 
-bool loader_register(loader *ld, node *n, const xmlNode *el)
+/* Register a node (assigns its id). */
+static bool loader_register(loader *ld, node *n, const xmlNode *el)
 {
     if (ld->node_count == ld->node_cap) {
         int cap = ld->node_cap ? 2 * ld->node_cap : 16;
@@ -79,6 +80,16 @@ bool loader_register(loader *ld, node *n, const xmlNode *el)
     n->summary = el ? node_summary(el) : NULL; /* NULL when out of memory too: only tooling reads it */
     ld->nodes[ld->node_count++] = n;
     return true;
+}
+
+void *node_new(loader *ld, size_t size, const node_kind *kind, const xmlNode *el)
+{
+    node *n = calloc(1, size);
+    if (!n) { diag_error(ld->d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    n->kind = kind;
+    /* Once registered the loader owns the node; until then it is ours to free. */
+    if (!loader_register(ld, n, el)) { free(n); return NULL; }
+    return n;
 }
 
 node *node_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry)

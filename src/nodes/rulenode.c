@@ -104,10 +104,8 @@ static bool build_shift_table(rulenode *rn, const grid_def *g)
 node *rulenode_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry, const node_kind *kind, size_t size)
 {
     diag *d = ld->d;
-    rulenode *rn = calloc(1, size);
-    if (!rn) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
-    rn->base.kind = kind;
-    if (!loader_register(ld, &rn->base, el)) { free(rn); return NULL; }
+    rulenode *rn = node_new(ld, size, kind, el);
+    if (!rn) return NULL;
     xml_check_attrs(d, el, rn->base.id == 0 ? root_attrs : rulenode_attrs);
 
     bool d2 = ld->grid->mz == 1;

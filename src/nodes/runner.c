@@ -235,10 +235,8 @@ static node *runner_load(loader *ld, const xmlNode *el, symmetry_set parent_symm
     (void)parent_symmetry;
     diag *d = ld->d;
     const grid_def *g = ld->grid;
-    runner_node *rn = calloc(1, sizeof *rn);
-    if (!rn) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
-    rn->base.kind = &node_kind_runner;
-    if (!loader_register(ld, &rn->base, el)) { free(rn); return NULL; }
+    runner_node *rn = node_new(ld, sizeof *rn, &node_kind_runner, el);
+    if (!rn) return NULL;
     xml_check_attrs(d, el, runner_attrs);
     if (g->mz != 1) {
         diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<runner> works on 2-D grids only (this one is %dx%dx%d)", g->mx, g->my, g->mz);

@@ -214,10 +214,8 @@ static node *voronoi_load(loader *ld, const xmlNode *el, symmetry_set parent_sym
     (void)parent_symmetry;
     diag *d = ld->d;
     const grid_def *g = ld->grid;
-    voronoi *v = calloc(1, sizeof *v);
-    if (!v) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
-    v->base.kind = &node_kind_voronoi;
-    if (!loader_register(ld, &v->base, el)) { free(v); return NULL; }
+    voronoi *v = node_new(ld, sizeof *v, &node_kind_voronoi, el);
+    if (!v) return NULL;
     xml_check_attrs(d, el, voronoi_attrs);
     int line = xml_line(el);
 

@@ -23,10 +23,8 @@ typedef struct wfc_state {
 
 wfc_node *wfc_node_new(loader *ld, const xmlNode *el)
 {
-    wfc_node *w = calloc(1, sizeof *w);
-    if (!w) { diag_error(ld->d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
-    w->b.base.kind = &node_kind_wfc;
-    if (!loader_register(ld, &w->b.base, el)) { free(w); return NULL; }
+    wfc_node *w = node_new(ld, sizeof *w, &node_kind_wfc, el);
+    if (!w) return NULL;
     xml_check_attrs(ld->d, el, wfc_attrs);
     const grid_def *g = ld->grid;
     w->pb.mx = g->mx;

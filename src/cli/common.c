@@ -1,0 +1,87 @@
+/* common.c — what the smalti commands share: error and warning printing, exit codes, numbers and paths from arguments. */
+#include "cli.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+
+int exit_code_for(smalti_status status)
+{
+    switch (status) {
+    case SMALTI_OK: return EXIT_OK;
+    case SMALTI_ERR_MODEL: return EXIT_MODEL;
+    case SMALTI_ERR_IO: return EXIT_IO;
+    case SMALTI_ERR_USAGE: return EXIT_USAGE;
+    default: return EXIT_RUNTIME;
+    }
+}
+
+void print_error(const smalti_error *err)
+{
+    if (err->file[0] && err->line > 0) fprintf(stderr, "%s:%d: error: %s\n", err->file, err->line, err->message);
+    else if (err->file[0]) fprintf(stderr, "%s: error: %s\n", err->file, err->message);
+    else fprintf(stderr, "smalti: error: %s\n", err->message);
+}
+
+void print_warning(void *userdata, const char *file, int line, const char *message)
+{
+    (void)userdata;
+    fprintf(stderr, "%s:%d: warning: %s\n", file, line, message);
+}
+
+int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "smalti: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nRun 'smalti --help' for usage.\n");
+    return EXIT_USAGE;
+}
+
+bool parse_int_arg(const char *text, long min, long max, long *out)
+{
+    if (!text || !*text) return false;
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (*end || errno || v < min || v > max) return false;
+    *out = v;
+    return true;
+}
+
+const char *path_extension(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    const char *slash = strrchr(path, '/');
+    return dot && (!slash || dot > slash) ? dot : "";
+}
+
+bool has_extension(const char *path, const char *ext)
+{
+    return strcasecmp(path_extension(path), ext) == 0;
+}
+
+const char *base_name(const char *path, char *buf, size_t size)
+{
+    const char *slash = strrchr(path, '/');
+    snprintf(buf, size, "%s", slash ? slash + 1 : path);
+    char *dot = strrchr(buf, '.');
+    if (dot && dot != buf) *dot = 0;
+    return buf;
+}
+
+bool make_output_dir(const char *path)
+{
+    if (mkdir(path, 0777) == 0 || errno == EEXIST) return true;
+    fprintf(stderr, "%s: error: cannot create the output folder: %s\n", path, strerror(errno));
+    return false;
+}
+
+double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
