@@ -137,6 +137,9 @@ SMALTI_API void smalti_model_free(smalti_model *model);
 SMALTI_API int smalti_model_node_count(const smalti_model *model);
 SMALTI_API int smalti_model_node_info(const smalti_model *model, int node_id, smalti_node_info *info);
 SMALTI_API const char *smalti_model_legend(const smalti_model *model);
+/* The grid size the model was loaded for (opt.mx, opt.my, opt.mz); a run may end on another
+   grid (a map or tile wfc node makes one), whose size smalti_run_grid gives. */
+SMALTI_API void smalti_model_grid_size(const smalti_model *model, int *mx, int *my, int *mz);
 
 /* Runs. smalti_run_new seeds the run and puts it before its first step. */
 SMALTI_API smalti_run *smalti_run_new(const smalti_model *model, int32_t seed, smalti_error *err);

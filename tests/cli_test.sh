@@ -33,6 +33,17 @@ expect 0 "ok" "$T" check "$M"
 "$T" run "$M" --size 9 --seed 3 > "$dir/a.txt" 2>&1
 if head -1 "$dir/a.txt" | grep -q "^model m$" && grep -q "^grid 9 9 1$" "$dir/a.txt" && [ "$(tail -n 9 "$dir/a.txt" | grep -c '^[BWA]\{9\}$')" = 9 ]
 then ok; else bad "text output"; fi
+# The header says what the reference format says: `grid` is the size handed to the interpreter and
+# `size` the final grid's (a map and a tile wfc end on a larger grid); `steps-limit` is the limit as given.
+header_is() { # FILE LINE...: the file's header lines 2, 4 and 7 are these
+    [ "$(sed -n '2p;4p;7p' "$1" | tr '\n' '|')" = "$2" ]
+}
+"$T" run models/upscale.xml --size 16 --steps 0 -q -o "$dir/map.txt" && header_is "$dir/map.txt" "grid 16 16 1|steps-limit 0|size 48 48 1|" \
+    && ok || bad "map header: $(head -7 "$dir/map.txt" | tr '\n' '|')"
+"$T" run models/tiledungeon.xml --resources rules --size 12 --steps -7 -q -o "$dir/tiles.txt" \
+    && header_is "$dir/tiles.txt" "grid 12 12 1|steps-limit -7|size 60 60 1|" && ok || bad "tile wfc header: $(head -7 "$dir/tiles.txt" | tr '\n' '|')"
+"$T" run "$M" --size 9 --seed 3 --steps 120 > "$dir/limit.txt" && header_is "$dir/limit.txt" "grid 9 9 1|steps-limit 120|size 9 9 1|" \
+    && ok || bad "steps-limit as given"
 "$T" run "$M" --size 9 --seed 3 -o "$dir/b.txt"
 if cmp -s "$dir/a.txt" "$dir/b.txt"; then ok; else bad "-o file.txt differs from stdout"; fi
 "$T" run "$M" --size 9 --seed 4 -o "$dir/c.txt"

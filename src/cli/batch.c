@@ -96,7 +96,8 @@ static int run_entry(const batch_args *a, diag *d, const xmlNode *xm, const pale
         int fx, fy, fz;
         smalti_run_grid(run, &fx, &fy, &fz);
         snprintf(path, sizeof path, "%s/%s.%s", a->out_dir, label, fz == 1 || iso ? "png" : "vox");
-        if (!write_result(path, run, name, seed, steps, &pal, pixelsize, &err)) {
+        text_header header = result_header(model, name, seed, steps);
+        if (!write_result(path, run, &header, &pal, pixelsize, &err)) {
             print_error(&err);
             rc = exit_code_for(err.status);
         } else if (!a->quiet) {

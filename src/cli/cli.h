@@ -35,11 +35,14 @@ double now_seconds(void); /* a monotonic clock */
 
 /* Run to the end (or the limit), with a progress line on a terminal after a second. */
 long run_with_progress(smalti_run *run, long step_limit, const char *label, bool quiet);
+/* The text header of a run of model: its name, the size it was loaded for, the seed and the step limit
+   as the user gave it (the steps are filled in by write_result). */
+text_header result_header(const smalti_model *model, const char *model_name, int32_t seed, long step_limit);
 /* Write the outcome of a run to path by its extension (.png, .txt, .vox), or
    the text form to stdout when path is NULL. A 3-D grid's .png is its
    isometric picture with cubes of pixel_size. */
-bool write_result(const char *path, const smalti_run *run, const char *model_name, int32_t seed, long step_limit,
-                  const palette *pal, int pixel_size, smalti_error *err);
+bool write_result(const char *path, const smalti_run *run, const text_header *header, const palette *pal, int pixel_size,
+                  smalti_error *err);
 /* Parse a list file; EXIT_OK, or the exit code after printing "file:line: error". */
 typedef struct _xmlDoc xmlDoc;
 int read_list_file(const char *path, const char *what, xmlDoc **doc);

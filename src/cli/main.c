@@ -279,7 +279,8 @@ static int cmd_run(int argc, char **argv, bool check_only)
             print_error(&err);
             rc = exit_code_for(err.status);
         }
-        if (write_final && !write_result(a.output, run, name, (int32_t)a.seed, a.steps, &pal, (int)a.pixel_size, &err)) {
+        text_header header = result_header(model, name, (int32_t)a.seed, a.steps);
+        if (write_final && !write_result(a.output, run, &header, &pal, (int)a.pixel_size, &err)) {
             print_error(&err);
             if (rc == EXIT_OK) rc = exit_code_for(err.status);
         }

@@ -5,22 +5,23 @@
 #include <string.h>
 #include <strings.h>
 
-static bool write_text(FILE *f, const smalti_run *run, const char *model_name, int32_t seed, long step_limit, const grid_view *g)
+text_header result_header(const smalti_model *model, const char *model_name, int32_t seed, long step_limit)
 {
-    fprintf(f, "model %s\ngrid %d %d %d\nseed %d\nsteps-limit %ld\nsteps %ld\nlegend %s\nsize %d %d %d\n", model_name,
-            g->mx, g->my, g->mz, (int)seed, step_limit > 0 ? step_limit : -1, smalti_run_counter(run), g->legend, g->mx,
-            g->my, g->mz);
-    return write_text_cells(f, g);
+    text_header h = {.model = model_name, .seed = seed, .step_limit = step_limit};
+    smalti_model_grid_size(model, &h.mx, &h.my, &h.mz);
+    return h;
 }
 
-bool write_result(const char *path, const smalti_run *run, const char *model_name, int32_t seed, long step_limit,
-                  const palette *pal, int pixel_size, smalti_error *err)
+bool write_result(const char *path, const smalti_run *run, const text_header *header, const palette *pal, int pixel_size,
+                  smalti_error *err)
 {
+    text_header h = *header;
+    h.steps = smalti_run_counter(run);
     grid_view g;
     g.cells = smalti_run_grid(run, &g.mx, &g.my, &g.mz);
     g.legend = smalti_run_legend(run);
     if (!path) {
-        if (!write_text(stdout, run, model_name, seed, step_limit, &g) || fflush(stdout) != 0) {
+        if (!write_text_result(stdout, &h, &g) || fflush(stdout) != 0) {
             error_set(err, SMALTI_ERR_IO, "<stdout>", 0, "write failed");
             return false;
         }
@@ -30,7 +31,7 @@ bool write_result(const char *path, const smalti_run *run, const char *model_nam
     if (strcasecmp(ext, ".txt") == 0) {
         atomic_file af;
         if (!atomic_open(&af, path, err)) return false;
-        write_text(af.f, run, model_name, seed, step_limit, &g);
+        write_text_result(af.f, &h, &g);
         return atomic_commit(&af, err);
     }
     uint32_t colors[GRID_COLORS_MAX];

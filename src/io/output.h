@@ -43,8 +43,18 @@ typedef struct grid_view {
     const char *legend;
 } grid_view;
 
-/* The text form of the reference outputs (header lines are written by the caller). */
-bool write_text_cells(FILE *f, const grid_view *g);
+/* What the header of a text result says besides the final grid (../shared/mj/README.md): the model's
+   name, the grid size handed to the interpreter (a map or tile wfc may end on another), the seed, the
+   step limit as the caller gave it (0 or negative: none) and the steps made. */
+typedef struct text_header {
+    const char *model;
+    int mx, my, mz;
+    int32_t seed;
+    long step_limit;
+    long steps;
+} text_header;
+/* The reference's text output: the header lines, then the final grid g. */
+bool write_text_result(FILE *f, const text_header *h, const grid_view *g);
 /* A 2-D grid as an indexed-colour PNG, pixel_size pixels per cell (a 3-D grid: its bottom layer). */
 bool save_png(const char *path, const grid_view *g, const uint32_t *colors, int pixel_size, smalti_error *err);
 /* A truecolour PNG of width*height 0xRRGGBB pixels, row by row. */

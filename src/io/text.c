@@ -1,8 +1,8 @@
-/* text.c — the plain-text grid: one line of MX symbols per row, rows z-major. */
+/* text.c — the text form of a result: the header lines of the reference format, then one line of MX symbols per row, rows z-major. */
 #include "output.h"
 #include <stdlib.h>
 
-bool write_text_cells(FILE *f, const grid_view *g)
+static bool write_text_cells(FILE *f, const grid_view *g)
 {
     char *line = malloc((size_t)g->mx + 1);
     if (!line) return false;
@@ -15,4 +15,11 @@ bool write_text_cells(FILE *f, const grid_view *g)
         }
     free(line);
     return !ferror(f);
+}
+
+bool write_text_result(FILE *f, const text_header *h, const grid_view *g)
+{
+    fprintf(f, "model %s\ngrid %d %d %d\nseed %d\nsteps-limit %ld\nsteps %ld\nlegend %s\nsize %d %d %d\n", h->model, h->mx,
+            h->my, h->mz, (int)h->seed, h->step_limit, h->steps, g->legend, g->mx, g->my, g->mz);
+    return write_text_cells(f, g);
 }

@@ -184,3 +184,10 @@ int smalti_model_node_info(const smalti_model *m, int id, smalti_node_info *info
 }
 
 const char *smalti_model_legend(const smalti_model *m) { return m->grid.chars; }
+
+void smalti_model_grid_size(const smalti_model *m, int *mx, int *my, int *mz)
+{
+    *mx = m->grid.mx;
+    *my = m->grid.my;
+    *mz = m->grid.mz;
+}
