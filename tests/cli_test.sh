@@ -185,6 +185,10 @@ expect 0 "" "$T" view "$dir/m.trace" -o "$dir/other.html"
 if cmp -s "$dir/m.html" "$dir/other.html"; then ok; else bad "view -o"; fi
 expect 2 "missing RUN.trace" "$T" view
 expect 2 "unknown option" "$T" view "$dir/m.trace" --frob
+# A trace recorded before the rename (magic TSTRACE) is refused with a message that says why.
+{ printf 'TSTRACE\032'; tail -c +9 "$dir/m.trace"; } > "$dir/old.trace"
+expect 5 "recorded by tessera" "$T" view "$dir/old.trace" -o "$dir/old.html"
+if [ ! -e "$dir/old.html" ]; then ok; else bad "an old trace left a page"; fi
 expect 5 "cannot open the trace" "$T" view "$dir/none.trace"
 expect 5 "not a valid trace" "$T" view "$dir/traced.txt" -o "$dir/bad.html"
 head -c 200 "$dir/m.trace" > "$dir/cut.trace"
