@@ -39,6 +39,13 @@
    line (0 when not tied to a line) and message. Warnings during loading (for
    example an unknown attribute) go to opt.warn, or to stderr when it is NULL.
 
+   BUDGETS
+   A run stops at its step limit (smalti_run_to_end), and loading refuses grids
+   past the cell limit. smalti_run_new_with adds a wall-time timeout, and
+   smalti_run_cancel stops a run from another thread. A stopped run reports
+   SMALTI_ERR_TIMEOUT or SMALTI_ERR_CANCELLED through smalti_run_error; the
+   same run object can then be reset and run again.
+
    OBSERVERS
    smalti_run_set_observer registers a callback called after every step with the
    acting node and the flat indices of the cells that step changed (an index
@@ -76,7 +83,9 @@ typedef enum smalti_status {
     SMALTI_ERR_MODEL = 1,   /* the model file is wrong: XML, node, attribute, rule */
     SMALTI_ERR_IO = 2,      /* a file could not be read or written */
     SMALTI_ERR_RUNTIME = 3, /* a run failed: out of memory, impossible state */
-    SMALTI_ERR_USAGE = 4    /* the caller passed bad arguments */
+    SMALTI_ERR_USAGE = 4,   /* the caller passed bad arguments */
+    SMALTI_ERR_TIMEOUT = 5, /* a run passed its deadline (smalti_run_options.timeout_seconds) */
+    SMALTI_ERR_CANCELLED = 6 /* a run was cancelled (smalti_run_cancel) */
 } smalti_status;
 
 typedef struct smalti_error {
@@ -143,6 +152,21 @@ SMALTI_API void smalti_model_grid_size(const smalti_model *model, int *mx, int *
 
 /* Runs. smalti_run_new seeds the run and puts it before its first step. */
 SMALTI_API smalti_run *smalti_run_new(const smalti_model *model, int32_t seed, smalti_error *err);
+
+/* Budgets of a run besides its step limit (smalti_run_to_end) and the grid's cell limit. */
+typedef struct smalti_run_options {
+    /* Wall time the run may take, counted from smalti_run_new and again from each
+       smalti_run_reset; 0: none. The deadline is checked between steps and inside long
+       loops (search, WFC, generators); a run past it stops with SMALTI_ERR_TIMEOUT. */
+    double timeout_seconds;
+} smalti_run_options;
+SMALTI_API smalti_run_options smalti_run_defaults(void);
+/* smalti_run_new with budgets (opt may be NULL: none). */
+SMALTI_API smalti_run *smalti_run_new_with(const smalti_model *model, int32_t seed, const smalti_run_options *opt,
+                                           smalti_error *err);
+/* Ask a run to stop, from any thread: it stops at its next check (between steps, or
+   inside a long loop) with SMALTI_ERR_CANCELLED. smalti_run_reset clears the request. */
+SMALTI_API void smalti_run_cancel(smalti_run *run);
 SMALTI_API void smalti_run_reset(smalti_run *run, int32_t seed);
 SMALTI_API void smalti_run_free(smalti_run *run);
 
@@ -154,8 +178,9 @@ SMALTI_API long smalti_run_to_end(smalti_run *run, long step_limit);
 SMALTI_API int smalti_run_finished(const smalti_run *run);
 /* Nonzero when the run stopped because memory ran out. */
 SMALTI_API int smalti_run_out_of_memory(const smalti_run *run);
-/* Nonzero when the run stopped on an error (out of memory, or a node's limit
-   such as an L-system's maxLength); err, if not NULL, gets file:line: message. */
+/* Nonzero when the run stopped on an error (out of memory, a node's limit such as
+   an L-system's maxLength, its deadline, a cancel); err, if not NULL, gets
+   file:line: message and the status that says which. */
 SMALTI_API int smalti_run_error(const smalti_run *run, smalti_error *err);
 SMALTI_API long smalti_run_counter(const smalti_run *run);
 

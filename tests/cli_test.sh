@@ -233,5 +233,27 @@ expect 4 "grow.xml:2: error: <lsystem>: generation 7 would be longer than maxLen
 entries=$(grep -c '<model ' models/models.xml)
 if "$T" batch models/models.xml --models models --resources rules -o "$dir/bundled" -q && [ "$(ls "$dir/bundled" | grep -c '\.png$')" = "$entries" ]
 then ok; else bad "make run: the bundled models do not all render ($entries entries)"; fi
+# Budgets. --timeout stops a search that would run without end (MultiSokoban8 at 9x9 from the corpus):
+# exit 6, its message, no output. `timeout` only guards the test against a run that ignores it.
+CORPUS=${SMALTI_MJ_CORPUS:-../shared/mj}
+if [ -f "$CORPUS/models/MultiSokoban8.xml" ]; then
+    expect 6 "longer than its timeout of 2 s" timeout 30 "$T" run "$CORPUS/models/MultiSokoban8.xml" --size 9 \
+        --resources "$CORPUS/resources" --timeout 2 -o "$dir/sokoban.png"
+    if [ ! -e "$dir/sokoban.png" ]; then ok; else bad "a timed-out run wrote its output"; fi
+    expect 0 "MultiSokoban8.xml:3: warning: search without limit" "$T" check "$CORPUS/models/MultiSokoban8.xml" --size 9 \
+        --resources "$CORPUS/resources"
+else
+    echo "cli: timeout of an endless search: skipped: corpus not found at $CORPUS"
+fi
+expect 2 "timeout takes a number of seconds" "$T" run "$M" --timeout -1
+expect 2 "timeout takes a number of seconds" "$T" run "$M" --timeout soon
+# Out of memory ends the run at the first failed allocation (it used to retry it for every match, for
+# minutes): a 16384x16384 grid whose one step finds every cell, under a 1 GB address space.
+# (Not under AddressSanitizer, which reserves far more address space than that.)
+case "$T" in *asan*) echo "cli: out of memory under an address-space cap: skipped under ASan" ;;
+*) printf '<one values="BW" in="B" out="W" steps="1"/>\n' > "$dir/big.xml"
+   expect 4 "out of memory" timeout 60 sh -c "ulimit -v 1000000; exec \"$T\" run \"$dir/big.xml\" --size 16384 -q -o \"$dir/big.png\""
+   if [ ! -e "$dir/big.png" ]; then ok; else bad "an out-of-memory run wrote its output"; fi ;;
+esac
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

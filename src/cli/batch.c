@@ -88,7 +88,7 @@ static int run_entry(const batch_args *a, diag *d, const xmlNode *xm, const pale
         run_with_progress(run, steps, label, a->quiet);
         if (smalti_run_error(run, &err)) {
             print_error(&err);
-            rc = EXIT_RUNTIME;
+            rc = exit_code_for(err.status);
             break;
         }
         /* As Program.cs: a picture when the final grid is 2-D or the entry asks for

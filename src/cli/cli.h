@@ -14,6 +14,8 @@ enum {
     EXIT_MODEL = 3,
     EXIT_RUNTIME = 4,
     EXIT_IO = 5,
+    EXIT_TIMEOUT = 6,
+    EXIT_CANCELLED = 7,
 };
 
 #define CLI_MAX_RESOURCES 16

@@ -15,6 +15,8 @@ int exit_code_for(smalti_status status)
     case SMALTI_ERR_MODEL: return EXIT_MODEL;
     case SMALTI_ERR_IO: return EXIT_IO;
     case SMALTI_ERR_USAGE: return EXIT_USAGE;
+    case SMALTI_ERR_TIMEOUT: return EXIT_TIMEOUT;
+    case SMALTI_ERR_CANCELLED: return EXIT_CANCELLED;
     default: return EXIT_RUNTIME;
     }
 }

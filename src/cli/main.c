@@ -24,6 +24,9 @@ static const char usage_text[] =
     "  --dim 3               a 3-D grid (height defaults to the size)\n"
     "  --seed S              random seed (default 1)\n"
     "  --steps N             step limit (default 50000; 0 or negative: none)\n"
+    "  --timeout SECONDS     stop the run after this much wall time (exit 6, no\n"
+    "                        output); checked between steps and inside search,\n"
+    "                        wfc and generators\n"
     "  --resources DIR       resource root (repeatable; default ./resources, then\n"
     "                        ../resources beside the model)\n"
     "  --allow-any-path      let the model name resources outside the roots\n"
@@ -72,7 +75,8 @@ static const char usage_text[] =
     "                        (overrides the entries' backtrack attribute; 0: restart)\n"
     "  -q, --quiet           no per-output lines and no warnings\n"
     "\n"
-    "Exit codes: 0 success, 2 usage error, 3 model error, 4 runtime error, 5 I/O error.\n"
+    "Exit codes: 0 success, 2 usage error, 3 model error, 4 runtime error, 5 I/O error,\n"
+    "6 timeout.\n"
     "\n"
     "Examples:\n"
     "  smalti run models/maze.xml --size 48 -o maze.png\n"
@@ -87,6 +91,7 @@ typedef struct run_args {
     const char *gif, *frames_dir; /* recordings of the run */
     long size, length, width, height, dim, seed, steps, pixel_size;
     long every, delay;            /* 0 when not given */
+    double timeout;               /* seconds; 0: none */
     const char *resources[CLI_MAX_RESOURCES];
     int resource_count;
     bool allow_any_path;
@@ -109,6 +114,15 @@ static int parse_run_args(int argc, char **argv, run_args *a)
         if (strcmp(arg, "--allow-any-path") == 0) { a->allow_any_path = true; continue; }
         if (strcmp(arg, "--iso") == 0) { a->iso = true; continue; }
         if (strcmp(arg, "--watch") == 0) { a->watch = true; continue; }
+        if (strcmp(arg, "--timeout") == 0) {
+            if (!val) return usage_error("%s needs a value", arg);
+            char *end;
+            a->timeout = strtod(val, &end);
+            if (end == val || *end || !(a->timeout > 0 && a->timeout <= 1e9))
+                return usage_error("--timeout takes a number of seconds above 0, not %s", val);
+            i++;
+            continue;
+        }
         if (strcmp(arg, "--size") == 0) target = &a->size;
         else if (strcmp(arg, "--length") == 0) target = &a->length;
         else if (strcmp(arg, "--width") == 0) target = &a->width;
@@ -169,6 +183,22 @@ static int load_for_args(const run_args *a, smalti_model **model)
     return EXIT_OK;
 }
 
+/* `check`: a search without a limit may visit states without end (MultiSokoban8 at 9x9 does);
+   say so for each such node, found by its attributes. */
+static void warn_unbounded_search(const smalti_model *model, const char *path)
+{
+    for (int id = 0; id < smalti_model_node_count(model); id++) {
+        smalti_node_info info;
+        if (!smalti_model_node_info(model, id, &info)) continue;
+        bool search = strstr(info.attributes, "search=\"True\"") || strstr(info.attributes, "search=\"true\"");
+        if (search && !strstr(info.attributes, "limit=\""))
+            fprintf(stderr,
+                    "%s:%d: warning: search without limit may run without end; give <%s> a limit=\"N\" of states, "
+                    "or run with --timeout SECONDS\n",
+                    path, info.line, info.kind);
+    }
+}
+
 static int cmd_run(int argc, char **argv, bool check_only)
 {
     run_args a;
@@ -190,11 +220,14 @@ static int cmd_run(int argc, char **argv, bool check_only)
     rc = load_for_args(&a, &model);
     if (rc != EXIT_OK) return rc;
     if (check_only) {
+        if (!a.quiet) warn_unbounded_search(model, a.model);
         printf("%s: ok (%d nodes, values %s)\n", a.model, smalti_model_node_count(model), smalti_model_legend(model));
         smalti_model_free(model);
         return EXIT_OK;
     }
-    smalti_run *run = smalti_run_new(model, (int32_t)a.seed, &err);
+    smalti_run_options run_opt = smalti_run_defaults();
+    run_opt.timeout_seconds = a.timeout;
+    smalti_run *run = smalti_run_new_with(model, (int32_t)a.seed, &run_opt, &err);
     if (!run) {
         print_error(&err);
         smalti_model_free(model);
@@ -273,7 +306,7 @@ static int cmd_run(int argc, char **argv, bool check_only)
     } else if (smalti_run_error(run, &err)) {
         print_error(&err);
         anim_abort(recorder);
-        rc = EXIT_RUNTIME;
+        rc = exit_code_for(err.status);
     } else {
         if (recorder && !anim_finish(recorder, &err)) {
             print_error(&err);

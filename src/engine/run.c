@@ -22,11 +22,30 @@ void smalti_run_free(smalti_run *run)
     free(run);
 }
 
+smalti_run_options smalti_run_defaults(void)
+{
+    return (smalti_run_options){.timeout_seconds = 0};
+}
+
 smalti_run *smalti_run_new(const smalti_model *m, int32_t seed, smalti_error *err)
 {
+    return smalti_run_new_with(m, seed, NULL, err);
+}
+
+/* The largest timeout taken as given (about 31 years); longer ones mean none. */
+#define RUN_MAX_TIMEOUT_SECONDS 1e9
+
+smalti_run *smalti_run_new_with(const smalti_model *m, int32_t seed, const smalti_run_options *opt, smalti_error *err)
+{
+    if (opt && !(opt->timeout_seconds >= 0)) {
+        error_set(err, SMALTI_ERR_USAGE, m->file, 0, "the timeout must be 0 (none) or a number of seconds above 0");
+        return NULL;
+    }
     smalti_run *run = calloc(1, sizeof *run);
     if (!run) goto oom;
     run_state *r = &run->rs;
+    if (opt && opt->timeout_seconds > 0 && opt->timeout_seconds <= RUN_MAX_TIMEOUT_SECONDS)
+        r->timeout_ns = (int64_t)(opt->timeout_seconds * 1e9) > 0 ? (int64_t)(opt->timeout_seconds * 1e9) : 1;
     r->model = m;
     r->grid = &m->grid;
     r->mx = m->grid.mx;
@@ -73,6 +92,7 @@ void smalti_run_reset(smalti_run *run, int32_t seed)
     r->current = m->root;
     r->counter = 0;
     r->out_of_memory = false;
+    stop_rearm(&r->stop, r->timeout_ns);
     r->failed = false;
     r->fail_line = 0;
     r->fail_message[0] = 0;
@@ -195,7 +215,7 @@ static void notify_observer(run_state *r)
 int smalti_run_step(smalti_run *run)
 {
     run_state *r = &run->rs;
-    if (r->current < 0 || r->out_of_memory || r->failed) return 0;
+    if (r->current < 0 || r->out_of_memory || r->failed || stop_requested(&r->stop)) return 0;
     if (r->first_len == r->first_cap) {
         compact_first(r);
         if (r->first_len > r->first_cap / 2) {
@@ -236,13 +256,21 @@ void run_fail(run_state *r, int line, const char *fmt, ...)
 int smalti_run_error(const smalti_run *run, smalti_error *err)
 {
     const run_state *r = &run->rs;
-    if (!r->failed && !r->out_of_memory) return 0;
+    if (!r->failed && !r->out_of_memory && r->stop.reason == STOP_NONE) return 0;
     if (err) {
         err->status = SMALTI_ERR_RUNTIME;
         snprintf(err->file, sizeof err->file, "%s", r->model->file ? r->model->file : "");
         err->line = r->failed ? r->fail_line : 0;
         if (r->failed) snprintf(err->message, sizeof err->message, "%s", r->fail_message);
-        else snprintf(err->message, sizeof err->message, "out of memory after %ld steps", r->counter);
+        else if (r->out_of_memory) snprintf(err->message, sizeof err->message, "out of memory after %ld steps", r->counter);
+        else if (r->stop.reason == STOP_TIMEOUT) {
+            err->status = SMALTI_ERR_TIMEOUT;
+            snprintf(err->message, sizeof err->message, "stopped after %ld steps: the run took longer than its timeout of %g s",
+                     r->counter, (double)r->timeout_ns / 1e9);
+        } else {
+            err->status = SMALTI_ERR_CANCELLED;
+            snprintf(err->message, sizeof err->message, "cancelled after %ld steps", r->counter);
+        }
     }
     return 1;
 }
@@ -257,6 +285,8 @@ const unsigned char *smalti_run_grid(const smalti_run *run, int *mx, int *my, in
 }
 
 const char *smalti_run_legend(const smalti_run *run) { return run->rs.grid->chars; }
+
+void smalti_run_cancel(smalti_run *run) { atomic_store(&run->rs.stop.cancel, 1); }
 
 void smalti_run_set_observer(smalti_run *run, smalti_observer_fn fn, void *userdata)
 {

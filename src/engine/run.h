@@ -6,6 +6,7 @@
 #include "smalti.h"
 #include "../core/grid.h"
 #include "../core/rng.h"
+#include "../core/stop.h"
 #include "node.h"
 #include "planes.h"
 
@@ -42,6 +43,9 @@ struct run_state {
     smalti_observer_fn observer;
     void *observer_userdata;
     bool out_of_memory;
+    /* The deadline and cancel flag (stop_requested(&r->stop) in long loops), and the timeout each reset re-arms. */
+    run_stop stop;
+    int64_t timeout_ns;
     /* A node stopped the run with an error (run_fail): its line and message. */
     bool failed;
     int fail_line;

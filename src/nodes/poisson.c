@@ -254,6 +254,7 @@ static bool poisson_go(run_state *r, const node *n, void *state)
     while (s.free_count > 0) {
         place(&s, s.list[rng_next_max(&r->random, s.free_count)]);
         while (s.active_count > 0 && s.free_count > 0) {
+            if (stop_requested(&r->stop)) goto done; /* the run stops; its grid is not an output */
             int32_t a = rng_next_max(&r->random, s.active_count);
             if (!try_candidates(&s, s.active[a], p->k)) s.active[a] = s.active[--s.active_count];
         }

@@ -116,6 +116,8 @@ static inline __attribute__((always_inline)) void rulenode_add_match(run_state *
 {
     if (st->mask) mask_set(st, ri, at);
     if (st->match_count == st->match_cap) {
+        /* One failed allocation ends the run: the rest of the scan must not retry it at every match. */
+        if (r->out_of_memory) return;
         int32_t cap = st->match_cap * 2;
         match *bigger = realloc(st->matches, (size_t)cap * sizeof *bigger);
         if (!bigger) { r->out_of_memory = true; return; }
@@ -187,6 +189,7 @@ static inline __attribute__((always_inline)) void rulenode_scan_rule_cells(run_s
         const int xmax = MX - imx, ymax = MY - imy, zmax = MZ - imz;
         for (int z = imz - 1; z < MZ; z += imz)
             for (int y = imy - 1; y < MY; y += imy) {
+                if (r->out_of_memory) return;
                 const int32_t row_index = y * MX + z * plane;
                 const uint8_t *row = state + row_index;
                 const bool row_inside = y <= ymax && z <= zmax;
@@ -228,6 +231,7 @@ static inline __attribute__((always_inline)) void rulenode_scan_rule_planes(run_
     uint64_t *any = band + band_words;
     for (int lz = imz - 1; lz < MZ; lz += imz)
         for (int ly = imy - 1; ly < MY; ly += imy) {
+            if (r->out_of_memory) return;
             if (!planes_band(r, rl, lz, ly, band, any)) continue;
             int next = 0;
             for (int w = 0; w < words; w++)

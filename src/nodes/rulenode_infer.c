@@ -130,8 +130,9 @@ bool rulenode_observe(run_state *r, const rulenode *rn, rulenode_state *st)
         for (int k = 0; k < tries && !st->has_trajectory; k++) {
             int32_t seed = rng_next(&r->random);
             st->trajectory = search_run(r->state, st->future, &rn->potential_rules, r->mx, r->my,
-                                        rn->base.kind == &node_kind_all, rn->search_limit, rn->depth_coefficient, seed);
+                                        rn->base.kind == &node_kind_all, rn->search_limit, rn->depth_coefficient, seed, &r->stop);
             if (st->trajectory.out_of_memory) goto oom;
+            if (st->trajectory.stopped) return false;
             st->has_trajectory = st->trajectory.found;
         }
         return true;

@@ -297,7 +297,7 @@ static void all_children(search *se, const uint8_t *state)
 }
 
 search_result search_run(const uint8_t *present, const uint32_t *future, const potential_rules *pr, int mx, int my,
-                         bool all, int limit, double depth_coefficient, int32_t seed)
+                         bool all, int limit, double depth_coefficient, int32_t seed, run_stop *stop)
 {
     search_result res = {0};
     search se = {.future = future, .pr = pr, .mx = mx, .my = my, .c = pr->c, .cells = (int64_t)mx * my,
@@ -323,6 +323,10 @@ search_result search_run(const uint8_t *present, const uint32_t *future, const p
     if (!visited_grow(&se) || !heap_push(&se, 0)) { res.out_of_memory = true; goto done; }
     visited_insert(&se, 0);
     while (se.heap_count > 0 && (limit < 0 || se.board_count < limit)) {
+        if (stop_requested(stop)) {
+            res.stopped = true;
+            break;
+        }
         se.parent = heap_pop(&se);
         if (all) all_children(&se, se.boards[se.parent].state);
         else one_children(&se, se.boards[se.parent].state);

@@ -192,6 +192,7 @@ static bool good_seed(const wfc_node *w, wfc_state *st, run_state *r)
         int32_t seed = rng_next(&r->random);
         wfc_result result = wfc_solve(&w->pb, &st->solver, seed, -1);
         if (result == WFC_DONE) return true;
+        if (result == WFC_STOPPED) return false;
         if (result == WFC_NO_MEMORY) {
             r->out_of_memory = true;
             return false;
@@ -208,6 +209,7 @@ static bool wfc_go(run_state *r, const node *n, void *state)
     wfc_solver *s = &st->solver;
     if (st->b.n >= 0) return branch_go(r, n, state);
     if (st->firstgo) {
+        s->stop = &r->stop;
         wfc_solver_clear(s, pb);
         for (int i = 0; i < pb->cells; i++) {
             uint8_t v = r->state[i];

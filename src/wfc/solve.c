@@ -136,6 +136,7 @@ wfc_result wfc_solve(const wfc_problem *pb, wfc_solver *s, int32_t seed, long li
     s->repairs = 0;
     int last_conflict = -1, radius = 0;
     for (long l = 0; l < limit || limit < 0; l++) {
+        if (stop_requested(s->stop)) return WFC_STOPPED;
         int i = wfc_next_cell(pb, s, &random);
         if (i < 0) return WFC_DONE;
         if (pb->backtrack > 0) {

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include "../core/diag.h"
 #include "../core/rng.h"
+#include "../core/stop.h"
 #include "../core/symmetry.h"
 
 /* The six directions as the reference numbers them: +x, +y, -x, -y, +z, -z. */
@@ -146,6 +147,8 @@ struct wfc_solver {
     /* A ban could not be recorded (the stack or trail could not grow): the
        attempt stops at once and wfc_solve says WFC_NO_MEMORY. */
     bool out_of_memory;
+    /* The run's deadline and cancel flag, checked once per observation (NULL: none); set by the caller. */
+    run_stop *stop;
     /* [i]: c + 1 once cell i, down to pattern c, restricted its neighbours
        directly; 0 otherwise. NULL for the node's Shannon heuristic. */
     int32_t *singleton;
@@ -164,7 +167,7 @@ struct wfc_solver {
     long repairs;                /* areas cleared by the last wfc_solve */
 };
 
-typedef enum wfc_result { WFC_CONTRADICTION, WFC_DONE, WFC_LIMIT, WFC_NO_MEMORY } wfc_result;
+typedef enum wfc_result { WFC_CONTRADICTION, WFC_DONE, WFC_LIMIT, WFC_NO_MEMORY, WFC_STOPPED } wfc_result;
 
 /* Build the flat propagator from dense[d][t1*P + t2] (t2 may neighbour t1 in direction d); false when out of memory. */
 bool wfc_set_propagator(wfc_problem *pb, bool *const *dense);
@@ -217,7 +220,7 @@ void wfc_undo(const wfc_problem *pb, wfc_solver *s, int64_t size);
 bool wfc_backtrack(const wfc_problem *pb, wfc_solver *s);
 /* One attempt from the saved start with a generator seeded by seed: observe and
    propagate until done, a contradiction, or limit observations (limit < 0: none);
-   WFC_NO_MEMORY when a ban could not be recorded. */
+   WFC_NO_MEMORY when a ban could not be recorded, WFC_STOPPED when s->stop said so. */
 wfc_result wfc_solve(const wfc_problem *pb, wfc_solver *s, int32_t seed, long limit);
 
 /* The grey level (0..255, luminance (299 R + 587 G + 114 B) / 1000 rounded) under each cell of an mx x my wave,

@@ -38,6 +38,7 @@ int run_runner_tests(void);
 int run_lsystem_tests(void);
 int run_trace_tests(void);
 int run_noise_tests(void);
+int run_budget_tests(void);
 int run_voronoi_tests(void);
 int run_poisson_tests(void);
 int run_anim_tests(void);

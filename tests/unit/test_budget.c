@@ -1,0 +1,113 @@
+/* test_budget.c — a run's deadline and cancel: each stops the run with its own status, and the same run
+   object can be reset and run again (the sanitizer build checks that nothing leaks). */
+#include "unit.h"
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Millions of one-cell steps: far longer than any test waits. */
+static const char long_model[] = "<one values=\"BW\" in=\"B\" out=\"W\"/>";
+#define LONG_SIDE 4096
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+typedef struct canceller {
+    smalti_run *run;
+    double cancelled_at;
+} canceller;
+
+static void *cancel_soon(void *arg)
+{
+    canceller *c = arg;
+    usleep(30 * 1000);
+    c->cancelled_at = now_seconds();
+    smalti_run_cancel(c->run);
+    return NULL;
+}
+
+static void cancel_from_another_thread_stops_the_run(void **state)
+{
+    (void)state;
+    smalti_model *m = unit_load(long_model, "long", LONG_SIDE, LONG_SIDE, 1, NULL);
+    smalti_error err;
+    smalti_run *run = smalti_run_new(m, 1, &err);
+    assert_non_null(run);
+    for (int round = 0; round < 2; round++) {
+        canceller c = {run, 0};
+        pthread_t t;
+        assert_int_equal(pthread_create(&t, NULL, cancel_soon, &c), 0);
+        long steps = smalti_run_to_end(run, 0);
+        double stopped_at = now_seconds();
+        pthread_join(t, NULL);
+        assert_true(steps > 0);
+        assert_false(smalti_run_finished(run));
+        assert_int_equal(smalti_run_error(run, &err), 1);
+        assert_int_equal(err.status, SMALTI_ERR_CANCELLED);
+        assert_non_null(strstr(err.message, "cancelled"));
+        /* The issue asks for 50 ms; the bound here only guards against a run that ignores the flag
+           (a loaded machine or a sanitizer build can be slow). */
+        assert_true(stopped_at - c.cancelled_at < 1.0);
+        assert_int_equal(smalti_run_step(run), 0); /* stopped stays stopped until reset */
+        /* Reset clears the request: the same object runs again. */
+        smalti_run_reset(run, 2);
+        assert_int_equal(smalti_run_error(run, NULL), 0);
+        assert_int_equal(smalti_run_to_end(run, 1000), 1000);
+        assert_int_equal(smalti_run_error(run, NULL), 0);
+        smalti_run_reset(run, 3);
+    }
+    smalti_run_free(run);
+    smalti_model_free(m);
+}
+
+static void timeout_stops_the_run_and_reset_rearms_it(void **state)
+{
+    (void)state;
+    smalti_model *m = unit_load(long_model, "long", LONG_SIDE, LONG_SIDE, 1, NULL);
+    smalti_error err;
+    smalti_run_options opt = smalti_run_defaults();
+    opt.timeout_seconds = 0.3;
+    smalti_run *run = smalti_run_new_with(m, 1, &opt, &err);
+    assert_non_null(run);
+    for (int round = 0; round < 2; round++) {
+        long steps = smalti_run_to_end(run, 0);
+        assert_true(steps > 0);
+        assert_int_equal(smalti_run_error(run, &err), 1);
+        assert_int_equal(err.status, SMALTI_ERR_TIMEOUT);
+        assert_non_null(strstr(err.message, "timeout of 0.3 s"));
+        smalti_run_reset(run, 1);
+        /* Re-armed: a short run within the new deadline ends without an error. */
+        assert_int_equal(smalti_run_to_end(run, 100), 100);
+        assert_int_equal(smalti_run_error(run, NULL), 0);
+    }
+    smalti_run_free(run);
+    smalti_model_free(m);
+}
+
+static void a_negative_timeout_is_a_usage_error(void **state)
+{
+    (void)state;
+    smalti_model *m = unit_load(long_model, "long", 8, 8, 1, NULL);
+    smalti_error err;
+    smalti_run_options opt = smalti_run_defaults();
+    opt.timeout_seconds = -1;
+    assert_null(smalti_run_new_with(m, 1, &opt, &err));
+    assert_int_equal(err.status, SMALTI_ERR_USAGE);
+    smalti_model_free(m);
+}
+
+int run_budget_tests(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(cancel_from_another_thread_stops_the_run),
+        cmocka_unit_test(timeout_stops_the_run_and_reset_rearms_it),
+        cmocka_unit_test(a_negative_timeout_is_a_usage_error),
+    };
+    return cmocka_run_group_tests_name("budget", tests, NULL, NULL);
+}
