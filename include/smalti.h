@@ -41,10 +41,11 @@
 
    BUDGETS
    A run stops at its step limit (smalti_run_to_end), and loading refuses grids
-   past the cell limit. smalti_run_new_with adds a wall-time timeout, and
-   smalti_run_cancel stops a run from another thread. A stopped run reports
-   SMALTI_ERR_TIMEOUT or SMALTI_ERR_CANCELLED through smalti_run_error; the
-   same run object can then be reset and run again.
+   past the cell limit. smalti_run_new_with adds a wall-time timeout and a
+   memory budget, and smalti_run_cancel stops a run from another thread. A
+   stopped run reports SMALTI_ERR_TIMEOUT, SMALTI_ERR_MEMORY or
+   SMALTI_ERR_CANCELLED through smalti_run_error; the same run object can then
+   be reset and run again.
 
    OBSERVERS
    smalti_run_set_observer registers a callback called after every step with the
@@ -85,7 +86,8 @@ typedef enum smalti_status {
     SMALTI_ERR_RUNTIME = 3, /* a run failed: out of memory, impossible state */
     SMALTI_ERR_USAGE = 4,   /* the caller passed bad arguments */
     SMALTI_ERR_TIMEOUT = 5, /* a run passed its deadline (smalti_run_options.timeout_seconds) */
-    SMALTI_ERR_CANCELLED = 6 /* a run was cancelled (smalti_run_cancel) */
+    SMALTI_ERR_CANCELLED = 6, /* a run was cancelled (smalti_run_cancel) */
+    SMALTI_ERR_MEMORY = 7   /* a run needed more than its memory budget (smalti_run_options.max_memory) */
 } smalti_status;
 
 typedef struct smalti_error {
@@ -159,6 +161,10 @@ typedef struct smalti_run_options {
        smalti_run_reset; 0: none. The deadline is checked between steps and inside long
        loops (search, WFC, generators); a run past it stops with SMALTI_ERR_TIMEOUT. */
     double timeout_seconds;
+    /* Bytes the run may hold at once in the library's allocations (its grids, node
+       states, match lists, search and WFC memory; not the model, which runs share);
+       0: none. An allocation past it fails, and the run stops with SMALTI_ERR_MEMORY. */
+    size_t max_memory;
 } smalti_run_options;
 SMALTI_API smalti_run_options smalti_run_defaults(void);
 /* smalti_run_new with budgets (opt may be NULL: none). */

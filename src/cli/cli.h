@@ -15,7 +15,8 @@ enum {
     EXIT_RUNTIME = 4,
     EXIT_IO = 5,
     EXIT_TIMEOUT = 6,
-    EXIT_CANCELLED = 7,
+    EXIT_MEMORY = 7,
+    EXIT_CANCELLED = 8,
 };
 
 #define CLI_MAX_RESOURCES 16
@@ -26,6 +27,8 @@ void print_error(const smalti_error *err);                                   /* 
 void print_warning(void *userdata, const char *file, int line, const char *message); /* a smalti_warning_fn */
 /* "smalti: " fmt (with arg), then the pointer to --help, on stderr; returns EXIT_USAGE. */
 int usage_error(const char *fmt, const char *arg);
+/* A byte count: digits with an optional K, M or G (powers of 1024), at least 1M; false when not. */
+bool parse_size_arg(const char *text, size_t *out);
 bool parse_int_arg(const char *text, long min, long max, long *out);   /* a whole decimal number in [min, max] */
 const char *path_extension(const char *path);          /* ".png" of "a/b.png"; "" when the file name has none */
 bool has_extension(const char *path, const char *ext); /* case-insensitive, ext with its dot */

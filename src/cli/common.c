@@ -1,6 +1,7 @@
 /* common.c — what the smalti commands share: error and warning printing, exit codes, numbers and paths from arguments. */
 #include "cli.h"
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@ int exit_code_for(smalti_status status)
     case SMALTI_ERR_IO: return EXIT_IO;
     case SMALTI_ERR_USAGE: return EXIT_USAGE;
     case SMALTI_ERR_TIMEOUT: return EXIT_TIMEOUT;
+    case SMALTI_ERR_MEMORY: return EXIT_MEMORY;
     case SMALTI_ERR_CANCELLED: return EXIT_CANCELLED;
     default: return EXIT_RUNTIME;
     }
@@ -86,4 +88,22 @@ double now_seconds(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+bool parse_size_arg(const char *text, size_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(text, &end, 10);
+    if (end == text || errno || text[0] == '-') return false;
+    unsigned shift = 0;
+    switch (*end) {
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
+    }
+    if (*end == 'B' || *end == 'b') end++;
+    if (*end || n > (SIZE_MAX >> shift)) return false;
+    *out = (size_t)n << shift;
+    return *out >= ((size_t)1 << 20);
 }

@@ -27,6 +27,8 @@ static const char usage_text[] =
     "  --timeout SECONDS     stop the run after this much wall time (exit 6, no\n"
     "                        output); checked between steps and inside search,\n"
     "                        wfc and generators\n"
+    "  --max-memory SIZE     the most memory the run may hold, in bytes or with K, M\n"
+    "                        or G (2G); past it the run stops (exit 7, no output)\n"
     "  --resources DIR       resource root (repeatable; default ./resources, then\n"
     "                        ../resources beside the model)\n"
     "  --allow-any-path      let the model name resources outside the roots\n"
@@ -76,7 +78,7 @@ static const char usage_text[] =
     "  -q, --quiet           no per-output lines and no warnings\n"
     "\n"
     "Exit codes: 0 success, 2 usage error, 3 model error, 4 runtime error, 5 I/O error,\n"
-    "6 timeout.\n"
+    "6 timeout, 7 memory budget spent.\n"
     "\n"
     "Examples:\n"
     "  smalti run models/maze.xml --size 48 -o maze.png\n"
@@ -92,6 +94,7 @@ typedef struct run_args {
     long size, length, width, height, dim, seed, steps, pixel_size;
     long every, delay;            /* 0 when not given */
     double timeout;               /* seconds; 0: none */
+    size_t max_memory;            /* bytes; 0: none */
     const char *resources[CLI_MAX_RESOURCES];
     int resource_count;
     bool allow_any_path;
@@ -120,6 +123,13 @@ static int parse_run_args(int argc, char **argv, run_args *a)
             a->timeout = strtod(val, &end);
             if (end == val || *end || !(a->timeout > 0 && a->timeout <= 1e9))
                 return usage_error("--timeout takes a number of seconds above 0, not %s", val);
+            i++;
+            continue;
+        }
+        if (strcmp(arg, "--max-memory") == 0) {
+            if (!val) return usage_error("%s needs a value", arg);
+            if (!parse_size_arg(val, &a->max_memory))
+                return usage_error("--max-memory takes a size such as 500M or 2G (at least 1M), not %s", val);
             i++;
             continue;
         }
@@ -227,11 +237,12 @@ static int cmd_run(int argc, char **argv, bool check_only)
     }
     smalti_run_options run_opt = smalti_run_defaults();
     run_opt.timeout_seconds = a.timeout;
+    run_opt.max_memory = a.max_memory;
     smalti_run *run = smalti_run_new_with(model, (int32_t)a.seed, &run_opt, &err);
     if (!run) {
         print_error(&err);
         smalti_model_free(model);
-        return EXIT_RUNTIME;
+        return exit_code_for(err.status);
     }
     char name[256];
     base_name(a.model, name, sizeof name);

@@ -11,16 +11,16 @@ bool planes_init(bitplanes *p, int mx, int my, int mz, int c)
     p->words = (mx + 63) / 64;
     p->rows = my * mz;
     p->c = c;
-    p->bits = calloc((size_t)c * p->rows * p->words, sizeof *p->bits);
-    p->shadow = malloc((size_t)mx * my * mz);
+    p->bits = mem_calloc((size_t)c * p->rows * p->words, sizeof *p->bits);
+    p->shadow = mem_malloc((size_t)mx * my * mz);
     return p->bits && p->shadow;
 }
 
 void planes_free(bitplanes *p)
 {
-    free(p->bits);
-    free(p->shadow);
-    free(p->scratch);
+    mem_free(p->bits);
+    mem_free(p->shadow);
+    mem_free(p->scratch);
     memset(p, 0, sizeof *p);
 }
 
@@ -28,7 +28,7 @@ uint64_t *planes_scratch(run_state *r, int64_t words)
 {
     bitplanes *p = &r->planes;
     if (words > p->scratch_size) {
-        uint64_t *bigger = realloc(p->scratch, (size_t)words * sizeof *bigger);
+        uint64_t *bigger = mem_realloc(p->scratch, (size_t)words * sizeof *bigger);
         if (!bigger) return NULL;
         p->scratch = bigger;
         p->scratch_size = words;

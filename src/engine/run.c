@@ -8,23 +8,25 @@ void smalti_run_free(smalti_run *run)
 {
     if (!run) return;
     run_state *r = &run->rs;
+    mem_budget *caller = mem_enter(&r->budget);
     if (r->node_states)
         for (int i = 0; i < r->model->node_count; i++)
             if (r->node_states[i]) r->model->nodes[i]->kind->state_free(r->node_states[i]);
-    free(r->node_states);
-    free(r->start_state);
-    free(r->mask);
-    free(r->changes);
-    free(r->first);
+    mem_free(r->node_states);
+    mem_free(r->start_state);
+    mem_free(r->mask);
+    mem_free(r->changes);
+    mem_free(r->first);
     planes_free(&r->planes);
-    free(r->unlogged);
-    free(r->event_cells);
-    free(run);
+    mem_free(r->unlogged);
+    mem_free(r->event_cells);
+    mem_enter(caller);
+    mem_free(run);
 }
 
 smalti_run_options smalti_run_defaults(void)
 {
-    return (smalti_run_options){.timeout_seconds = 0};
+    return (smalti_run_options){.timeout_seconds = 0, .max_memory = 0};
 }
 
 smalti_run *smalti_run_new(const smalti_model *m, int32_t seed, smalti_error *err)
@@ -41,9 +43,14 @@ smalti_run *smalti_run_new_with(const smalti_model *m, int32_t seed, const smalt
         error_set(err, SMALTI_ERR_USAGE, m->file, 0, "the timeout must be 0 (none) or a number of seconds above 0");
         return NULL;
     }
-    smalti_run *run = calloc(1, sizeof *run);
-    if (!run) goto oom;
+    smalti_run *run = mem_calloc(1, sizeof *run);
+    if (!run) {
+        error_set(err, SMALTI_ERR_RUNTIME, m->file, 0, "out of memory creating a run");
+        return NULL;
+    }
     run_state *r = &run->rs;
+    r->budget.limit = opt ? opt->max_memory : 0;
+    mem_budget *caller = mem_enter(&r->budget);
     if (opt && opt->timeout_seconds > 0 && opt->timeout_seconds <= RUN_MAX_TIMEOUT_SECONDS)
         r->timeout_ns = (int64_t)(opt->timeout_seconds * 1e9) > 0 ? (int64_t)(opt->timeout_seconds * 1e9) : 1;
     r->model = m;
@@ -52,25 +59,30 @@ smalti_run *smalti_run_new_with(const smalti_model *m, int32_t seed, const smalt
     r->my = m->grid.my;
     r->mz = m->grid.mz;
     r->cells = r->mx * r->my * r->mz;
-    r->state = r->start_state = malloc((size_t)r->cells);
-    r->mask = calloc((size_t)r->cells, 1);
+    r->state = r->start_state = mem_malloc((size_t)r->cells);
+    r->mask = mem_calloc((size_t)r->cells, 1);
     r->mask_cap = r->cells;
-    r->node_states = calloc((size_t)m->node_count, sizeof *r->node_states);
+    r->node_states = mem_calloc((size_t)m->node_count, sizeof *r->node_states);
     r->changes_cap = 1024;
-    r->changes = malloc((size_t)r->changes_cap * sizeof *r->changes);
+    r->changes = mem_malloc((size_t)r->changes_cap * sizeof *r->changes);
     r->first_cap = 1024;
-    r->first = malloc((size_t)r->first_cap * sizeof *r->first);
+    r->first = mem_malloc((size_t)r->first_cap * sizeof *r->first);
     if (!r->state || !r->mask || !r->node_states || !r->changes || !r->first) goto oom;
     if (!planes_init(&r->planes, r->mx, r->my, r->mz, m->grid.c)) goto oom;
     for (int i = 0; i < m->node_count; i++) {
         r->node_states[i] = m->nodes[i]->kind->state_new(m->nodes[i], m->nodes[i]->grid);
         if (!r->node_states[i]) goto oom;
     }
+    mem_enter(caller);
     smalti_run_reset(run, seed);
     return run;
 oom:
+    mem_enter(caller);
+    if (r->budget.spent)
+        error_set(err, SMALTI_ERR_MEMORY, m->file, 0, "a run of this model needs more than its memory budget of %.1f MiB to start",
+                  (double)r->budget.limit / (1 << 20));
+    else error_set(err, SMALTI_ERR_RUNTIME, m->file, 0, "out of memory creating a run");
     smalti_run_free(run);
-    error_set(err, SMALTI_ERR_RUNTIME, m->file, 0, "out of memory creating a run");
     return NULL;
 }
 
@@ -78,8 +90,13 @@ void smalti_run_reset(smalti_run *run, int32_t seed)
 {
     run_state *r = &run->rs;
     const smalti_model *m = r->model;
+    mem_budget *caller = mem_enter(&r->budget);
+    r->budget.spent = false;
     rng_seed(&r->random, seed);
-    if (r->grid != &m->grid && !run_use_grid(r, &m->grid, r->start_state)) return;
+    if (r->grid != &m->grid && !run_use_grid(r, &m->grid, r->start_state)) {
+        mem_enter(caller);
+        return;
+    }
     memset(r->state, 0, (size_t)r->cells);
     memset(r->mask, 0, (size_t)r->cells);
     if (m->origin) r->state[r->mx / 2 + (r->my / 2) * r->mx + (r->mz / 2) * r->mx * r->my] = 1;
@@ -98,15 +115,16 @@ void smalti_run_reset(smalti_run *run, int32_t seed)
     r->fail_message[0] = 0;
     r->planes.valid = false;
     r->unlogged_len = 0;
+    mem_enter(caller);
 }
 
 bool run_use_grid(run_state *r, const grid_def *g, uint8_t *cells)
 {
     int32_t count = g->mx * g->my * g->mz;
     if (count > r->mask_cap) {
-        uint8_t *mask = calloc((size_t)count, 1);
+        uint8_t *mask = mem_calloc((size_t)count, 1);
         if (!mask) { r->out_of_memory = true; return false; }
-        free(r->mask);
+        mem_free(r->mask);
         r->mask = mask;
         r->mask_cap = count;
     }
@@ -160,7 +178,7 @@ bool run_grow_changes(run_state *r)
     compact_changes(r);
     if (r->changes_len < r->changes_cap / 2) return true;
     int64_t cap = r->changes_cap * 2;
-    int32_t *bigger = realloc(r->changes, (size_t)cap * sizeof *bigger);
+    int32_t *bigger = mem_realloc(r->changes, (size_t)cap * sizeof *bigger);
     if (!bigger) {
         r->out_of_memory = true;
         return false;
@@ -174,7 +192,7 @@ bool run_note_unlogged(run_state *r, int32_t index)
 {
     if (r->unlogged_len == r->unlogged_cap) {
         int64_t cap = r->unlogged_cap ? 2 * r->unlogged_cap : 1024;
-        int32_t *bigger = realloc(r->unlogged, (size_t)cap * sizeof *bigger);
+        int32_t *bigger = mem_realloc(r->unlogged, (size_t)cap * sizeof *bigger);
         if (!bigger) { r->out_of_memory = true; return false; }
         r->unlogged = bigger;
         r->unlogged_cap = cap;
@@ -192,7 +210,7 @@ static void notify_observer(run_state *r)
     if (r->unlogged_len > 0) {
         int64_t need = logged + r->unlogged_len;
         if (need > r->event_cap) {
-            int32_t *bigger = realloc(r->event_cells, (size_t)need * sizeof *bigger);
+            int32_t *bigger = mem_realloc(r->event_cells, (size_t)need * sizeof *bigger);
             if (!bigger) { r->out_of_memory = true; return; }
             r->event_cells = bigger;
             r->event_cap = need;
@@ -212,14 +230,15 @@ static void notify_observer(run_state *r)
     r->observer(r->observer_userdata, &ev);
 }
 
-int smalti_run_step(smalti_run *run)
+/* One step, with the run's budget current. */
+static int run_step(smalti_run *run)
 {
     run_state *r = &run->rs;
     if (r->current < 0 || r->out_of_memory || r->failed || stop_requested(&r->stop)) return 0;
     if (r->first_len == r->first_cap) {
         compact_first(r);
         if (r->first_len > r->first_cap / 2) {
-            int64_t *bigger = realloc(r->first, (size_t)r->first_cap * 2 * sizeof *bigger);
+            int64_t *bigger = mem_realloc(r->first, (size_t)r->first_cap * 2 * sizeof *bigger);
             if (!bigger) { r->out_of_memory = true; return 0; }
             r->first = bigger;
             r->first_cap *= 2;
@@ -234,9 +253,19 @@ int smalti_run_step(smalti_run *run)
     return 1;
 }
 
+int smalti_run_step(smalti_run *run)
+{
+    mem_budget *caller = mem_enter(&run->rs.budget);
+    int stepped = run_step(run);
+    mem_enter(caller);
+    return stepped;
+}
+
 long smalti_run_to_end(smalti_run *run, long step_limit)
 {
-    while ((step_limit <= 0 || run->rs.counter < step_limit) && smalti_run_step(run)) {}
+    mem_budget *caller = mem_enter(&run->rs.budget);
+    while ((step_limit <= 0 || run->rs.counter < step_limit) && run_step(run)) {}
+    mem_enter(caller);
     return run->rs.counter;
 }
 
@@ -262,7 +291,11 @@ int smalti_run_error(const smalti_run *run, smalti_error *err)
         snprintf(err->file, sizeof err->file, "%s", r->model->file ? r->model->file : "");
         err->line = r->failed ? r->fail_line : 0;
         if (r->failed) snprintf(err->message, sizeof err->message, "%s", r->fail_message);
-        else if (r->out_of_memory) snprintf(err->message, sizeof err->message, "out of memory after %ld steps", r->counter);
+        else if (r->out_of_memory && r->budget.spent) {
+            err->status = SMALTI_ERR_MEMORY;
+            snprintf(err->message, sizeof err->message, "stopped after %ld steps: the run needed more than its memory budget of %.1f MiB",
+                     r->counter, (double)r->budget.limit / (1 << 20));
+        } else if (r->out_of_memory) snprintf(err->message, sizeof err->message, "out of memory after %ld steps", r->counter);
         else if (r->stop.reason == STOP_TIMEOUT) {
             err->status = SMALTI_ERR_TIMEOUT;
             snprintf(err->message, sizeof err->message, "stopped after %ld steps: the run took longer than its timeout of %g s",

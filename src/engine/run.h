@@ -7,6 +7,7 @@
 #include "../core/grid.h"
 #include "../core/rng.h"
 #include "../core/stop.h"
+#include "../core/mem.h"
 #include "node.h"
 #include "planes.h"
 
@@ -46,6 +47,8 @@ struct run_state {
     /* The deadline and cancel flag (stop_requested(&r->stop) in long loops), and the timeout each reset re-arms. */
     run_stop stop;
     int64_t timeout_ns;
+    /* What the run's allocations may hold (mem.h); current during the run's API calls. */
+    mem_budget budget;
     /* A node stopped the run with an error (run_fail): its line and message. */
     bool failed;
     int fail_line;

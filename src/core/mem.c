@@ -1,0 +1,84 @@
+/* mem.c — allocation counted against the current run's budget. A block's size is what malloc_usable_size
+   says, so blocks need no header and any of them may still be released with free(). */
+#include "mem.h"
+#include <malloc.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The one piece of mutable state outside runs and models: which budget the
+   calling thread works for. It is thread-local and set only for the length
+   of an API call (mem_enter), so runs stay independent of each other. */
+static _Thread_local mem_budget *current;
+
+mem_budget *mem_enter(mem_budget *b)
+{
+    mem_budget *previous = current;
+    current = b;
+    return previous;
+}
+
+/* Whether `more` bytes fit in the budget; when not, the budget is spent. */
+static bool fits(mem_budget *b, size_t more)
+{
+    if (!b->limit || (b->used <= b->limit && more <= b->limit - b->used)) return true;
+    b->spent = true;
+    return false;
+}
+
+static void count(mem_budget *b, void *p) { b->used += malloc_usable_size(p); }
+
+static void uncount(mem_budget *b, void *p)
+{
+    size_t size = malloc_usable_size(p);
+    /* A block made before its run's budget was current is not in `used`. */
+    b->used = b->used > size ? b->used - size : 0;
+}
+
+void *mem_malloc(size_t size)
+{
+    mem_budget *b = current;
+    if (!b) return malloc(size);
+    if (!fits(b, size)) return NULL;
+    void *p = malloc(size);
+    if (p) count(b, p);
+    return p;
+}
+
+void *mem_calloc(size_t count_, size_t size)
+{
+    mem_budget *b = current;
+    if (!b) return calloc(count_, size);
+    if (size && count_ > (size_t)-1 / size) return NULL;
+    if (!fits(b, count_ * size)) return NULL;
+    void *p = calloc(count_, size);
+    if (p) count(b, p);
+    return p;
+}
+
+void *mem_realloc(void *p, size_t size)
+{
+    mem_budget *b = current;
+    if (!b) return realloc(p, size);
+    size_t old = p ? malloc_usable_size(p) : 0;
+    if (size > old && !fits(b, size - old)) return NULL;
+    if (p) uncount(b, p);
+    void *q = realloc(p, size);
+    if (q) count(b, q);
+    else if (p) count(b, p); /* the old block stays */
+    return q;
+}
+
+void mem_free(void *p)
+{
+    if (!p) return;
+    if (current) uncount(current, p);
+    free(p);
+}
+
+char *mem_strdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *copy = mem_malloc(n);
+    if (copy) memcpy(copy, s, n);
+    return copy;
+}
