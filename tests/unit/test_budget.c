@@ -1,5 +1,5 @@
-/* test_budget.c — a run's deadline and cancel: each stops the run with its own status, and the same run
-   object can be reset and run again (the sanitizer build checks that nothing leaks). */
+/* test_budget.c — a run's deadline, cancel and memory budget: each stops the run with its own status, and
+   the same run object can be reset and run again (the sanitizer build checks that nothing leaks). */
 #include "unit.h"
 #include <pthread.h>
 #include <stdlib.h>
@@ -82,8 +82,9 @@ static void timeout_stops_the_run_and_reset_rearms_it(void **state)
         assert_int_equal(err.status, SMALTI_ERR_TIMEOUT);
         assert_non_null(strstr(err.message, "timeout of 0.3 s"));
         smalti_run_reset(run, 1);
-        /* Re-armed: a short run within the new deadline ends without an error. */
-        assert_int_equal(smalti_run_to_end(run, 100), 100);
+        /* Re-armed from now: the first step (whose check reads the clock) is made. */
+        assert_int_equal(smalti_run_error(run, NULL), 0);
+        assert_int_equal(smalti_run_step(run), 1);
         assert_int_equal(smalti_run_error(run, NULL), 0);
     }
     smalti_run_free(run);
@@ -102,12 +103,59 @@ static void a_negative_timeout_is_a_usage_error(void **state)
     smalti_model_free(m);
 }
 
+/* 2048^2 cells: about 13 MiB to start (grid, marks, bitplanes); the first step's
+   list of 4 million matches needs 16 MiB more. */
+static void memory_budget_stops_the_run_and_reset_runs_again(void **state)
+{
+    (void)state;
+    smalti_model *m = unit_load("<one values=\"BW\" in=\"B\" out=\"W\"/>", "fill", 2048, 2048, 1, NULL);
+    smalti_error err;
+    smalti_run_options opt = smalti_run_defaults();
+    opt.max_memory = 20 << 20;
+    smalti_run *run = smalti_run_new_with(m, 1, &opt, &err);
+    assert_non_null(run);
+    for (int round = 0; round < 2; round++) {
+        smalti_run_to_end(run, 0);
+        assert_false(smalti_run_finished(run));
+        assert_int_equal(smalti_run_error(run, &err), 1);
+        assert_int_equal(err.status, SMALTI_ERR_MEMORY);
+        assert_non_null(strstr(err.message, "memory budget of 20.0 MiB"));
+        smalti_run_reset(run, 2);
+        assert_int_equal(smalti_run_error(run, NULL), 0);
+    }
+    smalti_run_free(run);
+    /* With room for the matches, the same model runs to its end. */
+    opt.max_memory = 64 << 20;
+    run = smalti_run_new_with(m, 1, &opt, &err);
+    assert_non_null(run);
+    smalti_run_to_end(run, 0);
+    assert_int_equal(smalti_run_error(run, NULL), 0);
+    assert_true(smalti_run_finished(run));
+    smalti_run_free(run);
+    smalti_model_free(m);
+}
+
+static void a_budget_too_small_to_start_is_refused(void **state)
+{
+    (void)state;
+    smalti_model *m = unit_load("<one values=\"BW\" in=\"B\" out=\"W\"/>", "fill", 2048, 2048, 1, NULL);
+    smalti_error err;
+    smalti_run_options opt = smalti_run_defaults();
+    opt.max_memory = 1 << 20;
+    assert_null(smalti_run_new_with(m, 1, &opt, &err));
+    assert_int_equal(err.status, SMALTI_ERR_MEMORY);
+    assert_non_null(strstr(err.message, "needs more than its memory budget of 1.0 MiB to start"));
+    smalti_model_free(m);
+}
+
 int run_budget_tests(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(cancel_from_another_thread_stops_the_run),
         cmocka_unit_test(timeout_stops_the_run_and_reset_rearms_it),
         cmocka_unit_test(a_negative_timeout_is_a_usage_error),
+        cmocka_unit_test(memory_budget_stops_the_run_and_reset_runs_again),
+        cmocka_unit_test(a_budget_too_small_to_start_is_refused),
     };
     return cmocka_run_group_tests_name("budget", tests, NULL, NULL);
 }
