@@ -171,6 +171,19 @@ printf '<one values="BW" file="../../pair" legend="BW"/>\n' > "$dir/glued.xml"
 expect 3 "glued.xml:1: error: .*--allow-any-path" "$T" run "$dir/glued.xml" --resources "$dir/res" --size 5
 "$T" run "$dir/glued.xml" --resources "$dir/res" --allow-any-path --size 5 -q -o "$dir/glued.txt"
 if [ "$(tail -n 5 "$dir/glued.txt" | grep -c '^WWWWW$')" = 5 ]; then ok; else bad "--allow-any-path rule image run"; fi
+# ... and so does a symbolic link in the root that leads out of it; links that stay inside, and a
+# root that is itself a link, keep working.
+ln -s "$dir/pair.png" "$dir/res/rules/out.png"
+printf '<one values="BW" file="out" legend="BW"/>\n' > "$dir/linked_out.xml"
+expect 3 "linked_out.xml:1: error: rule image \"out\" leaves the resource folder .*symbolic link.*--allow-any-path" \
+    "$T" run "$dir/linked_out.xml" --resources "$dir/res" --size 5
+expect 0 "" "$T" run "$dir/linked_out.xml" --resources "$dir/res" --allow-any-path --size 5 -q
+mkdir -p "$dir/res/rules/real" && cp "$dir/pair.png" "$dir/res/rules/real/pair.png"
+ln -s real/pair.png "$dir/res/rules/in.png"
+ln -s "$dir/res" "$dir/res_link"
+printf '<one values="BW" file="in" legend="BW"/>\n' > "$dir/linked_in.xml"
+"$T" run "$dir/linked_in.xml" --resources "$dir/res_link" --size 5 -q -o "$dir/linked_in.txt"
+if [ "$(tail -n 5 "$dir/linked_in.txt" | grep -c '^WWWWW$')" = 5 ]; then ok; else bad "a link inside the resource root"; fi
 
 # Traces: run --trace writes one (magic, end marker), view turns it into one HTML page that
 # holds the trace and names nothing outside itself; damaged or missing traces are refused.
