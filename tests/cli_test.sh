@@ -210,6 +210,52 @@ if [ ! -f "$dir/bad.html" ] && [ ! -f "$dir/cut.html" ]; then ok; else bad "a re
 expect 5 "cannot write" "$T" run "$M" --size 5 -q --trace "$dir/no/such/dir/x.trace"
 expect 2 "needs a value" "$T" run "$M" --trace
 
+# Outputs that are not regular files are written into, never renamed over: a FIFO (read by a
+# helper), a link to /dev/null, a device node (as root); "-" is stdout; a folder is refused.
+fifo_gets() { # FIFO OUT -- command...: run the command writing into FIFO while a reader copies it to OUT
+    fifo=$1 fifo_out=$2; shift 3
+    rm -f "$fifo" && mkfifo "$fifo" || return 1
+    timeout 10 cat "$fifo" > "$fifo_out" & reader=$!
+    "$@" && wait $reader && [ -p "$fifo" ]
+}
+if fifo_gets "$dir/pipe.txt" "$dir/pipe.out" -- "$T" run "$M" --size 9 --seed 3 -o "$dir/pipe.txt" && cmp -s "$dir/a.txt" "$dir/pipe.out"
+then ok; else bad "-o FIFO: replaced or not written"; fi
+"$T" run "$M" --size 9 --steps 5 --gif "$dir/five.gif"
+if fifo_gets "$dir/pipe.gif" "$dir/pipe_gif.out" -- "$T" run "$M" --size 9 --steps 5 --gif "$dir/pipe.gif" && cmp -s "$dir/five.gif" "$dir/pipe_gif.out"
+then ok; else bad "--gif FIFO: replaced or not written"; fi
+if fifo_gets "$dir/pipe.html" "$dir/pipe_html.out" -- "$T" view "$dir/m.trace" -o "$dir/pipe.html" && cmp -s "$dir/m.html" "$dir/pipe_html.out"
+then ok; else bad "view -o FIFO: replaced or not written"; fi
+ln -s /dev/null "$dir/null.txt"
+"$T" run "$M" --size 9 -q -o "$dir/null.txt" --trace "$dir/null.txt" && [ -L "$dir/null.txt" ] && [ -c /dev/null ] \
+    && ok || bad "a link to /dev/null was replaced"
+# A link is kept and the file it leads to replaced, as through /dev/stdout when stdout is a file.
+printf 'old\n' > "$dir/linked.txt" && ln -s linked.txt "$dir/link.txt" && ln -s /proc/self/fd/1 "$dir/stdout.txt"
+"$T" run "$M" --size 9 --seed 3 -o "$dir/link.txt" && [ -L "$dir/link.txt" ] && cmp -s "$dir/a.txt" "$dir/linked.txt" \
+    && ok || bad "-o LINK replaced the link"
+"$T" run "$M" --size 9 --seed 3 -o "$dir/stdout.txt" > "$dir/stdout.out" && [ -L "$dir/stdout.txt" ] && cmp -s "$dir/a.txt" "$dir/stdout.out" \
+    && ok || bad "-o a link to /proc/self/fd/1 (stdout a file)"
+if mknod "$dir/devnull.html" c 1 3 2>/dev/null; then
+    "$T" view "$dir/m.trace" -o "$dir/devnull.html" && [ -c "$dir/devnull.html" ] && ok || bad "view -o DEVICE replaced the device"
+else
+    echo "cli: writing into a device node skipped: mknod not permitted"
+fi
+mkdir -p "$dir/folder.txt" "$dir/folder.gif" "$dir/folder.html"
+expect 5 "folder.txt: error: is a directory" "$T" run "$M" --size 9 -o "$dir/folder.txt"
+expect 5 "folder.gif: error: is a directory" "$T" run "$M" --size 9 --gif "$dir/folder.gif"
+expect 5 "folder.html: error: is a directory" "$T" view "$dir/m.trace" -o "$dir/folder.html"
+expect 5 "folder.txt: error: is a directory" "$T" run "$M" --size 9 --trace "$dir/folder.txt" -o "$dir/x.txt"
+if [ -z "$(ls "$dir" | grep tmp)$(ls -A "$dir/folder.txt")$(ls -A "$dir/folder.gif")" ]; then ok; else bad "a folder target left files"; fi
+"$T" run "$M" --size 9 --seed 3 -o - > "$dir/dash.txt" && cmp -s "$dir/a.txt" "$dir/dash.txt" && ok || bad "run -o -"
+"$T" run "$M" --size 9 --seed 3 --gif "$dir/dash.gif" -o - > "$dir/dash2.txt" && cmp -s "$dir/a.txt" "$dir/dash2.txt" \
+    && ok || bad "run --gif FILE -o -"
+"$T" view "$dir/m.trace" -o - > "$dir/dash.html" && cmp -s "$dir/m.html" "$dir/dash.html" && ok || bad "view -o -"
+"$T" run "$M" --size 9 --seed 2 -q --trace - -o "$dir/dash_traced.txt" > "$dir/dash.trace" && cmp -s "$dir/m.trace" "$dir/dash.trace" \
+    && ok || bad "run --trace -"
+expect 2 "--trace - and the text result would share stdout" "$T" run "$M" --size 9 --trace -
+expect 2 "--trace - and the text result would share stdout" "$T" run "$M" --size 9 --trace - -o -
+expect 2 "--gif -: a GIF cannot go to stdout" "$T" run "$M" --size 9 --gif - -o "$dir/x.txt"
+if [ ! -e ./- ] && [ ! -e "$dir/-" ]; then ok; else bad "a file named - was written"; fi
+
 # smalti wfc: a tiny classic samples.xml over the shared WaveFunctionCollapse samples (one overlapping, one tiled).
 W=../shared/wfc
 if [ -f "$W/samples/RedMaze.png" ] && [ -f "$W/tilesets/Knots.xml" ]; then

@@ -39,7 +39,7 @@ long run_with_progress(smalti_run *run, long step_limit, const char *label, bool
    as the user gave it (the steps are filled in by write_result). */
 text_header result_header(const smalti_model *model, const char *model_name, int32_t seed, long step_limit);
 /* Write the outcome of a run to path by its extension (.png, .txt, .vox), or
-   the text form to stdout when path is NULL. A 3-D grid's .png is its
+   the text form to stdout when path is NULL or "-". A 3-D grid's .png is its
    isometric picture with cubes of pixel_size. */
 bool write_result(const char *path, const smalti_run *run, const text_header *header, const palette *pal, int pixel_size,
                   smalti_error *err);

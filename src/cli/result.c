@@ -20,7 +20,7 @@ bool write_result(const char *path, const smalti_run *run, const text_header *he
     grid_view g;
     g.cells = smalti_run_grid(run, &g.mx, &g.my, &g.mz);
     g.legend = smalti_run_legend(run);
-    if (!path) {
+    if (!path || strcmp(path, "-") == 0) {
         if (!write_text_result(stdout, &h, &g) || fflush(stdout) != 0) {
             error_set(err, SMALTI_ERR_IO, "<stdout>", 0, "write failed");
             return false;

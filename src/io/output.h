@@ -27,15 +27,21 @@ bool palette_read_colors(palette *p, const xmlNode *parent, const char *file, sm
 /* Colours for a legend; symbols without a colour get grey and are reported. */
 void palette_colors(const palette *p, const char *legend, uint32_t *colors, char *missing, size_t missing_size);
 
-/* Atomic files: write to a temporary name beside the target, then rename. */
+/* Atomic files: write to a temporary name beside the target, then rename. A
+   target that is not a regular file is written directly instead, never renamed
+   over: "-" is standard output (flushed, not closed), and an existing character
+   device or FIFO is opened as it is; a folder, block device or socket is refused
+   ("PATH: is a directory"). Such outputs cannot be all-or-nothing. A symbolic
+   link stays: the file it leads to is replaced. */
 typedef struct atomic_file {
     FILE *f;
-    char tmp[4096];
-    char path[4096];
+    char tmp[4096];    /* "" when writing directly to the target */
+    char path[4096];   /* as given, for messages */
+    char target[4096]; /* what tmp is renamed to: path, its links resolved */
 } atomic_file;
 bool atomic_open(atomic_file *af, const char *path, smalti_error *err);
 bool atomic_commit(atomic_file *af, smalti_error *err); /* closes; renames on success */
-void atomic_abort(atomic_file *af);
+void atomic_abort(atomic_file *af);                     /* closes; removes the temporary file */
 
 typedef struct grid_view {
     const unsigned char *cells;

@@ -442,8 +442,7 @@ const uint8_t *trace_writer_bytes(const trace_writer *w, size_t *len)
 void trace_writer_free(trace_writer *w)
 {
     if (!w) return;
-    if (w->to_file && w->af.f) atomic_abort(&w->af);
-    else if (w->to_file && w->failed) remove(w->af.tmp);
+    if (w->to_file) atomic_abort(&w->af); /* unfinished, or its commit failed */
     free(w->out.p);
     free(w->block.p);
     free(w->index);
