@@ -131,6 +131,41 @@ else
 fi
 if cmp -s "$dir/m.png" "$dir/m2.png"; then ok; else bad "--iso changed a 2-D PNG"; fi
 
+# A run ended by SIGTERM, SIGHUP or SIGINT removes its temporary files (a GIF's and a trace's
+# exist all through the run, a frame's or the result's for a while): the process dies of the
+# signal and leaves no NAME.tmpPID and no output. A signal ignored from the start stays ignored.
+printf '<markov values="BW">\n  <one in="B" out="W"/>\n  <one in="W" out="B"/>\n</markov>\n' > "$dir/flip.xml"
+signalled_run() { # NAME [WRAPPER...]: a run that never ends, recording into $dir/NAME, in the background ($pid)
+    sdir="$dir/$1"; shift
+    mkdir -p "$sdir"
+    "$@" "$T" run "$dir/flip.xml" --size 64 --steps 0 --every 97 -q --gif "$sdir/run.gif" --trace "$sdir/run.trace" \
+        --frames "$sdir/frames" -o "$sdir/run.png" & pid=$!
+    n=0
+    while [ $n -lt 100 ] && [ "$(ls "$sdir" | grep -c tmp)" -lt 2 ]; do sleep 0.05; n=$((n + 1)); done
+    sleep 0.3 # well into the run: frames are being written
+}
+killed_cleanly() { # SIG: $pid dies of SIG and leaves nothing in $sdir but the frames made
+    kill -s "$1" $pid; { wait $pid; } 2>/dev/null; rc=$? # (quiet: no "Terminated" from the shell)
+    [ "$(kill -l $rc)" = "$1" ] && [ -z "$(ls "$sdir" | grep -v '^frames$')$(ls "$sdir/frames" | grep -v '^[0-9]*\.png$')" ]
+}
+for sig in TERM HUP; do
+    signalled_run "sig_$sig" && killed_cleanly $sig && ok || bad "SIG$sig: exit $rc, left $(find "$sdir" -name '*.tmp*')"
+done
+# (a background job of a script starts with SIGINT ignored; env --default-signal gives it back)
+if env --default-signal=INT true 2>/dev/null; then
+    signalled_run sig_INT env --default-signal=INT && killed_cleanly INT && ok || bad "SIGINT: exit $rc, left $(find "$sdir" -name '*.tmp*')"
+else
+    echo "cli: SIGINT case skipped: env has no --default-signal"
+fi
+signalled_run nohup sh -c 'trap "" HUP; exec "$0" "$@"'
+kill -s HUP $pid; sleep 0.3
+if kill -0 $pid 2>/dev/null && killed_cleanly TERM; then ok; else bad "an ignored SIGHUP ended the run, or SIGTERM after it left files"; fi
+# SIGPIPE too: the reader of --trace - goes away (when the trace is flushed, at the end here) while the GIF is open.
+mkdir -p "$dir/sig_PIPE"
+"$T" run "$dir/flip.xml" --size 64 --steps 200000 --every 1000 -q --trace - --gif "$dir/sig_PIPE/run.gif" \
+    -o "$dir/sig_PIPE/run.png" | head -c 100 > /dev/null
+if [ -z "$(ls "$dir/sig_PIPE")" ]; then ok; else bad "SIGPIPE left: $(ls "$dir/sig_PIPE")"; fi
+
 # Batch: one PNG per seed, named model_seed.
 mkdir -p "$dir/models"
 cp "$M" "$dir/models/m.xml"

@@ -33,6 +33,13 @@ const char *base_name(const char *path, char *buf, size_t size);
 bool make_output_dir(const char *path);
 double now_seconds(void); /* a monotonic clock */
 
+/* Temporary files (tempfiles.c): temp_files_guard, at the start, makes SIGINT,
+   SIGTERM, SIGHUP and SIGPIPE remove the temporary files still listed before
+   the process dies of them; every writer is given temp_files_hook() to list its
+   temporary file. */
+void temp_files_guard(void);
+const temp_hook *temp_files_hook(void);
+
 /* Run to the end (or the limit), with a progress line on a terminal after a second. */
 long run_with_progress(smalti_run *run, long step_limit, const char *label, bool quiet);
 /* The text header of a run of model: its name, the size it was loaded for, the seed and the step limit

@@ -250,6 +250,7 @@ static int cmd_run(int argc, char **argv, bool check_only)
             .delay_cs = a.delay > 0 ? (int)a.delay : ANIM_DEFAULT_DELAY,
             .step_limit = a.steps,
             .pal = &pal,
+            .temps = temp_files_hook(),
         };
         recorder = anim_start(&ao, run, &err);
         if (!recorder) {
@@ -320,6 +321,7 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     const char *cmd = argv[1];
+    temp_files_guard();
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         fputs(usage_text, stdout);
         return EXIT_OK;

@@ -4,7 +4,8 @@
    character device or FIFO (/dev/null, a pipe) is written directly, as a
    rename would replace it with a plain file; a folder, block device or socket
    is refused. A symbolic link is followed and kept (/dev/stdout is one): the
-   file it leads to is the one replaced. */
+   file it leads to is the one replaced. The temp_hook hears of each temporary
+   name before its file is made and after it is renamed or removed. */
 #include "output.h"
 #include <errno.h>
 #include <limits.h>
@@ -34,7 +35,14 @@ static bool open_special(atomic_file *af, const struct stat *st, smalti_error *e
     return true;
 }
 
-bool atomic_open(atomic_file *af, const char *path, smalti_error *err)
+/* The temporary name is free again: renamed into place or removed. */
+static void release(atomic_file *af)
+{
+    if (af->temps) af->temps->release(af->temps->ctx, af->tmp);
+    af->tmp[0] = 0;
+}
+
+bool atomic_open(atomic_file *af, const char *path, const temp_hook *temps, smalti_error *err)
 {
     memset(af, 0, sizeof *af);
     if (snprintf(af->path, sizeof af->path, "%s", path) >= (int)sizeof af->path) {
@@ -53,11 +61,16 @@ bool atomic_open(atomic_file *af, const char *path, smalti_error *err)
     if (snprintf(af->target, sizeof af->target, "%s", target) >= (int)sizeof af->target ||
         snprintf(af->tmp, sizeof af->tmp, "%s.tmp%ld", target, (long)getpid()) >= (int)sizeof af->tmp) {
         error_set(err, SMALTI_ERR_IO, path, 0, "output path is too long");
+        af->tmp[0] = 0;
         return false;
     }
+    /* Told before the file exists, so that no moment is left when it exists unlisted. */
+    af->temps = temps;
+    if (temps) temps->claim(temps->ctx, af->tmp);
     af->f = fopen(af->tmp, "wb");
     if (!af->f) {
         error_set(err, SMALTI_ERR_IO, path, 0, "cannot write: %s", strerror(errno));
+        release(af);
         return false;
     }
     return true;
@@ -75,14 +88,19 @@ static bool close_file(atomic_file *af)
 bool atomic_commit(atomic_file *af, smalti_error *err)
 {
     bool ok = close_file(af);
-    if (ok && (!af->tmp[0] || rename(af->tmp, af->target) == 0)) return true;
+    if (ok && (!af->tmp[0] || rename(af->tmp, af->target) == 0)) {
+        if (af->tmp[0]) release(af);
+        return true;
+    }
     error_set(err, SMALTI_ERR_IO, af->path, 0, "cannot write: %s", strerror(errno ? errno : EIO));
-    if (af->tmp[0]) remove(af->tmp);
+    atomic_abort(af);
     return false;
 }
 
 void atomic_abort(atomic_file *af)
 {
     if (af->f) close_file(af);
-    if (af->tmp[0]) remove(af->tmp);
+    if (!af->tmp[0]) return;
+    remove(af->tmp);
+    release(af);
 }

@@ -63,14 +63,14 @@ static bool gif_failed(gif_anim *g, int code, smalti_error *err)
     return false;
 }
 
-gif_anim *gif_anim_open(const char *path, smalti_error *err)
+gif_anim *gif_anim_open(const char *path, const temp_hook *temps, smalti_error *err)
 {
     gif_anim *g = calloc(1, sizeof *g);
     if (!g) {
         error_set(err, SMALTI_ERR_RUNTIME, path, 0, "out of memory");
         return NULL;
     }
-    if (!atomic_open(&g->af, path, err)) {
+    if (!atomic_open(&g->af, path, temps, err)) {
         free(g);
         return NULL;
     }
