@@ -1,8 +1,8 @@
 /* tempfiles.c — the temporary files of this process, removed when SIGINT,
    SIGTERM, SIGHUP or SIGPIPE (the reader of "-" or of a FIFO gone) ends it.
-   Outputs are written as NAME.tmpPID and renamed
-   when complete (io/atomic.c); a signal in between would leave the temporary
-   file, a GIF's or a trace's being written all through a run. The writers tell
+   Outputs are written as NAME.tmpPID and renamed when complete (io/atomic.c);
+   a signal in between would leave the temporary file, and a GIF's or a
+   trace's is being written all through a run. The writers tell
    temp_files_hook() of each name before making the file and once the name is
    free again; the handler unlinks the names still listed, then dies of the
    signal as the process would have without it.
@@ -30,39 +30,37 @@ static volatile sig_atomic_t temp_listed[TEMP_SLOTS];
 static const int ending_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 #define ENDING_SIGNAL_COUNT (int)(sizeof ending_signals / sizeof *ending_signals)
 
-static void block_ending_signals(sigset_t *old)
+/* Put tmp in a free slot of the list, or take it off, with the ending signals blocked. */
+static void change_list(const char *tmp, bool add)
 {
-    sigset_t set;
+    sigset_t set, old;
     sigemptyset(&set);
     for (int i = 0; i < ENDING_SIGNAL_COUNT; i++) sigaddset(&set, ending_signals[i]);
-    sigprocmask(SIG_BLOCK, &set, old);
+    sigprocmask(SIG_BLOCK, &set, &old);
+    for (int i = 0; i < TEMP_SLOTS; i++) {
+        if (add && !temp_listed[i]) {
+            snprintf(temp_names[i], sizeof temp_names[i], "%s", tmp);
+            temp_listed[i] = 1;
+            break;
+        }
+        if (!add && temp_listed[i] && strcmp(temp_names[i], tmp) == 0) {
+            temp_listed[i] = 0;
+            break;
+        }
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 static void claim(void *ctx, const char *tmp)
 {
     (void)ctx;
-    sigset_t old;
-    block_ending_signals(&old);
-    for (int i = 0; i < TEMP_SLOTS; i++)
-        if (!temp_listed[i]) {
-            snprintf(temp_names[i], sizeof temp_names[i], "%s", tmp);
-            temp_listed[i] = 1;
-            break;
-        }
-    sigprocmask(SIG_SETMASK, &old, NULL);
+    change_list(tmp, true);
 }
 
 static void release(void *ctx, const char *tmp)
 {
     (void)ctx;
-    sigset_t old;
-    block_ending_signals(&old);
-    for (int i = 0; i < TEMP_SLOTS; i++)
-        if (temp_listed[i] && strcmp(temp_names[i], tmp) == 0) {
-            temp_listed[i] = 0;
-            break;
-        }
-    sigprocmask(SIG_SETMASK, &old, NULL);
+    change_list(tmp, false);
 }
 
 const temp_hook *temp_files_hook(void)
