@@ -34,7 +34,7 @@ __attribute__((noinline)) static bool run_traced(const smalti_model *m, int seed
     smalti_error err;
     smalti_run *run = smalti_run_new(m, seed, &err);
     trace_meta meta = {.model_path = model_path, .seed = seed, .step_limit = limit};
-    trace_writer *w = trace_writer_new(trace_path, run, m, &meta, pal, &err);
+    trace_writer *w = trace_writer_new(trace_path, run, m, &meta, pal, NULL, &err);
     bool ok = w != NULL;
     if (w) {
         smalti_run_set_observer(run, trace_observe, w);

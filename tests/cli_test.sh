@@ -131,6 +131,41 @@ else
 fi
 if cmp -s "$dir/m.png" "$dir/m2.png"; then ok; else bad "--iso changed a 2-D PNG"; fi
 
+# A run ended by SIGTERM, SIGHUP or SIGINT removes its temporary files (a GIF's and a trace's
+# exist all through the run, a frame's or the result's for a while): the process dies of the
+# signal and leaves no NAME.tmpPID and no output. A signal ignored from the start stays ignored.
+printf '<markov values="BW">\n  <one in="B" out="W"/>\n  <one in="W" out="B"/>\n</markov>\n' > "$dir/flip.xml"
+signalled_run() { # NAME [WRAPPER...]: a run that never ends, recording into $dir/NAME, in the background ($pid)
+    sdir="$dir/$1"; shift
+    mkdir -p "$sdir"
+    "$@" "$T" run "$dir/flip.xml" --size 64 --steps 0 --every 97 -q --gif "$sdir/run.gif" --trace "$sdir/run.trace" \
+        --frames "$sdir/frames" -o "$sdir/run.png" & pid=$!
+    n=0
+    while [ $n -lt 100 ] && [ "$(ls "$sdir" | grep -c tmp)" -lt 2 ]; do sleep 0.05; n=$((n + 1)); done
+    sleep 0.3 # well into the run: frames are being written
+}
+killed_cleanly() { # SIG: $pid dies of SIG and leaves nothing in $sdir but the frames made
+    kill -s "$1" $pid; { wait $pid; } 2>/dev/null; rc=$? # (quiet: no "Terminated" from the shell)
+    [ "$(kill -l $rc)" = "$1" ] && [ -z "$(ls "$sdir" | grep -v '^frames$')$(ls "$sdir/frames" | grep -v '^[0-9]*\.png$')" ]
+}
+for sig in TERM HUP; do
+    signalled_run "sig_$sig" && killed_cleanly $sig && ok || bad "SIG$sig: exit $rc, left $(find "$sdir" -name '*.tmp*')"
+done
+# (a background job of a script starts with SIGINT ignored; env --default-signal gives it back)
+if env --default-signal=INT true 2>/dev/null; then
+    signalled_run sig_INT env --default-signal=INT && killed_cleanly INT && ok || bad "SIGINT: exit $rc, left $(find "$sdir" -name '*.tmp*')"
+else
+    echo "cli: SIGINT case skipped: env has no --default-signal"
+fi
+signalled_run nohup sh -c 'trap "" HUP; exec "$0" "$@"'
+kill -s HUP $pid; sleep 0.3
+if kill -0 $pid 2>/dev/null && killed_cleanly TERM; then ok; else bad "an ignored SIGHUP ended the run, or SIGTERM after it left files"; fi
+# SIGPIPE too: the reader of --trace - goes away (when the trace is flushed, at the end here) while the GIF is open.
+mkdir -p "$dir/sig_PIPE"
+"$T" run "$dir/flip.xml" --size 64 --steps 200000 --every 1000 -q --trace - --gif "$dir/sig_PIPE/run.gif" \
+    -o "$dir/sig_PIPE/run.png" | head -c 100 > /dev/null
+if [ -z "$(ls "$dir/sig_PIPE")" ]; then ok; else bad "SIGPIPE left: $(ls "$dir/sig_PIPE")"; fi
+
 # Batch: one PNG per seed, named model_seed.
 mkdir -p "$dir/models"
 cp "$M" "$dir/models/m.xml"
@@ -171,6 +206,19 @@ printf '<one values="BW" file="../../pair" legend="BW"/>\n' > "$dir/glued.xml"
 expect 3 "glued.xml:1: error: .*--allow-any-path" "$T" run "$dir/glued.xml" --resources "$dir/res" --size 5
 "$T" run "$dir/glued.xml" --resources "$dir/res" --allow-any-path --size 5 -q -o "$dir/glued.txt"
 if [ "$(tail -n 5 "$dir/glued.txt" | grep -c '^WWWWW$')" = 5 ]; then ok; else bad "--allow-any-path rule image run"; fi
+# ... and so does a symbolic link in the root that leads out of it; links that stay inside, and a
+# root that is itself a link, keep working.
+ln -s "$dir/pair.png" "$dir/res/rules/out.png"
+printf '<one values="BW" file="out" legend="BW"/>\n' > "$dir/linked_out.xml"
+expect 3 "linked_out.xml:1: error: rule image \"out\" leaves the resource folder .*symbolic link.*--allow-any-path" \
+    "$T" run "$dir/linked_out.xml" --resources "$dir/res" --size 5
+expect 0 "" "$T" run "$dir/linked_out.xml" --resources "$dir/res" --allow-any-path --size 5 -q
+mkdir -p "$dir/res/rules/real" && cp "$dir/pair.png" "$dir/res/rules/real/pair.png"
+ln -s real/pair.png "$dir/res/rules/in.png"
+ln -s "$dir/res" "$dir/res_link"
+printf '<one values="BW" file="in" legend="BW"/>\n' > "$dir/linked_in.xml"
+"$T" run "$dir/linked_in.xml" --resources "$dir/res_link" --size 5 -q -o "$dir/linked_in.txt"
+if [ "$(tail -n 5 "$dir/linked_in.txt" | grep -c '^WWWWW$')" = 5 ]; then ok; else bad "a link inside the resource root"; fi
 
 # Traces: run --trace writes one (magic, end marker), view turns it into one HTML page that
 # holds the trace and names nothing outside itself; damaged or missing traces are refused.
@@ -196,6 +244,52 @@ expect 5 "not a valid trace" "$T" view "$dir/cut.trace"
 if [ ! -f "$dir/bad.html" ] && [ ! -f "$dir/cut.html" ]; then ok; else bad "a refused trace left a page"; fi
 expect 5 "cannot write" "$T" run "$M" --size 5 -q --trace "$dir/no/such/dir/x.trace"
 expect 2 "needs a value" "$T" run "$M" --trace
+
+# Outputs that are not regular files are written into, never renamed over: a FIFO (read by a
+# helper), a link to /dev/null, a device node (as root); "-" is stdout; a folder is refused.
+fifo_gets() { # FIFO OUT -- command...: run the command writing into FIFO while a reader copies it to OUT
+    fifo=$1 fifo_out=$2; shift 3
+    rm -f "$fifo" && mkfifo "$fifo" || return 1
+    timeout 10 cat "$fifo" > "$fifo_out" & reader=$!
+    "$@" && wait $reader && [ -p "$fifo" ]
+}
+if fifo_gets "$dir/pipe.txt" "$dir/pipe.out" -- "$T" run "$M" --size 9 --seed 3 -o "$dir/pipe.txt" && cmp -s "$dir/a.txt" "$dir/pipe.out"
+then ok; else bad "-o FIFO: replaced or not written"; fi
+"$T" run "$M" --size 9 --steps 5 --gif "$dir/five.gif"
+if fifo_gets "$dir/pipe.gif" "$dir/pipe_gif.out" -- "$T" run "$M" --size 9 --steps 5 --gif "$dir/pipe.gif" && cmp -s "$dir/five.gif" "$dir/pipe_gif.out"
+then ok; else bad "--gif FIFO: replaced or not written"; fi
+if fifo_gets "$dir/pipe.html" "$dir/pipe_html.out" -- "$T" view "$dir/m.trace" -o "$dir/pipe.html" && cmp -s "$dir/m.html" "$dir/pipe_html.out"
+then ok; else bad "view -o FIFO: replaced or not written"; fi
+ln -s /dev/null "$dir/null.txt"
+"$T" run "$M" --size 9 -q -o "$dir/null.txt" --trace "$dir/null.txt" && [ -L "$dir/null.txt" ] && [ -c /dev/null ] \
+    && ok || bad "a link to /dev/null was replaced"
+# A link is kept and the file it leads to replaced, as through /dev/stdout when stdout is a file.
+printf 'old\n' > "$dir/linked.txt" && ln -s linked.txt "$dir/link.txt" && ln -s /proc/self/fd/1 "$dir/stdout.txt"
+"$T" run "$M" --size 9 --seed 3 -o "$dir/link.txt" && [ -L "$dir/link.txt" ] && cmp -s "$dir/a.txt" "$dir/linked.txt" \
+    && ok || bad "-o LINK replaced the link"
+"$T" run "$M" --size 9 --seed 3 -o "$dir/stdout.txt" > "$dir/stdout.out" && [ -L "$dir/stdout.txt" ] && cmp -s "$dir/a.txt" "$dir/stdout.out" \
+    && ok || bad "-o a link to /proc/self/fd/1 (stdout a file)"
+if mknod "$dir/devnull.html" c 1 3 2>/dev/null; then
+    "$T" view "$dir/m.trace" -o "$dir/devnull.html" && [ -c "$dir/devnull.html" ] && ok || bad "view -o DEVICE replaced the device"
+else
+    echo "cli: writing into a device node skipped: mknod not permitted"
+fi
+mkdir -p "$dir/folder.txt" "$dir/folder.gif" "$dir/folder.html"
+expect 5 "folder.txt: error: is a directory" "$T" run "$M" --size 9 -o "$dir/folder.txt"
+expect 5 "folder.gif: error: is a directory" "$T" run "$M" --size 9 --gif "$dir/folder.gif"
+expect 5 "folder.html: error: is a directory" "$T" view "$dir/m.trace" -o "$dir/folder.html"
+expect 5 "folder.txt: error: is a directory" "$T" run "$M" --size 9 --trace "$dir/folder.txt" -o "$dir/x.txt"
+if [ -z "$(ls "$dir" | grep tmp)$(ls -A "$dir/folder.txt")$(ls -A "$dir/folder.gif")" ]; then ok; else bad "a folder target left files"; fi
+"$T" run "$M" --size 9 --seed 3 -o - > "$dir/dash.txt" && cmp -s "$dir/a.txt" "$dir/dash.txt" && ok || bad "run -o -"
+"$T" run "$M" --size 9 --seed 3 --gif "$dir/dash.gif" -o - > "$dir/dash2.txt" && cmp -s "$dir/a.txt" "$dir/dash2.txt" \
+    && ok || bad "run --gif FILE -o -"
+"$T" view "$dir/m.trace" -o - > "$dir/dash.html" && cmp -s "$dir/m.html" "$dir/dash.html" && ok || bad "view -o -"
+"$T" run "$M" --size 9 --seed 2 -q --trace - -o "$dir/dash_traced.txt" > "$dir/dash.trace" && cmp -s "$dir/m.trace" "$dir/dash.trace" \
+    && ok || bad "run --trace -"
+expect 2 "--trace - and the text result would share stdout" "$T" run "$M" --size 9 --trace -
+expect 2 "--trace - and the text result would share stdout" "$T" run "$M" --size 9 --trace - -o -
+expect 2 "--gif -: a GIF cannot go to stdout" "$T" run "$M" --size 9 --gif - -o "$dir/x.txt"
+if [ ! -e ./- ] && [ ! -e "$dir/-" ]; then ok; else bad "a file named - was written"; fi
 
 # smalti wfc: a tiny classic samples.xml over the shared WaveFunctionCollapse samples (one overlapping, one tiled).
 W=../shared/wfc

@@ -83,7 +83,7 @@ static void run_row(const char *corpus, row *w)
     trace_meta meta = {.model_path = path, .seed = w->seed, .step_limit = w->limit};
     watch wt = {.run = run};
     trace_reader *r = NULL;
-    if (!run || !(wt.writer = trace_writer_new(NULL, run, model, &meta, &pal, &err))) {
+    if (!run || !(wt.writer = trace_writer_new(NULL, run, model, &meta, &pal, NULL, &err))) {
         snprintf(w->detail, sizeof w->detail, "cannot start: %s", err.message);
         goto done;
     }

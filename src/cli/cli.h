@@ -38,13 +38,20 @@ const char *base_name(const char *path, char *buf, size_t size);
 bool make_output_dir(const char *path);
 double now_seconds(void); /* a monotonic clock */
 
+/* Temporary files (tempfiles.c): temp_files_guard, at the start, makes SIGINT,
+   SIGTERM, SIGHUP and SIGPIPE remove the temporary files still listed before
+   the process dies of them; every writer is given temp_files_hook() to list its
+   temporary file. */
+void temp_files_guard(void);
+const temp_hook *temp_files_hook(void);
+
 /* Run to the end (or the limit), with a progress line on a terminal after a second. */
 long run_with_progress(smalti_run *run, long step_limit, const char *label, bool quiet);
 /* The text header of a run of model: its name, the size it was loaded for, the seed and the step limit
    as the user gave it (the steps are filled in by write_result). */
 text_header result_header(const smalti_model *model, const char *model_name, int32_t seed, long step_limit);
 /* Write the outcome of a run to path by its extension (.png, .txt, .vox), or
-   the text form to stdout when path is NULL. A 3-D grid's .png is its
+   the text form to stdout when path is NULL or "-". A 3-D grid's .png is its
    isometric picture with cubes of pixel_size. */
 bool write_result(const char *path, const smalti_run *run, const text_header *header, const palette *pal, int pixel_size,
                   smalti_error *err);

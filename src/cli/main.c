@@ -16,6 +16,7 @@ static const char usage_text[] =
     "  smalti check MODEL.xml [options]   load a model and report problems, without running\n"
     "  smalti wfc SAMPLES.xml [options]   the classic WaveFunctionCollapse sample list\n"
     "  smalti view RUN.trace -o RUN.html  a trace as one self-contained HTML viewer page\n"
+    "                                     (-o -: to stdout)\n"
     "  smalti --help | --version\n"
     "\n"
     "Options of run and check:\n"
@@ -33,15 +34,17 @@ static const char usage_text[] =
     "                        ../resources beside the model)\n"
     "  --allow-any-path      let the model name resources outside the roots\n"
     "  -o, --output FILE     .png (palette colours), .txt (text grid) or .vox (3-D);\n"
-    "                        without -o the text form goes to stdout. A 3-D grid's\n"
-    "                        .png is an isometric picture, as the reference draws it\n"
+    "                        without -o, or with -o -, the text form goes to stdout.\n"
+    "                        A 3-D grid's .png is an isometric picture, as the\n"
+    "                        reference draws it\n"
     "  --iso                 ask for that isometric PNG (models.xml iso=\"True\");\n"
     "                        needs -o FILE.png; a 2-D grid gets its normal PNG\n"
     "  --pixel-size N        pixels per cell in a 2-D PNG, cube size in an isometric\n"
     "                        one (default 4, as models.xml pixelsize)\n"
     "  --palette FILE        colours to use over the built-in palette\n"
     "  --trace FILE          record every step (acting node, changed cells) for\n"
-    "                        `smalti view` (format: docs/trace-format.md)\n"
+    "                        `smalti view` (format: docs/trace-format.md); - for\n"
+    "                        stdout, when the result goes to -o FILE\n"
     "  -q, --quiet           no progress line and no warnings\n"
     "\n"
     "Watching and recording a run (run only; with any of them the final grid is\n"
@@ -173,6 +176,26 @@ static int parse_run_args(int argc, char **argv, run_args *a)
     return EXIT_OK;
 }
 
+/* With a recording or the live view, the final grid goes out only to -o. */
+static bool writes_final_grid(const run_args *a)
+{
+    return a->output || !(a->gif || a->frames_dir || a->watch);
+}
+
+/* "-" names stdout for the text result (-o -) and the trace (--trace -), which
+   cannot share it; a GIF may need its header rewritten at the end, so it needs a file. */
+static int check_stdout_use(const run_args *a)
+{
+    bool text_out = writes_final_grid(a) && (!a->output || strcmp(a->output, "-") == 0);
+    if (a->gif && strcmp(a->gif, "-") == 0)
+        return usage_error("%s", "--gif -: a GIF cannot go to stdout (its header may be rewritten at the end); give a file name");
+    if (!a->trace || strcmp(a->trace, "-") != 0) return EXIT_OK;
+    if (text_out) return usage_error("%s", "--trace - and the text result would share stdout; give -o FILE");
+    if (a->watch) return usage_error("%s", "--trace - and --watch would share stdout; give --trace FILE");
+    if (isatty(STDOUT_FILENO)) return usage_error("%s", "--trace -: a trace is binary, and stdout is a terminal");
+    return EXIT_OK;
+}
+
 static int load_for_args(const run_args *a, smalti_model **model)
 {
     smalti_load_options opt = smalti_load_defaults();
@@ -219,6 +242,7 @@ static int cmd_run(int argc, char **argv, bool check_only)
     if (a.watch && !check_only && !isatty(STDOUT_FILENO))
         return usage_error("%s", "--watch draws on a terminal, and stdout is not one; record the run with --gif FILE "
                                  "or --frames DIR instead");
+    if (!check_only && (rc = check_stdout_use(&a)) != EXIT_OK) return rc;
     palette pal;
     palette_default(&pal);
     smalti_error err;
@@ -270,6 +294,7 @@ static int cmd_run(int argc, char **argv, bool check_only)
             .delay_cs = a.delay > 0 ? (int)a.delay : ANIM_DEFAULT_DELAY,
             .step_limit = a.steps,
             .pal = &pal,
+            .temps = temp_files_hook(),
         };
         recorder = anim_start(&ao, run, &err);
         if (!recorder) {
@@ -310,8 +335,7 @@ static int cmd_run(int argc, char **argv, bool check_only)
     int mx, my, mz;
     smalti_run_grid(run, &mx, &my, &mz);
     if (a.iso && mz == 1 && !a.quiet) fprintf(stderr, "smalti: note: the grid is 2-D, so --iso draws the normal PNG\n");
-    /* With a recording or the live view, the final grid goes out only to -o. */
-    bool write_final = a.output || !(a.gif || a.frames_dir || a.watch);
+    bool write_final = writes_final_grid(&a);
     if (rc != EXIT_OK) {
         anim_abort(recorder); /* the trace could not be written; reported above */
     } else if (smalti_run_error(run, &err)) {
@@ -341,6 +365,7 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     const char *cmd = argv[1];
+    temp_files_guard();
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         fputs(usage_text, stdout);
         return EXIT_OK;

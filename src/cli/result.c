@@ -20,7 +20,7 @@ bool write_result(const char *path, const smalti_run *run, const text_header *he
     grid_view g;
     g.cells = smalti_run_grid(run, &g.mx, &g.my, &g.mz);
     g.legend = smalti_run_legend(run);
-    if (!path) {
+    if (!path || strcmp(path, "-") == 0) {
         if (!write_text_result(stdout, &h, &g) || fflush(stdout) != 0) {
             error_set(err, SMALTI_ERR_IO, "<stdout>", 0, "write failed");
             return false;
@@ -30,7 +30,7 @@ bool write_result(const char *path, const smalti_run *run, const text_header *he
     const char *ext = path_extension(path);
     if (strcasecmp(ext, ".txt") == 0) {
         atomic_file af;
-        if (!atomic_open(&af, path, err)) return false;
+        if (!atomic_open(&af, path, temp_files_hook(), err)) return false;
         write_text_result(af.f, &h, &g);
         return atomic_commit(&af, err);
     }
@@ -40,8 +40,9 @@ bool write_result(const char *path, const smalti_run *run, const text_header *he
     if (missing[0]) fprintf(stderr, "smalti: warning: no colour for symbols \"%s\" in the palette; drawn grey\n", missing);
     /* The reference draws a 3-D grid's picture isometrically, pixelsize being the cube size. */
     if (strcasecmp(ext, ".png") == 0)
-        return g.mz > 1 ? save_iso_png(path, &g, colors, pixel_size, err) : save_png(path, &g, colors, pixel_size, err);
-    if (strcasecmp(ext, ".vox") == 0) return save_vox(path, &g, colors, err);
+        return g.mz > 1 ? save_iso_png(path, &g, colors, pixel_size, temp_files_hook(), err)
+                        : save_png(path, &g, colors, pixel_size, temp_files_hook(), err);
+    if (strcasecmp(ext, ".vox") == 0) return save_vox(path, &g, colors, temp_files_hook(), err);
     error_set(err, SMALTI_ERR_USAGE, path, 0, "unknown output kind \"%s\": use .png, .txt or .vox", ext);
     return false;
 }

@@ -47,7 +47,7 @@ trace_writer *trace_record_start(const char *trace_path, const char *model_path,
     char *source = read_source(model_path, &source_len);
     trace_meta meta = {.model_path = model_path, .source = source, .source_len = source_len, .seed = seed,
                        .step_limit = step_limit};
-    trace_writer *w = trace_writer_new(trace_path, run, model, &meta, pal, err);
+    trace_writer *w = trace_writer_new(trace_path, run, model, &meta, pal, temp_files_hook(), err);
     free(source);
     return w;
 }
@@ -157,7 +157,7 @@ int cmd_view(int argc, char **argv)
     const uint8_t *bytes = trace_reader_bytes(r, &len);
     atomic_file af;
     int rc = EXIT_OK;
-    if (!atomic_open(&af, output, &err)) rc = exit_code_for(err.status);
+    if (!atomic_open(&af, output, temp_files_hook(), &err)) rc = exit_code_for(err.status);
     else if (!write_page(af.f, title, bytes, len)) {
         atomic_abort(&af);
         error_set(&err, SMALTI_ERR_IO, output, 0, "cannot write: %s", strerror(errno ? errno : EIO));

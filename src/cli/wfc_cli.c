@@ -39,7 +39,7 @@ static int next_index(name_counts *nc, const char *base)
 static bool write_text_file(const char *path, const char *text, smalti_error *err)
 {
     atomic_file af;
-    if (!atomic_open(&af, path, err)) return false;
+    if (!atomic_open(&af, path, temp_files_hook(), err)) return false;
     fputs(text, af.f);
     return atomic_commit(&af, err);
 }
@@ -91,7 +91,7 @@ static int run_entry(const wfc_args *a, diag *d, const xmlNode *el, name_counts 
             smalti_error err;
             int width, height;
             uint32_t *px = wfc_classic_render(m, &width, &height);
-            bool ok = px && save_png_rgb(path, px, width, height, &err);
+            bool ok = px && save_png_rgb(path, px, width, height, temp_files_hook(), &err);
             free(px);
             if (ok && e.text_output) {
                 char *text = wfc_classic_text(m);

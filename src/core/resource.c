@@ -1,5 +1,6 @@
 /* resource.c — resolve resource names to files under the resource roots, refusing names that climb out. */
 #include "resource.h"
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,23 @@ static bool is_file(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Whether path, its symbolic links resolved, lies inside root (resolved too): a name without ".." may
+   still go through a link that points anywhere. real gets where path leads, for the message. */
+static bool stays_inside(const char *root, const char *path, char *real, size_t real_size)
+{
+    char *real_root = realpath(root, NULL), *real_path = realpath(path, NULL);
+    bool inside = false;
+    if (real_root && real_path) {
+        size_t n = strlen(real_root);
+        /* "/a/bc" is not inside "/a/b"; everything is inside "/". */
+        inside = strncmp(real_path, real_root, n) == 0 && (real_path[n] == '/' || real_root[n - 1] == '/');
+    }
+    snprintf(real, real_size, "%s", real_path ? real_path : strerror(errno));
+    free(real_root);
+    free(real_path);
+    return inside;
 }
 
 char *resource_find(const resources *res, diag *d, int line, const char *what, const char *subdir, const char *name,
@@ -57,7 +75,15 @@ char *resource_find(const resources *res, diag *d, int line, const char *what, c
         else
             snprintf(path, len, "%s/%s%s%s%s", roots[i], subdir ? subdir : "", subdir && *subdir ? "/" : "", name,
                      ext ? ext : "");
-        if (is_file(path)) return path;
+        if (is_file(path)) {
+            char real[512];
+            if (any || stays_inside(roots[i], path, real, sizeof real)) return path;
+            diag_error(d, SMALTI_ERR_MODEL, line,
+                       "%s \"%s\" leaves the resource folder %s through a symbolic link (%s leads to %s); "
+                       "pass --allow-any-path to allow it", what, name, roots[i], path, real);
+            free(path);
+            return NULL;
+        }
         if (i == 0) snprintf(tried, sizeof tried, "%s", path);
         free(path);
     }

@@ -12,8 +12,9 @@ typedef struct resources {
 } resources;
 
 /* The path of the first existing <root>/<subdir>/<name><ext>, malloc'd; NULL
-   after a model error at `line` when the name escapes the root or no root
-   has it. `what` names the resource in messages ("rule image", "sample"). */
+   after a model error at `line` when the name escapes the root (by "..", an
+   absolute name, or a symbolic link leading out of it) or no root has it.
+   `what` names the resource in messages ("rule image", "sample"). */
 char *resource_find(const resources *res, diag *d, int line, const char *what, const char *subdir, const char *name,
                     const char *ext);
 

@@ -1,41 +1,106 @@
 /* atomic.c — write a file under a temporary name and rename it into place, so
-   that a reader never sees a half-written output. */
+   that a reader never sees a half-written output. A target that is not a
+   regular file is never renamed over: "-" is standard output, and an existing
+   character device or FIFO (/dev/null, a pipe) is written directly, as a
+   rename would replace it with a plain file; a folder, block device or socket
+   is refused. A symbolic link is followed and kept (/dev/stdout is one): the
+   file it leads to is the one replaced. The temp_hook hears of each temporary
+   name before its file is made and after it is renamed or removed. */
 #include "output.h"
 #include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "../core/diag.h"
 
-bool atomic_open(atomic_file *af, const char *path, smalti_error *err)
+/* A target that exists and is not a regular file: open it for writing as it
+   is, or refuse it. */
+static bool open_special(atomic_file *af, const struct stat *st, smalti_error *err)
 {
-    memset(af, 0, sizeof *af);
-    if (snprintf(af->path, sizeof af->path, "%s", path) >= (int)sizeof af->path ||
-        snprintf(af->tmp, sizeof af->tmp, "%s.tmp%ld", path, (long)getpid()) >= (int)sizeof af->tmp) {
-        error_set(err, SMALTI_ERR_IO, path, 0, "output path is too long");
+    const char *refused = S_ISDIR(st->st_mode)   ? "is a directory"
+                          : S_ISBLK(st->st_mode) ? "is a block device; smalti writes files, character devices and FIFOs"
+                          : S_ISSOCK(st->st_mode) ? "is a socket; smalti writes files, character devices and FIFOs"
+                                                  : NULL;
+    if (refused) {
+        error_set(err, SMALTI_ERR_IO, af->path, 0, "%s", refused);
         return false;
     }
-    af->f = fopen(af->tmp, "wb");
+    af->f = fopen(af->path, "wb");
     if (!af->f) {
-        error_set(err, SMALTI_ERR_IO, path, 0, "cannot write: %s", strerror(errno));
+        error_set(err, SMALTI_ERR_IO, af->path, 0, "cannot write: %s", strerror(errno));
         return false;
     }
     return true;
 }
 
-bool atomic_commit(atomic_file *af, smalti_error *err)
+/* The temporary name is free again: renamed into place or removed. */
+static void release(atomic_file *af)
+{
+    if (af->temps) af->temps->release(af->temps->ctx, af->tmp);
+    af->tmp[0] = 0;
+}
+
+bool atomic_open(atomic_file *af, const char *path, const temp_hook *temps, smalti_error *err)
+{
+    memset(af, 0, sizeof *af);
+    if (snprintf(af->path, sizeof af->path, "%s", path) >= (int)sizeof af->path) {
+        error_set(err, SMALTI_ERR_IO, path, 0, "output path is too long");
+        return false;
+    }
+    if (strcmp(path, "-") == 0) {
+        af->f = stdout;
+        return true;
+    }
+    struct stat st;
+    char resolved[PATH_MAX];
+    const char *target = path;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && realpath(path, resolved)) target = resolved;
+    if (stat(target, &st) == 0 && !S_ISREG(st.st_mode)) return open_special(af, &st, err);
+    if (snprintf(af->target, sizeof af->target, "%s", target) >= (int)sizeof af->target ||
+        snprintf(af->tmp, sizeof af->tmp, "%s.tmp%ld", target, (long)getpid()) >= (int)sizeof af->tmp) {
+        error_set(err, SMALTI_ERR_IO, path, 0, "output path is too long");
+        af->tmp[0] = 0;
+        return false;
+    }
+    /* Told before the file exists, so that no moment is left when it exists unlisted. */
+    af->temps = temps;
+    if (temps) temps->claim(temps->ctx, af->tmp);
+    af->f = fopen(af->tmp, "wb");
+    if (!af->f) {
+        error_set(err, SMALTI_ERR_IO, path, 0, "cannot write: %s", strerror(errno));
+        release(af);
+        return false;
+    }
+    return true;
+}
+
+/* Close the file, or only flush standard output, which stays open. */
+static bool close_file(atomic_file *af)
 {
     bool ok = !ferror(af->f);
-    ok = (fclose(af->f) == 0) && ok;
+    ok = (af->f == stdout ? fflush(af->f) == 0 : fclose(af->f) == 0) && ok;
     af->f = NULL;
-    if (ok && rename(af->tmp, af->path) == 0) return true;
+    return ok;
+}
+
+bool atomic_commit(atomic_file *af, smalti_error *err)
+{
+    bool ok = close_file(af);
+    if (ok && (!af->tmp[0] || rename(af->tmp, af->target) == 0)) {
+        if (af->tmp[0]) release(af);
+        return true;
+    }
     error_set(err, SMALTI_ERR_IO, af->path, 0, "cannot write: %s", strerror(errno ? errno : EIO));
-    remove(af->tmp);
+    atomic_abort(af);
     return false;
 }
 
 void atomic_abort(atomic_file *af)
 {
-    if (af->f) fclose(af->f);
-    af->f = NULL;
+    if (af->f) close_file(af);
+    if (!af->tmp[0]) return;
     remove(af->tmp);
+    release(af);
 }

@@ -4,7 +4,8 @@
    ones (disposal "leave in place"); the index after a frame's colours is
    transparent, so unchanged pixels inside the rectangle cost little. The
    file is written under a temporary name (atomic.c) and renamed by
-   gif_anim_close: a reader never sees a partial GIF.
+   gif_anim_close: a reader never sees a partial GIF (unless the target is a
+   device or FIFO, written directly).
 
    giflib writes the file's blocks. The pixels are compressed by gif_lzw.c,
    which gives the bytes giflib's EGifPutLine gives but goes through runs of
@@ -13,6 +14,7 @@
    giflib with EGifPutCode, its call for handing over compressed data.
    gif_anim_use_giflib_lzw switches back to EGifPutLine (the tests compare). */
 #include "output.h"
+#include <errno.h>
 #include <gif_lib.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,14 +63,14 @@ static bool gif_failed(gif_anim *g, int code, smalti_error *err)
     return false;
 }
 
-gif_anim *gif_anim_open(const char *path, smalti_error *err)
+gif_anim *gif_anim_open(const char *path, const temp_hook *temps, smalti_error *err)
 {
     gif_anim *g = calloc(1, sizeof *g);
     if (!g) {
         error_set(err, SMALTI_ERR_RUNTIME, path, 0, "out of memory");
         return NULL;
     }
-    if (!atomic_open(&g->af, path, err)) {
+    if (!atomic_open(&g->af, path, temps, err)) {
         free(g);
         return NULL;
     }
@@ -227,9 +229,13 @@ bool gif_anim_close(gif_anim *g, smalti_error *err)
        first one set: widen the logical screen in the header, "GIF89a" then width and height. */
     if (ok && (g->max_w > g->screen_w || g->max_h > g->screen_h)) {
         ok = fflush(g->af.f) == 0 && fseek(g->af.f, 6, SEEK_SET) == 0;
-        put_le16(g->af.f, g->max_w > g->screen_w ? g->max_w : g->screen_w);
-        put_le16(g->af.f, g->max_h > g->screen_h ? g->max_h : g->screen_h);
-        if (!ok) error_set(err, SMALTI_ERR_IO, g->af.path, 0, "cannot write the GIF header");
+        if (ok) {
+            put_le16(g->af.f, g->max_w > g->screen_w ? g->max_w : g->screen_w);
+            put_le16(g->af.f, g->max_h > g->screen_h ? g->max_h : g->screen_h);
+        } else {
+            /* A pipe cannot go back to the header. */
+            error_set(err, SMALTI_ERR_IO, g->af.path, 0, "cannot widen the GIF's picture in its header: %s", strerror(errno));
+        }
     }
     if (ok) ok = atomic_commit(&g->af, err);
     else atomic_abort(&g->af);

@@ -195,7 +195,8 @@ uint32_t *iso_render(const grid_view *g, const uint32_t *colors, int block_size,
     return cv.pixels;
 }
 
-bool save_iso_png(const char *path, const grid_view *g, const uint32_t *colors, int block_size, smalti_error *err)
+bool save_iso_png(const char *path, const grid_view *g, const uint32_t *colors, int block_size, const temp_hook *temps,
+                  smalti_error *err)
 {
     if (block_size < 1) block_size = 1;
     int64_t w, h;
@@ -211,7 +212,7 @@ bool save_iso_png(const char *path, const grid_view *g, const uint32_t *colors, 
         error_set(err, SMALTI_ERR_RUNTIME, path, 0, "out of memory drawing the isometric image");
         return false;
     }
-    bool ok = save_png_rgb(path, pixels, width, height, err);
+    bool ok = save_png_rgb(path, pixels, width, height, temps, err);
     free(pixels);
     return ok;
 }

@@ -27,15 +27,33 @@ bool palette_read_colors(palette *p, const xmlNode *parent, const char *file, sm
 /* Colours for a legend; symbols without a colour get grey and are reported. */
 void palette_colors(const palette *p, const char *legend, uint32_t *colors, char *missing, size_t missing_size);
 
-/* Atomic files: write to a temporary name beside the target, then rename. */
+/* Who must know of temporary files: told a temporary name before the file is
+   made, and again once the name is free (renamed into place or removed), so
+   that a program can remove what a signal would leave behind (the smalti
+   command does: src/cli/tempfiles.c). The library keeps no such list, as it
+   has no global state. Writers take a temp_hook pointer; NULL: nobody is told. */
+typedef struct temp_hook {
+    void (*claim)(void *ctx, const char *tmp);
+    void (*release)(void *ctx, const char *tmp);
+    void *ctx;
+} temp_hook;
+
+/* Atomic files: write to a temporary name beside the target, then rename. A
+   target that is not a regular file is written directly instead, never renamed
+   over: "-" is standard output (flushed, not closed), and an existing character
+   device or FIFO is opened as it is; a folder, block device or socket is refused
+   ("PATH: is a directory"). Such outputs cannot be all-or-nothing. A symbolic
+   link stays: the file it leads to is replaced. */
 typedef struct atomic_file {
     FILE *f;
-    char tmp[4096];
-    char path[4096];
+    char tmp[4096];    /* "" when writing directly to the target */
+    char path[4096];   /* as given, for messages */
+    char target[4096]; /* what tmp is renamed to: path, its links resolved */
+    const temp_hook *temps;
 } atomic_file;
-bool atomic_open(atomic_file *af, const char *path, smalti_error *err);
+bool atomic_open(atomic_file *af, const char *path, const temp_hook *temps, smalti_error *err);
 bool atomic_commit(atomic_file *af, smalti_error *err); /* closes; renames on success */
-void atomic_abort(atomic_file *af);
+void atomic_abort(atomic_file *af);                     /* closes; removes the temporary file */
 
 typedef struct grid_view {
     const unsigned char *cells;
@@ -56,9 +74,10 @@ typedef struct text_header {
 /* The reference's text output: the header lines, then the final grid g. */
 bool write_text_result(FILE *f, const text_header *h, const grid_view *g);
 /* A 2-D grid as an indexed-colour PNG, pixel_size pixels per cell (a 3-D grid: its bottom layer). */
-bool save_png(const char *path, const grid_view *g, const uint32_t *colors, int pixel_size, smalti_error *err);
+bool save_png(const char *path, const grid_view *g, const uint32_t *colors, int pixel_size, const temp_hook *temps,
+              smalti_error *err);
 /* A truecolour PNG of width*height 0xRRGGBB pixels, row by row. */
-bool save_png_rgb(const char *path, const uint32_t *pixels, int width, int height, smalti_error *err);
+bool save_png_rgb(const char *path, const uint32_t *pixels, int width, int height, const temp_hook *temps, smalti_error *err);
 /* Whether a PNG of that size may be written; sets err when not. */
 bool png_size_ok(const char *path, int64_t width, int64_t height, smalti_error *err);
 
@@ -68,8 +87,9 @@ bool png_size_ok(const char *path, int64_t width, int64_t height, smalti_error *
 void iso_image_size(int mx, int my, int mz, int block_size, int64_t *width, int64_t *height);
 /* The picture as 0xRRGGBB pixels (free() it), or NULL when out of memory or too large. */
 uint32_t *iso_render(const grid_view *g, const uint32_t *colors, int block_size, int *width, int *height);
-bool save_iso_png(const char *path, const grid_view *g, const uint32_t *colors, int block_size, smalti_error *err);
-bool save_vox(const char *path, const grid_view *g, const uint32_t *colors, smalti_error *err);
+bool save_iso_png(const char *path, const grid_view *g, const uint32_t *colors, int block_size, const temp_hook *temps,
+                  smalti_error *err);
+bool save_vox(const char *path, const grid_view *g, const uint32_t *colors, const temp_hook *temps, smalti_error *err);
 
 /* Animated GIFs, streamed frame by frame (gif.c). A frame is a rectangle of
    the picture drawn over the previous frames; its pixels index colors, and
@@ -83,7 +103,7 @@ typedef struct gif_frame {
     int color_count;
     int delay_cs;           /* how long it shows, in hundredths of a second */
 } gif_frame;
-gif_anim *gif_anim_open(const char *path, smalti_error *err);
+gif_anim *gif_anim_open(const char *path, const temp_hook *temps, smalti_error *err);
 /* Start a frame, then give its height rows of width pixels (row may be modified). */
 bool gif_anim_begin_frame(gif_anim *g, const gif_frame *f, smalti_error *err);
 bool gif_anim_row(gif_anim *g, unsigned char *row, int width, smalti_error *err);

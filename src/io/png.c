@@ -115,13 +115,14 @@ static void grid_row(const void *ctx, uint32_t y, unsigned char *row)
     for (int x = 0; x < gr->g->mx; x++) memset(row + (size_t)x * ps, cells[x], (size_t)ps);
 }
 
-bool save_png(const char *path, const grid_view *g, const uint32_t *colors, int pixel_size, smalti_error *err)
+bool save_png(const char *path, const grid_view *g, const uint32_t *colors, int pixel_size, const temp_hook *temps,
+              smalti_error *err)
 {
     if (pixel_size < 1) pixel_size = 1;
     int64_t w = (int64_t)g->mx * pixel_size, h = (int64_t)g->my * pixel_size;
     if (!check_size(path, w, h, err)) return false;
     atomic_file af;
-    if (!atomic_open(&af, path, err)) return false;
+    if (!atomic_open(&af, path, temps, err)) return false;
     write_header(af.f, (uint32_t)w, (uint32_t)h, 3 /* indexed colour */);
     unsigned char plte[3 * 256];
     int n = 0;
@@ -158,11 +159,11 @@ bool png_size_ok(const char *path, int64_t width, int64_t height, smalti_error *
     return check_size(path, width, height, err);
 }
 
-bool save_png_rgb(const char *path, const uint32_t *pixels, int width, int height, smalti_error *err)
+bool save_png_rgb(const char *path, const uint32_t *pixels, int width, int height, const temp_hook *temps, smalti_error *err)
 {
     if (!check_size(path, width, height, err)) return false;
     atomic_file af;
-    if (!atomic_open(&af, path, err)) return false;
+    if (!atomic_open(&af, path, temps, err)) return false;
     write_header(af.f, (uint32_t)width, (uint32_t)height, 2 /* truecolour RGB */);
     rgb_rows rr = {pixels, width};
     return finish(&af, write_pixels(af.f, (uint32_t)height, (size_t)width * 3, rgb_row, &rr), path, err);

@@ -16,7 +16,7 @@ static void put_chunk(FILE *f, const char *id, uint32_t content, uint32_t childr
     put_u32(f, children);
 }
 
-bool save_vox(const char *path, const grid_view *g, const uint32_t *colors, smalti_error *err)
+bool save_vox(const char *path, const grid_view *g, const uint32_t *colors, const temp_hook *temps, smalti_error *err)
 {
     if (g->mx > 256 || g->my > 256 || g->mz > 256) {
         error_set(err, SMALTI_ERR_USAGE, path, 0, "VOX holds at most 256 cells per side, the grid is %dx%dx%d", g->mx, g->my, g->mz);
@@ -26,7 +26,7 @@ bool save_vox(const char *path, const grid_view *g, const uint32_t *colors, smal
     size_t cells = (size_t)g->mx * g->my * g->mz;
     for (size_t i = 0; i < cells; i++) voxels += g->cells[i] != 0;
     atomic_file af;
-    if (!atomic_open(&af, path, err)) return false;
+    if (!atomic_open(&af, path, temps, err)) return false;
     FILE *f = af.f;
     fwrite("VOX ", 1, 4, f);
     put_u32(f, 150);

@@ -220,8 +220,8 @@ static bool record(anim_recorder *a, long step, bool last)
             error_set(&err, SMALTI_ERR_IO, a->opt.frames_dir, 0, "path too long");
             return fail(a, &err);
         }
-        bool ok = g.mz > 1 ? save_iso_png(path, &g, a->colors, a->opt.pixel_size, &err)
-                           : save_png(path, &g, a->colors, a->opt.pixel_size, &err);
+        bool ok = g.mz > 1 ? save_iso_png(path, &g, a->colors, a->opt.pixel_size, a->opt.temps, &err)
+                           : save_png(path, &g, a->colors, a->opt.pixel_size, a->opt.temps, &err);
         if (!ok) return fail(a, &err);
     }
     if (a->gif) {
@@ -289,7 +289,7 @@ anim_recorder *anim_start(const anim_options *opt, const smalti_run *run, smalti
     if (a->opt.pixel_size < 1) a->opt.pixel_size = 1;
     a->run = run;
     a->last_step = -1;
-    if (opt->gif_path && !(a->gif = gif_anim_open(opt->gif_path, err))) {
+    if (opt->gif_path && !(a->gif = gif_anim_open(opt->gif_path, opt->temps, err))) {
         free_recorder(a);
         return NULL;
     }

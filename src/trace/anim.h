@@ -15,6 +15,7 @@ typedef struct anim_options {
     int delay_cs;           /* GIF delay between frames */
     long step_limit;        /* the run's limit (<= 0: none), which tells its last step */
     const palette *pal;
+    const temp_hook *temps; /* told of the temporary files (io/output.h); may be NULL */
 } anim_options;
 
 typedef struct anim_recorder anim_recorder;

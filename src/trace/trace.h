@@ -22,11 +22,12 @@ typedef struct trace_meta {
 typedef struct trace_writer trace_writer;
 
 /* Start recording `run`, which must not have made a step yet, into `path`
-   (written under a temporary name and renamed by trace_writer_finish), or
-   into memory when path is NULL. Colours come from `pal`. Register the
-   recorder with smalti_run_set_observer(run, trace_observe, writer). */
+   (written under a temporary name, told to `temps`, and renamed by
+   trace_writer_finish; "-" is stdout), or into memory when path is NULL.
+   Colours come from `pal`. Register the recorder with
+   smalti_run_set_observer(run, trace_observe, writer). */
 trace_writer *trace_writer_new(const char *path, smalti_run *run, const smalti_model *model, const trace_meta *meta,
-                               const palette *pal, smalti_error *err);
+                               const palette *pal, const temp_hook *temps, smalti_error *err);
 /* The observer (a smalti_observer_fn); userdata is the writer. */
 void trace_observe(void *writer, const smalti_step_event *event);
 /* Write the end of the trace and its index and put the file in place. False

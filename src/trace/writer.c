@@ -271,7 +271,7 @@ static void put_prologue(trace_writer *w, const smalti_model *model, const trace
 }
 
 trace_writer *trace_writer_new(const char *path, smalti_run *run, const smalti_model *model, const trace_meta *meta,
-                               const palette *pal, smalti_error *err)
+                               const palette *pal, const temp_hook *temps, smalti_error *err)
 {
     if (smalti_run_counter(run) != 0) {
         error_set(err, SMALTI_ERR_USAGE, path ? path : "", 0, "a trace must start before the run's first step");
@@ -285,7 +285,7 @@ trace_writer *trace_writer_new(const char *path, smalti_run *run, const smalti_m
     w->run = run;
     w->pal = *pal;
     w->prev_node = -1;
-    if (path && !atomic_open(&w->af, path, err)) {
+    if (path && !atomic_open(&w->af, path, temps, err)) {
         free(w);
         return NULL;
     }
@@ -442,8 +442,7 @@ const uint8_t *trace_writer_bytes(const trace_writer *w, size_t *len)
 void trace_writer_free(trace_writer *w)
 {
     if (!w) return;
-    if (w->to_file && w->af.f) atomic_abort(&w->af);
-    else if (w->to_file && w->failed) remove(w->af.tmp);
+    if (w->to_file) atomic_abort(&w->af); /* unfinished, or its commit failed */
     free(w->out.p);
     free(w->block.p);
     free(w->index);

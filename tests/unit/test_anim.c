@@ -62,7 +62,7 @@ static recording record_run(const char *xml, int mx, int my, int mz, long every,
     smalti_run *run = smalti_run_new(m, 5, NULL);
     palette pal;
     palette_default(&pal);
-    anim_options o = {gif, frames, every, pixel_size, 7, limit, &pal};
+    anim_options o = {gif, frames, every, pixel_size, 7, limit, &pal, NULL};
     smalti_error err;
     anim_recorder *a = anim_start(&o, run, &err);
     if (!a) fail_msg("%s: %s", err.file, err.message);
@@ -220,7 +220,7 @@ static void failed_recordings_leave_no_file(void **state)
     smalti_run *run = smalti_run_new(m, 1, NULL);
     palette pal;
     palette_default(&pal);
-    anim_options o = {DIR_BASE "/atomic/no/such/dir.gif", NULL, 1, 1, 5, 0, &pal};
+    anim_options o = {DIR_BASE "/atomic/no/such/dir.gif", NULL, 1, 1, 5, 0, &pal, NULL};
     smalti_error err;
     assert_null(anim_start(&o, run, &err));
     assert_int_equal(err.status, SMALTI_ERR_IO);
@@ -274,7 +274,7 @@ static void lzw_matches_giflib_byte_for_byte(void **state)
     for (int i = 0; i < 255; i++) colors[i] = (uint32_t)i * 0x010203u;
     for (int which = 0; which < 2; which++) {
         smalti_error err;
-        gif_anim *g = gif_anim_open(paths[which], &err);
+        gif_anim *g = gif_anim_open(paths[which], NULL, &err);
         assert_non_null(g);
         if (which) gif_anim_use_giflib_lzw(g);
         uint32_t seed = 77;

@@ -22,7 +22,7 @@ static void write_sample(const sample_dir *sd, const char *name, int white_pixel
     char path[160];
     snprintf(path, sizeof path, "%s/%s.png", sd->samples, name);
     smalti_error err;
-    if (!save_png(path, &g, colors, 1, &err)) fail_msg("%s", err.message);
+    if (!save_png(path, &g, colors, 1, NULL, &err)) fail_msg("%s", err.message);
 }
 
 static int setup(void **state)

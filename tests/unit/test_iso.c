@@ -30,7 +30,7 @@ static picture render(const unsigned char *cells, int mx, int my, int mz, const 
     grid_view g = {cells, mx, my, mz, "BWR"};
     const char *path = "build/test_iso.png";
     smalti_error err;
-    assert_true(save_iso_png(path, &g, colors, block, &err));
+    assert_true(save_iso_png(path, &g, colors, block, NULL, &err));
     picture p;
     int n;
     p.px = stbi_load(path, &p.w, &p.h, &n, 3);
@@ -185,7 +185,7 @@ static void huge_picture_is_refused(void **state)
     iso_image_size(4000, 4000, 4000, 64, &w, &h);
     assert_true(w * h > (1LL << 30));
     g.mx = g.my = g.mz = 4000; /* never read: the size check comes first */
-    assert_false(save_iso_png("build/test_iso_huge.png", &g, colors, 64, &err));
+    assert_false(save_iso_png("build/test_iso_huge.png", &g, colors, 64, NULL, &err));
     assert_non_null(strstr(err.message, "too large"));
     assert_null(fopen("build/test_iso_huge.png", "rb"));
 }

@@ -1,9 +1,11 @@
-/* test_output.c — PNG, VOX and text outputs decode back to the grid they were written from. */
+/* test_output.c — PNG, VOX and text outputs decode back to the grid they were written from; atomic files. */
 #define _GNU_SOURCE
 #include "unit.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "smalti.h"
 #include "../../src/io/output.h"
 
@@ -51,7 +53,7 @@ static void png_decodes_to_palette_colours(void **state)
     assert_int_equal(colors[2], 0xC2C3C7); /* A */
     const char *path = "build/test_output.png";
     smalti_error err;
-    assert_true(save_png(path, &g, colors, 3, &err));
+    assert_true(save_png(path, &g, colors, 3, NULL, &err));
     int w, h, n;
     unsigned char *px = stbi_load(path, &w, &h, &n, 3);
     assert_non_null(px);
@@ -84,7 +86,7 @@ static void vox_lists_every_filled_cell(void **state)
     g.legend = smalti_run_legend(run);
     uint32_t colors[3] = {0, 0xffffff, 0x808080};
     const char *path = "build/test_output.vox";
-    assert_true(save_vox(path, &g, colors, NULL));
+    assert_true(save_vox(path, &g, colors, NULL, NULL));
     FILE *f = fopen(path, "rb");
     assert_non_null(f);
     unsigned char buf[8192];
@@ -138,12 +140,77 @@ static void default_palette_matches_reference(void **state)
     assert_true(compared >= 50);
 }
 
+/* What a temp_hook heard: names claimed and released, each released name already gone. */
+typedef struct heard {
+    int claims, releases;
+    char name[4096];
+} heard;
+
+static void hear_claim(void *ctx, const char *tmp)
+{
+    heard *h = ctx;
+    h->claims++;
+    snprintf(h->name, sizeof h->name, "%s", tmp);
+    assert_int_equal(access(tmp, F_OK), -1); /* told before the file is made */
+}
+
+static void hear_release(void *ctx, const char *tmp)
+{
+    heard *h = ctx;
+    h->releases++;
+    assert_string_equal(tmp, h->name);
+    assert_int_equal(access(tmp, F_OK), -1); /* renamed or removed by now */
+}
+
+/* An atomic file tells its hook of its temporary name from before the file
+   exists until it is renamed or removed; a target that is not a regular file is
+   written directly (nothing to tell) or refused, and never replaced. */
+static void atomic_files_tell_their_temporary_names(void **state)
+{
+    (void)state;
+    heard h = {0};
+    temp_hook hook = {hear_claim, hear_release, &h};
+    atomic_file af;
+    smalti_error err;
+    const char *path = "build/test_atomic.txt";
+    assert_true(atomic_open(&af, path, &hook, &err));
+    assert_int_equal(h.claims, 1);
+    assert_string_equal(h.name, af.tmp);
+    assert_int_equal(access(af.tmp, F_OK), 0);
+    fputs("done\n", af.f);
+    assert_true(atomic_commit(&af, &err));
+    assert_int_equal(h.releases, 1);
+    assert_int_equal(access(path, F_OK), 0);
+    assert_true(atomic_open(&af, path, &hook, &err));
+    atomic_abort(&af);
+    assert_int_equal(h.claims, 2);
+    assert_int_equal(h.releases, 2);
+    remove(path);
+    assert_false(atomic_open(&af, "build/no/such/dir/x.txt", &hook, &err));
+    assert_int_equal(h.claims, 3);
+    assert_int_equal(h.releases, 3);
+    assert_true(atomic_open(&af, "/dev/null", &hook, &err));
+    assert_string_equal(af.tmp, "");
+    fputs("nothing\n", af.f);
+    assert_true(atomic_commit(&af, &err));
+    struct stat st;
+    assert_int_equal(stat("/dev/null", &st), 0);
+    assert_true(S_ISCHR(st.st_mode));
+    assert_false(atomic_open(&af, "build", &hook, &err));
+    assert_int_equal(err.status, SMALTI_ERR_IO);
+    assert_string_equal(err.file, "build");
+    assert_string_equal(err.message, "is a directory");
+    assert_int_equal(h.claims, 3);
+    assert_int_equal(h.releases, 3);
+}
+
 int run_output_tests(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(png_decodes_to_palette_colours),
         cmocka_unit_test(vox_lists_every_filled_cell),
         cmocka_unit_test(default_palette_matches_reference),
+        cmocka_unit_test(atomic_files_tell_their_temporary_names),
     };
     return cmocka_run_group_tests_name("output", tests, NULL, NULL);
 }

@@ -72,7 +72,7 @@ static void write_png(const char *path, const unsigned char *cells, int mx, int 
     static const uint32_t colors[] = {0x102030, 0xff8000, 0x00ff00, 0x0000ff};
     grid_view g = {.cells = cells, .mx = mx, .my = my, .mz = 1, .legend = "abcd"};
     smalti_error err;
-    assert_true(save_png(path, &g, colors, 1, &err));
+    assert_true(save_png(path, &g, colors, 1, NULL, &err));
 }
 
 typedef struct tmp {

@@ -62,7 +62,7 @@ static recording *record(const char *xml, int mx, int my, int mz, int seed, long
     palette_default(&pal);
     trace_meta meta = {.model_path = "models/trace.xml", .source = xml, .source_len = strlen(xml), .seed = seed};
     smalti_error err;
-    rec->writer = trace_writer_new(NULL, rec->run, rec->model, &meta, &pal, &err);
+    rec->writer = trace_writer_new(NULL, rec->run, rec->model, &meta, &pal, NULL, &err);
     assert_non_null(rec->writer);
     keep_grid(rec, 0);
     smalti_run_set_observer(rec->run, watch, rec);
@@ -273,9 +273,9 @@ static void trace_files_are_written_atomically(void **state)
     palette pal;
     palette_default(&pal);
     smalti_error err;
-    assert_null(trace_writer_new(bad, run, m, NULL, &pal, &err));
+    assert_null(trace_writer_new(bad, run, m, NULL, &pal, NULL, &err));
     assert_int_equal(err.status, SMALTI_ERR_IO);
-    trace_writer *w = trace_writer_new(path, run, m, NULL, &pal, &err);
+    trace_writer *w = trace_writer_new(path, run, m, NULL, &pal, NULL, &err);
     assert_non_null(w);
     smalti_run_set_observer(run, trace_observe, w);
     smalti_run_step(run);
@@ -290,13 +290,13 @@ static void trace_files_are_written_atomically(void **state)
     trace_reader_free(r);
     /* A writer freed before finishing leaves nothing behind. */
     smalti_run_reset(run, 2);
-    w = trace_writer_new(path, run, m, NULL, &pal, &err);
+    w = trace_writer_new(path, run, m, NULL, &pal, NULL, &err);
     smalti_run_set_observer(run, trace_observe, w);
     smalti_run_step(run);
     smalti_run_set_observer(run, NULL, NULL);
     trace_writer_free(w);
     /* A recorder must start before the first step. */
-    assert_null(trace_writer_new(path, run, m, NULL, &pal, &err));
+    assert_null(trace_writer_new(path, run, m, NULL, &pal, NULL, &err));
     assert_int_equal(err.status, SMALTI_ERR_USAGE);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "test $(ls %s | wc -l) = 1", dir);

@@ -57,7 +57,7 @@ static int setup(void **state)
     char path[192];
     snprintf(path, sizeof path, "%s/Stripes.png", rd->samples);
     smalti_error err;
-    if (!save_png(path, &g, colors, 1, &err)) fail_msg("%s", err.message);
+    if (!save_png(path, &g, colors, 1, NULL, &err)) fail_msg("%s", err.message);
     snprintf(path, sizeof path, "%s/Corner.vox", rd->tiles);
     write_corner_tile(path);
     snprintf(path, sizeof path, "%s/One.xml", rd->tilesets);

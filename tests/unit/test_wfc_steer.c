@@ -135,7 +135,7 @@ static char *halves_root(void)
     snprintf(path, sizeof path, "%s/samples/Halves.png", dir);
     static const uint32_t px[2] = {0x000000, 0xffffff};
     smalti_error err;
-    if (!save_png_rgb(path, px, 2, 1, &err)) fail_msg("%s", err.message);
+    if (!save_png_rgb(path, px, 2, 1, NULL, &err)) fail_msg("%s", err.message);
     return dir;
 }
 

@@ -1,0 +1,98 @@
+/* tempfiles.c — the temporary files of this process, removed when SIGINT,
+   SIGTERM, SIGHUP or SIGPIPE (the reader of "-" or of a FIFO gone) ends it.
+   Outputs are written as NAME.tmpPID and renamed when complete (io/atomic.c);
+   a signal in between would leave the temporary file, and a GIF's or a
+   trace's is being written all through a run. The writers tell
+   temp_files_hook() of each name before making the file and once the name is
+   free again; the handler unlinks the names still listed, then dies of the
+   signal as the process would have without it.
+
+   The list is global mutable state, the one piece in smalti: a signal handler
+   can reach nothing else. It belongs to the command, not to the library, whose
+   runs share nothing. It changes with those signals blocked, so the handler
+   never sees half a name. A signal ignored when smalti starts (nohup, a
+   background job of a script) stays ignored. --watch blocks SIGINT and SIGTERM
+   itself and ends the run in order (watch.c); the handler then never runs. */
+#include "cli.h"
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* A command has at most one temporary file per output open at a time: the
+   result, the GIF, the trace and a PNG frame. A name beyond the slots would go
+   unlisted (and be left by a signal), but cannot happen. */
+#define TEMP_SLOTS 8
+
+static char temp_names[TEMP_SLOTS][sizeof ((atomic_file *)0)->tmp];
+static volatile sig_atomic_t temp_listed[TEMP_SLOTS];
+
+static const int ending_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+#define ENDING_SIGNAL_COUNT (int)(sizeof ending_signals / sizeof *ending_signals)
+
+/* Put tmp in a free slot of the list, or take it off, with the ending signals blocked. */
+static void change_list(const char *tmp, bool add)
+{
+    sigset_t set, old;
+    sigemptyset(&set);
+    for (int i = 0; i < ENDING_SIGNAL_COUNT; i++) sigaddset(&set, ending_signals[i]);
+    sigprocmask(SIG_BLOCK, &set, &old);
+    for (int i = 0; i < TEMP_SLOTS; i++) {
+        if (add && !temp_listed[i]) {
+            snprintf(temp_names[i], sizeof temp_names[i], "%s", tmp);
+            temp_listed[i] = 1;
+            break;
+        }
+        if (!add && temp_listed[i] && strcmp(temp_names[i], tmp) == 0) {
+            temp_listed[i] = 0;
+            break;
+        }
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+static void claim(void *ctx, const char *tmp)
+{
+    (void)ctx;
+    change_list(tmp, true);
+}
+
+static void release(void *ctx, const char *tmp)
+{
+    (void)ctx;
+    change_list(tmp, false);
+}
+
+const temp_hook *temp_files_hook(void)
+{
+    static const temp_hook hook = {claim, release, NULL};
+    return &hook;
+}
+
+/* Only async-signal-safe calls here: unlink, sigaction, raise. The signal
+   raised again is blocked until the handler returns, and then, with its
+   default action back, ends the process. */
+static void remove_temp_files(int sig)
+{
+    for (int i = 0; i < TEMP_SLOTS; i++)
+        if (temp_listed[i]) unlink(temp_names[i]);
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+    raise(sig);
+}
+
+void temp_files_guard(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = remove_temp_files;
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < ENDING_SIGNAL_COUNT; i++) sigaddset(&sa.sa_mask, ending_signals[i]);
+    for (int i = 0; i < ENDING_SIGNAL_COUNT; i++) {
+        struct sigaction was;
+        if (sigaction(ending_signals[i], NULL, &was) == 0 && was.sa_handler != SIG_IGN) sigaction(ending_signals[i], &sa, NULL);
+    }
+}
