@@ -339,6 +339,17 @@ if [ -f "$CORPUS/models/MultiSokoban8.xml" ]; then
 else
     echo "cli: timeout of an endless search: skipped: corpus not found at $CORPUS"
 fi
+# --max-memory: a grid too large for the budget is refused at once; one that outgrows it in a step
+# stops there (exit 7, nothing written); with room enough the same model runs.
+printf '<one values="BW" in="B" out="W" steps="1"/>\n' > "$dir/fill.xml"
+expect 7 "needs more than its memory budget of 200.0 MiB to start" timeout 30 "$T" run "$dir/fill.xml" --size 16384 \
+    --max-memory 200M -q -o "$dir/fill.png"
+expect 7 "the run needed more than its memory budget of 80.0 MiB" "$T" run "$dir/fill.xml" \
+    --size 4096 --max-memory 80M -q -o "$dir/fill.png"
+if [ ! -e "$dir/fill.png" ]; then ok; else bad "a run over its memory budget wrote its output"; fi
+expect 0 "" "$T" run "$dir/fill.xml" --size 1024 --max-memory 64M -q -o "$dir/fill.png"
+expect 2 "max-memory takes a size" "$T" run "$M" --max-memory 12Q
+expect 2 "max-memory takes a size" "$T" run "$M" --max-memory 100
 expect 2 "timeout takes a number of seconds" "$T" run "$M" --timeout -1
 expect 2 "timeout takes a number of seconds" "$T" run "$M" --timeout soon
 # Out of memory ends the run at the first failed allocation (it used to retry it for every match, for

@@ -1,5 +1,6 @@
 /* all.c — the `all` node: apply every non-overlapping match, in random order, in one step. */
 #include "rulenode.h"
+#include "../core/mem.h"
 #include <math.h>
 #include <string.h>
 
@@ -29,7 +30,7 @@ static void all_fit(run_state *r, const rule *rl, int32_t at)
    unreachable value are left out (and stay marked as found). */
 static int32_t all_order_by_potential(run_state *r, const rulenode *rn, rulenode_state *st)
 {
-    keyed_match *keyed = realloc(st->keyed, (size_t)st->match_count * 2 * sizeof *st->keyed);
+    keyed_match *keyed = mem_realloc(st->keyed, (size_t)st->match_count * 2 * sizeof *st->keyed);
     if (!keyed) { r->out_of_memory = true; return -1; }
     st->keyed = keyed;
     double first = 0.0;
@@ -92,7 +93,7 @@ static bool all_go(run_state *r, const node *n, void *state)
         goto finish;
     }
 
-    int32_t *order = realloc(st->order, (size_t)st->match_count * sizeof *order);
+    int32_t *order = mem_realloc(st->order, (size_t)st->match_count * sizeof *order);
     if (!order) { r->out_of_memory = true; return false; }
     st->order = order;
     /* The reference's inside-out shuffle of 0..count-1. */

@@ -2,19 +2,20 @@
 #include "branch.h"
 #include "../core/xmlutil.h"
 #include "../engine/run.h"
+#include "../core/mem.h"
 #include <stdlib.h>
 #include <string.h>
 
 void branch_free(node *n)
 {
     branch *b = (branch *)n;
-    free(b->children);
-    free(b);
+    mem_free(b->children);
+    mem_free(b);
 }
 
 static bool branch_add_child(loader *ld, branch *b, node *child)
 {
-    node **bigger = realloc(b->children, (size_t)(b->count + 1) * sizeof *bigger);
+    node **bigger = mem_realloc(b->children, (size_t)(b->count + 1) * sizeof *bigger);
     if (!bigger) return diag_error(ld->d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     b->children = bigger;
     b->children[b->count++] = child;
@@ -73,7 +74,7 @@ node *branch_wrap_markov(loader *ld, node *child)
 void *branch_state_new(const node *n, const grid_def *g)
 {
     (void)n; (void)g;
-    return calloc(1, sizeof(branch_state));
+    return mem_calloc(1, sizeof(branch_state));
 }
 
 void branch_reset(run_state *r, const node *n, void *state)

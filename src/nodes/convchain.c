@@ -3,6 +3,7 @@
 #include "nodes.h"
 #include "../core/xmlutil.h"
 #include "../engine/run.h"
+#include "../core/mem.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,8 +32,8 @@ static const char *const convchain_attrs[] = {"sample", "n", "steps", "temperatu
 static void convchain_free(node *n)
 {
     convchain *c = (convchain *)n;
-    free(c->weights);
-    free(c);
+    mem_free(c->weights);
+    mem_free(c);
 }
 
 static bool parse_value(diag *d, const xmlNode *el, const grid_def *g, const char *name, uint8_t *out)
@@ -72,7 +73,7 @@ static bool compute_weights(convchain *c, const bool *sample, int smx, int smy, 
 {
     int n = c->n, cells = n * n;
     size_t count = (size_t)1 << cells;
-    c->weights = calloc(count, sizeof *c->weights);
+    c->weights = mem_calloc(count, sizeof *c->weights);
     if (!c->weights) return false;
     int perm[8][CONVCHAIN_MAX_N * CONVCHAIN_MAX_N];
     square_permutations(n, perm);
@@ -127,19 +128,19 @@ static node *convchain_load(loader *ld, const xmlNode *el, symmetry_set parent_s
     if (!path) return NULL;
     int smx, smy;
     uint32_t *argb = image_load_argb(d, line, path, &smx, &smy);
-    free(path);
+    mem_free(path);
     if (!argb) return NULL;
-    bool *sample = malloc((size_t)smx * smy * sizeof *sample);
+    bool *sample = mem_malloc((size_t)smx * smy * sizeof *sample);
     if (!sample) {
-        free(argb);
+        mem_free(argb);
         diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory");
         return NULL;
     }
     /* Opaque white pixels are the `white` value; every other colour is `black`. */
     for (long i = 0; i < (long)smx * smy; i++) sample[i] = argb[i] == 0xFFFFFFFFu;
-    free(argb);
+    mem_free(argb);
     bool ok = compute_weights(c, sample, smx, smy, parent_symmetry);
-    free(sample);
+    mem_free(sample);
     if (!ok) { diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory"); return NULL; }
     return &c->base;
 }
@@ -147,18 +148,18 @@ static node *convchain_load(loader *ld, const xmlNode *el, symmetry_set parent_s
 static void *convchain_state_new(const node *n, const grid_def *g)
 {
     (void)n;
-    convchain_state *st = calloc(1, sizeof *st);
+    convchain_state *st = mem_calloc(1, sizeof *st);
     if (!st) return NULL;
-    st->substrate = calloc((size_t)g->mx * g->my * g->mz, 1);
-    if (!st->substrate) { free(st); return NULL; }
+    st->substrate = mem_calloc((size_t)g->mx * g->my * g->mz, 1);
+    if (!st->substrate) { mem_free(st); return NULL; }
     return st;
 }
 
 static void convchain_state_free(void *state)
 {
     convchain_state *st = state;
-    if (st) free(st->substrate);
-    free(st);
+    if (st) mem_free(st->substrate);
+    mem_free(st);
 }
 
 static void convchain_reset(run_state *r, const node *n, void *state)

@@ -3,6 +3,7 @@
 #include "nodes.h"
 #include "../core/xmlutil.h"
 #include "../engine/run.h"
+#include "../core/mem.h"
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,9 +45,9 @@ static const char *const kernels3d[] = {"VonNeumann", "0000100000101010100000100
 static void convolution_free(node *n)
 {
     convolution *c = (convolution *)n;
-    free(c->rules);
-    free(c->neighbours);
-    free(c);
+    mem_free(c->rules);
+    mem_free(c->neighbours);
+    mem_free(c);
 }
 
 static bool parse_value(diag *d, const xmlNode *el, const grid_def *g, const char *name, uint8_t *out)
@@ -123,7 +124,7 @@ static node *convolution_load(loader *ld, const xmlNode *el, symmetry_set parent
         return NULL;
     }
     int cells = (int)strlen(kernel);
-    c->neighbours = malloc((size_t)cells * sizeof *c->neighbours);
+    c->neighbours = mem_malloc((size_t)cells * sizeof *c->neighbours);
     if (!c->neighbours) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
     for (int k = 0; k < cells; k++)
         if (kernel[k] == '1') {
@@ -142,7 +143,7 @@ static node *convolution_load(loader *ld, const xmlNode *el, symmetry_set parent
         }
         count++;
     }
-    c->rules = calloc((size_t)(count ? count : 1), sizeof *c->rules);
+    c->rules = mem_calloc((size_t)(count ? count : 1), sizeof *c->rules);
     if (!c->rules) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
     if (count == 0) {
         if (!load_rule(d, el, g, &c->rules[0])) return NULL;
@@ -158,20 +159,20 @@ static node *convolution_load(loader *ld, const xmlNode *el, symmetry_set parent
 static void *convolution_state_new(const node *n, const grid_def *g)
 {
     const convolution *c = (const convolution *)n;
-    conv_state *st = calloc(1, sizeof *st);
+    conv_state *st = mem_calloc(1, sizeof *st);
     if (!st) return NULL;
     for (int k = 0; k < c->neighbour_count; k++)
         st->offsets[k] = c->neighbours[k][0] + c->neighbours[k][1] * g->mx + c->neighbours[k][2] * g->mx * g->my;
-    st->before = malloc((size_t)g->mx * g->my * g->mz);
-    if (!st->before) { free(st); return NULL; }
+    st->before = mem_malloc((size_t)g->mx * g->my * g->mz);
+    if (!st->before) { mem_free(st); return NULL; }
     return st;
 }
 
 static void convolution_state_free(void *state)
 {
     conv_state *st = state;
-    if (st) free(st->before);
-    free(st);
+    if (st) mem_free(st->before);
+    mem_free(st);
 }
 
 static void convolution_reset(run_state *r, const node *n, void *state)

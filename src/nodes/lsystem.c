@@ -4,6 +4,7 @@
 #include "gen.h"
 #include "../core/xmlutil.h"
 #include "../engine/run.h"
+#include "../core/mem.h"
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -94,11 +95,11 @@ static const char turtle_commands[] = "FGf+-|[]";
 static void lsystem_free(node *n)
 {
     lsystem *ls = (lsystem *)n;
-    free(ls->axiom);
-    free(ls->outs);
-    free(ls->alts);
-    free(ls->brush);
-    free(ls);
+    mem_free(ls->axiom);
+    mem_free(ls->outs);
+    mem_free(ls->alts);
+    mem_free(ls->brush);
+    mem_free(ls);
 }
 
 /* Symbols are printable ASCII characters other than the space. */
@@ -139,8 +140,8 @@ static bool load_rules(diag *d, const xmlNode *el, lsystem *ls)
         count++;
         out_total += strlen(out);
     }
-    ls->alts = calloc((size_t)(count ? count : 1), sizeof *ls->alts);
-    ls->outs = malloc(out_total + 1);
+    ls->alts = mem_calloc((size_t)(count ? count : 1), sizeof *ls->alts);
+    ls->outs = mem_malloc(out_total + 1);
     if (!ls->alts || !ls->outs) return oom(d);
 
     /* Group by input symbol: counts, then first indices, then fill in file order. */
@@ -233,7 +234,7 @@ static bool load_drawing(diag *d, const xmlNode *el, const grid_def *g, lsystem 
    width/2 of the brush centre (which, for even widths, sits on a corner). */
 static bool make_brush(diag *d, lsystem *ls, int width)
 {
-    ls->brush = malloc((size_t)width * width * sizeof *ls->brush);
+    ls->brush = mem_malloc((size_t)width * width * sizeof *ls->brush);
     if (!ls->brush) return oom(d);
     int lo = -(width - 1) / 2, hi = width / 2, even = width % 2 == 0;
     for (int dy = lo; dy <= hi; dy++)
@@ -307,7 +308,7 @@ static node *lsystem_load(loader *ld, const xmlNode *el, symmetry_set parent_sym
             diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "axiom of <lsystem> is longer than maxLength=%d", ls->max_length);
             return NULL;
         }
-        ls->axiom = strdup(axiom);
+        ls->axiom = mem_strdup(axiom);
         if (!ls->axiom) { oom(d); return NULL; }
         ls->axiom_len = (int)strlen(axiom);
     }
@@ -329,17 +330,17 @@ static node *lsystem_load(loader *ld, const xmlNode *el, symmetry_set parent_sym
 static void *lsystem_state_new(const node *n, const grid_def *g)
 {
     (void)n;
-    lsys_state *st = calloc(1, sizeof *st);
+    lsys_state *st = mem_calloc(1, sizeof *st);
     if (!st) return NULL;
     size_t cells = (size_t)g->mx * g->my * g->mz;
-    st->before = malloc(cells);
-    st->canvas = malloc(cells);
-    st->on_cells = malloc(cells * sizeof *st->on_cells);
+    st->before = mem_malloc(cells);
+    st->canvas = mem_malloc(cells);
+    st->on_cells = mem_malloc(cells * sizeof *st->on_cells);
     if (!st->before || !st->canvas || !st->on_cells) {
-        free(st->before);
-        free(st->canvas);
-        free(st->on_cells);
-        free(st);
+        mem_free(st->before);
+        mem_free(st->canvas);
+        mem_free(st->on_cells);
+        mem_free(st);
         return NULL;
     }
     return st;
@@ -349,13 +350,13 @@ static void lsystem_state_free(void *state)
 {
     lsys_state *st = state;
     if (!st) return;
-    free(st->cur);
-    free(st->next);
-    free(st->before);
-    free(st->canvas);
-    free(st->on_cells);
-    free(st->stack);
-    free(st);
+    mem_free(st->cur);
+    mem_free(st->next);
+    mem_free(st->before);
+    mem_free(st->canvas);
+    mem_free(st->on_cells);
+    mem_free(st->stack);
+    mem_free(st);
 }
 
 static void lsystem_reset(run_state *r, const node *n, void *state)
@@ -375,7 +376,7 @@ static bool reserve(run_state *r, char **buf, int64_t *cap, int64_t need, int64_
     int64_t c = *cap ? *cap : 64;
     while (c < need) c *= 2;
     if (c > limit) c = limit;
-    char *bigger = realloc(*buf, (size_t)c);
+    char *bigger = mem_realloc(*buf, (size_t)c);
     if (!bigger) {
         r->out_of_memory = true;
         return false;
@@ -545,7 +546,7 @@ static bool push(run_state *r, const lsystem *ls, lsys_state *st, int64_t depth,
     }
     if (depth == st->stack_cap) {
         int64_t cap = st->stack_cap ? 2 * st->stack_cap : 64;
-        turtle *bigger = realloc(st->stack, (size_t)cap * sizeof *bigger);
+        turtle *bigger = mem_realloc(st->stack, (size_t)cap * sizeof *bigger);
         if (!bigger) {
             r->out_of_memory = true;
             return false;

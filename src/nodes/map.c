@@ -3,6 +3,7 @@
 #include "../core/rule.h"
 #include "../core/xmlutil.h"
 #include "../engine/run.h"
+#include "../core/mem.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,7 +27,7 @@ static void map_free(node *n)
 {
     map_node *m = (map_node *)n;
     for (int i = 0; i < m->rule_count; i++) rule_free(m->rules[i]);
-    free(m->rules);
+    mem_free(m->rules);
     grid_free(&m->newgrid);
     branch_free(n);
 }
@@ -113,10 +114,10 @@ static void *map_state_new(const node *n, const grid_def *g)
 {
     (void)g;
     const map_node *m = (const map_node *)n;
-    map_state *st = calloc(1, sizeof *st);
+    map_state *st = mem_calloc(1, sizeof *st);
     if (!st) return NULL;
-    st->cells = malloc((size_t)m->newgrid.mx * m->newgrid.my * m->newgrid.mz);
-    if (!st->cells) { free(st); return NULL; }
+    st->cells = mem_malloc((size_t)m->newgrid.mx * m->newgrid.my * m->newgrid.mz);
+    if (!st->cells) { mem_free(st); return NULL; }
     st->b.n = -1;
     return st;
 }
@@ -124,8 +125,8 @@ static void *map_state_new(const node *n, const grid_def *g)
 static void map_state_free(void *state)
 {
     map_state *st = state;
-    if (st) free(st->cells);
-    free(st);
+    if (st) mem_free(st->cells);
+    mem_free(st);
 }
 
 static void map_reset(run_state *r, const node *n, void *state)

@@ -2,6 +2,7 @@
 #include "nodes.h"
 #include "../engine/run.h"
 #include "../core/xmlutil.h"
+#include "../core/mem.h"
 #include <errno.h>
 #include <libxml/parser.h>
 #include <stdio.h>
@@ -21,13 +22,13 @@ void smalti_model_free(smalti_model *m)
     if (!m) return;
     for (int i = 0; i < m->node_count; i++)
         if (m->nodes[i]) {
-            free(m->nodes[i]->summary);
+            mem_free(m->nodes[i]->summary);
             m->nodes[i]->kind->free(m->nodes[i]);
         }
-    free(m->nodes);
+    mem_free(m->nodes);
     grid_free(&m->grid);
-    free(m->file);
-    free(m);
+    mem_free(m->file);
+    mem_free(m);
 }
 
 static bool check_size(diag *d, const smalti_load_options *o)
@@ -44,9 +45,9 @@ static bool check_size(diag *d, const smalti_load_options *o)
 static smalti_model *model_build(xmlDoc *doc, const char *name, const smalti_load_options *opt, smalti_error *err)
 {
     diag d = {.file = name, .err = err, .warn = opt->warn, .warn_userdata = opt->warn_userdata, .quiet = opt->quiet};
-    smalti_model *m = calloc(1, sizeof *m);
-    if (!m || !(m->file = strdup(name))) {
-        free(m);
+    smalti_model *m = mem_calloc(1, sizeof *m);
+    if (!m || !(m->file = mem_strdup(name))) {
+        mem_free(m);
         error_set(err, SMALTI_ERR_RUNTIME, name, 0, "out of memory");
         return NULL;
     }

@@ -5,6 +5,7 @@
 #include "noise_fn.h"
 #include "../core/xmlutil.h"
 #include "../engine/run.h"
+#include "../core/mem.h"
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -41,8 +42,8 @@ static const char *const fractal_names[] = {"none", "fbm", "ridged", "billow", N
 static void noise_free(node *n)
 {
     noise_node *nn = (noise_node *)n;
-    free(nn->bands);
-    free(nn);
+    mem_free(nn->bands);
+    mem_free(nn);
 }
 
 static bool load_spec(diag *d, const xmlNode *el, const grid_def *g, noise_spec *s)
@@ -116,7 +117,7 @@ static node *noise_load(loader *ld, const xmlNode *el, symmetry_set parent_symme
         diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<noise> needs at least one <band value=\"...\"/>");
         return NULL;
     }
-    nn->bands = calloc((size_t)count, sizeof *nn->bands);
+    nn->bands = mem_calloc((size_t)count, sizeof *nn->bands);
     if (!nn->bands) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
     for (xmlNode *x = xml_first_child(el); x; x = xml_next(x)) {
         noise_band *prev = nn->band_count ? &nn->bands[nn->band_count - 1] : NULL;
@@ -130,21 +131,21 @@ static void noise_state_free(void *state)
 {
     noise_state *st = state;
     if (st) {
-        free(st->xcoords);
-        free(st->row);
+        mem_free(st->xcoords);
+        mem_free(st->row);
     }
-    free(st);
+    mem_free(st);
 }
 
 static void *noise_state_new(const node *n, const grid_def *g)
 {
     const noise_node *nn = (const noise_node *)n;
-    noise_state *st = calloc(1, sizeof *st);
+    noise_state *st = mem_calloc(1, sizeof *st);
     if (!st) return NULL;
     st->padded_mx = (g->mx + NOISE_LANES - 1) / NOISE_LANES * NOISE_LANES;
     int octaves = nn->spec.fractal == FRACTAL_NONE ? 1 : nn->spec.octaves;
-    st->xcoords = malloc((size_t)octaves * st->padded_mx * sizeof *st->xcoords);
-    st->row = malloc((size_t)st->padded_mx * sizeof *st->row);
+    st->xcoords = mem_malloc((size_t)octaves * st->padded_mx * sizeof *st->xcoords);
+    st->row = mem_malloc((size_t)st->padded_mx * sizeof *st->row);
     if (!st->xcoords || !st->row) {
         noise_state_free(st);
         return NULL;

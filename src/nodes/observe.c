@@ -1,6 +1,7 @@
 /* observe.c — goals from `<observe>` and the forward/backward potentials that inference and search follow. */
 #include "observe.h"
 #include "../core/xmlutil.h"
+#include "../core/mem.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,7 +34,7 @@ static bool grow(void **array, int *cap, int count, size_t size)
 {
     if (count < *cap) return true;
     int bigger_cap = *cap ? 2 * *cap : 64;
-    void *bigger = realloc(*array, (size_t)bigger_cap * size);
+    void *bigger = mem_realloc(*array, (size_t)bigger_cap * size);
     if (!bigger) return false;
     *array = bigger;
     *cap = bigger_cap;
@@ -52,10 +53,10 @@ static bool init_direction(potential_rules *pr, int d)
     const bool backwards = d == 1;
     const int c = pr->c, rule_count = pr->rule_count;
     int need_cap = 0, need_count = 0, trigger_cap = 0, trigger_count = 0, give_cap = 0, give_count = 0;
-    pr->need_total[d] = calloc((size_t)rule_count + 1, sizeof(int));
-    pr->give_start[d] = malloc((size_t)(rule_count + 1) * sizeof(int));
-    pr->need_start[d] = malloc((size_t)(c + 1) * sizeof(int));
-    pr->trigger_start[d] = malloc((size_t)(c + 1) * sizeof(int));
+    pr->need_total[d] = mem_calloc((size_t)rule_count + 1, sizeof(int));
+    pr->give_start[d] = mem_malloc((size_t)(rule_count + 1) * sizeof(int));
+    pr->need_start[d] = mem_malloc((size_t)(c + 1) * sizeof(int));
+    pr->trigger_start[d] = mem_malloc((size_t)(c + 1) * sizeof(int));
     if (!pr->need_total[d] || !pr->give_start[d] || !pr->need_start[d] || !pr->trigger_start[d]) return false;
     for (int ri = 0; ri < rule_count; ri++) {
         const rule *rl = pr->rules[ri];
@@ -118,13 +119,13 @@ bool potential_rules_init(potential_rules *pr, rule **rules, int rule_count, int
 void potential_rules_free(potential_rules *pr)
 {
     for (int d = 0; d < 2; d++) {
-        free(pr->need_total[d]);
-        free(pr->need_start[d]);
-        free(pr->need_entries[d]);
-        free(pr->trigger_start[d]);
-        free(pr->trigger_entries[d]);
-        free(pr->give_start[d]);
-        free(pr->give[d]);
+        mem_free(pr->need_total[d]);
+        mem_free(pr->need_start[d]);
+        mem_free(pr->need_entries[d]);
+        mem_free(pr->trigger_start[d]);
+        mem_free(pr->trigger_entries[d]);
+        mem_free(pr->give_start[d]);
+        mem_free(pr->give[d]);
     }
     memset(pr, 0, sizeof *pr);
 }
@@ -135,10 +136,10 @@ bool potential_scratch_init(potential_scratch *s, const potential_rules *pr, int
     s->cells = cells;
     s->mask_words = (cells + 63) / 64;
     int rules = pr->rule_count ? pr->rule_count : 1;
-    s->queue = malloc((size_t)(pr->c * cells) * sizeof *s->queue);
-    s->mask = malloc((size_t)(s->mask_words * rules) * sizeof *s->mask);
-    s->counts = malloc((size_t)(cells * rules) * (pr->max_need > 255 ? 2 : 1));
-    s->met = malloc((size_t)(cells ? cells : 1));
+    s->queue = mem_malloc((size_t)(pr->c * cells) * sizeof *s->queue);
+    s->mask = mem_malloc((size_t)(s->mask_words * rules) * sizeof *s->mask);
+    s->counts = mem_malloc((size_t)(cells * rules) * (pr->max_need > 255 ? 2 : 1));
+    s->met = mem_malloc((size_t)(cells ? cells : 1));
     if (!s->queue || !s->mask || !s->counts || !s->met) {
         potential_scratch_free(s);
         return false;
@@ -148,10 +149,10 @@ bool potential_scratch_init(potential_scratch *s, const potential_rules *pr, int
 
 void potential_scratch_free(potential_scratch *s)
 {
-    free(s->queue);
-    free(s->mask);
-    free(s->counts);
-    free(s->met);
+    mem_free(s->queue);
+    mem_free(s->mask);
+    mem_free(s->counts);
+    mem_free(s->met);
     memset(s, 0, sizeof *s);
 }
 

@@ -3,6 +3,7 @@
 #include "nodes.h"
 #include "../core/xmlutil.h"
 #include "../engine/run.h"
+#include "../core/mem.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,8 +41,8 @@ static const int8_t vertex_steps[8][3] = {{-1, -1, -1}, {-1, -1, 1}, {-1, 1, -1}
 static void path_free(node *n)
 {
     path_node *p = (path_node *)n;
-    free(p->steps);
-    free(p);
+    mem_free(p->steps);
+    mem_free(p);
 }
 
 /* A wave attribute that must be there and name only values of the grid. */
@@ -98,7 +99,7 @@ static node *path_load(loader *ld, const xmlNode *el, symmetry_set parent_symmet
         !xml_get_bool(d, el, "edges", false, &edges) || !xml_get_bool(d, el, "vertices", false, &vertices))
         return NULL;
     p->diagonal = edges || vertices;
-    p->steps = malloc(26 * sizeof *p->steps);
+    p->steps = mem_malloc(26 * sizeof *p->steps);
     if (!p->steps) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
     add_steps(p, axis_steps, 6);
     if (edges) add_steps(p, edge_steps, 12);
@@ -113,18 +114,18 @@ static void *path_state_new(const node *n, const grid_def *g)
     (void)n;
     (void)g;
     /* Buffers grow on first use, to the size of the grid the run has then. */
-    return calloc(1, sizeof(path_state));
+    return mem_calloc(1, sizeof(path_state));
 }
 
 static void path_state_free(void *state)
 {
     path_state *st = state;
     if (st) {
-        free(st->distance);
-        free(st->queue);
-        free(st->starts);
+        mem_free(st->distance);
+        mem_free(st->queue);
+        mem_free(st->starts);
     }
-    free(st);
+    mem_free(st);
 }
 
 static void path_reset(run_state *r, const node *n, void *state)
@@ -137,12 +138,12 @@ static void path_reset(run_state *r, const node *n, void *state)
 static bool ensure_capacity(run_state *r, path_state *st)
 {
     if (st->capacity >= r->cells) return true;
-    free(st->distance);
-    free(st->queue);
-    free(st->starts);
-    st->distance = malloc((size_t)r->cells * sizeof *st->distance);
-    st->queue = malloc((size_t)r->cells * sizeof *st->queue);
-    st->starts = malloc((size_t)r->cells * sizeof *st->starts);
+    mem_free(st->distance);
+    mem_free(st->queue);
+    mem_free(st->starts);
+    st->distance = mem_malloc((size_t)r->cells * sizeof *st->distance);
+    st->queue = mem_malloc((size_t)r->cells * sizeof *st->queue);
+    st->starts = mem_malloc((size_t)r->cells * sizeof *st->starts);
     if (!st->distance || !st->queue || !st->starts) {
         st->capacity = 0;
         r->out_of_memory = true;

@@ -4,6 +4,7 @@
 #include "nodes.h"
 #include "../core/xmlutil.h"
 #include "../engine/run.h"
+#include "../core/mem.h"
 #include <math.h>
 #include <stdlib.h>
 
@@ -26,7 +27,7 @@ typedef struct poisson_state {
 
 static const char *const poisson_attrs[] = {"value", "on", "radius", "k", "steps", NULL};
 
-static void poisson_free(node *n) { free(n); }
+static void poisson_free(node *n) { mem_free(n); }
 
 static node *poisson_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry)
 {
@@ -56,10 +57,10 @@ static void *poisson_state_new(const node *n, const grid_def *g)
 {
     (void)n;
     (void)g;
-    return calloc(1, sizeof(poisson_state));
+    return mem_calloc(1, sizeof(poisson_state));
 }
 
-static void poisson_state_free(void *state) { free(state); }
+static void poisson_state_free(void *state) { mem_free(state); }
 
 static void poisson_reset(run_state *r, const node *n, void *state)
 {
@@ -140,7 +141,7 @@ static void place(scatter *s, int32_t c)
 static bool ring_table(scatter *s)
 {
     int64_t ring_r = s->ring_r, side = 2 * ring_r + 1, zr = s->d3 ? ring_r : 0;
-    s->ring = malloc((size_t)(side * side * (2 * zr + 1)) * sizeof *s->ring);
+    s->ring = mem_malloc((size_t)(side * side * (2 * zr + 1)) * sizeof *s->ring);
     if (!s->ring) return false;
     for (int64_t dz = -zr; dz <= zr; dz++)
         for (int64_t dy = -ring_r; dy <= ring_r; dy++)
@@ -222,8 +223,8 @@ static bool poisson_go(run_state *r, const node *n, void *state)
     s.span_ry = (int32_t)min64(disc_r, r->my - 1);
     s.span_rz = (int32_t)min64(disc_r, r->mz - 1);
     size_t span_count = (size_t)(2 * s.span_ry + 1) * (size_t)(2 * s.span_rz + 1);
-    s.span = malloc(span_count * sizeof *s.span);
-    s.pos = malloc((size_t)r->cells * sizeof *s.pos);
+    s.span = mem_malloc(span_count * sizeof *s.span);
+    s.pos = mem_malloc((size_t)r->cells * sizeof *s.pos);
     bool ok = s.span && s.pos;
     if (!ok) goto done;
     for (int32_t dz = -s.span_rz, k = 0; dz <= s.span_rz; dz++)
@@ -233,8 +234,8 @@ static bool poisson_go(run_state *r, const node *n, void *state)
         }
     int32_t on_count = 0;
     for (int32_t i = 0; i < r->cells; i++) on_count += gen_in_wave(p->on, r->state[i]);
-    s.list = malloc((size_t)(on_count ? on_count : 1) * sizeof *s.list);
-    s.active = malloc((size_t)(on_count ? on_count : 1) * sizeof *s.active);
+    s.list = mem_malloc((size_t)(on_count ? on_count : 1) * sizeof *s.list);
+    s.active = mem_malloc((size_t)(on_count ? on_count : 1) * sizeof *s.active);
     if (!(ok = s.list && s.active)) goto done;
     for (int32_t i = 0; i < r->cells; i++) {
         if (gen_in_wave(p->on, r->state[i])) {
@@ -261,11 +262,11 @@ static bool poisson_go(run_state *r, const node *n, void *state)
         s.active_count = 0;
     }
 done:
-    free(s.span);
-    free(s.pos);
-    free(s.list);
-    free(s.active);
-    free(s.ring);
+    mem_free(s.span);
+    mem_free(s.pos);
+    mem_free(s.list);
+    mem_free(s.active);
+    mem_free(s.ring);
     if (!ok) r->out_of_memory = true;
     if (s.changed) r->acting_node = n->id;
     return s.changed;

@@ -1,5 +1,6 @@
 /* prl.c — the `prl` node: every match fires independently with probability p, in parallel. */
 #include "rulenode.h"
+#include "../core/mem.h"
 #include <string.h>
 
 static node *prl_load(loader *ld, const xmlNode *el, symmetry_set s)
@@ -11,7 +12,7 @@ static void *prl_state_new(const node *n, const grid_def *g)
 {
     rulenode_state *st = rulenode_state_new(n, g);
     if (!st) return NULL;
-    st->newstate = malloc((size_t)g->mx * g->my * g->mz);
+    st->newstate = mem_malloc((size_t)g->mx * g->my * g->mz);
     if (!st->newstate) { rulenode_state_free(st); return NULL; }
     return st;
 }

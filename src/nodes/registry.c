@@ -1,6 +1,7 @@
 /* registry.c — element name to node kind, and the generic part of loading a node. */
 #include "nodes.h"
 #include "../core/xmlutil.h"
+#include "../core/mem.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,7 +59,7 @@ static char *node_summary(const xmlNode *el)
         summary_add_attrs(buf, &len, c);
     }
     if (len >= SUMMARY_MAX) memcpy(buf + SUMMARY_MAX - 3, "...", 4);
-    return strdup(buf);
+    return mem_strdup(buf);
 }
 
 /* Register a node (assigns its id). */
@@ -66,7 +67,7 @@ static bool loader_register(loader *ld, node *n, const xmlNode *el)
 {
     if (ld->node_count == ld->node_cap) {
         int cap = ld->node_cap ? 2 * ld->node_cap : 16;
-        node **bigger = realloc(ld->nodes, (size_t)cap * sizeof *bigger);
+        node **bigger = mem_realloc(ld->nodes, (size_t)cap * sizeof *bigger);
         if (!bigger) return diag_error(ld->d, SMALTI_ERR_RUNTIME, 0, "out of memory");
         ld->nodes = bigger;
         ld->node_cap = cap;
@@ -84,11 +85,11 @@ static bool loader_register(loader *ld, node *n, const xmlNode *el)
 
 void *node_new(loader *ld, size_t size, const node_kind *kind, const xmlNode *el)
 {
-    node *n = calloc(1, size);
+    node *n = mem_calloc(1, size);
     if (!n) { diag_error(ld->d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
     n->kind = kind;
     /* Once registered the loader owns the node; until then it is ours to free. */
-    if (!loader_register(ld, n, el)) { free(n); return NULL; }
+    if (!loader_register(ld, n, el)) { mem_free(n); return NULL; }
     return n;
 }
 

@@ -1,6 +1,7 @@
 /* rulenode.c — what `one`, `all` and `prl` share: rules, step limit and match scanning. */
 #include "rulenode.h"
 #include "../core/xmlutil.h"
+#include "../core/mem.h"
 #include <string.h>
 
 static const char *const rulenode_attrs[] = {"in", "out", "p", "symmetry", "steps", "temperature", "fin", "fout", "file",
@@ -14,12 +15,12 @@ void rulenode_free(node *n)
 {
     rulenode *rn = (rulenode *)n;
     for (int i = 0; i < rn->rule_count; i++) rule_free(rn->rules[i]);
-    free(rn->rules);
-    free(rn->shift_start);
-    free(rn->shifts);
-    free(rn->cell_pool);
+    mem_free(rn->rules);
+    mem_free(rn->shift_start);
+    mem_free(rn->shifts);
+    mem_free(rn->cell_pool);
     rulenode_free_inference(rn);
-    free(rn);
+    mem_free(rn);
 }
 
 static bool load_rule_element(loader *ld, rulenode *rn, const xmlNode *xr, symmetry_set node_symmetry)
@@ -51,14 +52,14 @@ static bool build_shift_table(rulenode *rn, const grid_def *g)
     }
     bool per_shift = pool <= CELL_POOL_MAX;
     if (!per_shift) pool = plain;
-    rn->shift_start = calloc((size_t)g->c + 1, sizeof *rn->shift_start);
-    rn->shifts = malloc((size_t)(total ? total : 1) * sizeof *rn->shifts);
-    rn->cell_pool = malloc((size_t)(pool ? pool : 1) * sizeof *rn->cell_pool);
+    rn->shift_start = mem_calloc((size_t)g->c + 1, sizeof *rn->shift_start);
+    rn->shifts = mem_malloc((size_t)(total ? total : 1) * sizeof *rn->shifts);
+    rn->cell_pool = mem_malloc((size_t)(pool ? pool : 1) * sizeof *rn->cell_pool);
     if (!rn->shift_start || !rn->shifts || !rn->cell_pool) return false;
     int k = 0, used = 0;
     int *rule_cells = NULL;
     if (!per_shift) { /* one copy of each rule's cells, shared by its shifts */
-        rule_cells = malloc((size_t)rn->rule_count * sizeof *rule_cells);
+        rule_cells = mem_malloc((size_t)rn->rule_count * sizeof *rule_cells);
         if (!rule_cells) return false;
         for (int ri = 0; ri < rn->rule_count; ri++) {
             rule_cells[ri] = used;
@@ -97,7 +98,7 @@ static bool build_shift_table(rulenode *rn, const grid_def *g)
         }
     }
     rn->shift_start[g->c] = k;
-    free(rule_cells);
+    mem_free(rule_cells);
     return true;
 }
 
@@ -156,15 +157,15 @@ node *rulenode_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry,
 void *rulenode_state_new(const node *n, const grid_def *g)
 {
     const rulenode *rn = (const rulenode *)n;
-    rulenode_state *st = calloc(1, sizeof *st);
+    rulenode_state *st = mem_calloc(1, sizeof *st);
     if (!st) return NULL;
     int64_t cells = (int64_t)g->mx * g->my * g->mz;
     st->match_cap = 64;
-    st->matches = malloc((size_t)st->match_cap * sizeof *st->matches);
+    st->matches = mem_malloc((size_t)st->match_cap * sizeof *st->matches);
     bool ok = st->matches != NULL;
     if (ok && rn->uses_mask) {
         st->words = (cells + 63) / 64;
-        st->mask = calloc((size_t)(st->words * rn->rule_count + 1), sizeof *st->mask);
+        st->mask = mem_calloc((size_t)(st->words * rn->rule_count + 1), sizeof *st->mask);
         ok = st->mask != NULL;
     }
     if (!ok) { rulenode_state_free(st); return NULL; }
@@ -176,19 +177,19 @@ void rulenode_state_free(void *state)
 {
     rulenode_state *st = state;
     if (!st) return;
-    free(st->matches);
-    free(st->mask);
-    free(st->newstate);
-    free(st->order);
-    free(st->potential_block);
+    mem_free(st->matches);
+    mem_free(st->mask);
+    mem_free(st->newstate);
+    mem_free(st->order);
+    mem_free(st->potential_block);
     for (int v = 0; v < GRID_MAX_VALUES; v++)
-        if (!st->potential_block) free(st->potentials[v]);
-    free(st->field_queue);
-    free(st->field_borders);
-    free(st->future);
-    free(st->keyed);
+        if (!st->potential_block) mem_free(st->potentials[v]);
+    mem_free(st->field_queue);
+    mem_free(st->field_borders);
+    mem_free(st->future);
+    mem_free(st->keyed);
     search_result_free(&st->trajectory);
-    free(st);
+    mem_free(st);
 }
 
 void rulenode_reset(run_state *r, const node *n, void *state)

@@ -7,6 +7,7 @@
 #include "field.h"
 #include "observe.h"
 #include "search.h"
+#include "../core/mem.h"
 #include <string.h>
 
 /* One (rule, shift) pair: a cell of value v changed at (x,y,z) may be the
@@ -119,7 +120,7 @@ static inline __attribute__((always_inline)) void rulenode_add_match(run_state *
         /* One failed allocation ends the run: the rest of the scan must not retry it at every match. */
         if (r->out_of_memory) return;
         int32_t cap = st->match_cap * 2;
-        match *bigger = realloc(st->matches, (size_t)cap * sizeof *bigger);
+        match *bigger = mem_realloc(st->matches, (size_t)cap * sizeof *bigger);
         if (!bigger) { r->out_of_memory = true; return; }
         st->matches = bigger;
         st->match_cap = cap;

@@ -1,19 +1,20 @@
 /* rulenode_infer.c — fields, observations and search on rule nodes: loading them and the work they add to a step. */
 #include "rulenode.h"
 #include "../core/xmlutil.h"
+#include "../core/mem.h"
 #include <stdlib.h>
 #include <string.h>
 
 /* The cells each rule changes, for the potential deltas. */
 static bool build_deltas(rulenode *rn, const grid_def *g)
 {
-    rn->delta = calloc((size_t)rn->rule_count, sizeof *rn->delta);
-    rn->delta_count = calloc((size_t)rn->rule_count, sizeof *rn->delta_count);
+    rn->delta = mem_calloc((size_t)rn->rule_count, sizeof *rn->delta);
+    rn->delta_count = mem_calloc((size_t)rn->rule_count, sizeof *rn->delta_count);
     if (!rn->delta || !rn->delta_count) return false;
     for (int ri = 0; ri < rn->rule_count; ri++) {
         const rule *rl = rn->rules[ri];
         int n = rl->imx * rl->imy * rl->imz;
-        rn->delta[ri] = malloc((size_t)(n ? n : 1) * sizeof **rn->delta);
+        rn->delta[ri] = mem_malloc((size_t)(n ? n : 1) * sizeof **rn->delta);
         if (!rn->delta[ri]) return false;
         int k = 0;
         for (int dz = 0; dz < rl->imz; dz++)
@@ -40,7 +41,7 @@ bool rulenode_load_inference(loader *ld, rulenode *rn, const xmlNode *el)
         observations += xml_is(c, "observe");
     }
     if (fields) {
-        rn->fields = calloc((size_t)fields, sizeof *rn->fields);
+        rn->fields = mem_calloc((size_t)fields, sizeof *rn->fields);
         if (!rn->fields) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
         for (xmlNode *c = xml_first_child(el); c; c = xml_next(c)) {
             if (!xml_is(c, "field")) continue;
@@ -54,7 +55,7 @@ bool rulenode_load_inference(loader *ld, rulenode *rn, const xmlNode *el)
         }
     }
     if (observations) {
-        rn->observations = calloc(GRID_MAX_VALUES, sizeof *rn->observations);
+        rn->observations = mem_calloc(GRID_MAX_VALUES, sizeof *rn->observations);
         if (!rn->observations) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
         for (xmlNode *c = xml_first_child(el); c; c = xml_next(c))
             if (xml_is(c, "observe") && !observation_load(d, c, g, rn->observations)) return false;
@@ -80,12 +81,12 @@ bool rulenode_load_inference(loader *ld, rulenode *rn, const xmlNode *el)
 
 void rulenode_free_inference(rulenode *rn)
 {
-    free(rn->fields);
-    free(rn->observations);
+    mem_free(rn->fields);
+    mem_free(rn->observations);
     potential_rules_free(&rn->potential_rules);
-    for (int ri = 0; rn->delta && ri < rn->rule_count; ri++) free(rn->delta[ri]);
-    free(rn->delta);
-    free(rn->delta_count);
+    for (int ri = 0; rn->delta && ri < rn->rule_count; ri++) mem_free(rn->delta[ri]);
+    mem_free(rn->delta);
+    mem_free(rn->delta_count);
 }
 
 /* Potential rows are allocated on first use: every value for inference,
@@ -96,24 +97,24 @@ static bool ensure_potentials(run_state *r, const rulenode *rn, rulenode_state *
     if (all_values) {
         if (st->potential_block) return true;
         for (int v = 0; v < GRID_MAX_VALUES; v++) {
-            free(st->potentials[v]);
+            mem_free(st->potentials[v]);
             st->potentials[v] = NULL;
         }
-        st->potential_block = malloc((size_t)c * r->cells * sizeof *st->potential_block);
+        st->potential_block = mem_malloc((size_t)c * r->cells * sizeof *st->potential_block);
         if (!st->potential_block) return false;
         for (int v = 0; v < c; v++) st->potentials[v] = st->potential_block + (int64_t)v * r->cells;
         return true;
     }
     for (int k = 0; k < rn->field_count; k++) {
         int v = rn->fields[k].value;
-        if (!st->potentials[v] && !(st->potentials[v] = malloc((size_t)r->cells * sizeof(int32_t)))) return false;
+        if (!st->potentials[v] && !(st->potentials[v] = mem_malloc((size_t)r->cells * sizeof(int32_t)))) return false;
     }
     return true;
 }
 
 bool rulenode_observe(run_state *r, const rulenode *rn, rulenode_state *st)
 {
-    if (!st->future && !(st->future = malloc((size_t)r->cells * sizeof *st->future))) goto oom;
+    if (!st->future && !(st->future = mem_malloc((size_t)r->cells * sizeof *st->future))) goto oom;
     /* Observed cells turn into their `from` value; the reference writes them
        without logging. */
     for (int32_t i = 0; i < r->cells; i++) {
@@ -151,11 +152,11 @@ oom:
 bool rulenode_compute_fields(run_state *r, const rulenode *rn, rulenode_state *st)
 {
     if (!st->field_borders) {
-        st->field_borders = malloc((size_t)r->cells);
+        st->field_borders = mem_malloc((size_t)r->cells);
         if (st->field_borders) field_borders(st->field_borders, r->mx, r->my, r->mz);
     }
     if (!ensure_potentials(r, rn, st, false) || !st->field_borders ||
-        (!st->field_queue && !(st->field_queue = malloc((size_t)r->cells * sizeof *st->field_queue)))) {
+        (!st->field_queue && !(st->field_queue = mem_malloc((size_t)r->cells * sizeof *st->field_queue)))) {
         r->out_of_memory = true;
         return false;
     }

@@ -4,6 +4,7 @@
 #include "runner.h"
 #include "../core/xmlutil.h"
 #include "../engine/run.h"
+#include "../core/mem.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -151,7 +152,7 @@ static bool build_brush(runner_node *rn)
     int extent = (int)rn->max_radius + 1;
     double limit = brush_limit(rn->brush, rn->max_radius);
     size_t side = (size_t)(2 * extent + 1);
-    keyed_cell *all = malloc(side * side * sizeof *all);
+    keyed_cell *all = mem_malloc(side * side * sizeof *all);
     if (!all) return false;
     int n = 0;
     for (int dy = -extent; dy <= extent; dy++)
@@ -160,10 +161,10 @@ static bool build_brush(runner_node *rn)
             if (key <= limit) all[n++] = (keyed_cell){key, {(int16_t)dx, (int16_t)dy}};
         }
     qsort(all, (size_t)n, sizeof *all, compare_keyed);
-    rn->cells = malloc((size_t)n * sizeof *rn->cells);
-    rn->keys = malloc((size_t)n * sizeof *rn->keys);
-    rn->reach = malloc((size_t)(n + 1) * sizeof *rn->reach);
-    if (!rn->cells || !rn->keys || !rn->reach) { free(all); return false; }
+    rn->cells = mem_malloc((size_t)n * sizeof *rn->cells);
+    rn->keys = mem_malloc((size_t)n * sizeof *rn->keys);
+    rn->reach = mem_malloc((size_t)(n + 1) * sizeof *rn->reach);
+    if (!rn->cells || !rn->keys || !rn->reach) { mem_free(all); return false; }
     rn->cell_count = n;
     rn->reach[0] = 0;
     for (int k = 0; k < n; k++) {
@@ -172,7 +173,7 @@ static bool build_brush(runner_node *rn)
         int far = abs(all[k].cell.dx) > abs(all[k].cell.dy) ? abs(all[k].cell.dx) : abs(all[k].cell.dy);
         rn->reach[k + 1] = far > rn->reach[k] ? far : rn->reach[k];
     }
-    free(all);
+    mem_free(all);
     return true;
 }
 
@@ -224,10 +225,10 @@ static bool get_int_range(diag *d, const xmlNode *el, const char *name, double d
 static void runner_free(node *n)
 {
     runner_node *rn = (runner_node *)n;
-    free(rn->cells);
-    free(rn->keys);
-    free(rn->reach);
-    free(rn);
+    mem_free(rn->cells);
+    mem_free(rn->keys);
+    mem_free(rn->reach);
+    mem_free(rn);
 }
 
 static node *runner_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry)
@@ -279,12 +280,12 @@ static node *runner_load(loader *ld, const xmlNode *el, symmetry_set parent_symm
 static void *runner_state_new(const node *n, const grid_def *g)
 {
     const runner_node *rn = (const runner_node *)n;
-    runner_state *st = calloc(1, sizeof *st);
+    runner_state *st = mem_calloc(1, sizeof *st);
     if (!st) return NULL;
     st->mx = g->mx;
     st->my = g->my;
-    st->offsets = malloc((size_t)(rn->cell_count ? rn->cell_count : 1) * sizeof *st->offsets);
-    if (!st->offsets) { free(st); return NULL; }
+    st->offsets = mem_malloc((size_t)(rn->cell_count ? rn->cell_count : 1) * sizeof *st->offsets);
+    if (!st->offsets) { mem_free(st); return NULL; }
     for (int k = 0; k < rn->cell_count; k++) st->offsets[k] = rn->cells[k].dx + (int32_t)rn->cells[k].dy * g->mx;
     return st;
 }
@@ -293,10 +294,10 @@ static void runner_state_free(void *state)
 {
     runner_state *st = state;
     if (st) {
-        free(st->walkers);
-        free(st->offsets);
+        mem_free(st->walkers);
+        mem_free(st->offsets);
     }
-    free(st);
+    mem_free(st);
 }
 
 static void runner_reset(run_state *r, const node *n, void *state)
@@ -324,7 +325,7 @@ static bool reserve(run_state *r, runner_state *st, int need)
     if (need <= st->cap) return true;
     int cap = st->cap ? st->cap : 64;
     while (cap < need) cap *= 2;
-    walker *bigger = realloc(st->walkers, (size_t)cap * sizeof *bigger);
+    walker *bigger = mem_realloc(st->walkers, (size_t)cap * sizeof *bigger);
     if (!bigger) { r->out_of_memory = true; return false; }
     st->walkers = bigger;
     st->cap = cap;
@@ -360,13 +361,13 @@ static bool spawn(run_state *r, const runner_node *rn, runner_state *st)
         start_count = 0;
         for (int32_t i = 0; i < r->cells; i++) start_count += gen_in_wave(rn->start, r->state[i]);
         if (start_count == 0) return true;  /* nowhere to start: no runner */
-        starts = malloc((size_t)start_count * sizeof *starts);
+        starts = mem_malloc((size_t)start_count * sizeof *starts);
         if (!starts) { r->out_of_memory = true; return false; }
         start_count = 0;
         for (int32_t i = 0; i < r->cells; i++)
             if (gen_in_wave(rn->start, r->state[i])) starts[start_count++] = i;
     }
-    if (!reserve(r, st, count)) { free(starts); return false; }
+    if (!reserve(r, st, count)) { mem_free(starts); return false; }
     for (int k = 0; k < count; k++) {
         int cx, cy;
         if (rn->at_xy) {
@@ -382,7 +383,7 @@ static bool spawn(run_state *r, const runner_node *rn, runner_state *st)
         int life = gen_range_draw_int(&rn->life, random);
         add_walker(st, cx + 0.5, cy + 0.5, heading, strength, life);
     }
-    free(starts);
+    mem_free(starts);
     return true;
 }
 

@@ -1,6 +1,7 @@
 /* search.c — best-first search over rule applications towards an observed goal (the reference's Search). */
 #include "search.h"
 #include "../core/rng.h"
+#include "../core/mem.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,9 +64,9 @@ static bool visited_grow(search *se)
 {
     if ((int64_t)se->board_count * 2 < se->table_size) return true;
     int64_t size = se->table_size ? se->table_size * 2 : 1024;
-    int *table = calloc((size_t)size, sizeof *table);
+    int *table = mem_calloc((size_t)size, sizeof *table);
     if (!table) return false;
-    free(se->table);
+    mem_free(se->table);
     se->table = table;
     se->table_size = size;
     for (int b = 0; b < se->board_count; b++) visited_insert(se, b);
@@ -83,7 +84,7 @@ static bool heap_push(search *se, int b)
 {
     if (se->heap_count == se->heap_cap) {
         int cap = se->heap_cap ? 2 * se->heap_cap : 256;
-        heap_item *bigger = realloc(se->heap, (size_t)cap * sizeof *bigger);
+        heap_item *bigger = mem_realloc(se->heap, (size_t)cap * sizeof *bigger);
         if (!bigger) return false;
         se->heap = bigger;
         se->heap_cap = cap;
@@ -123,7 +124,7 @@ static bool visit_child(search *se, uint8_t *state)
     int old = visited_find(se, state, hash);
     const int depth = se->boards[se->parent].depth + 1;
     if (old >= 0) {
-        free(state);
+        mem_free(state);
         board *b = &se->boards[old];
         if (depth < b->depth) {
             b->depth = depth;
@@ -134,11 +135,11 @@ static bool visit_child(search *se, uint8_t *state)
     }
     int backward = observe_backward_estimate(se->bpotentials, state, se->cells);
     int forward = observe_forward_estimate_of(se->fpotentials, state, se->future, se->pr, &se->scratch);
-    if (backward < 0 || forward < 0) { free(state); return true; }
+    if (backward < 0 || forward < 0) { mem_free(state); return true; }
     if (se->board_count == se->board_cap) {
         int cap = se->board_cap * 2;
-        board *bigger = realloc(se->boards, (size_t)cap * sizeof *bigger);
-        if (!bigger) { free(state); se->failed = true; return false; }
+        board *bigger = mem_realloc(se->boards, (size_t)cap * sizeof *bigger);
+        if (!bigger) { mem_free(state); se->failed = true; return false; }
         se->boards = bigger;
         se->board_cap = cap;
     }
@@ -178,7 +179,7 @@ static void one_children(search *se, const uint8_t *state)
         for (int y = 0; y < se->my; y++)
             for (int x = 0; x < se->mx; x++) {
                 if (!rule_fits_2d(rl, state, x, y, se->mx, se->my)) continue;
-                uint8_t *child = malloc((size_t)se->cells);
+                uint8_t *child = mem_malloc((size_t)se->cells);
                 if (!child) { se->failed = true; return; }
                 memcpy(child, state, (size_t)se->cells);
                 write_rule_2d(rl, child, x, y, se->mx);
@@ -230,7 +231,7 @@ static void enumerate_covers(cover_search *cs, int depth)
             best = (int)i;
         }
     if (best < 0) {
-        uint8_t *child = malloc((size_t)se->cells);
+        uint8_t *child = mem_malloc((size_t)se->cells);
         if (!child) { se->failed = true; cs->stop = true; return; }
         memcpy(child, cs->state, (size_t)se->cells);
         for (int k = 0; k < cs->solution_count; k++) {
@@ -272,28 +273,28 @@ static void all_children(search *se, const uint8_t *state)
             if (!rule_fits_2d(rl, state, x, y, se->mx, se->my)) continue;
             if (cs.tile_count == cap) {
                 cap = cap ? 2 * cap : 64;
-                tile *bigger = realloc(cs.tiles, (size_t)cap * sizeof *bigger);
-                if (!bigger) { se->failed = true; free(cs.tiles); return; }
+                tile *bigger = mem_realloc(cs.tiles, (size_t)cap * sizeof *bigger);
+                if (!bigger) { se->failed = true; mem_free(cs.tiles); return; }
                 cs.tiles = bigger;
             }
             cs.tiles[cs.tile_count++] = (tile){rl, x, y};
         }
     int n = cs.tile_count;
-    cs.amounts = calloc((size_t)(se->cells > 0 ? se->cells : 1), sizeof *cs.amounts);
-    cs.shown = malloc((size_t)(n ? n : 1) * sizeof *cs.shown);
-    cs.solution = malloc((size_t)(n ? n : 1) * sizeof *cs.solution);
+    cs.amounts = mem_calloc((size_t)(se->cells > 0 ? se->cells : 1), sizeof *cs.amounts);
+    cs.shown = mem_malloc((size_t)(n ? n : 1) * sizeof *cs.shown);
+    cs.solution = mem_malloc((size_t)(n ? n : 1) * sizeof *cs.solution);
     /* Every level of the recursion hides at least the tile it chooses. */
-    cs.scratch = malloc((size_t)(n + 1) * 2 * (n ? n : 1) * sizeof *cs.scratch);
+    cs.scratch = mem_malloc((size_t)(n + 1) * 2 * (n ? n : 1) * sizeof *cs.scratch);
     if (!cs.amounts || !cs.shown || !cs.solution || !cs.scratch) se->failed = true;
     else {
         for (int l = 0; l < n; l++) tile_show(&cs, l, true);
         enumerate_covers(&cs, 0);
     }
-    free(cs.tiles);
-    free(cs.amounts);
-    free(cs.shown);
-    free(cs.solution);
-    free(cs.scratch);
+    mem_free(cs.tiles);
+    mem_free(cs.amounts);
+    mem_free(cs.shown);
+    mem_free(cs.solution);
+    mem_free(cs.scratch);
 }
 
 search_result search_run(const uint8_t *present, const uint32_t *future, const potential_rules *pr, int mx, int my,
@@ -303,13 +304,13 @@ search_result search_run(const uint8_t *present, const uint32_t *future, const p
     search se = {.future = future, .pr = pr, .mx = mx, .my = my, .c = pr->c, .cells = (int64_t)mx * my,
                  .depth_coefficient = depth_coefficient, .goal = -1};
     rng_seed(&se.random, seed);
-    se.bpotentials = malloc((size_t)(pr->c * se.cells) * sizeof *se.bpotentials);
-    se.fpotentials = malloc((size_t)(pr->c * se.cells) * sizeof *se.fpotentials);
+    se.bpotentials = mem_malloc((size_t)(pr->c * se.cells) * sizeof *se.bpotentials);
+    se.fpotentials = mem_malloc((size_t)(pr->c * se.cells) * sizeof *se.fpotentials);
     se.board_cap = 64;
-    se.boards = malloc((size_t)se.board_cap * sizeof *se.boards);
-    uint8_t *root = malloc((size_t)se.cells);
+    se.boards = mem_malloc((size_t)se.board_cap * sizeof *se.boards);
+    uint8_t *root = mem_malloc((size_t)se.cells);
     if (!se.bpotentials || !se.fpotentials || !se.boards || !root || !potential_scratch_init(&se.scratch, pr, se.cells)) {
-        free(root);
+        mem_free(root);
         res.out_of_memory = true;
         goto done;
     }
@@ -317,8 +318,8 @@ search_result search_run(const uint8_t *present, const uint32_t *future, const p
     observe_backward_potentials(se.bpotentials, future, pr, &se.scratch);
     int root_backward = observe_backward_estimate(se.bpotentials, present, se.cells);
     int root_forward = observe_forward_estimate_of(se.fpotentials, present, future, pr, &se.scratch);
-    if (root_backward < 0 || root_forward < 0) { free(root); goto done; } /* the goal cannot be reached */
-    if (root_backward == 0) { free(root); res.found = true; goto done; }
+    if (root_backward < 0 || root_forward < 0) { mem_free(root); goto done; } /* the goal cannot be reached */
+    if (root_backward == 0) { mem_free(root); res.found = true; goto done; }
     se.boards[se.board_count++] = (board){root, -1, 0, root_backward, root_forward};
     if (!visited_grow(&se) || !heap_push(&se, 0)) { res.out_of_memory = true; goto done; }
     visited_insert(&se, 0);
@@ -336,7 +337,7 @@ search_result search_run(const uint8_t *present, const uint32_t *future, const p
     if (se.goal >= 0) {
         int length = 0;
         for (int b = se.goal; se.boards[b].parent >= 0; b = se.boards[b].parent) length++;
-        res.states = calloc((size_t)length + 1, sizeof *res.states);
+        res.states = mem_calloc((size_t)length + 1, sizeof *res.states);
         if (!res.states) { res.out_of_memory = true; goto done; }
         int k = length;
         for (int b = se.goal; se.boards[b].parent >= 0; b = se.boards[b].parent) {
@@ -347,19 +348,19 @@ search_result search_run(const uint8_t *present, const uint32_t *future, const p
         res.found = true;
     }
 done:
-    for (int b = 0; b < se.board_count; b++) free(se.boards[b].state);
-    free(se.boards);
-    free(se.table);
-    free(se.heap);
-    free(se.bpotentials);
-    free(se.fpotentials);
+    for (int b = 0; b < se.board_count; b++) mem_free(se.boards[b].state);
+    mem_free(se.boards);
+    mem_free(se.table);
+    mem_free(se.heap);
+    mem_free(se.bpotentials);
+    mem_free(se.fpotentials);
     potential_scratch_free(&se.scratch);
     return res;
 }
 
 void search_result_free(search_result *res)
 {
-    for (int k = 0; k < res->length; k++) free(res->states[k]);
-    free(res->states);
+    for (int k = 0; k < res->length; k++) mem_free(res->states[k]);
+    mem_free(res->states);
     memset(res, 0, sizeof *res);
 }

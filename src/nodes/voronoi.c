@@ -5,6 +5,7 @@
 #include "nodes.h"
 #include "../core/xmlutil.h"
 #include "../engine/run.h"
+#include "../core/mem.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,7 +126,7 @@ static bool filter(vor_solver *v, const int32_t lo[3], const int32_t hi[3], size
 {
     if (v->len + n > v->cap) {
         size_t cap = v->cap * 2 > v->len + n ? v->cap * 2 : v->len + n;
-        int32_t *bigger = realloc(v->stack, cap * sizeof *bigger);
+        int32_t *bigger = mem_realloc(v->stack, cap * sizeof *bigger);
         if (!bigger) return false;
         v->stack = bigger;
         v->cap = cap;
@@ -176,13 +177,13 @@ bool voronoi_nearest(const int32_t *sx, const int32_t *sy, const int32_t *sz, in
 {
     vor_solver v = {.sx = sx, .sy = sy, .sz = sz, .mx = mx, .plane = (int64_t)mx * my, .metric = metric, .owner = owner};
     v.cap = (size_t)count * 4 + 64;
-    v.stack = malloc(v.cap * sizeof *v.stack);
+    v.stack = mem_malloc(v.cap * sizeof *v.stack);
     if (!v.stack) return false;
     for (int32_t i = 0; i < count; i++) v.stack[i] = i;
     v.len = (size_t)count;
     int32_t lo[3] = {0, 0, 0}, hi[3] = {mx - 1, my - 1, mz - 1};
     solve(&v, lo, hi, 0, (size_t)count);
-    free(v.stack);
+    mem_free(v.stack);
     return !v.out_of_memory;
 }
 
@@ -207,7 +208,7 @@ typedef struct voronoi_state {
 static const char *const voronoi_attrs[] = {"sites", "values", "distinct", "from", "metric", "on", "border", "steps", NULL};
 static const char *const metric_names[] = {"euclidean", "manhattan", "chebyshev", NULL};
 
-static void voronoi_free(node *n) { free(n); }
+static void voronoi_free(node *n) { mem_free(n); }
 
 static node *voronoi_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry)
 {
@@ -260,10 +261,10 @@ static void *voronoi_state_new(const node *n, const grid_def *g)
 {
     (void)n;
     (void)g;
-    return calloc(1, sizeof(voronoi_state));
+    return mem_calloc(1, sizeof(voronoi_state));
 }
 
-static void voronoi_state_free(void *state) { free(state); }
+static void voronoi_state_free(void *state) { mem_free(state); }
 
 static void voronoi_reset(run_state *r, const node *n, void *state)
 {
@@ -281,19 +282,19 @@ typedef struct site_list {
 static bool sites_alloc(site_list *s, int32_t count)
 {
     size_t n = count > 0 ? (size_t)count : 1;
-    s->x = malloc(n * sizeof *s->x);
-    s->y = malloc(n * sizeof *s->y);
-    s->z = malloc(n * sizeof *s->z);
-    s->value = malloc(n);
+    s->x = mem_malloc(n * sizeof *s->x);
+    s->y = mem_malloc(n * sizeof *s->y);
+    s->z = mem_malloc(n * sizeof *s->z);
+    s->value = mem_malloc(n);
     return s->x && s->y && s->z && s->value;
 }
 
 static void sites_free(site_list *s)
 {
-    free(s->x);
-    free(s->y);
-    free(s->z);
-    free(s->value);
+    mem_free(s->x);
+    mem_free(s->y);
+    mem_free(s->z);
+    mem_free(s->value);
 }
 
 static void sites_put(site_list *s, const run_state *r, int32_t cell, uint8_t value)
@@ -341,8 +342,8 @@ static bool voronoi_go(run_state *r, const node *n, void *state)
     st->done = true;
 
     int32_t cells = r->cells;
-    int32_t *owner = malloc((size_t)cells * sizeof *owner); /* first the list of `on` cells, then the nearest sites */
-    uint8_t *on = malloc((size_t)cells);
+    int32_t *owner = mem_malloc((size_t)cells * sizeof *owner); /* first the list of `on` cells, then the nearest sites */
+    uint8_t *on = mem_malloc((size_t)cells);
     site_list s = {0};
     bool changed = false, ok = owner && on;
     if (!ok) goto done;
@@ -387,8 +388,8 @@ static bool voronoi_go(run_state *r, const node *n, void *state)
     }
 done:
     sites_free(&s);
-    free(owner);
-    free(on);
+    mem_free(owner);
+    mem_free(on);
     if (!ok) r->out_of_memory = true;
     if (changed) r->acting_node = n->id;
     return changed;

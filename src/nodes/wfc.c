@@ -3,6 +3,7 @@
 #include "wfc_node.h"
 #include "../core/xmlutil.h"
 #include "../engine/run.h"
+#include "../core/mem.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,10 +46,10 @@ void wfc_free(node *n)
 {
     wfc_node *w = (wfc_node *)n;
     wfc_problem_free(&w->pb);
-    for (int v = 0; v < GRID_MAX_VALUES; v++) free(w->allowed[v]);
-    free(w->patterns);
-    free(w->tiles);
-    free(w->density);
+    for (int v = 0; v < GRID_MAX_VALUES; v++) mem_free(w->allowed[v]);
+    mem_free(w->patterns);
+    mem_free(w->tiles);
+    mem_free(w->density);
     grid_free(&w->newgrid);
     branch_free(n);
 }
@@ -67,7 +68,7 @@ bool wfc_load_rules(loader *ld, wfc_node *w, const xmlNode *el, const grid_def *
         int v = grid->value_of[(unsigned char)in[0]];
         if (v < 0) return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "in=\"%s\" is not a value of the grid", in);
         if (w->allowed[v]) return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "a second <rule> for in=\"%s\"", in);
-        w->allowed[v] = calloc((size_t)w->pb.P, sizeof(bool));
+        w->allowed[v] = mem_calloc((size_t)w->pb.P, sizeof(bool));
         if (!w->allowed[v]) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
         if (!parse(ld, w, x, "out", out, w->allowed[v], ctx)) return false;
     }
@@ -109,12 +110,12 @@ bool wfc_read_density_children(loader *ld, wfc_node *w, const xmlNode *el, const
         double v;
         if (!xml_get_double(d, x, "d", 0.5, &v)) return false;
         if (!(v >= 0 && v <= 1)) return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "d=\"%s\" must be from 0 to 1", dtext);
-        bool *selected = calloc((size_t)units, sizeof *selected);
+        bool *selected = mem_calloc((size_t)units, sizeof *selected);
         if (!selected) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
         bool ok = parse(ld, w, x, key, which, selected, ctx);
         for (int t = 0; ok && t < units; t++)
             if (selected[t]) density[t] = v;
-        free(selected);
+        mem_free(selected);
         if (!ok) return false;
     }
     return true;
@@ -134,10 +135,10 @@ bool wfc_load_density(loader *ld, wfc_node *w, const xmlNode *el)
     char *path = resource_find(ld->res, d, line, "density picture", "samples", name, ".png");
     if (!path) return false;
     uint8_t *level = wfc_density_levels(d, line, path, w->pb.mx, w->pb.my, w->pb.mz);
-    free(path);
+    mem_free(path);
     if (!level) return false;
     bool ok = wfc_set_density(&w->pb, level, w->density, w->density_per_pattern, power);
-    free(level);
+    mem_free(level);
     return ok || diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
 }
 
@@ -155,18 +156,18 @@ static void wfc_state_free(void *state)
     wfc_state *st = state;
     if (!st) return;
     wfc_solver_free(&st->solver);
-    free(st->cells);
-    free(st);
+    mem_free(st->cells);
+    mem_free(st);
 }
 
 static void *wfc_state_new(const node *n, const grid_def *g)
 {
     (void)g;
     const wfc_node *w = (const wfc_node *)n;
-    wfc_state *st = calloc(1, sizeof *st);
+    wfc_state *st = mem_calloc(1, sizeof *st);
     if (!st) return NULL;
     const grid_def *ng = &w->newgrid;
-    st->cells = calloc((size_t)ng->mx * ng->my * ng->mz, 1);
+    st->cells = mem_calloc((size_t)ng->mx * ng->my * ng->mz, 1);
     if (!wfc_solver_init(&st->solver, &w->pb) || !st->cells) {
         wfc_state_free(st);
         return NULL;

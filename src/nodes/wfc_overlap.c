@@ -1,6 +1,7 @@
 /* wfc_overlap.c — the overlap model of `wfc`: NxN patterns of a sample image, counted with their symmetric images. */
 #include "wfc_node.h"
 #include "../core/xmlutil.h"
+#include "../core/mem.h"
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +45,7 @@ static bool load_density(loader *ld, wfc_node *w, const xmlNode *el)
     for (int v = 0; v < C; v++) value_density[v] = 0.5;
     if (!wfc_read_density_children(ld, w, el, "value", C, parse_values, NULL, value_density)) return false;
     if (!xml_attr(el, "density")) return wfc_load_density(ld, w, el);
-    w->density = malloc((size_t)w->pb.P * NN * sizeof *w->density);
+    w->density = mem_malloc((size_t)w->pb.P * NN * sizeof *w->density);
     if (!w->density) return diag_error(ld->d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     for (size_t k = 0; k < (size_t)w->pb.P * NN; k++) w->density[k] = value_density[w->patterns[k]];
     w->density_per_pattern = NN;
@@ -54,7 +55,7 @@ static bool load_density(loader *ld, wfc_node *w, const xmlNode *el)
 static void overlap_update_state(const wfc_node *w, const uint8_t *data, uint8_t *cells)
 {
     int MX = w->newgrid.mx, MY = w->newgrid.my, C = w->newgrid.c, N = w->pb.N, P = w->pb.P;
-    int32_t *votes = calloc((size_t)MX * MY * C, sizeof *votes);
+    int32_t *votes = mem_calloc((size_t)MX * MY * C, sizeof *votes);
     if (!votes) return;
     for (int i = 0; i < w->pb.cells; i++) {
         int x = i % MX, y = i / MX;
@@ -77,7 +78,7 @@ static void overlap_update_state(const wfc_node *w, const uint8_t *data, uint8_t
         }
     }
     for (int i = 0; i < MX * MY; i++) cells[i] = wfc_vote_winner(votes + (size_t)i * C, C);
-    free(votes);
+    mem_free(votes);
 }
 
 static bool build_patterns(loader *ld, wfc_node *w, const xmlNode *el, symmetry_set symmetry, bool periodic_input)
@@ -89,16 +90,16 @@ static bool build_patterns(loader *ld, wfc_node *w, const xmlNode *el, symmetry_
     if (!path) return false;
     int smx, smy;
     uint32_t *argb = image_load_argb(d, line, path, &smx, &smy);
-    free(path);
+    mem_free(path);
     if (!argb) return false;
     long count = (long)smx * smy;
-    uint8_t *sample = malloc((size_t)count);
+    uint8_t *sample = mem_malloc((size_t)count);
     uint32_t colours[GRID_MAX_VALUES];
     int C = sample ? wfc_sample_ords(argb, count, sample, colours, w->newgrid.c) : 0;
-    free(argb);
+    mem_free(argb);
     if (!sample) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     if (C < 0) {
-        free(sample);
+        mem_free(sample);
         return diag_error(d, SMALTI_ERR_MODEL, line, "sample \"%s\" has more than %d colours, the number of values of the wfc's grid",
                           name, w->newgrid.c);
     }
@@ -106,18 +107,18 @@ static bool build_patterns(loader *ld, wfc_node *w, const xmlNode *el, symmetry_
     long long power = 1;
     for (int k = 0; k < w->pb.N * w->pb.N && power <= INT_MAX; k++) power *= C;
     if (power > INT_MAX) {
-        free(sample);
+        mem_free(sample);
         return diag_error(d, SMALTI_ERR_MODEL, line, "n=\"%d\" is too large for the %d colours of sample \"%s\"", w->pb.N, C, name);
     }
     int N = w->pb.N;
     int xmax = periodic_input ? w->pb.mx : w->pb.mx - N + 1, ymax = periodic_input ? w->pb.my : w->pb.my - N + 1;
     if (xmax < 1 || ymax < 1) {
-        free(sample);
+        mem_free(sample);
         return diag_error(d, SMALTI_ERR_MODEL, line, "the %dx%d grid is too small for %dx%d patterns of a non-periodic input",
                           w->pb.mx, w->pb.my, N, N);
     }
     bool ok = wfc_sample_patterns(sample, smx, smy, N, xmax, ymax, symmetry, &w->patterns, &w->pb.weights, &w->pb.P);
-    free(sample);
+    mem_free(sample);
     if (!ok) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     if (w->pb.P == 0) return diag_error(d, SMALTI_ERR_MODEL, line, "symmetry leaves no patterns of sample \"%s\"", name);
     if (w->pb.P > WFC_MAX_PATTERNS)
