@@ -171,6 +171,11 @@ printf '<one values="BW" file="../../pair" legend="BW"/>\n' > "$dir/glued.xml"
 expect 3 "glued.xml:1: error: .*--allow-any-path" "$T" run "$dir/glued.xml" --resources "$dir/res" --size 5
 "$T" run "$dir/glued.xml" --resources "$dir/res" --allow-any-path --size 5 -q -o "$dir/glued.txt"
 if [ "$(tail -n 5 "$dir/glued.txt" | grep -c '^WWWWW$')" = 5 ]; then ok; else bad "--allow-any-path rule image run"; fi
+# A VOX rule image whose SIZE 2x1x1 and XYZI are followed by a SIZE 4x1x1 without voxels: refused, not
+# read as a 4x1x1 model with the voxels of a 2x1x1 one.
+printf '<sequence values="BW">\n  <one file="twosize" legend="BW"/>\n</sequence>\n' > "$dir/twosize.xml"
+expect 3 "twosize.xml:2: error: .*twosize.vox: broken VOX file: a SIZE chunk without its XYZI chunk" \
+    "$T" check "$dir/twosize.xml" --resources tests/badinput --dim 3 --size 4
 
 # Traces: run --trace writes one (magic, end marker), view turns it into one HTML page that
 # holds the trace and names nothing outside itself; damaged or missing traces are refused.

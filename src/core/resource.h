@@ -23,7 +23,8 @@ uint32_t *image_load_argb(diag *d, int line, const char *path, int *width, int *
 
 /* Read a MagicaVoxel .vox model: the palette index (1..255) of each voxel,
    -1 where empty, indexed x + y*MX + z*MX*MY with no axis flipped (the
-   reference's LoadVox). The last model wins when the file has several.
+   reference's LoadVox). The last model (a SIZE chunk and the XYZI after
+   it) wins when the file has several.
    NULL after a model error at `line`. */
 int32_t *vox_load(diag *d, int line, const char *path, int *mx, int *my, int *mz);
 #endif
