@@ -202,6 +202,13 @@ if [ ! -f "$dir/bad.html" ] && [ ! -f "$dir/cut.html" ]; then ok; else bad "a re
 expect 5 "cannot write" "$T" run "$M" --size 5 -q --trace "$dir/no/such/dir/x.trace"
 expect 2 "needs a value" "$T" run "$M" --trace
 
+# smalti wfc on a fixture sample (one row of 7 stripes): outputs from N to 2N-3 wide once drew their last
+# columns from before the wave (a heap read; N=4 at 4 read freed memory). The picture's colours are checked
+# in the unit tests (test_wfc_classic.c).
+printf '<samples>\n  <overlapping name="Stripes" N="3" size="3" symmetry="1" screenshots="1"/>\n  <overlapping name="Stripes" N="4" size="4" symmetry="1" screenshots="1"/>\n</samples>\n' > "$dir/stripes.xml"
+expect 0 "Stripes N4 0.png .* done" "$T" wfc "$dir/stripes.xml" --samples tests/badinput -o "$dir/stripes"
+if png_decodes 3 3 "$dir/stripes/Stripes N3 0.png" && png_decodes 4 4 "$dir/stripes/Stripes N4 0.png"; then ok; else bad "wfc outputs of side N"; fi
+
 # smalti wfc: a tiny classic samples.xml over the shared WaveFunctionCollapse samples (one overlapping, one tiled).
 W=../shared/wfc
 if [ -f "$W/samples/RedMaze.png" ] && [ -f "$W/tilesets/Knots.xml" ]; then

@@ -607,10 +607,14 @@ static uint32_t *render_overlapping(const wfc_classic *m, int *width, int *heigh
     for (int y = 0; y < MY; y++)
         for (int x = 0; x < MX; x++) {
             if (m->done) {
-                /* Cells past a non-periodic edge show the far corner of the last pattern. */
-                int dy = y < MY - N + 1 ? 0 : N - 1, dx = x < MX - N + 1 ? 0 : N - 1;
-                const uint8_t *p = m->patterns + (size_t)observed(m, x - dx + (y - dy) * MX) * N * N;
-                px[x + y * MX] = m->colours[p[dx + dy * N]] & 0xffffff;
+                /* A cell shows its pixel of the pattern at the nearest origin at or before it whose
+                   pattern lies inside the output (origins from MX-N+1 on do not, without periodic).
+                   Once every origin is observed, all the patterns that cover a cell agree on it, so
+                   this is the colour the reference's Save gives; but its origin x-(N-1) for the last
+                   N-1 columns lies before the output when MX < 2N-2, so it cannot be used here. */
+                int ox = x < MX - N ? x : MX - N, oy = y < MY - N ? y : MY - N;
+                const uint8_t *p = m->patterns + (size_t)observed(m, ox + oy * MX) * N * N;
+                px[x + y * MX] = m->colours[p[(x - ox) + (y - oy) * N]] & 0xffffff;
                 continue;
             }
             long contributors = 0, r = 0, g = 0, b = 0;
