@@ -24,6 +24,24 @@ expect 2 "unknown option" "$T" run "$M" --sise 10
 expect 2 "expected an integer" "$T" run "$M" --size ten
 expect 2 "absurd" "$T" run "$M" --size 100000
 expect 5 "cannot open" "$T" run "$dir/missing.xml"
+# only CODE LINE -- command...: exit code, and stderr+stdout is that one line (no raw libxml2 line before it)
+only() {
+    code=$1 line=$2; shift 2
+    out=$("$@" 2>&1); rc=$?
+    if [ "$rc" = "$code" ] && [ "$out" = "$line" ]; then ok; else bad "$* exited $rc (expected $code) and said: $out"; fi
+}
+# A folder or a missing file where a file is read is an I/O error that names it (exit 5).
+mkdir -p "$dir/folder"
+only 5 "$dir/folder: error: is a directory, not a model file" "$T" run "$dir/folder"
+only 5 "$dir/folder: error: is a directory, not a model file" "$T" check "$dir/folder"
+only 5 "$dir/folder: error: is a directory, not a model list" "$T" batch "$dir/folder" -o "$dir/folder_out"
+only 5 "$dir/folder: error: is a directory, not a sample list" "$T" wfc "$dir/folder" -o "$dir/folder_out"
+only 5 "$dir/folder: error: is a directory, not a trace" "$T" view "$dir/folder" -o "$dir/folder.html"
+only 5 "$dir/folder: error: is a directory, not a palette file" "$T" run "$M" --palette "$dir/folder"
+only 5 "$dir/nope.xml: error: cannot open the model list: No such file or directory" "$T" batch "$dir/nope.xml" -o "$dir/folder_out"
+only 5 "$dir/nope.xml: error: cannot open the sample list: No such file or directory" "$T" wfc "$dir/nope.xml" -o "$dir/folder_out"
+only 5 "$dir/nope.xml: error: cannot open the palette: No such file or directory" "$T" run "$M" --palette "$dir/nope.xml"
+if [ ! -e "$dir/folder_out" ] && [ ! -e "$dir/folder.html" ]; then ok; else bad "a refused input left an output"; fi
 expect 3 "broken_xml.xml:3: error: malformed XML" "$T" run tests/badinput/broken_xml.xml
 expect 3 "unknown_node.xml:3: error: unknown node type <grow>" "$T" check tests/badinput/unknown_node.xml
 expect 0 "typo_attribute.xml:3: warning: unknown attribute \"symetry\"" "$T" check tests/badinput/typo_attribute.xml

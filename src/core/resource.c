@@ -1,5 +1,6 @@
 /* resource.c — resolve resource names to files under the resource roots, refusing names that climb out. */
 #include "resource.h"
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,4 +65,14 @@ char *resource_find(const resources *res, diag *d, int line, const char *what, c
     diag_error(d, SMALTI_ERR_MODEL, line, "%s \"%s\" not found (looked for %s%s; --resources DIR says where resources are)",
                what, name, tried, count > 1 ? " and in the other resource roots" : "");
     return NULL;
+}
+
+int input_file_error(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return errno ? errno : ENOENT;
+    struct stat st;
+    int e = fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode) ? EISDIR : 0;
+    fclose(f);
+    return e;
 }

@@ -17,6 +17,10 @@ typedef struct resources {
 char *resource_find(const resources *res, diag *d, int line, const char *what, const char *subdir, const char *name,
                     const char *ext);
 
+/* Why an input file given by name cannot be read: 0 when it opens for reading and is not a directory, EISDIR
+   for a directory (which fopen opens, to fail only at the first read, and libxml2 reports raw), else fopen's errno. */
+int input_file_error(const char *path);
+
 /* Decode a PNG into 0xAARRGGBB pixels, row by row from the top (the
    reference's LoadBitmap order). NULL after a model error at `line`. */
 uint32_t *image_load_argb(diag *d, int line, const char *path, int *width, int *height);

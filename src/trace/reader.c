@@ -9,6 +9,7 @@
 #include <string.h>
 #include <zlib.h>
 #include "../core/diag.h"
+#include "../core/resource.h"
 
 typedef struct entry {
     int kind;
@@ -266,6 +267,10 @@ trace_reader *trace_read_memory(const uint8_t *data, size_t len, const char *nam
 
 trace_reader *trace_read_file(const char *path, smalti_error *err)
 {
+    if (input_file_error(path) == EISDIR) {
+        error_set(err, SMALTI_ERR_IO, path, 0, "is a directory, not a trace");
+        return NULL;
+    }
     FILE *f = fopen(path, "rb");
     if (!f) {
         error_set(err, SMALTI_ERR_IO, path, 0, "cannot open the trace: %s", strerror(errno));
