@@ -155,6 +155,8 @@ cp "$M" "$dir/models/m.xml"
 printf '<models>\n  <model name="m" size="11" seeds="5 6" pixelsize="2"/>\n  <model name="nope" size="5"/>\n</models>\n' > "$dir/models.xml"
 expect 5 "1 failed" "$T" batch "$dir/models.xml" --models "$dir/models" -o "$dir/out"
 if [ -f "$dir/out/m_5.png" ] && [ -f "$dir/out/m_6.png" ]; then ok; else bad "batch outputs"; fi
+printf '<models>\n  <model name="m" size="5" seeds="1"/>\n  <modle name="m" size="5"/>\n</models>\n' > "$dir/typo_models.xml"
+expect 0 "typo_models.xml:3: warning: unknown element <modle> skipped" "$T" batch "$dir/typo_models.xml" --models "$dir/models" -o "$dir/typo_out"
 # An entry without a size names its line in the list.
 printf '<models>\n  <model name="m" seeds="5"/>\n</models>\n' > "$dir/nosize.xml"
 expect 3 "nosize.xml:2: error: <model name=\"m\"> needs a positive size" "$T" batch "$dir/nosize.xml" --models "$dir/models" -o "$dir/out"
@@ -226,6 +228,11 @@ expect 2 "needs a value" "$T" run "$M" --trace
 printf '<samples>\n  <overlapping name="Stripes" N="3" size="3" symmetry="1" screenshots="1"/>\n  <overlapping name="Stripes" N="4" size="4" symmetry="1" screenshots="1"/>\n</samples>\n' > "$dir/stripes.xml"
 expect 0 "Stripes N4 0.png .* done" "$T" wfc "$dir/stripes.xml" --samples tests/badinput -o "$dir/stripes"
 if png_decodes 3 3 "$dir/stripes/Stripes N3 0.png" && png_decodes 4 4 "$dir/stripes/Stripes N4 0.png"; then ok; else bad "wfc outputs of side N"; fi
+# Elements a list does not know are skipped, as the reference does, but with a warning naming their line.
+printf '<samples>\n  <overlapping name="Stripes" N="2" size="4" symmetry="1" screenshots="1">\n    <fixd x="1"/>\n  </overlapping>\n  <overlaping name="Stripes"/>\n</samples>\n' > "$dir/typo_samples.xml"
+expect 0 "typo_samples.xml:5: warning: unknown element <overlaping> skipped" "$T" wfc "$dir/typo_samples.xml" --samples tests/badinput -o "$dir/typo"
+expect 0 "typo_samples.xml:3: warning: unknown element <fixd> inside <overlapping> skipped" "$T" wfc "$dir/typo_samples.xml" --samples tests/badinput -o "$dir/typo"
+if [ -f "$dir/typo/Stripes N2 0.png" ]; then ok; else bad "a list with an unknown element ran no entry"; fi
 
 # smalti wfc: a tiny classic samples.xml over the shared WaveFunctionCollapse samples (one overlapping, one tiled).
 W=../shared/wfc

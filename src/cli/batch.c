@@ -153,7 +153,11 @@ int cmd_batch(int argc, char **argv)
     diag d = {.file = a.list, .err = &err, .warn = print_warning, .quiet = a.quiet};
     int worst = EXIT_OK, failures = 0, entries = 0;
     for (const xmlNode *xm = xml_first_child(xmlDocGetRootElement(doc)); xm; xm = xml_next(xm)) {
-        if (!xml_is(xm, "model")) continue;
+        /* The reference skips other elements; a typo should be seen, but it does not stop the others. */
+        if (!xml_is(xm, "model")) {
+            diag_warn(&d, xml_line(xm), "unknown element <%s> skipped (entries are <model>)", xml_name(xm));
+            continue;
+        }
         entries++;
         int rc = run_entry(&a, &d, xm, &pal, &meta);
         if (rc != EXIT_OK) { failures++; worst = rc; }

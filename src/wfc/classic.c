@@ -67,6 +67,8 @@ bool wfc_classic_read_entry(diag *d, const xmlNode *el, wfc_classic_entry *e)
         return diag_error(d, SMALTI_ERR_MODEL, e->line, "densityPower=\"%d\" must be from 0 to %d", e->density_power,
                           WFC_DENSITY_MAX_POWER);
     for (const xmlNode *x = xml_first_child(el); x; x = xml_next(x)) {
+        if (!xml_is(x, "fixed") && !xml_is(x, "density"))
+            diag_warn(d, xml_line(x), "unknown element <%s> inside <%s> skipped", xml_name(x), xml_name(el));
         if (e->overlapping && (xml_is(x, "fixed") || xml_is(x, "density")))
             return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "<%s> is for <simpletiled> entries", xml_name(x));
         if (xml_is(x, "density") && !density)
