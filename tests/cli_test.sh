@@ -157,6 +157,9 @@ expect 5 "1 failed" "$T" batch "$dir/models.xml" --models "$dir/models" -o "$dir
 if [ -f "$dir/out/m_5.png" ] && [ -f "$dir/out/m_6.png" ]; then ok; else bad "batch outputs"; fi
 printf '<models>\n  <model name="m" size="5" seeds="1"/>\n  <modle name="m" size="5"/>\n</models>\n' > "$dir/typo_models.xml"
 expect 0 "typo_models.xml:3: warning: unknown element <modle> skipped" "$T" batch "$dir/typo_models.xml" --models "$dir/models" -o "$dir/typo_out"
+# d is the dimension, 2 or 3.
+printf '<models>\n  <model name="m" size="5" seeds="1"/>\n  <model name="m" size="5" d="4" seeds="1"/>\n</models>\n' > "$dir/d4.xml"
+expect 3 "d4.xml:3: error: <model name=\"m\"> d=\"4\": the dimension must be 2 or 3" "$T" batch "$dir/d4.xml" --models "$dir/models" -o "$dir/d4"
 # An entry without a size names its line in the list.
 printf '<models>\n  <model name="m" seeds="5"/>\n</models>\n' > "$dir/nosize.xml"
 expect 3 "nosize.xml:2: error: <model name=\"m\"> needs a positive size" "$T" batch "$dir/nosize.xml" --models "$dir/models" -o "$dir/out"
@@ -170,7 +173,7 @@ printf '<colors>\n  <color symbol="B" value="ff0000"/>\n</colors>\n' > "$dir/red
 if od -An -tx1 -v "$dir/red/m_5.png" | tr -d ' \n' | grep -q '504c5445\([0-9a-f]\{6\}\)*ff0000' &&
    cmp -s "$dir/red/m_5.png" "$dir/red_run.png" && ! cmp -s "$dir/red/m_5.png" "$dir/out/m_5.png"
 then ok; else bad "batch <color> and --palette colours"; fi
-for bad_color in '<color symbol="B" value="f00"/>' '<color symbol="BW" value="ff0000"/>' '<color symbol="B" value="0xff00"/>' '<colour symbol="B" value="ff0000"/>'; do
+for bad_color in '<color symbol="B" value="f00"/>' '<color symbol="B" value="ff000"/>' '<color symbol="BW" value="ff0000"/>' '<color symbol="B" value="0xff00"/>' '<colour symbol="B" value="ff0000"/>'; do
     printf '<models>\n  <model name="m" size="11" seeds="5">\n    %s\n  </model>\n</models>\n' "$bad_color" > "$dir/badcolor.xml"
     expect 3 "badcolor.xml:3: error: expected <color symbol=\"X\" value=\"RRGGBB\"/>" "$T" batch "$dir/badcolor.xml" --models "$dir/models" -o "$dir/red"
 done

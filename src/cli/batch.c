@@ -39,6 +39,10 @@ static int run_entry(const batch_args *a, diag *d, const xmlNode *xm, const pale
         d->failed = 0;
         return EXIT_MODEL;
     }
+    if (dim != 2 && dim != 3) {
+        fprintf(stderr, "%s:%d: error: <model name=\"%s\"> d=\"%d\": the dimension must be 2 or 3\n", a->list, xml_line(xm), name, dim);
+        return EXIT_MODEL;
+    }
     if (mx < 1 || my < 1 || mz < 1) {
         fprintf(stderr, "%s:%d: error: <model name=\"%s\"> needs a positive size (or length, width and height)\n", a->list,
                 xml_line(xm), name);
