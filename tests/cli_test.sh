@@ -194,6 +194,13 @@ printf '<one values="BW" file="../../pair" legend="BW"/>\n' > "$dir/glued.xml"
 expect 3 "glued.xml:1: error: .*--allow-any-path" "$T" run "$dir/glued.xml" --resources "$dir/res" --size 5
 "$T" run "$dir/glued.xml" --resources "$dir/res" --allow-any-path --size 5 -q -o "$dir/glued.txt"
 if [ "$(tail -n 5 "$dir/glued.txt" | grep -c '^WWWWW$')" = 5 ]; then ok; else bad "--allow-any-path rule image run"; fi
+# PNG rule images: an empty IDAT chunk before the data is fine (stb once passed memcpy a null pointer for it,
+# which the sanitizer build stops at); a chunk named by raw bytes is told in printable words.
+printf '<one values="BW" file="empty_idat" legend="BW"/>\n' > "$dir/empty_idat.xml"
+expect 0 "empty_idat.xml: ok" "$T" check "$dir/empty_idat.xml" --resources tests/badinput
+expect 3 "binary_chunk.png: broken PNG image: a chunk whose name is not four letters" "$T" check tests/badinput/rule_image_binary_chunk.xml --resources tests/badinput
+if "$T" check tests/badinput/rule_image_binary_chunk.xml --resources tests/badinput 2>&1 | LC_ALL=C grep -q '[^ -~]'
+then bad "a PNG chunk's raw name reached the message"; else ok; fi
 # A VOX rule image whose SIZE 2x1x1 and XYZI are followed by a SIZE 4x1x1 without voxels: refused, not
 # read as a 4x1x1 model with the voxels of a 2x1x1 one.
 printf '<sequence values="BW">\n  <one file="twosize" legend="BW"/>\n</sequence>\n' > "$dir/twosize.xml"

@@ -408,6 +408,41 @@ static void vox_file_gives_a_3d_rule_without_reversing_z(void **state)
     tmp_remove(&t);
 }
 
+/* A PNG with an empty IDAT chunk before its data is read (stb, left to itself, called memcpy(NULL, ..., 0) on
+   it, which UBSan rejects); every strict prefix of it is an error in printable words at the line given. */
+static void png_empty_idat_reads_and_cut_files_fail_in_words(void **state)
+{
+    (void)state;
+    smalti_error err;
+    diag d = quiet_diag(&err);
+    int w = 0, h = 0;
+    uint32_t *px = image_load_argb(&d, 7, "tests/badinput/rules/empty_idat.png", &w, &h);
+    if (!px) fail_msg("%s", err.message);
+    assert_int_equal(w, 2);
+    assert_int_equal(h, 1);
+    assert_int_equal(px[0], 0xff000000u);
+    assert_int_equal(px[1], 0xffffffffu);
+    free(px);
+    FILE *f = fopen("tests/badinput/rules/empty_idat.png", "rb");
+    assert_non_null(f);
+    bytes full;
+    full.len = fread(full.data, 1, sizeof full.data, f);
+    fclose(f);
+    tmp t;
+    tmp_make(&t);
+    for (size_t len = 0; len < full.len; len++) {
+        write_file(tmp_path(&t, "cut.png"), full.data, len);
+        d = quiet_diag(&err);
+        px = image_load_argb(&d, 7, t.path, &w, &h);
+        if (px) fail_msg("a %zu-byte prefix loaded", len);
+        assert_int_equal(err.status, SMALTI_ERR_MODEL);
+        assert_int_equal(err.line, 7);
+        for (const char *c = err.message; *c; c++)
+            if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f) fail_msg("byte %02x in \"%s\"", (unsigned char)*c, err.message);
+    }
+    tmp_remove(&t);
+}
+
 /* With different input and output grids (as a map node has), input symbols
    resolve against the input grid, output symbols and the folder against the output grid. */
 static void input_and_output_grids_are_kept_apart(void **state)
@@ -448,6 +483,7 @@ int run_rulefile_tests(void)
         cmocka_unit_test(vox_size_goes_with_its_voxels),
         cmocka_unit_test(png_fin_fout_number_colours_by_first_appearance),
         cmocka_unit_test(png_file_is_split_into_halves),
+        cmocka_unit_test(png_empty_idat_reads_and_cut_files_fail_in_words),
         cmocka_unit_test(vox_file_gives_a_3d_rule_without_reversing_z),
         cmocka_unit_test(input_and_output_grids_are_kept_apart),
     };
