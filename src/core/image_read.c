@@ -1,10 +1,8 @@
 /* image_read.c — decode PNG resources (rule images, samples) through stb_image, after our own check of the chunks. */
 #include "resource.h"
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #define STB_IMAGE_STATIC
 #define STB_IMAGE_IMPLEMENTATION
 #define STBI_ONLY_PNG
@@ -25,44 +23,6 @@
 static uint32_t get_u32be(const unsigned char *p)
 {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-/* The whole file, at most IMAGE_MAX_BYTES; NULL after an error. */
-static unsigned char *slurp(diag *d, int line, const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    struct stat st;
-    int e = !f ? errno : fstat(fileno(f), &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
-    if (e) {
-        if (f) fclose(f);
-        diag_error(d, SMALTI_ERR_MODEL, line, "%s: cannot open the PNG image: %s", path, strerror(e));
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0;
-    unsigned char *buf = malloc(cap);
-    while (buf) {
-        if (n == cap) {
-            if (cap >= (size_t)IMAGE_MAX_BYTES) break;
-            unsigned char *bigger = realloc(buf, cap * 2);
-            if (!bigger) { free(buf); buf = NULL; break; }
-            buf = bigger;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) break;
-    }
-    bool failed = ferror(f) != 0, too_large = buf && n == cap && cap >= (size_t)IMAGE_MAX_BYTES;
-    fclose(f);
-    if (!buf) diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory");
-    else if (failed) diag_error(d, SMALTI_ERR_MODEL, line, "%s: cannot read the PNG image", path);
-    else if (too_large) diag_error(d, SMALTI_ERR_MODEL, line, "%s: a PNG image of %ld MiB or more is absurd", path, IMAGE_MAX_BYTES >> 20);
-    if (!buf || failed || too_large) {
-        free(buf);
-        return NULL;
-    }
-    *len = n;
-    return buf;
 }
 
 static bool is_letter(unsigned char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
@@ -133,7 +93,7 @@ static const char *failure_text(const char *reason, char *buf, size_t size)
 uint32_t *image_load_argb(diag *d, int line, const char *path, int *width, int *height)
 {
     size_t len;
-    unsigned char *png = slurp(d, line, path, &len);
+    unsigned char *png = resource_read_file(d, line, path, "PNG image", IMAGE_MAX_BYTES, &len);
     if (!png) return NULL;
     char why[128];
     const char *problem = check_chunks(png, &len, why, sizeof why);

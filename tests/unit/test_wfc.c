@@ -18,8 +18,8 @@ static void put_u32(FILE *f, uint32_t v)
     fwrite(b, 1, 4, f);
 }
 
-/* A 2x2x1 VOX tile: palette colour 1 at (0,0), colour 2 on the other three voxels. */
-static void write_corner_tile(const char *path)
+/* A VOX tile of mx x my x mz voxels with `count` voxels (x, y, z, colour); the others empty. */
+static void write_tile(const char *path, uint32_t mx, uint32_t my, uint32_t mz, const unsigned char (*voxels)[4], uint32_t count)
 {
     FILE *f = fopen(path, "wb");
     if (!f) fail_msg("cannot write %s", path);
@@ -27,39 +27,24 @@ static void write_corner_tile(const char *path)
     put_u32(f, 150);
     fwrite("MAIN", 1, 4, f);
     put_u32(f, 0);
-    put_u32(f, 24 + 12 + 4 + 16);
-    fwrite("SIZE", 1, 4, f);
-    put_u32(f, 12);
-    put_u32(f, 0);
-    put_u32(f, 2); put_u32(f, 2); put_u32(f, 1);
-    fwrite("XYZI", 1, 4, f);
-    put_u32(f, 4 + 16);
-    put_u32(f, 0);
-    put_u32(f, 4);
-    const unsigned char voxels[16] = {0, 0, 0, 1, 1, 0, 0, 2, 0, 1, 0, 2, 1, 1, 0, 2};
-    fwrite(voxels, 1, sizeof voxels, f);
-    fclose(f);
-}
-
-/* A VOX tile of mx x my x mz voxels, all empty. */
-static void write_empty_tile(const char *path, uint32_t mx, uint32_t my, uint32_t mz)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f) fail_msg("cannot write %s", path);
-    fwrite("VOX ", 1, 4, f);
-    put_u32(f, 150);
-    fwrite("MAIN", 1, 4, f);
-    put_u32(f, 0);
-    put_u32(f, 24 + 16);
+    put_u32(f, 24 + 12 + 4 + 4 * count);
     fwrite("SIZE", 1, 4, f);
     put_u32(f, 12);
     put_u32(f, 0);
     put_u32(f, mx); put_u32(f, my); put_u32(f, mz);
     fwrite("XYZI", 1, 4, f);
-    put_u32(f, 4);
+    put_u32(f, 4 + 4 * count);
     put_u32(f, 0);
-    put_u32(f, 0);
+    put_u32(f, count);
+    if (count) fwrite(voxels, 4, count, f);
     fclose(f);
+}
+
+/* A 2x2x1 VOX tile: palette colour 1 at (0,0), colour 2 on the other three voxels. */
+static void write_corner_tile(const char *path)
+{
+    static const unsigned char voxels[4][4] = {{0, 0, 0, 1}, {1, 0, 0, 2}, {0, 1, 0, 2}, {1, 1, 0, 2}};
+    write_tile(path, 2, 2, 1, voxels, 4);
 }
 
 static int setup(void **state)
@@ -101,7 +86,7 @@ static int setup(void **state)
     fclose(f);
     /* Huge: one 128x128x32 tile. */
     snprintf(path, sizeof path, "%s/Block.vox", rd->huge);
-    write_empty_tile(path, 128, 128, 32);
+    write_tile(path, 128, 128, 32, NULL, 0);
     snprintf(path, sizeof path, "%s/Huge.xml", rd->tilesets);
     if (!(f = fopen(path, "w"))) return -1;
     fputs("<tileset><tiles><tile name=\"Block\"/></tiles><neighbors><neighbor left=\"Block\" right=\"Block\"/>"
