@@ -24,6 +24,24 @@ expect 2 "unknown option" "$T" run "$M" --sise 10
 expect 2 "expected an integer" "$T" run "$M" --size ten
 expect 2 "absurd" "$T" run "$M" --size 100000
 expect 5 "cannot open" "$T" run "$dir/missing.xml"
+# only CODE LINE -- command...: exit code, and stderr+stdout is that one line (no raw libxml2 line before it)
+only() {
+    code=$1 line=$2; shift 2
+    out=$("$@" 2>&1); rc=$?
+    if [ "$rc" = "$code" ] && [ "$out" = "$line" ]; then ok; else bad "$* exited $rc (expected $code) and said: $out"; fi
+}
+# A folder or a missing file where a file is read is an I/O error that names it (exit 5).
+mkdir -p "$dir/folder"
+only 5 "$dir/folder: error: is a directory, not a model file" "$T" run "$dir/folder"
+only 5 "$dir/folder: error: is a directory, not a model file" "$T" check "$dir/folder"
+only 5 "$dir/folder: error: is a directory, not a model list" "$T" batch "$dir/folder" -o "$dir/folder_out"
+only 5 "$dir/folder: error: is a directory, not a sample list" "$T" wfc "$dir/folder" -o "$dir/folder_out"
+only 5 "$dir/folder: error: is a directory, not a trace" "$T" view "$dir/folder" -o "$dir/folder.html"
+only 5 "$dir/folder: error: is a directory, not a palette file" "$T" run "$M" --palette "$dir/folder"
+only 5 "$dir/nope.xml: error: cannot open the model list: No such file or directory" "$T" batch "$dir/nope.xml" -o "$dir/folder_out"
+only 5 "$dir/nope.xml: error: cannot open the sample list: No such file or directory" "$T" wfc "$dir/nope.xml" -o "$dir/folder_out"
+only 5 "$dir/nope.xml: error: cannot open the palette: No such file or directory" "$T" run "$M" --palette "$dir/nope.xml"
+if [ ! -e "$dir/folder_out" ] && [ ! -e "$dir/folder.html" ]; then ok; else bad "a refused input left an output"; fi
 expect 3 "broken_xml.xml:3: error: malformed XML" "$T" run tests/badinput/broken_xml.xml
 expect 3 "unknown_node.xml:3: error: unknown node type <grow>" "$T" check tests/badinput/unknown_node.xml
 expect 0 "typo_attribute.xml:3: warning: unknown attribute \"symetry\"" "$T" check tests/badinput/typo_attribute.xml
@@ -172,6 +190,11 @@ cp "$M" "$dir/models/m.xml"
 printf '<models>\n  <model name="m" size="11" seeds="5 6" pixelsize="2"/>\n  <model name="nope" size="5"/>\n</models>\n' > "$dir/models.xml"
 expect 5 "1 failed" "$T" batch "$dir/models.xml" --models "$dir/models" -o "$dir/out"
 if [ -f "$dir/out/m_5.png" ] && [ -f "$dir/out/m_6.png" ]; then ok; else bad "batch outputs"; fi
+printf '<models>\n  <model name="m" size="5" seeds="1"/>\n  <modle name="m" size="5"/>\n</models>\n' > "$dir/typo_models.xml"
+expect 0 "typo_models.xml:3: warning: unknown element <modle> skipped" "$T" batch "$dir/typo_models.xml" --models "$dir/models" -o "$dir/typo_out"
+# d is the dimension, 2 or 3.
+printf '<models>\n  <model name="m" size="5" seeds="1"/>\n  <model name="m" size="5" d="4" seeds="1"/>\n</models>\n' > "$dir/d4.xml"
+expect 3 "d4.xml:3: error: <model name=\"m\"> d=\"4\": the dimension must be 2 or 3" "$T" batch "$dir/d4.xml" --models "$dir/models" -o "$dir/d4"
 # An entry without a size names its line in the list.
 printf '<models>\n  <model name="m" seeds="5"/>\n</models>\n' > "$dir/nosize.xml"
 expect 3 "nosize.xml:2: error: <model name=\"m\"> needs a positive size" "$T" batch "$dir/nosize.xml" --models "$dir/models" -o "$dir/out"
@@ -185,7 +208,7 @@ printf '<colors>\n  <color symbol="B" value="ff0000"/>\n</colors>\n' > "$dir/red
 if od -An -tx1 -v "$dir/red/m_5.png" | tr -d ' \n' | grep -q '504c5445\([0-9a-f]\{6\}\)*ff0000' &&
    cmp -s "$dir/red/m_5.png" "$dir/red_run.png" && ! cmp -s "$dir/red/m_5.png" "$dir/out/m_5.png"
 then ok; else bad "batch <color> and --palette colours"; fi
-for bad_color in '<color symbol="B" value="f00"/>' '<color symbol="BW" value="ff0000"/>' '<color symbol="B" value="0xff00"/>' '<colour symbol="B" value="ff0000"/>'; do
+for bad_color in '<color symbol="B" value="f00"/>' '<color symbol="B" value="ff000"/>' '<color symbol="BW" value="ff0000"/>' '<color symbol="B" value="0xff00"/>' '<colour symbol="B" value="ff0000"/>'; do
     printf '<models>\n  <model name="m" size="11" seeds="5">\n    %s\n  </model>\n</models>\n' "$bad_color" > "$dir/badcolor.xml"
     expect 3 "badcolor.xml:3: error: expected <color symbol=\"X\" value=\"RRGGBB\"/>" "$T" batch "$dir/badcolor.xml" --models "$dir/models" -o "$dir/red"
 done
@@ -219,6 +242,18 @@ ln -s "$dir/res" "$dir/res_link"
 printf '<one values="BW" file="in" legend="BW"/>\n' > "$dir/linked_in.xml"
 "$T" run "$dir/linked_in.xml" --resources "$dir/res_link" --size 5 -q -o "$dir/linked_in.txt"
 if [ "$(tail -n 5 "$dir/linked_in.txt" | grep -c '^WWWWW$')" = 5 ]; then ok; else bad "a link inside the resource root"; fi
+# PNG rule images: an empty IDAT chunk before the data is fine (stb once passed memcpy a null pointer for it,
+# which the sanitizer build stops at); a chunk named by raw bytes is told in printable words.
+printf '<one values="BW" file="empty_idat" legend="BW"/>\n' > "$dir/empty_idat.xml"
+expect 0 "empty_idat.xml: ok" "$T" check "$dir/empty_idat.xml" --resources tests/badinput
+expect 3 "binary_chunk.png: broken PNG image: a chunk whose name is not four letters" "$T" check tests/badinput/rule_image_binary_chunk.xml --resources tests/badinput
+if "$T" check tests/badinput/rule_image_binary_chunk.xml --resources tests/badinput 2>&1 | LC_ALL=C grep -q '[^ -~]'
+then bad "a PNG chunk's raw name reached the message"; else ok; fi
+# A VOX rule image whose SIZE 2x1x1 and XYZI are followed by a SIZE 4x1x1 without voxels: refused, not
+# read as a 4x1x1 model with the voxels of a 2x1x1 one.
+printf '<sequence values="BW">\n  <one file="twosize" legend="BW"/>\n</sequence>\n' > "$dir/twosize.xml"
+expect 3 "twosize.xml:2: error: .*twosize.vox: broken VOX file: a SIZE chunk without its XYZI chunk" \
+    "$T" check "$dir/twosize.xml" --resources tests/badinput --dim 3 --size 4
 
 # Traces: run --trace writes one (magic, end marker), view turns it into one HTML page that
 # holds the trace and names nothing outside itself; damaged or missing traces are refused.
@@ -290,6 +325,17 @@ expect 2 "--trace - and the text result would share stdout" "$T" run "$M" --size
 expect 2 "--trace - and the text result would share stdout" "$T" run "$M" --size 9 --trace - -o -
 expect 2 "--gif -: a GIF cannot go to stdout" "$T" run "$M" --size 9 --gif - -o "$dir/x.txt"
 if [ ! -e ./- ] && [ ! -e "$dir/-" ]; then ok; else bad "a file named - was written"; fi
+# smalti wfc on a fixture sample (one row of 7 stripes): outputs from N to 2N-3 wide once drew their last
+# columns from before the wave (a heap read; N=4 at 4 read freed memory). The picture's colours are checked
+# in the unit tests (test_wfc_classic.c).
+printf '<samples>\n  <overlapping name="Stripes" N="3" size="3" symmetry="1" screenshots="1"/>\n  <overlapping name="Stripes" N="4" size="4" symmetry="1" screenshots="1"/>\n</samples>\n' > "$dir/stripes.xml"
+expect 0 "Stripes N4 0.png .* done" "$T" wfc "$dir/stripes.xml" --samples tests/badinput -o "$dir/stripes"
+if png_decodes 3 3 "$dir/stripes/Stripes N3 0.png" && png_decodes 4 4 "$dir/stripes/Stripes N4 0.png"; then ok; else bad "wfc outputs of side N"; fi
+# Elements a list does not know are skipped, as the reference does, but with a warning naming their line.
+printf '<samples>\n  <overlapping name="Stripes" N="2" size="4" symmetry="1" screenshots="1">\n    <fixd x="1"/>\n  </overlapping>\n  <overlaping name="Stripes"/>\n</samples>\n' > "$dir/typo_samples.xml"
+expect 0 "typo_samples.xml:5: warning: unknown element <overlaping> skipped" "$T" wfc "$dir/typo_samples.xml" --samples tests/badinput -o "$dir/typo"
+expect 0 "typo_samples.xml:3: warning: unknown element <fixd> inside <overlapping> skipped" "$T" wfc "$dir/typo_samples.xml" --samples tests/badinput -o "$dir/typo"
+if [ -f "$dir/typo/Stripes N2 0.png" ]; then ok; else bad "a list with an unknown element ran no entry"; fi
 
 # smalti wfc: a tiny classic samples.xml over the shared WaveFunctionCollapse samples (one overlapping, one tiled).
 W=../shared/wfc

@@ -39,6 +39,10 @@ static int run_entry(const batch_args *a, diag *d, const xmlNode *xm, const pale
         d->failed = 0;
         return EXIT_MODEL;
     }
+    if (dim != 2 && dim != 3) {
+        fprintf(stderr, "%s:%d: error: <model name=\"%s\"> d=\"%d\": the dimension must be 2 or 3\n", a->list, xml_line(xm), name, dim);
+        return EXIT_MODEL;
+    }
     if (mx < 1 || my < 1 || mz < 1) {
         fprintf(stderr, "%s:%d: error: <model name=\"%s\"> needs a positive size (or length, width and height)\n", a->list,
                 xml_line(xm), name);
@@ -153,7 +157,11 @@ int cmd_batch(int argc, char **argv)
     diag d = {.file = a.list, .err = &err, .warn = print_warning, .quiet = a.quiet};
     int worst = EXIT_OK, failures = 0, entries = 0;
     for (const xmlNode *xm = xml_first_child(xmlDocGetRootElement(doc)); xm; xm = xml_next(xm)) {
-        if (!xml_is(xm, "model")) continue;
+        /* The reference skips other elements; a typo should be seen, but it does not stop the others. */
+        if (!xml_is(xm, "model")) {
+            diag_warn(&d, xml_line(xm), "unknown element <%s> skipped (entries are <model>)", xml_name(xm));
+            continue;
+        }
         entries++;
         int rc = run_entry(&a, &d, xm, &pal, &meta);
         if (rc != EXIT_OK) { failures++; worst = rc; }

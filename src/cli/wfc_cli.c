@@ -167,7 +167,11 @@ int cmd_wfc(int argc, char **argv)
     diag d = {.file = a.list, .err = &err, .warn = print_warning, .quiet = a.quiet};
     int worst = EXIT_OK, failures = 0, entries = 0;
     for (const xmlNode *el = xml_first_child(xmlDocGetRootElement(doc)); el; el = xml_next(el)) {
-        if (!xml_is(el, "overlapping") && !xml_is(el, "simpletiled")) continue;
+        /* The reference skips other elements; a typo should be seen, but it does not stop the others. */
+        if (!xml_is(el, "overlapping") && !xml_is(el, "simpletiled")) {
+            diag_warn(&d, xml_line(el), "unknown element <%s> skipped (entries are <overlapping> and <simpletiled>)", xml_name(el));
+            continue;
+        }
         entries++;
         int rc = run_entry(&a, &d, el, nc);
         if (rc != EXIT_OK) { failures++; worst = rc; }

@@ -91,3 +91,52 @@ char *resource_find(const resources *res, diag *d, int line, const char *what, c
                what, name, tried, count > 1 ? " and in the other resource roots" : "");
     return NULL;
 }
+
+int input_file_error(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return errno ? errno : ENOENT;
+    struct stat st;
+    int e = fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode) ? EISDIR : 0;
+    fclose(f);
+    return e;
+}
+
+unsigned char *resource_read_file(diag *d, int line, const char *path, const char *what, long max_bytes, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    struct stat st;
+    int e = !f ? errno : fstat(fileno(f), &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
+    if (e) {
+        if (f) fclose(f);
+        diag_error(d, SMALTI_ERR_MODEL, line, "%s: cannot open the %s: %s", path, what, strerror(e));
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0;
+    unsigned char *buf = malloc(cap);
+    bool too_large = false;
+    while (buf) {
+        if (n == cap) {
+            if ((long)cap > max_bytes) { too_large = true; break; }
+            unsigned char *bigger = realloc(buf, cap * 2);
+            if (!bigger) { free(buf); buf = NULL; break; }
+            buf = bigger;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) break;
+    }
+    bool failed = ferror(f) != 0;
+    fclose(f);
+    too_large = too_large || (long)n > max_bytes;
+    if (!buf) diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory");
+    else if (failed) diag_error(d, SMALTI_ERR_MODEL, line, "%s: cannot read the %s", path, what);
+    else if (too_large) diag_error(d, SMALTI_ERR_MODEL, line, "%s: a %s larger than %ld bytes is absurd", path, what, max_bytes);
+    if (!buf || failed || too_large) {
+        free(buf);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}

@@ -18,13 +18,22 @@ typedef struct resources {
 char *resource_find(const resources *res, diag *d, int line, const char *what, const char *subdir, const char *name,
                     const char *ext);
 
+/* Why an input file given by name cannot be read: 0 when it opens for reading and is not a directory, EISDIR
+   for a directory (which fopen opens, to fail only at the first read, and libxml2 reports raw), else fopen's errno. */
+int input_file_error(const char *path);
+
+/* The whole file named by path, at most max_bytes, in *len bytes (free() it); NULL after a model error at `line`
+   that names the file as `what` ("PNG image"): it cannot be opened or read, is a directory, or is larger. */
+unsigned char *resource_read_file(diag *d, int line, const char *path, const char *what, long max_bytes, size_t *len);
+
 /* Decode a PNG into 0xAARRGGBB pixels, row by row from the top (the
    reference's LoadBitmap order). NULL after a model error at `line`. */
 uint32_t *image_load_argb(diag *d, int line, const char *path, int *width, int *height);
 
 /* Read a MagicaVoxel .vox model: the palette index (1..255) of each voxel,
    -1 where empty, indexed x + y*MX + z*MX*MY with no axis flipped (the
-   reference's LoadVox). The last model wins when the file has several.
+   reference's LoadVox). The last model (a SIZE chunk and the XYZI after
+   it) wins when the file has several.
    NULL after a model error at `line`. */
 int32_t *vox_load(diag *d, int line, const char *path, int *mx, int *my, int *mz);
 #endif

@@ -14,59 +14,22 @@ static uint32_t read_u32(const unsigned char *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-/* The whole file in memory; NULL after an error. */
-static unsigned char *slurp(diag *d, int line, const char *path, long *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        diag_error(d, SMALTI_ERR_MODEL, line, "%s: cannot open the VOX file", path);
-        return NULL;
-    }
-    size_t cap = 4096, len = 0;
-    unsigned char *buf = malloc(cap);
-    while (buf) {
-        if (len == cap) {
-            if ((long)cap >= VOX_MAX_BYTES) {
-                fclose(f);
-                free(buf);
-                diag_error(d, SMALTI_ERR_MODEL, line, "%s: VOX file larger than %ld bytes is absurd", path, VOX_MAX_BYTES);
-                return NULL;
-            }
-            unsigned char *bigger = realloc(buf, cap * 2);
-            if (!bigger) { free(buf); buf = NULL; break; }
-            buf = bigger;
-            cap *= 2;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) break;
-    }
-    bool failed = ferror(f) != 0;
-    fclose(f);
-    if (!buf) {
-        diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory");
-        return NULL;
-    }
-    if (failed) {
-        free(buf);
-        diag_error(d, SMALTI_ERR_MODEL, line, "%s: cannot read the VOX file", path);
-        return NULL;
-    }
-    *size = (long)len;
-    return buf;
-}
-
 /* The reference scans for SIZE and XYZI and ignores everything else, taking
    the last model when there are several; this walks the chunks one after the
    other (children follow their parent's content, so MAIN needs no special
-   case) and does the same. */
+   case) and does the same. A model is a SIZE chunk and the XYZI chunk after
+   it, taken together: the size returned is the one the voxels were read
+   with, and a SIZE without its XYZI is refused (the reference would return
+   that SIZE with the voxels of another model). */
 int32_t *vox_load(diag *d, int line, const char *path, int *mx, int *my, int *mz)
 {
-    long size = 0;
-    unsigned char *buf = slurp(d, line, path, &size);
+    size_t len = 0;
+    unsigned char *buf = resource_read_file(d, line, path, "VOX file", VOX_MAX_BYTES, &len);
     if (!buf) return NULL;
+    long size = (long)len;
     int32_t *voxels = NULL;
-    int sx = -1, sy = -1, sz = -1;
+    int sx = -1, sy = -1, sz = -1;  /* the SIZE waiting for its XYZI, -1 when none is */
+    int vx = 0, vy = 0, vz = 0;     /* the size of the model in voxels */
     const char *problem = NULL;
     if (size < 8 || memcmp(buf, "VOX ", 4) != 0) {
         problem = "not a VOX file (no \"VOX \" magic)";
@@ -89,9 +52,10 @@ int32_t *vox_load(diag *d, int line, const char *path, int *mx, int *my, int *mz
                 free(voxels);
                 return NULL;
             }
+            if (sx >= 0) { problem = "a SIZE chunk without its XYZI chunk"; goto fail; }
             sx = (int)x; sy = (int)y; sz = (int)z;
         } else if (memcmp(chunk, "XYZI", 4) == 0) {
-            if (sx < 0) { problem = "XYZI chunk before any SIZE chunk"; goto fail; }
+            if (sx < 0) { problem = "an XYZI chunk without a SIZE chunk before it"; goto fail; }
             if (content < 4) { problem = "XYZI chunk too short"; goto fail; }
             uint32_t count = read_u32(body);
             if (count > (content - 4) / 4) { problem = "XYZI chunk has more voxels than bytes"; goto fail; }
@@ -115,14 +79,17 @@ int32_t *vox_load(diag *d, int line, const char *path, int *mx, int *my, int *mz
                 }
                 voxels[v[0] + (size_t)v[1] * sx + (size_t)v[2] * sx * sy] = v[3];
             }
+            vx = sx; vy = sy; vz = sz;
+            sx = sy = sz = -1;
         }
         pos += 12 + (long)content;
     }
+    if (sx >= 0) { problem = "a SIZE chunk without its XYZI chunk"; goto fail; }
     if (!voxels) { problem = "no voxel data (XYZI chunk)"; goto fail; }
     free(buf);
-    *mx = sx;
-    *my = sy;
-    *mz = sz;
+    *mx = vx;
+    *my = vy;
+    *mz = vz;
     return voxels;
 fail:
     diag_error(d, SMALTI_ERR_MODEL, line, "%s: broken VOX file: %s", path, problem);

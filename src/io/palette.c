@@ -2,10 +2,12 @@
    in) and palette files in the same format. */
 #include "output.h"
 #include <ctype.h>
+#include <errno.h>
 #include <libxml/parser.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../core/diag.h"
+#include "../core/resource.h"
 #include "../core/xmlutil.h"
 
 static const char default_palette_xml[] =
@@ -58,6 +60,12 @@ void palette_default(palette *p)
 
 bool palette_load_file(palette *p, const char *path, smalti_error *err)
 {
+    int e = input_file_error(path);
+    if (e) {
+        if (e == EISDIR) error_set(err, SMALTI_ERR_IO, path, 0, "is a directory, not a palette file");
+        else error_set(err, SMALTI_ERR_IO, path, 0, "cannot open the palette: %s", strerror(e));
+        return false;
+    }
     xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
     if (!doc) {
         error_set(err, SMALTI_ERR_IO, path, 0, "cannot read the palette");

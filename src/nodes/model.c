@@ -1,6 +1,7 @@
 /* model.c — load a model file: parse the XML, define the grid, build and compile the node tree. */
 #include "nodes.h"
 #include "../engine/run.h"
+#include "../core/resource.h"
 #include "../core/xmlutil.h"
 #include "../core/mem.h"
 #include <errno.h>
@@ -140,12 +141,12 @@ smalti_model *smalti_model_load(const char *path, const smalti_load_options *opt
 {
     smalti_load_options dflt = smalti_load_defaults();
     if (!opt) opt = &dflt;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        error_set(err, SMALTI_ERR_IO, path, 0, "cannot open the model: %s", strerror(errno));
+    int e = input_file_error(path);
+    if (e) {
+        if (e == EISDIR) error_set(err, SMALTI_ERR_IO, path, 0, "is a directory, not a model file");
+        else error_set(err, SMALTI_ERR_IO, path, 0, "cannot open the model: %s", strerror(e));
         return NULL;
     }
-    fclose(f);
     first_xml_error fe;
     xmlParserCtxt *ctx = new_parser(&fe);
     if (!ctx) {

@@ -154,7 +154,7 @@ node *wfc_overlap_load(loader *ld, const xmlNode *el, symmetry_set parent_symmet
     if (!xml_get_bool(d, el, "periodicInput", true, &periodic_input)) return NULL;
     if (!grid_load(d, el, w->pb.mx, w->pb.my, w->pb.mz, &w->newgrid)) return NULL;
     w->pb.periodic = true;
-    if (!build_patterns(ld, w, el, symmetry, periodic_input)) return NULL;
+    if (!build_patterns(ld, w, el, symmetry, periodic_input) || !wfc_check_memory(d, line, &w->pb, "patterns")) return NULL;
     if (!wfc_overlap_propagator(&w->pb, w->patterns)) {
         diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
         return NULL;

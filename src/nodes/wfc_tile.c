@@ -11,6 +11,12 @@ typedef struct tilebuf {
     uint8_t v[];
 } tilebuf;
 
+/* The most voxels a tile may have (64^3; the reference's tiles have a few hundred): the vote of each cell's
+   possible tiles takes voxels * values counters. */
+#define TILE_MAX_VOXELS (1 << 18)
+/* The most voxels the variants of all tiles may have together (256 MiB). */
+#define TILE_MAX_VARIANT_VOXELS (1LL << 28)
+
 typedef enum tile_op { X_ROTATE, Y_ROTATE, Z_ROTATE, X_REFLECT, Y_REFLECT, Z_REFLECT } tile_op;
 
 typedef struct tileset {
@@ -110,6 +116,9 @@ static bool build_index(tileset *ts)
 
 static bool add_variant(tileset *ts, const tilebuf *t, double weight, double density)
 {
+    if ((int64_t)(ts->P + 1) * ts->T > TILE_MAX_VARIANT_VOXELS)
+        return diag_error(ts->ld->d, SMALTI_ERR_MODEL, ts->line, "tileset %s: %d tile variants of %d voxels are more than %lld voxels together",
+                          ts->path, ts->P + 1, ts->T, TILE_MAX_VARIANT_VOXELS);
     if (ts->P == ts->cap) {
         int cap = ts->cap ? 2 * ts->cap : 64;
         uint8_t *v = realloc(ts->variants, (size_t)cap * ts->T);
@@ -229,7 +238,7 @@ static bool load_tiles(tileset *ts, wfc_node *w, const xmlNode *xtiles, const ch
             ok = ok && add_variant(ts, images[k], weight, density);
             free(images[k]);
         }
-        if (!ok) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
+        if (!ok) return d->failed ? false : diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     }
     return true;
 }
@@ -613,6 +622,8 @@ static bool tile_build(loader *ld, wfc_node *w, const xmlNode *el, tileset *ts, 
     if (!vox) return false;
     free(vox);
     if (S != SY) return diag_error(d, SMALTI_ERR_MODEL, line, "tiles should be square shaped: %d != %d", S, SY);
+    if ((int64_t)S * S * SZ > TILE_MAX_VOXELS)
+        return diag_error(d, SMALTI_ERR_MODEL, line, "tiles of %dx%dx%d voxels are too large: at most %d voxels", S, S, SZ, TILE_MAX_VOXELS);
     if (full_symmetry && S != SZ)
         return diag_error(d, SMALTI_ERR_MODEL, line, "tiles should be cubes for the full symmetry option: %d != %d", S, SZ);
     if (w->overlap >= S || w->overlapz >= SZ)
@@ -633,6 +644,7 @@ static bool tile_build(loader *ld, wfc_node *w, const xmlNode *el, tileset *ts, 
     w->pb.P = ts->P;
     if (ts->P > WFC_MAX_PATTERNS)
         return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "tileset \"%s\" has %d tile variants; at most %d", name, ts->P, WFC_MAX_PATTERNS);
+    if (!wfc_check_memory(d, xml_line(el), &w->pb, "tile variants")) return false;
     if (!build_index(ts)) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     if (!wfc_load_rules(ld, w, el, ld->grid, parse_rule_out, ts)) return false;
     if (!load_neighbors(ts, w, xneighbors, full_symmetry)) return false;

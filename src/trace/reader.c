@@ -9,6 +9,7 @@
 #include <string.h>
 #include <zlib.h>
 #include "../core/diag.h"
+#include "../core/resource.h"
 
 typedef struct entry {
     int kind;
@@ -194,6 +195,10 @@ static trace_reader *open_bytes(trace_reader *r, smalti_error *err)
     size_t at = TRACE_HEADER_LEN;
     bool have_info = false, have_tree = false, have_ends = false, have_index = false;
     span index_span = {0};
+    /* The chunks about the whole run come at most once: a second one is not this run's (and reading it over
+       the first would lose what the first holds). */
+    static const char *const once[] = {"INFO", "SRC ", "TREE", "ENDS", "INDX"};
+    unsigned seen = 0;
     while (at < r->len - TRACE_FOOTER_LEN) {
         char tag[5];
         span s;
@@ -201,12 +206,19 @@ static trace_reader *open_bytes(trace_reader *r, smalti_error *err)
             corrupt(r, err, "a chunk runs past the end of the file");
             goto fail;
         }
+        for (unsigned k = 0; k < sizeof once / sizeof *once; k++) {
+            if (strcmp(tag, once[k]) != 0) continue;
+            if (seen & 1u << k) {
+                error_set(err, SMALTI_ERR_IO, r->name, 0, "not a valid trace: a second %.*s chunk", tag[3] == ' ' ? 3 : 4, tag);
+                goto fail;
+            }
+            seen |= 1u << k;
+        }
         bool ok = true;
         if (strcmp(tag, "INFO") == 0) ok = have_info = read_info(r, s);
         else if (strcmp(tag, "TREE") == 0) ok = have_tree = read_tree(r, s);
         else if (strcmp(tag, "ENDS") == 0) ok = have_ends = read_ends(r, s);
         else if (strcmp(tag, "SRC ") == 0) {
-            free(r->info.source);
             r->info.source = malloc((size_t)(s.end - s.p) + 1);
             ok = r->info.source != NULL;
             if (ok) {
@@ -255,6 +267,10 @@ trace_reader *trace_read_memory(const uint8_t *data, size_t len, const char *nam
 
 trace_reader *trace_read_file(const char *path, smalti_error *err)
 {
+    if (input_file_error(path) == EISDIR) {
+        error_set(err, SMALTI_ERR_IO, path, 0, "is a directory, not a trace");
+        return NULL;
+    }
     FILE *f = fopen(path, "rb");
     if (!f) {
         error_set(err, SMALTI_ERR_IO, path, 0, "cannot open the trace: %s", strerror(errno));

@@ -55,12 +55,18 @@
     const chunks = new Map();
     const T = { source: "", nodes: [], grids: [], keys: [] };
     let indexChunk = null;
+    /* The chunks about the whole run come at most once (as the C reader checks). */
+    const ONCE = ["INFO", "SRC ", "TREE", "ENDS", "INDX"], seen = new Set();
     for (let at = 12; at < limit; ) {
       const tag = String.fromCharCode(...bytes.subarray(at, at + 4));
       const start = at + 8, end = start + u32(bytes, at + 4);
       if (end > limit) fail("a chunk runs past the end");
       const c = { tag, at, start, end };
       chunks.set(at, c);
+      if (ONCE.includes(tag)) {
+        if (seen.has(tag)) fail("a second " + tag.trim() + " chunk");
+        seen.add(tag);
+      }
       if (tag === "INFO") {
         const r = new Cursor(bytes, start, end);
         T.version = r.string(); T.modelPath = r.string(); T.seed = r.svarint(); T.stepLimit = r.svarint();

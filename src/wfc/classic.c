@@ -3,6 +3,7 @@
 #include "classic.h"
 #include "../core/resource.h"
 #include "../core/xmlutil.h"
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,10 @@
 #define CLASSIC_MAX_N 8
 #define CLASSIC_MAX_SIDE 4096
 #define CLASSIC_MAX_TILES 4096
+/* Tiles are small pictures (the classic tilesets' are 3 to 48 pixels wide). */
+#define CLASSIC_MAX_TILE_SIDE 256
+/* The most pixels the tiles' variants together, and an output picture, may have (256 MiB each). */
+#define CLASSIC_MAX_PIXELS (1LL << 26)
 
 static const char *const entry_attrs[] = {"name", "N", "periodic", "periodicInput", "symmetry", "ground", "size", "width",
                                           "height", "limit", "screenshots", "seed", "heuristic", "subset",
@@ -62,6 +67,8 @@ bool wfc_classic_read_entry(diag *d, const xmlNode *el, wfc_classic_entry *e)
         return diag_error(d, SMALTI_ERR_MODEL, e->line, "densityPower=\"%d\" must be from 0 to %d", e->density_power,
                           WFC_DENSITY_MAX_POWER);
     for (const xmlNode *x = xml_first_child(el); x; x = xml_next(x)) {
+        if (!xml_is(x, "fixed") && !xml_is(x, "density"))
+            diag_warn(d, xml_line(x), "unknown element <%s> inside <%s> skipped", xml_name(x), xml_name(el));
         if (e->overlapping && (xml_is(x, "fixed") || xml_is(x, "density")))
             return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "<%s> is for <simpletiled> entries", xml_name(x));
         if (xml_is(x, "density") && !density)
@@ -112,6 +119,7 @@ static bool load_overlapping(diag *d, const char *root, const wfc_classic_entry 
         return diag_error(d, SMALTI_ERR_MODEL, e->line, "%s has %d patterns; at most %d", path, m->pb.P, WFC_MAX_PATTERNS);
     m->pb.N = N;
     m->pb.D = 4;
+    if (!wfc_check_memory(d, e->line, &m->pb, "patterns")) return false;
     if (!wfc_overlap_propagator(&m->pb, m->patterns)) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     return true;
 }
@@ -173,6 +181,7 @@ typedef struct tile_set {
     char (*first_name)[128];     /* per variant: its tile's name */
     int *first;                  /* per variant: its tile's first variant */
     int *card;                   /* per variant: its tile's number of variants */
+    int tiles_cap;               /* variants m->tiles has room for */
 } tile_set;
 
 static void turn_pixels(const uint32_t *src, uint32_t *dst, int s)
@@ -187,8 +196,27 @@ static void mirror_pixels(const uint32_t *src, uint32_t *dst, int s)
         for (int x = 0; x < s; x++) dst[x + y * s] = src[s - 1 - x + y * s];
 }
 
-/* Load one tile picture into variant t (all tiles must be square and of one size). */
-static bool load_tile_png(diag *d, int line, const char *path, wfc_classic *m, int t)
+/* Room in m->tiles for `need` variants of the tile size, grown as tiles come rather than for the most there
+   may be; false after an error when the tiles together would be too large. */
+static bool reserve_tiles(diag *d, int line, const char *path, wfc_classic *m, tile_set *ts, int need)
+{
+    int64_t s2 = (int64_t)m->tilesize * m->tilesize;
+    if (need * s2 > CLASSIC_MAX_PIXELS)
+        return diag_error(d, SMALTI_ERR_MODEL, line, "%s: %d tile variants of %dx%d pixels are more than %lld pixels together", path,
+                          need, m->tilesize, m->tilesize, CLASSIC_MAX_PIXELS);
+    if (need <= ts->tiles_cap) return true;
+    int cap = ts->tiles_cap ? ts->tiles_cap : 16;
+    while (cap < need) cap *= 2;
+    if (cap > CLASSIC_MAX_TILES) cap = CLASSIC_MAX_TILES;
+    uint32_t *bigger = realloc(m->tiles, (size_t)cap * (size_t)s2 * sizeof *bigger);
+    if (!bigger) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
+    m->tiles = bigger;
+    ts->tiles_cap = cap;
+    return true;
+}
+
+/* Load one tile picture into variant t, with room for `need` variants (all tiles must be square and of one size). */
+static bool load_tile_png(diag *d, int line, const char *path, wfc_classic *m, tile_set *ts, int t, int need)
 {
     int w, h;
     uint32_t *px = image_load_argb(d, line, path, &w, &h);
@@ -197,13 +225,15 @@ static bool load_tile_png(diag *d, int line, const char *path, wfc_classic *m, i
         free(px);
         return diag_error(d, SMALTI_ERR_MODEL, line, "%s is %dx%d; tiles must be square and all of one size", path, w, h);
     }
-    if (!m->tilesize) {
-        m->tilesize = w;
-        m->tiles = malloc((size_t)CLASSIC_MAX_TILES * w * w * sizeof *m->tiles);
-        if (!m->tiles) {
-            free(px);
-            return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
-        }
+    if (w > CLASSIC_MAX_TILE_SIDE) {
+        free(px);
+        return diag_error(d, SMALTI_ERR_MODEL, line, "%s is %dx%d; tiles may be at most %d pixels wide", path, w, h,
+                          CLASSIC_MAX_TILE_SIDE);
+    }
+    m->tilesize = w;
+    if (!reserve_tiles(d, line, path, m, ts, need)) {
+        free(px);
+        return false;
     }
     memcpy(m->tiles + (size_t)t * w * w, px, (size_t)w * w * sizeof *px);
     free(px);
@@ -259,11 +289,11 @@ static bool load_tiles(diag *d, const char *root, const wfc_classic_entry *e, co
         if (unique) {
             for (int t = 0; t < card; t++) {
                 snprintf(path, sizeof path, "%s/tilesets/%s/%s %d.png", root, e->name, name, t);
-                if (!load_tile_png(d, xml_line(x), path, m, T + t)) return false;
+                if (!load_tile_png(d, xml_line(x), path, m, ts, T + t, T + card)) return false;
             }
         } else {
             snprintf(path, sizeof path, "%s/tilesets/%s/%s.png", root, e->name, name);
-            if (!load_tile_png(d, xml_line(x), path, m, T)) return false;
+            if (!load_tile_png(d, xml_line(x), path, m, ts, T, T + card)) return false;
             size_t s2 = (size_t)m->tilesize * m->tilesize;
             for (int t = 1; t < card; t++) {
                 if (t <= 3) turn_pixels(m->tiles + (T + t - 1) * s2, m->tiles + (T + t) * s2, m->tilesize);
@@ -418,6 +448,9 @@ static bool load_tiled(diag *outer, const char *root, const wfc_classic_entry *e
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/tilesets/%s.xml", root, e->name);
+    int why = input_file_error(path);
+    if (why == EISDIR) return diag_error(outer, SMALTI_ERR_MODEL, e->line, "%s is a directory, not a tileset", path);
+    if (why) return diag_error(outer, SMALTI_ERR_MODEL, e->line, "%s: cannot open the tileset: %s", path, strerror(why));
     xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
     if (!doc) return diag_error(outer, SMALTI_ERR_MODEL, e->line, "%s: missing or not well-formed XML", path);
     diag dd = *outer;
@@ -460,6 +493,17 @@ static bool load_tiled(diag *outer, const char *root, const wfc_classic_entry *e
     }
     if (!load_tiles(d, root, e, xtiles, xsubset, unique, &ts, m, weights)) goto out;
     int P = ts.P;
+    /* Refuse what would not fit before the P*P tables and the wave are allocated. */
+    int64_t picture = (int64_t)e->width * m->tilesize * e->height * m->tilesize;
+    if (picture > CLASSIC_MAX_PIXELS) {
+        diag_error(outer, SMALTI_ERR_MODEL, e->line, "the output picture would be %lldx%lld pixels; at most %lld pixels",
+                   (long long)e->width * m->tilesize, (long long)e->height * m->tilesize, CLASSIC_MAX_PIXELS);
+        goto out;
+    }
+    m->pb.P = P;
+    m->pb.N = 1;
+    m->pb.D = 4;
+    if (!wfc_check_memory(outer, e->line, &m->pb, "tile variants")) goto out;
     for (int k = 0; k < 4; k++)
         if (!(dense[k] = calloc((size_t)P * P, 1))) {
             diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
@@ -607,10 +651,14 @@ static uint32_t *render_overlapping(const wfc_classic *m, int *width, int *heigh
     for (int y = 0; y < MY; y++)
         for (int x = 0; x < MX; x++) {
             if (m->done) {
-                /* Cells past a non-periodic edge show the far corner of the last pattern. */
-                int dy = y < MY - N + 1 ? 0 : N - 1, dx = x < MX - N + 1 ? 0 : N - 1;
-                const uint8_t *p = m->patterns + (size_t)observed(m, x - dx + (y - dy) * MX) * N * N;
-                px[x + y * MX] = m->colours[p[dx + dy * N]] & 0xffffff;
+                /* A cell shows its pixel of the pattern at the nearest origin at or before it whose
+                   pattern lies inside the output (origins from MX-N+1 on do not, without periodic).
+                   Once every origin is observed, all the patterns that cover a cell agree on it, so
+                   this is the colour the reference's Save gives; but its origin x-(N-1) for the last
+                   N-1 columns lies before the output when MX < 2N-2, so it cannot be used here. */
+                int ox = x < MX - N ? x : MX - N, oy = y < MY - N ? y : MY - N;
+                const uint8_t *p = m->patterns + (size_t)observed(m, ox + oy * MX) * N * N;
+                px[x + y * MX] = m->colours[p[(x - ox) + (y - oy) * N]] & 0xffffff;
                 continue;
             }
             long contributors = 0, r = 0, g = 0, b = 0;

@@ -42,6 +42,28 @@ static void wave_copy(wfc_wave *to, const wfc_wave *from, const wfc_problem *pb)
     }
 }
 
+int64_t wfc_memory_estimate(const wfc_problem *pb)
+{
+    int64_t cells = pb->cells, P = pb->P, D = pb->D;
+    /* Per cell and pattern: the wave and the start wave (a flag and D support counts each), the ban stack's
+       pair, and with backtracking the trail's pair and the unpropagated mark. */
+    int64_t per_pair = 2 * (1 + D * (int64_t)sizeof(wfc_count)) + 2 * (int64_t)sizeof(int32_t) +
+                       (pb->backtrack > 0 ? 2 * (int64_t)sizeof(int32_t) + 1 : 0);
+    /* Per cell: sums, entropies (twice), neighbours, queue and bookkeeping, generously. */
+    int64_t per_cell = 2 * (4 + 3 * (int64_t)sizeof(double)) + D * 4 + 64;
+    /* Per pair of patterns and direction: the dense table a loader fills, then the propagator's lists. */
+    int64_t per_pattern_pair = D * (1 + (int64_t)sizeof(int32_t));
+    return cells * P * per_pair + cells * per_cell + P * P * per_pattern_pair;
+}
+
+bool wfc_check_memory(diag *d, int line, const wfc_problem *pb, const char *what)
+{
+    int64_t bytes = wfc_memory_estimate(pb);
+    if (bytes <= WFC_MAX_BYTES) return true;
+    return diag_error(d, SMALTI_ERR_MODEL, line, "%d cells by %d %s would take about %.1f GiB; at most %lld GiB (a smaller output, or fewer %s)",
+                      pb->cells, pb->P, what, (double)bytes / (1 << 30), WFC_MAX_BYTES >> 30, what);
+}
+
 bool wfc_solver_init(wfc_solver *s, const wfc_problem *pb)
 {
     memset(s, 0, sizeof *s);

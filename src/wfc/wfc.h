@@ -186,6 +186,14 @@ void wfc_density_free(wfc_problem *pb);
 /* After the size, N, periodic, weights and heuristic are set: the neighbour table and the entropy sums; false when out of memory. */
 bool wfc_problem_prepare(wfc_problem *pb);
 void wfc_problem_free(wfc_problem *pb);
+/* The most memory a problem may take (its propagator and a solver's wave, start wave, stack and trail): past
+   it a loader refuses the problem before allocating, instead of asking for many gigabytes at once. */
+#define WFC_MAX_BYTES (2LL << 30)
+/* About how many bytes the propagator and a solver of pb take, from its cells, P, D and backtrack. */
+int64_t wfc_memory_estimate(const wfc_problem *pb);
+/* False after a model error at `line` when pb (cells, P, D and backtrack set) would take more than
+   WFC_MAX_BYTES; `what` names its P things in the message ("patterns", "tile variants"). */
+bool wfc_check_memory(diag *d, int line, const wfc_problem *pb, const char *what);
 /* The solver's memory and strategy for pb (prepared); false when out of memory. */
 bool wfc_solver_init(wfc_solver *s, const wfc_problem *pb);
 void wfc_solver_free(wfc_solver *s);

@@ -43,7 +43,10 @@ static const bad_case cases[] = {
     {"path_union.xml", SMALTI_ERR_MODEL, 3, "? is a union; <path> takes values only"},
     {"path_empty_from.xml", SMALTI_ERR_MODEL, 2, "empty \"from\" needs a \"color\""},
     /* Rule images live in tests/badinput/rules/ (the test's resource root). */
-    {"rule_image_broken.xml", SMALTI_ERR_MODEL, 3, "broken PNG"},
+    {"rule_image_broken.xml", SMALTI_ERR_MODEL, 3, "broken.png: broken PNG image: the file ends inside a chunk"},
+    /* Chunk names are told in our words, never as stb's raw bytes (here 01 fe 'Z' 'z'). */
+    {"rule_image_binary_chunk.xml", SMALTI_ERR_MODEL, 3, "binary_chunk.png: broken PNG image: a chunk whose name is not four letters"},
+    {"rule_image_critical_chunk.xml", SMALTI_ERR_MODEL, 3, "critical_chunk.png: unsupported PNG image: its critical chunk QQQQ is not one smalti reads"},
     {"rule_image_missing.xml", SMALTI_ERR_MODEL, 2, "rule image \"nothere\" not found"},
     {"rule_image_escape.xml", SMALTI_ERR_MODEL, 3, "--allow-any-path"},
     {"rule_image_no_legend.xml", SMALTI_ERR_MODEL, 1, "needs a legend"},
@@ -142,6 +145,8 @@ static void each_fixture_reports_file_line_and_message(void **state)
         memset(&err, 0, sizeof err);
         smalti_model *m = smalti_model_load(path, &opt, &err);
         if (m) fail_msg("%s loaded but should not", path);
+        for (const char *c = err.message; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f) fail_msg("%s: byte %02x in the message \"%s\"", cases[i].file, (unsigned char)*c, err.message);
         if (err.status != cases[i].status || err.line != cases[i].line || !strstr(err.message, cases[i].message) ||
             strcmp(err.file, path) != 0)
             fail_msg("%s: got %s:%d: %s (status %d); expected line %d and \"%s\"", cases[i].file, err.file, err.line,
@@ -156,6 +161,10 @@ static void missing_file_is_an_io_error(void **state)
     assert_null(smalti_model_load(FIXTURES "does_not_exist.xml", NULL, &err));
     assert_int_equal(err.status, SMALTI_ERR_IO);
     assert_non_null(strstr(err.message, "cannot open"));
+    /* A folder opens, and libxml2 would print its own line on reading it. */
+    assert_null(smalti_model_load(FIXTURES "rules", NULL, &err));
+    assert_int_equal(err.status, SMALTI_ERR_IO);
+    assert_string_equal(err.message, "is a directory, not a model file");
 }
 
 static void absurd_sizes_are_refused(void **state)

@@ -212,6 +212,70 @@ static void vox_malformed_files_are_errors(void **state)
     tmp_remove(&t);
 }
 
+/* A SIZE chunk, and an XYZI chunk of `count` voxels after it unless count < 0. */
+static void put_model(bytes *b, uint32_t mx, uint32_t my, uint32_t mz, const unsigned char (*voxels)[4], int count)
+{
+    put_chunk_header(b, "SIZE", 12, 0);
+    put_u32(b, mx);
+    put_u32(b, my);
+    put_u32(b, mz);
+    if (count < 0) return;
+    put_chunk_header(b, "XYZI", 4 + 4 * (uint32_t)count, 0);
+    put_u32(b, (uint32_t)count);
+    for (int i = 0; i < count; i++) put(b, voxels[i], 4);
+}
+
+static void vox_start(bytes *b)
+{
+    b->len = 0;
+    put(b, "VOX ", 4);
+    put_u32(b, 150);
+    put_chunk_header(b, "MAIN", 0, 0); /* the children's length is not read */
+}
+
+/* The size returned is the one the voxels were read with: with several
+   models the last one wins, SIZE and XYZI together, and a SIZE chunk without
+   its XYZI chunk is refused (it once gave 4x1x1 with the voxels of a 2x1x1 model). */
+static void vox_size_goes_with_its_voxels(void **state)
+{
+    (void)state;
+    tmp t;
+    tmp_make(&t);
+    const unsigned char two[][4] = {{0, 0, 0, 1}, {1, 0, 0, 2}}, three[][4] = {{2, 0, 0, 9}};
+    bytes b;
+    vox_start(&b);
+    put_model(&b, 2, 1, 1, two, 2);
+    put_model(&b, 3, 1, 1, three, 1);
+    write_file(tmp_path(&t, "m.vox"), b.data, b.len);
+    smalti_error err;
+    diag d = quiet_diag(&err);
+    int mx, my, mz;
+    int32_t *v = vox_load(&d, 7, t.path, &mx, &my, &mz);
+    assert_non_null(v);
+    assert_int_equal(mx, 3);
+    assert_int_equal(my, 1);
+    assert_int_equal(mz, 1);
+    assert_int_equal(v[0], -1);
+    assert_int_equal(v[1], -1);
+    assert_int_equal(v[2], 9);
+    free(v);
+
+    vox_start(&b); /* SIZE 2x1x1, XYZI, SIZE 4x1x1 */
+    put_model(&b, 2, 1, 1, two, 2);
+    put_model(&b, 4, 1, 1, NULL, -1);
+    expect_vox_error(&t, &b, "a SIZE chunk without its XYZI chunk");
+    vox_start(&b); /* SIZE 4x1x1, SIZE 2x1x1, XYZI */
+    put_model(&b, 4, 1, 1, NULL, -1);
+    put_model(&b, 2, 1, 1, two, 2);
+    expect_vox_error(&t, &b, "a SIZE chunk without its XYZI chunk");
+    vox_start(&b); /* XYZI, then its SIZE */
+    put_chunk_header(&b, "XYZI", 4, 0);
+    put_u32(&b, 0);
+    put_model(&b, 2, 1, 1, NULL, -1);
+    expect_vox_error(&t, &b, "an XYZI chunk without a SIZE chunk before it");
+    tmp_remove(&t);
+}
+
 /* ---- rule images ---- */
 
 typedef struct loaded {
@@ -344,6 +408,41 @@ static void vox_file_gives_a_3d_rule_without_reversing_z(void **state)
     tmp_remove(&t);
 }
 
+/* A PNG with an empty IDAT chunk before its data is read (stb, left to itself, called memcpy(NULL, ..., 0) on
+   it, which UBSan rejects); every strict prefix of it is an error in printable words at the line given. */
+static void png_empty_idat_reads_and_cut_files_fail_in_words(void **state)
+{
+    (void)state;
+    smalti_error err;
+    diag d = quiet_diag(&err);
+    int w = 0, h = 0;
+    uint32_t *px = image_load_argb(&d, 7, "tests/badinput/rules/empty_idat.png", &w, &h);
+    if (!px) fail_msg("%s", err.message);
+    assert_int_equal(w, 2);
+    assert_int_equal(h, 1);
+    assert_int_equal(px[0], 0xff000000u);
+    assert_int_equal(px[1], 0xffffffffu);
+    free(px);
+    FILE *f = fopen("tests/badinput/rules/empty_idat.png", "rb");
+    assert_non_null(f);
+    bytes full;
+    full.len = fread(full.data, 1, sizeof full.data, f);
+    fclose(f);
+    tmp t;
+    tmp_make(&t);
+    for (size_t len = 0; len < full.len; len++) {
+        write_file(tmp_path(&t, "cut.png"), full.data, len);
+        d = quiet_diag(&err);
+        px = image_load_argb(&d, 7, t.path, &w, &h);
+        if (px) fail_msg("a %zu-byte prefix loaded", len);
+        assert_int_equal(err.status, SMALTI_ERR_MODEL);
+        assert_int_equal(err.line, 7);
+        for (const char *c = err.message; *c; c++)
+            if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f) fail_msg("byte %02x in \"%s\"", (unsigned char)*c, err.message);
+    }
+    tmp_remove(&t);
+}
+
 /* With different input and output grids (as a map node has), input symbols
    resolve against the input grid, output symbols and the folder against the output grid. */
 static void input_and_output_grids_are_kept_apart(void **state)
@@ -381,8 +480,10 @@ int run_rulefile_tests(void)
         cmocka_unit_test(vox_reads_voxels_in_stored_axis_order),
         cmocka_unit_test(vox_every_truncation_is_an_error),
         cmocka_unit_test(vox_malformed_files_are_errors),
+        cmocka_unit_test(vox_size_goes_with_its_voxels),
         cmocka_unit_test(png_fin_fout_number_colours_by_first_appearance),
         cmocka_unit_test(png_file_is_split_into_halves),
+        cmocka_unit_test(png_empty_idat_reads_and_cut_files_fail_in_words),
         cmocka_unit_test(vox_file_gives_a_3d_rule_without_reversing_z),
         cmocka_unit_test(input_and_output_grids_are_kept_apart),
     };

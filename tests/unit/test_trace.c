@@ -349,6 +349,64 @@ static void damaged_traces_are_refused(void **state)
     done(rec);
 }
 
+/* `bytes` with a copy of its first chunk tagged `tag` put just before the INDX chunk (the footer moved to
+   match), in *out (malloc'd); false when the trace has no such chunk. */
+static bool with_chunk_twice(const uint8_t *bytes, size_t len, const char *tag, uint8_t **out, size_t *out_len)
+{
+    size_t index_at = (size_t)trace_get_u32(bytes + len - 12), at = 12, found = 0, found_len = 0;
+    while (at < len - 12) {
+        size_t chunk_len = 8 + (size_t)trace_get_u32(bytes + at + 4);
+        if (!found_len && memcmp(bytes + at, tag, 4) == 0) {
+            found = at;
+            found_len = chunk_len;
+        }
+        at += chunk_len;
+    }
+    if (!found_len) return false;
+    uint8_t *b = malloc(len + found_len);
+    assert_non_null(b);
+    memcpy(b, bytes, index_at);
+    memcpy(b + index_at, bytes + found, found_len);
+    memcpy(b + index_at + found_len, bytes + index_at, len - index_at);
+    uint32_t moved = (uint32_t)(index_at + found_len);
+    uint8_t *footer = b + len + found_len - 12;
+    for (int k = 0; k < 4; k++) footer[k] = (uint8_t)(moved >> (8 * k));
+    *out = b;
+    *out_len = len + found_len;
+    return true;
+}
+
+/* A second INFO, SRC, TREE, ENDS or INDX chunk is refused; it once replaced the first (leaking it). */
+static void repeated_chunks_are_refused(void **state)
+{
+    (void)state;
+    recording *rec = record(growth_xml, 9, 9, 1, 1, 0);
+    size_t len;
+    const uint8_t *bytes = trace_writer_bytes(rec->writer, &len);
+    smalti_error err;
+    trace_reader *r = trace_read_memory(bytes, len, "whole.trace", &err);
+    assert_non_null(r);
+    trace_reader_free(r);
+    static const char *const tags[][2] = {{"INFO", "a second INFO chunk"}, {"SRC ", "a second SRC chunk"},
+                                          {"TREE", "a second TREE chunk"}, {"ENDS", "a second ENDS chunk"},
+                                          {"INDX", "a second INDX chunk"}};
+    for (size_t k = 0; k < sizeof tags / sizeof *tags; k++) {
+        uint8_t *twice = NULL;
+        size_t twice_len = 0;
+        if (!with_chunk_twice(bytes, len, tags[k][0], &twice, &twice_len)) fail_msg("the trace has no %s chunk", tags[k][0]);
+        memset(&err, 0, sizeof err);
+        r = trace_read_memory(twice, twice_len, "twice.trace", &err);
+        if (r) {
+            trace_reader_free(r);
+            fail_msg("a trace with two %s chunks was read", tags[k][0]);
+        }
+        assert_int_equal(err.status, SMALTI_ERR_IO);
+        if (!strstr(err.message, tags[k][1])) fail_msg("\"%s\" does not say \"%s\"", err.message, tags[k][1]);
+        free(twice);
+    }
+    done(rec);
+}
+
 int run_trace_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -359,6 +417,7 @@ int run_trace_tests(void)
         cmocka_unit_test(grid_switch_of_a_map_is_replayed),
         cmocka_unit_test(trace_files_are_written_atomically),
         cmocka_unit_test(damaged_traces_are_refused),
+        cmocka_unit_test(repeated_chunks_are_refused),
     };
     return cmocka_run_group_tests_name("trace", tests, NULL, NULL);
 }

@@ -9,7 +9,7 @@
 #include "../../src/io/output.h"
 
 typedef struct res_dir {
-    char root[64], samples[96], tilesets[96], tiles[128];
+    char root[64], samples[96], tilesets[96], tiles[128], huge[128];
 } res_dir;
 
 static void put_u32(FILE *f, uint32_t v)
@@ -18,8 +18,8 @@ static void put_u32(FILE *f, uint32_t v)
     fwrite(b, 1, 4, f);
 }
 
-/* A 2x2x1 VOX tile: palette colour 1 at (0,0), colour 2 on the other three voxels. */
-static void write_corner_tile(const char *path)
+/* A VOX tile of mx x my x mz voxels with `count` voxels (x, y, z, colour); the others empty. */
+static void write_tile(const char *path, uint32_t mx, uint32_t my, uint32_t mz, const unsigned char (*voxels)[4], uint32_t count)
 {
     FILE *f = fopen(path, "wb");
     if (!f) fail_msg("cannot write %s", path);
@@ -27,18 +27,24 @@ static void write_corner_tile(const char *path)
     put_u32(f, 150);
     fwrite("MAIN", 1, 4, f);
     put_u32(f, 0);
-    put_u32(f, 24 + 12 + 4 + 16);
+    put_u32(f, 24 + 12 + 4 + 4 * count);
     fwrite("SIZE", 1, 4, f);
     put_u32(f, 12);
     put_u32(f, 0);
-    put_u32(f, 2); put_u32(f, 2); put_u32(f, 1);
+    put_u32(f, mx); put_u32(f, my); put_u32(f, mz);
     fwrite("XYZI", 1, 4, f);
-    put_u32(f, 4 + 16);
+    put_u32(f, 4 + 4 * count);
     put_u32(f, 0);
-    put_u32(f, 4);
-    const unsigned char voxels[16] = {0, 0, 0, 1, 1, 0, 0, 2, 0, 1, 0, 2, 1, 1, 0, 2};
-    fwrite(voxels, 1, sizeof voxels, f);
+    put_u32(f, count);
+    if (count) fwrite(voxels, 4, count, f);
     fclose(f);
+}
+
+/* A 2x2x1 VOX tile: palette colour 1 at (0,0), colour 2 on the other three voxels. */
+static void write_corner_tile(const char *path)
+{
+    static const unsigned char voxels[4][4] = {{0, 0, 0, 1}, {1, 0, 0, 2}, {0, 1, 0, 2}, {1, 1, 0, 2}};
+    write_tile(path, 2, 2, 1, voxels, 4);
 }
 
 static int setup(void **state)
@@ -49,7 +55,10 @@ static int setup(void **state)
     snprintf(rd->samples, sizeof rd->samples, "%s/samples", rd->root);
     snprintf(rd->tilesets, sizeof rd->tilesets, "%s/tilesets", rd->root);
     snprintf(rd->tiles, sizeof rd->tiles, "%s/tilesets/One", rd->root);
-    if (mkdir(rd->samples, 0700) != 0 || mkdir(rd->tilesets, 0700) != 0 || mkdir(rd->tiles, 0700) != 0) return -1;
+    snprintf(rd->huge, sizeof rd->huge, "%s/tilesets/Huge", rd->root);
+    if (mkdir(rd->samples, 0700) != 0 || mkdir(rd->tilesets, 0700) != 0 || mkdir(rd->tiles, 0700) != 0 ||
+        mkdir(rd->huge, 0700) != 0)
+        return -1;
     /* Stripes: a 2x1 sample of two colours, so its 2x2 patterns are the two phases of vertical stripes. */
     unsigned char cells[2] = {0, 1};
     grid_view g = {.cells = cells, .mx = 2, .my = 1, .mz = 1, .legend = "BW"};
@@ -58,6 +67,14 @@ static int setup(void **state)
     snprintf(path, sizeof path, "%s/Stripes.png", rd->samples);
     smalti_error err;
     if (!save_png(path, &g, colors, 1, NULL, &err)) fail_msg("%s", err.message);
+    /* Noise: 64x64 pixels of 16 colours drawn at random, so that nearly every 2x2 window is a pattern of its own. */
+    static unsigned char noise[64 * 64];
+    uint32_t seed = 12345, palette16[16];
+    for (int i = 0; i < 16; i++) palette16[i] = (uint32_t)i * 0x0f0f0f;
+    for (int i = 0; i < 64 * 64; i++) noise[i] = (unsigned char)((seed = seed * 1103515245u + 12345u) >> 16) % 16;
+    grid_view gn = {.cells = noise, .mx = 64, .my = 64, .mz = 1, .legend = "ABCDEFGHIJKLMNOP"};
+    snprintf(path, sizeof path, "%s/Noise.png", rd->samples);
+    if (!save_png(path, &gn, palette16, 1, NULL, &err)) fail_msg("%s", err.message);
     snprintf(path, sizeof path, "%s/Corner.vox", rd->tiles);
     write_corner_tile(path);
     snprintf(path, sizeof path, "%s/One.xml", rd->tilesets);
@@ -65,6 +82,14 @@ static int setup(void **state)
     if (!f) return -1;
     fputs("<tileset><tiles><tile name=\"Corner\"/></tiles><neighbors>"
           "<neighbor left=\"Corner\" right=\"Corner\"/><neighbor left=\"z Corner\" right=\"z Corner\"/>"
+          "</neighbors></tileset>\n", f);
+    fclose(f);
+    /* Huge: one 128x128x32 tile. */
+    snprintf(path, sizeof path, "%s/Block.vox", rd->huge);
+    write_tile(path, 128, 128, 32, NULL, 0);
+    snprintf(path, sizeof path, "%s/Huge.xml", rd->tilesets);
+    if (!(f = fopen(path, "w"))) return -1;
+    fputs("<tileset><tiles><tile name=\"Block\"/></tiles><neighbors><neighbor left=\"Block\" right=\"Block\"/>"
           "</neighbors></tileset>\n", f);
     fclose(f);
     *state = rd;
@@ -77,10 +102,17 @@ static int teardown(void **state)
     char path[192];
     snprintf(path, sizeof path, "%s/Stripes.png", rd->samples);
     unlink(path);
+    snprintf(path, sizeof path, "%s/Noise.png", rd->samples);
+    unlink(path);
     snprintf(path, sizeof path, "%s/Corner.vox", rd->tiles);
     unlink(path);
     snprintf(path, sizeof path, "%s/One.xml", rd->tilesets);
     unlink(path);
+    snprintf(path, sizeof path, "%s/Block.vox", rd->huge);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/Huge.xml", rd->tilesets);
+    unlink(path);
+    rmdir(rd->huge);
     rmdir(rd->tiles);
     rmdir(rd->tilesets);
     rmdir(rd->samples);
@@ -176,6 +208,40 @@ static void tiles_are_placed_with_their_overlap(void **state)
     smalti_model_free(m);
 }
 
+/* A problem too large to solve is refused when the model loads, before the propagator or a wave is
+   allocated (a run once asked for them all at its start): a wave of 256^2 cells by some 4000 patterns (about
+   7 GiB), and tiles of 128x128x32 voxels (their votes alone take voxels x values counters). */
+static void oversized_problems_are_refused_at_load(void **state)
+{
+    const res_dir *rd = *state;
+    static const struct { const char *xml; int mx, my, mz; const char *message; } cases[] = {
+        {"<sequence values=\"BW\"><wfc sample=\"Noise\" values=\"ABCDEFGHIJKLMNOP\" n=\"2\" symmetry=\"()\"/></sequence>", 256,
+         256, 1, "65536 cells by 3981 patterns would take about"},
+        {"<sequence values=\"BW\"><wfc tileset=\"Huge\" values=\"AC\"/></sequence>", 1, 1, 1,
+         "tiles of 128x128x32 voxels are too large: at most 262144 voxels"},
+    };
+    const char *roots[] = {rd->root};
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        smalti_load_options opt = smalti_load_defaults();
+        opt.mx = cases[k].mx;
+        opt.my = cases[k].my;
+        opt.mz = cases[k].mz;
+        opt.resource_dirs = roots;
+        opt.resource_dir_count = 1;
+        opt.quiet = 1;
+        smalti_error err;
+        memset(&err, 0, sizeof err);
+        smalti_model *m = smalti_model_load_string(cases[k].xml, "big.xml", &opt, &err);
+        if (m) {
+            smalti_model_free(m);
+            fail_msg("case %zu loaded", k);
+        }
+        assert_int_equal(err.status, SMALTI_ERR_MODEL);
+        assert_int_equal(err.line, 1);
+        if (!strstr(err.message, cases[k].message)) fail_msg("\"%s\" does not say \"%s\"", err.message, cases[k].message);
+    }
+}
+
 int run_wfc_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -183,6 +249,7 @@ int run_wfc_tests(void)
         cmocka_unit_test(children_run_on_the_new_grid),
         cmocka_unit_test(contradictive_start_fails_every_step),
         cmocka_unit_test(tiles_are_placed_with_their_overlap),
+        cmocka_unit_test(oversized_problems_are_refused_at_load),
     };
     return cmocka_run_group_tests_name("wfc", tests, setup, teardown);
 }
