@@ -1,10 +1,11 @@
 /* image_read.c — decode PNG resources (rule images, samples) through stb_image. */
 #include "resource.h"
+#include <limits.h>
 #include <stdlib.h>
 #define STB_IMAGE_STATIC
 #define STB_IMAGE_IMPLEMENTATION
 #define STBI_ONLY_PNG
-#define STBI_NO_STDIO_WARNINGS
+#define STBI_NO_STDIO
 #if defined(__GNUC__)
 /* stb declares functions it does not define when only PNG is enabled. */
 #pragma GCC diagnostic ignored "-Wunused-function"
@@ -16,10 +17,11 @@
 /* Resource images are small; anything this large is a mistake or an attack. */
 #define IMAGE_MAX_PIXELS (1 << 24)
 
-uint32_t *image_load_argb(diag *d, int line, const char *path, int *width, int *height)
+uint32_t *image_decode_argb(diag *d, int line, const char *path, const unsigned char *data, size_t size, int *width,
+                            int *height)
 {
     int w, h, channels;
-    if (!stbi_info(path, &w, &h, &channels)) {
+    if (size > INT_MAX || !stbi_info_from_memory(data, (int)size, &w, &h, &channels)) {
         diag_error(d, SMALTI_ERR_MODEL, line, "%s: not a readable PNG image", path);
         return NULL;
     }
@@ -27,7 +29,7 @@ uint32_t *image_load_argb(diag *d, int line, const char *path, int *width, int *
         diag_error(d, SMALTI_ERR_MODEL, line, "%s: image size %dx%d is absurd", path, w, h);
         return NULL;
     }
-    unsigned char *rgba = stbi_load(path, &w, &h, &channels, 4);
+    unsigned char *rgba = stbi_load_from_memory(data, (int)size, &w, &h, &channels, 4);
     if (!rgba) {
         diag_error(d, SMALTI_ERR_MODEL, line, "%s: broken PNG image (%s)", path, stbi_failure_reason());
         return NULL;

@@ -57,7 +57,8 @@ char *resource_find(const resources *res, diag *d, int line, const char *what, c
         else
             snprintf(path, len, "%s/%s%s%s%s", roots[i], subdir ? subdir : "", subdir && *subdir ? "/" : "", name,
                      ext ? ext : "");
-        if (is_file(path)) return path;
+        if (res && res->reader ? res->reader->read(res->reader->userdata, path, &(size_t){0}) != NULL : is_file(path))
+            return path;
         if (i == 0) snprintf(tried, sizeof tried, "%s", path);
         free(path);
     }

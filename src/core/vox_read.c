@@ -60,11 +60,34 @@ static unsigned char *slurp(diag *d, int line, const char *path, long *size)
    the last model when there are several; this walks the chunks one after the
    other (children follow their parent's content, so MAIN needs no special
    case) and does the same. */
+static int32_t *vox_parse(diag *d, int line, const char *path, unsigned char *buf, long size, int *mx, int *my, int *mz);
+
 int32_t *vox_load(diag *d, int line, const char *path, int *mx, int *my, int *mz)
 {
     long size = 0;
     unsigned char *buf = slurp(d, line, path, &size);
     if (!buf) return NULL;
+    return vox_parse(d, line, path, buf, size, mx, my, mz);
+}
+
+int32_t *vox_decode(diag *d, int line, const char *name, const unsigned char *data, size_t size, int *mx, int *my, int *mz)
+{
+    if (size > (size_t)VOX_MAX_BYTES) {
+        diag_error(d, SMALTI_ERR_MODEL, line, "%s: VOX file larger than %ld bytes is absurd", name, VOX_MAX_BYTES);
+        return NULL;
+    }
+    unsigned char *buf = malloc(size ? size : 1);
+    if (!buf) {
+        diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory");
+        return NULL;
+    }
+    if (size) memcpy(buf, data, size);
+    return vox_parse(d, line, name, buf, (long)size, mx, my, mz);
+}
+
+/* Takes buf (size bytes) and frees it. */
+static int32_t *vox_parse(diag *d, int line, const char *path, unsigned char *buf, long size, int *mx, int *my, int *mz)
+{
     int32_t *voxels = NULL;
     int sx = -1, sy = -1, sz = -1;
     const char *problem = NULL;

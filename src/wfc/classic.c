@@ -79,12 +79,12 @@ bool wfc_classic_read_entry(diag *d, const xmlNode *el, wfc_classic_entry *e)
 
 /* ---- overlapping ---- */
 
-static bool load_overlapping(diag *d, const char *root, const wfc_classic_entry *e, wfc_classic *m)
+static bool load_overlapping(diag *d, const char *root, const resource_reader *rd, const wfc_classic_entry *e, wfc_classic *m)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/samples/%s.png", root, e->name);
     int smx, smy;
-    uint32_t *argb = image_load_argb(d, e->line, path, &smx, &smy);
+    uint32_t *argb = resource_load_image(rd, d, e->line, path, &smx, &smy);
     if (!argb) return false;
     long count = (long)smx * smy;
     uint8_t *sample = malloc((size_t)count);
@@ -188,10 +188,10 @@ static void mirror_pixels(const uint32_t *src, uint32_t *dst, int s)
 }
 
 /* Load one tile picture into variant t (all tiles must be square and of one size). */
-static bool load_tile_png(diag *d, int line, const char *path, wfc_classic *m, int t)
+static bool load_tile_png(diag *d, const resource_reader *rd, int line, const char *path, wfc_classic *m, int t)
 {
     int w, h;
-    uint32_t *px = image_load_argb(d, line, path, &w, &h);
+    uint32_t *px = resource_load_image(rd, d, line, path, &w, &h);
     if (!px) return false;
     if (w != h || (m->tilesize && w != m->tilesize)) {
         free(px);
@@ -210,8 +210,8 @@ static bool load_tile_png(diag *d, int line, const char *path, wfc_classic *m, i
     return true;
 }
 
-static bool load_tiles(diag *d, const char *root, const wfc_classic_entry *e, const xmlNode *xtiles, const xmlNode *xsubset,
-                       bool unique, tile_set *ts, wfc_classic *m, double *weights)
+static bool load_tiles(diag *d, const char *root, const resource_reader *rd, const wfc_classic_entry *e,
+                       const xmlNode *xtiles, const xmlNode *xsubset, bool unique, tile_set *ts, wfc_classic *m, double *weights)
 {
     char path[4096];
     for (const xmlNode *x = xml_first_child(xtiles); x; x = xml_next(x)) {
@@ -259,11 +259,11 @@ static bool load_tiles(diag *d, const char *root, const wfc_classic_entry *e, co
         if (unique) {
             for (int t = 0; t < card; t++) {
                 snprintf(path, sizeof path, "%s/tilesets/%s/%s %d.png", root, e->name, name, t);
-                if (!load_tile_png(d, xml_line(x), path, m, T + t)) return false;
+                if (!load_tile_png(d, rd, xml_line(x), path, m, T + t)) return false;
             }
         } else {
             snprintf(path, sizeof path, "%s/tilesets/%s/%s.png", root, e->name, name);
-            if (!load_tile_png(d, xml_line(x), path, m, T)) return false;
+            if (!load_tile_png(d, rd, xml_line(x), path, m, T)) return false;
             size_t s2 = (size_t)m->tilesize * m->tilesize;
             for (int t = 1; t < card; t++) {
                 if (t <= 3) turn_pixels(m->tiles + (T + t - 1) * s2, m->tiles + (T + t) * s2, m->tilesize);
@@ -414,11 +414,11 @@ static bool load_neighbors(diag *d, const xmlNode *xneighbors, const xmlNode *xt
     return true;
 }
 
-static bool load_tiled(diag *outer, const char *root, const wfc_classic_entry *e, wfc_classic *m)
+static bool load_tiled(diag *outer, const char *root, const resource_reader *rd, const wfc_classic_entry *e, wfc_classic *m)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/tilesets/%s.xml", root, e->name);
-    xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    xmlDoc *doc = resource_load_xml(rd, path, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
     if (!doc) return diag_error(outer, SMALTI_ERR_MODEL, e->line, "%s: missing or not well-formed XML", path);
     diag dd = *outer;
     diag *d = &dd;
@@ -458,7 +458,7 @@ static bool load_tiled(diag *outer, const char *root, const wfc_classic_entry *e
         diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
         goto out;
     }
-    if (!load_tiles(d, root, e, xtiles, xsubset, unique, &ts, m, weights)) goto out;
+    if (!load_tiles(d, root, rd, e, xtiles, xsubset, unique, &ts, m, weights)) goto out;
     int P = ts.P;
     for (int k = 0; k < 4; k++)
         if (!(dense[k] = calloc((size_t)P * P, 1))) {
@@ -528,6 +528,11 @@ static void initial_bans(wfc_classic *m, bool ground)
 
 wfc_classic *wfc_classic_load(diag *d, const char *root, const wfc_classic_entry *e)
 {
+    return wfc_classic_load_from(d, root, NULL, e);
+}
+
+wfc_classic *wfc_classic_load_from(diag *d, const char *root, const resource_reader *rd, const wfc_classic_entry *e)
+{
     wfc_classic *m = calloc(1, sizeof *m);
     if (!m) {
         diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
@@ -543,11 +548,11 @@ wfc_classic *wfc_classic_load(diag *d, const char *root, const wfc_classic_entry
     pb->fast = true;
     pb->backtrack = e->backtrack;
     m->black_background = e->black_background;
-    bool ok = e->overlapping ? load_overlapping(d, root, e, m) : load_tiled(d, root, e, m);
+    bool ok = e->overlapping ? load_overlapping(d, root, rd, e, m) : load_tiled(d, root, rd, e, m);
     if (ok && e->density[0]) {
         char path[4096];
         snprintf(path, sizeof path, "%s/samples/%s.png", root, e->density);
-        uint8_t *level = wfc_density_levels(d, e->line, path, e->width, e->height, 1);
+        uint8_t *level = wfc_density_levels(rd, d, e->line, path, e->width, e->height, 1);
         ok = level && wfc_set_density(pb, level, m->density, 1, e->density_power);
         if (level && !ok) diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
         free(level);

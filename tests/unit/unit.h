@@ -41,4 +41,5 @@ int run_noise_tests(void);
 int run_voronoi_tests(void);
 int run_poisson_tests(void);
 int run_anim_tests(void);
+int run_memres_tests(void);
 #endif
