@@ -35,6 +35,7 @@ help:
 	@echo "make run      render every bundled model in models/ to out/"
 	@echo "make test     unit tests, bad-input tests, conformance, sanitizer build"
 	@echo "make bench    speed and memory figures"
+	@echo "make fuzz     each libFuzzer target for FUZZ_TIME seconds (default 60); make fuzz-ci: 30 s each"
 	@echo "make screenshot  docs/viewer.png: the trace viewer on models/dungeon.xml"
 
 # Install what is missing, once (again when the Makefile, and so perhaps DEPS, changes);
@@ -42,7 +43,7 @@ help:
 deps: $(BUILD)/.deps
 $(BUILD)/.deps: PACKAGES = $(DEPS)
 $(BUILD)/.test-deps: PACKAGES = $(TEST_DEPS)
-$(BUILD)/.deps $(BUILD)/.test-deps: Makefile
+$(BUILD)/.deps $(BUILD)/.test-deps $(BUILD)/.fuzz-deps: Makefile
 	@missing=""; for d in $(PACKAGES); do pkg=$${d%%:*}; file=$${d#*:}; \
 	  [ -e "$$file" ] || missing="$$missing $$pkg"; done; \
 	if [ -n "$$missing" ]; then \
@@ -100,6 +101,7 @@ run: smalti
 	./smalti batch models/models.xml --models models --resources rules -o out
 
 include tests/tests.mk
+include tests/fuzz/fuzz.mk
 include bench/bench.mk
 
 clean:

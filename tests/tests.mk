@@ -76,6 +76,7 @@ test: all
 	@$(MAKE) --no-print-directory trace-roundtrip
 	@$(MAKE) --no-print-directory browser-test
 	@$(MAKE) --no-print-directory sanitize
+	@$(MAKE) --no-print-directory fuzz-replay
 	@$(MAKE) --no-print-directory conformance
 
 .PHONY: symbols layers unit cli-test conformance sanitize trace-roundtrip browser-test

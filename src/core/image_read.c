@@ -90,11 +90,21 @@ static const char *failure_text(const char *reason, char *buf, size_t size)
     return buf;
 }
 
-uint32_t *image_load_argb(diag *d, int line, const char *path, int *width, int *height)
+/* Decode PNG bytes (a copy: empty IDAT chunks are dropped from it). */
+uint32_t *image_decode_argb(diag *d, int line, const char *path, const unsigned char *data, size_t size, int *width,
+                            int *height)
 {
-    size_t len;
-    unsigned char *png = resource_read_file(d, line, path, "PNG image", IMAGE_MAX_BYTES, &len);
-    if (!png) return NULL;
+    if (size > IMAGE_MAX_BYTES) {
+        diag_error(d, SMALTI_ERR_MODEL, line, "%s: a PNG image of more than %ld bytes is absurd", path, IMAGE_MAX_BYTES);
+        return NULL;
+    }
+    size_t len = size;
+    unsigned char *png = malloc(size ? size : 1);
+    if (!png) {
+        diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory");
+        return NULL;
+    }
+    if (size) memcpy(png, data, size);
     char why[128];
     const char *problem = check_chunks(png, &len, why, sizeof why);
     int w = 0, h = 0, channels;
@@ -130,5 +140,15 @@ uint32_t *image_load_argb(diag *d, int line, const char *path, int *width, int *
     stbi_image_free(rgba);
     *width = w;
     *height = h;
+    return argb;
+}
+
+uint32_t *image_load_argb(diag *d, int line, const char *path, int *width, int *height)
+{
+    size_t len;
+    unsigned char *png = resource_read_file(d, line, path, "PNG image", IMAGE_MAX_BYTES, &len);
+    if (!png) return NULL;
+    uint32_t *argb = image_decode_argb(d, line, path, png, len, width, height);
+    free(png);
     return argb;
 }

@@ -75,7 +75,9 @@ char *resource_find(const resources *res, diag *d, int line, const char *what, c
         else
             snprintf(path, len, "%s/%s%s%s%s", roots[i], subdir ? subdir : "", subdir && *subdir ? "/" : "", name,
                      ext ? ext : "");
-        if (is_file(path)) {
+        if (res && res->reader) {
+            if (res->reader->read(res->reader->userdata, path, &(size_t){0})) return path;
+        } else if (is_file(path)) {
             char real[512];
             if (any || stays_inside(roots[i], path, real, sizeof real)) return path;
             diag_error(d, SMALTI_ERR_MODEL, line,

@@ -2,14 +2,28 @@
 #ifndef SMALTI_RESOURCE_H
 #define SMALTI_RESOURCE_H
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "diag.h"
+
+/* Where the bytes of resource files come from when not from the file system: tests and
+   fuzzers hand a model (or a samples.xml entry) rule images, samples and tilesets held in
+   memory. read returns the bytes of the file at `path` (built as on disk, such as
+   "root/rules/Maze.png"; they must stay valid until the load ends) or NULL when there is no
+   such file. A NULL reader means the file system. Not part of the public API. */
+typedef struct resource_reader {
+    const unsigned char *(*read)(void *userdata, const char *path, size_t *size);
+    void *userdata;
+} resource_reader;
 
 typedef struct resources {
     const char *const *roots; /* searched in order */
     int root_count;
     bool allow_any_path;      /* --allow-any-path: accept "..", absolute names */
+    const resource_reader *reader; /* NULL: files; else every resource comes from it and none from disk */
 } resources;
+
+static inline const resource_reader *resource_reader_of(const resources *res) { return res ? res->reader : NULL; }
 
 /* The path of the first existing <root>/<subdir>/<name><ext>, malloc'd; NULL
    after a model error at `line` when the name escapes the root (by "..", an
@@ -29,6 +43,9 @@ unsigned char *resource_read_file(diag *d, int line, const char *path, const cha
 /* Decode a PNG into 0xAARRGGBB pixels, row by row from the top (the
    reference's LoadBitmap order). NULL after a model error at `line`. */
 uint32_t *image_load_argb(diag *d, int line, const char *path, int *width, int *height);
+/* The same from the bytes of a PNG file; `name` is used in messages. */
+uint32_t *image_decode_argb(diag *d, int line, const char *name, const unsigned char *data, size_t size, int *width,
+                            int *height);
 
 /* Read a MagicaVoxel .vox model: the palette index (1..255) of each voxel,
    -1 where empty, indexed x + y*MX + z*MX*MY with no axis flipped (the
@@ -36,4 +53,14 @@ uint32_t *image_load_argb(diag *d, int line, const char *path, int *width, int *
    it) wins when the file has several.
    NULL after a model error at `line`. */
 int32_t *vox_load(diag *d, int line, const char *path, int *mx, int *my, int *mz);
+/* The same from the bytes of a VOX file; `name` is used in messages. */
+int32_t *vox_decode(diag *d, int line, const char *name, const unsigned char *data, size_t size, int *mx, int *my, int *mz);
+
+/* The readers above, from the file at `path` through `rd` (NULL: the file system), as resource_find
+   found it (resource_read.c). */
+uint32_t *resource_load_image(const resource_reader *rd, diag *d, int line, const char *path, int *width, int *height);
+int32_t *resource_load_vox(const resource_reader *rd, diag *d, int line, const char *path, int *mx, int *my, int *mz);
+/* An XML resource (a tileset) parsed with libxml2's `options`; NULL when missing or not well formed. */
+typedef struct _xmlDoc xmlDoc;
+xmlDoc *resource_load_xml(const resource_reader *rd, const char *path, int options);
 #endif

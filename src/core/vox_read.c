@@ -21,12 +21,34 @@ static uint32_t read_u32(const unsigned char *p)
    it, taken together: the size returned is the one the voxels were read
    with, and a SIZE without its XYZI is refused (the reference would return
    that SIZE with the voxels of another model). */
+static int32_t *vox_parse(diag *d, int line, const char *path, unsigned char *buf, long size, int *mx, int *my, int *mz);
+
 int32_t *vox_load(diag *d, int line, const char *path, int *mx, int *my, int *mz)
 {
     size_t len = 0;
     unsigned char *buf = resource_read_file(d, line, path, "VOX file", VOX_MAX_BYTES, &len);
     if (!buf) return NULL;
-    long size = (long)len;
+    return vox_parse(d, line, path, buf, (long)len, mx, my, mz);
+}
+
+int32_t *vox_decode(diag *d, int line, const char *name, const unsigned char *data, size_t size, int *mx, int *my, int *mz)
+{
+    if (size > (size_t)VOX_MAX_BYTES) {
+        diag_error(d, SMALTI_ERR_MODEL, line, "%s: VOX file larger than %ld bytes is absurd", name, VOX_MAX_BYTES);
+        return NULL;
+    }
+    unsigned char *buf = malloc(size ? size : 1);
+    if (!buf) {
+        diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory");
+        return NULL;
+    }
+    if (size) memcpy(buf, data, size);
+    return vox_parse(d, line, name, buf, (long)size, mx, my, mz);
+}
+
+/* Takes buf (size bytes) and frees it. */
+static int32_t *vox_parse(diag *d, int line, const char *path, unsigned char *buf, long size, int *mx, int *my, int *mz)
+{
     int32_t *voxels = NULL;
     int sx = -1, sy = -1, sz = -1;  /* the SIZE waiting for its XYZI, -1 when none is */
     int vx = 0, vy = 0, vz = 0;     /* the size of the model in voxels */

@@ -5,6 +5,7 @@
 #include "../core/xmlutil.h"
 #include "../core/mem.h"
 #include <errno.h>
+#include <limits.h>
 #include <libxml/parser.h>
 #include <stdio.h>
 #include <string.h>
@@ -43,7 +44,8 @@ static bool check_size(diag *d, const smalti_load_options *o)
     return true;
 }
 
-static smalti_model *model_build(xmlDoc *doc, const char *name, const smalti_load_options *opt, smalti_error *err)
+static smalti_model *model_build(xmlDoc *doc, const char *name, const smalti_load_options *opt, const resource_reader *reader,
+                                 smalti_error *err)
 {
     diag d = {.file = name, .err = err, .warn = opt->warn, .warn_userdata = opt->warn_userdata, .quiet = opt->quiet};
     smalti_model *m = mem_calloc(1, sizeof *m);
@@ -61,7 +63,8 @@ static smalti_model *model_build(xmlDoc *doc, const char *name, const smalti_loa
     const char *default_roots[] = {"resources", beside_model};
     resources res = {.roots = opt->resource_dir_count > 0 ? opt->resource_dirs : default_roots,
                      .root_count = opt->resource_dir_count > 0 ? opt->resource_dir_count : 2,
-                     .allow_any_path = opt->allow_any_path != 0};
+                     .allow_any_path = opt->allow_any_path != 0,
+                     .reader = reader};
     loader ld = {.d = &d, .grid = &m->grid, .res = &res};
     bool ok = root != NULL;
     if (!ok) diag_error(&d, SMALTI_ERR_MODEL, 1, "the document has no root element");
@@ -118,7 +121,8 @@ static xmlParserCtxt *new_parser(first_xml_error *fe)
     return ctx;
 }
 
-static smalti_model *load_doc(xmlParserCtxt *ctx, xmlDoc *doc, const char *name, const smalti_load_options *opt, smalti_error *err)
+static smalti_model *load_doc(xmlParserCtxt *ctx, xmlDoc *doc, const char *name, const smalti_load_options *opt,
+                              const resource_reader *reader, smalti_error *err)
 {
     first_xml_error *fe = ctx->_private;
     if (!doc || fe->set) {
@@ -128,7 +132,7 @@ static smalti_model *load_doc(xmlParserCtxt *ctx, xmlDoc *doc, const char *name,
         xmlFreeParserCtxt(ctx);
         return NULL;
     }
-    smalti_model *m = model_build(doc, name, opt, err);
+    smalti_model *m = model_build(doc, name, opt, reader, err);
     xmlFreeDoc(doc);
     xmlFreeParserCtxt(ctx);
     return m;
@@ -154,21 +158,32 @@ smalti_model *smalti_model_load(const char *path, const smalti_load_options *opt
         return NULL;
     }
     xmlDoc *doc = xmlCtxtReadFile(ctx, path, NULL, SMALTI_XML_OPTIONS);
-    return load_doc(ctx, doc, path, opt, err);
+    return load_doc(ctx, doc, path, opt, NULL, err);
 }
 
-smalti_model *smalti_model_load_string(const char *xml, const char *name, const smalti_load_options *opt, smalti_error *err)
+smalti_model *model_load_string_from(const char *xml, const char *name, const smalti_load_options *opt,
+                                     const resource_reader *reader, smalti_error *err)
 {
     smalti_load_options dflt = smalti_load_defaults();
     if (!opt) opt = &dflt;
+    size_t len = strlen(xml);
+    if (len > INT_MAX) {
+        error_set(err, SMALTI_ERR_MODEL, name, 0, "the model is larger than 2 GiB");
+        return NULL;
+    }
     first_xml_error fe;
     xmlParserCtxt *ctx = new_parser(&fe);
     if (!ctx) {
         error_set(err, SMALTI_ERR_RUNTIME, name, 0, "out of memory");
         return NULL;
     }
-    xmlDoc *doc = xmlCtxtReadMemory(ctx, xml, (int)strlen(xml), name, NULL, SMALTI_XML_OPTIONS);
-    return load_doc(ctx, doc, name, opt, err);
+    xmlDoc *doc = xmlCtxtReadMemory(ctx, xml, (int)len, name, NULL, SMALTI_XML_OPTIONS);
+    return load_doc(ctx, doc, name, opt, reader, err);
+}
+
+smalti_model *smalti_model_load_string(const char *xml, const char *name, const smalti_load_options *opt, smalti_error *err)
+{
+    return model_load_string_from(xml, name, opt, NULL, err);
 }
 
 int smalti_model_node_count(const smalti_model *m) { return m->node_count; }

@@ -18,6 +18,11 @@ void *node_new(loader *ld, size_t size, const node_kind *kind, const xmlNode *el
 /* Create the implicit markov around a non-branch root. */
 node *branch_wrap_markov(loader *ld, node *child);
 
+/* smalti_model_load_string with every resource file (rule images, samples, tilesets, tiles)
+   read through `reader` instead of the file system: for tests and fuzzers, not exported. */
+smalti_model *model_load_string_from(const char *xml, const char *name, const smalti_load_options *opt,
+                                     const resource_reader *reader, smalti_error *err);
+
 /* Node kinds. */
 extern const node_kind node_kind_markov, node_kind_sequence, node_kind_one, node_kind_all, node_kind_prl,
     node_kind_convolution, node_kind_map, node_kind_path, node_kind_convchain, node_kind_wfc;

@@ -164,7 +164,7 @@ static tilebuf *load_vox_tile(tileset *ts, const char *folder, const char *name,
     char *path = resource_find(ts->ld->res, d, ts->line, "tile", subdir, name, ".vox");
     free(subdir);
     if (!path) return NULL;
-    int32_t *vox = vox_load(d, ts->line, path, sx, sy, sz);
+    int32_t *vox = resource_load_vox(resource_reader_of(ts->ld->res), d, ts->line, path, sx, sy, sz);
     free(path);
     if (!vox) return NULL;
     if (ts->T && (*sx != ts->S || *sy != ts->S || *sz != ts->SZ)) {
@@ -594,7 +594,7 @@ static bool tile_build(loader *ld, wfc_node *w, const xmlNode *el, tileset *ts, 
         return false;
     char *path = resource_find(ld->res, d, line, "tileset", "tilesets", name, ".xml");
     if (!path) return false;
-    *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    *doc = resource_load_xml(resource_reader_of(ld->res), path, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
     ts->path = path;
     if (!*doc) return diag_error(d, SMALTI_ERR_MODEL, line, "couldn't read tileset %s (malformed XML?)", path);
     xmlNode *root = xmlDocGetRootElement(*doc);
@@ -617,7 +617,7 @@ static bool tile_build(loader *ld, wfc_node *w, const xmlNode *el, tileset *ts, 
     free(subdir);
     if (!vox_path) return false;
     int S, SY, SZ;
-    int32_t *vox = vox_load(d, line, vox_path, &S, &SY, &SZ);
+    int32_t *vox = resource_load_vox(resource_reader_of(ld->res), d, line, vox_path, &S, &SY, &SZ);
     free(vox_path);
     if (!vox) return false;
     free(vox);

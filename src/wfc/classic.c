@@ -86,12 +86,12 @@ bool wfc_classic_read_entry(diag *d, const xmlNode *el, wfc_classic_entry *e)
 
 /* ---- overlapping ---- */
 
-static bool load_overlapping(diag *d, const char *root, const wfc_classic_entry *e, wfc_classic *m)
+static bool load_overlapping(diag *d, const char *root, const resource_reader *rd, const wfc_classic_entry *e, wfc_classic *m)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/samples/%s.png", root, e->name);
     int smx, smy;
-    uint32_t *argb = image_load_argb(d, e->line, path, &smx, &smy);
+    uint32_t *argb = resource_load_image(rd, d, e->line, path, &smx, &smy);
     if (!argb) return false;
     long count = (long)smx * smy;
     uint8_t *sample = malloc((size_t)count);
@@ -216,10 +216,11 @@ static bool reserve_tiles(diag *d, int line, const char *path, wfc_classic *m, t
 }
 
 /* Load one tile picture into variant t, with room for `need` variants (all tiles must be square and of one size). */
-static bool load_tile_png(diag *d, int line, const char *path, wfc_classic *m, tile_set *ts, int t, int need)
+static bool load_tile_png(diag *d, const resource_reader *rd, int line, const char *path, wfc_classic *m, tile_set *ts, int t,
+                          int need)
 {
     int w, h;
-    uint32_t *px = image_load_argb(d, line, path, &w, &h);
+    uint32_t *px = resource_load_image(rd, d, line, path, &w, &h);
     if (!px) return false;
     if (w != h || (m->tilesize && w != m->tilesize)) {
         free(px);
@@ -240,8 +241,8 @@ static bool load_tile_png(diag *d, int line, const char *path, wfc_classic *m, t
     return true;
 }
 
-static bool load_tiles(diag *d, const char *root, const wfc_classic_entry *e, const xmlNode *xtiles, const xmlNode *xsubset,
-                       bool unique, tile_set *ts, wfc_classic *m, double *weights)
+static bool load_tiles(diag *d, const char *root, const resource_reader *rd, const wfc_classic_entry *e,
+                       const xmlNode *xtiles, const xmlNode *xsubset, bool unique, tile_set *ts, wfc_classic *m, double *weights)
 {
     char path[4096];
     for (const xmlNode *x = xml_first_child(xtiles); x; x = xml_next(x)) {
@@ -289,11 +290,11 @@ static bool load_tiles(diag *d, const char *root, const wfc_classic_entry *e, co
         if (unique) {
             for (int t = 0; t < card; t++) {
                 snprintf(path, sizeof path, "%s/tilesets/%s/%s %d.png", root, e->name, name, t);
-                if (!load_tile_png(d, xml_line(x), path, m, ts, T + t, T + card)) return false;
+                if (!load_tile_png(d, rd, xml_line(x), path, m, ts, T + t, T + card)) return false;
             }
         } else {
             snprintf(path, sizeof path, "%s/tilesets/%s/%s.png", root, e->name, name);
-            if (!load_tile_png(d, xml_line(x), path, m, ts, T, T + card)) return false;
+            if (!load_tile_png(d, rd, xml_line(x), path, m, ts, T, T + card)) return false;
             size_t s2 = (size_t)m->tilesize * m->tilesize;
             for (int t = 1; t < card; t++) {
                 if (t <= 3) turn_pixels(m->tiles + (T + t - 1) * s2, m->tiles + (T + t) * s2, m->tilesize);
@@ -444,14 +445,14 @@ static bool load_neighbors(diag *d, const xmlNode *xneighbors, const xmlNode *xt
     return true;
 }
 
-static bool load_tiled(diag *outer, const char *root, const wfc_classic_entry *e, wfc_classic *m)
+static bool load_tiled(diag *outer, const char *root, const resource_reader *rd, const wfc_classic_entry *e, wfc_classic *m)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/tilesets/%s.xml", root, e->name);
-    int why = input_file_error(path);
+    int why = rd ? 0 : input_file_error(path);
     if (why == EISDIR) return diag_error(outer, SMALTI_ERR_MODEL, e->line, "%s is a directory, not a tileset", path);
     if (why) return diag_error(outer, SMALTI_ERR_MODEL, e->line, "%s: cannot open the tileset: %s", path, strerror(why));
-    xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    xmlDoc *doc = resource_load_xml(rd, path, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
     if (!doc) return diag_error(outer, SMALTI_ERR_MODEL, e->line, "%s: missing or not well-formed XML", path);
     diag dd = *outer;
     diag *d = &dd;
@@ -491,7 +492,7 @@ static bool load_tiled(diag *outer, const char *root, const wfc_classic_entry *e
         diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
         goto out;
     }
-    if (!load_tiles(d, root, e, xtiles, xsubset, unique, &ts, m, weights)) goto out;
+    if (!load_tiles(d, root, rd, e, xtiles, xsubset, unique, &ts, m, weights)) goto out;
     int P = ts.P;
     /* Refuse what would not fit before the P*P tables and the wave are allocated. */
     int64_t picture = (int64_t)e->width * m->tilesize * e->height * m->tilesize;
@@ -572,6 +573,11 @@ static void initial_bans(wfc_classic *m, bool ground)
 
 wfc_classic *wfc_classic_load(diag *d, const char *root, const wfc_classic_entry *e)
 {
+    return wfc_classic_load_from(d, root, NULL, e);
+}
+
+wfc_classic *wfc_classic_load_from(diag *d, const char *root, const resource_reader *rd, const wfc_classic_entry *e)
+{
     wfc_classic *m = calloc(1, sizeof *m);
     if (!m) {
         diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
@@ -587,11 +593,11 @@ wfc_classic *wfc_classic_load(diag *d, const char *root, const wfc_classic_entry
     pb->fast = true;
     pb->backtrack = e->backtrack;
     m->black_background = e->black_background;
-    bool ok = e->overlapping ? load_overlapping(d, root, e, m) : load_tiled(d, root, e, m);
+    bool ok = e->overlapping ? load_overlapping(d, root, rd, e, m) : load_tiled(d, root, rd, e, m);
     if (ok && e->density[0]) {
         char path[4096];
         snprintf(path, sizeof path, "%s/samples/%s.png", root, e->density);
-        uint8_t *level = wfc_density_levels(d, e->line, path, e->width, e->height, 1);
+        uint8_t *level = wfc_density_levels(rd, d, e->line, path, e->width, e->height, 1);
         ok = level && wfc_set_density(pb, level, m->density, 1, e->density_power);
         if (level && !ok) diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
         free(level);

@@ -48,6 +48,8 @@ bool wfc_classic_read_entry(diag *d, const xmlNode *el, wfc_classic_entry *e);
    tiled entries' <fixed x y tile> cells and density picture (root/samples/DENSITY.png).
    Errors about the entry go to d; errors inside a tileset name that file. NULL on failure. */
 wfc_classic *wfc_classic_load(diag *d, const char *root, const wfc_classic_entry *e);
+/* The same with the files read through rd (NULL: the file system), at the same paths under root. */
+wfc_classic *wfc_classic_load_from(diag *d, const char *root, const resource_reader *rd, const wfc_classic_entry *e);
 /* One attempt: WFC_DONE, WFC_CONTRADICTION, or WFC_LIMIT after limit observations (limit < 0: none). */
 wfc_result wfc_classic_run(wfc_classic *m, int32_t seed, long limit);
 /* The picture of the last run as 0xRRGGBB pixels (free() it): observed cells in their colours,

@@ -29,5 +29,6 @@ int main(void)
     failed += run_poisson_tests();
     failed += run_anim_tests();
     failed += run_budget_tests();
+    failed += run_memres_tests();
     return failed ? 1 : 0;
 }

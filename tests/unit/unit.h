@@ -43,4 +43,5 @@ int run_budget_tests(void);
 int run_voronoi_tests(void);
 int run_poisson_tests(void);
 int run_anim_tests(void);
+int run_memres_tests(void);
 #endif

@@ -1,0 +1,54 @@
+/* fuzz_common.h — what the fuzz targets share: the input container (a main text followed by named files),
+   the in-memory resource reader over its files, bounds on image sizes, and a file-system path for bytes. */
+#ifndef SMALTI_FUZZ_COMMON_H
+#define SMALTI_FUZZ_COMMON_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "../../src/core/resource.h"
+
+/* An input of the model and wfc targets:
+
+       [#3d\n]MAIN TEXT
+       \n#~file NAME\nBYTES
+       \n#~file NAME\nBYTES ...
+
+   MAIN TEXT is the model (or samples.xml) as XML; "#3d" on the first line asks for a 3-D grid.
+   Each file's BYTES run up to the next "\n#~file " or the end of the input. A resource
+   path "ROOT/.../X" is served by the first file whose NAME is the path or one of its
+   trailing parts ("rules/X.png", or just "X.png"). tests/fuzz/pack.c writes them. */
+#define FUZZ_FILE_MARK "\n#~file "
+#define FUZZ_3D_MARK "#3d\n"
+#define FUZZ_MAX_FILES 64
+
+typedef struct fuzz_file {
+    char name[256];
+    const uint8_t *data; /* inside the input */
+    size_t size;
+} fuzz_file;
+
+typedef struct fuzz_input {
+    char *main;          /* the main text, NUL-terminated (malloc'd) */
+    bool three_d;
+    fuzz_file files[FUZZ_MAX_FILES];
+    int count;
+    int reads;           /* files served */
+} fuzz_input;
+
+/* Split an input; false when out of memory. Files past FUZZ_MAX_FILES are dropped. */
+bool fuzz_split(const uint8_t *data, size_t size, fuzz_input *in);
+void fuzz_input_free(fuzz_input *in);
+/* A resource_reader's read over the files of a fuzz_input (the userdata). */
+const unsigned char *fuzz_read(void *userdata, const char *path, size_t *size);
+
+/* Width and height of a PNG as stb_image would see them (its IHDR chunk); false if it has none. */
+bool fuzz_png_size(const uint8_t *data, size_t size, long *width, long *height);
+/* The largest side over the SIZE chunks of a VOX file (0 if none), walking chunks as vox_read.c does. */
+long fuzz_vox_max_side(const uint8_t *data, size_t size);
+/* Every .png file has at most max_pixels pixels and every .vox file sides of at most max_side:
+   the bound that keeps one input's work small (larger pictures are the image target's business). */
+bool fuzz_files_small(const fuzz_input *in, long max_pixels, long max_side);
+
+/* A path under which the bytes can be read as a file (a memfd: no disk, gone when closed), or -1. */
+int fuzz_memfd(const uint8_t *data, size_t size, char *path, size_t path_size);
+#endif

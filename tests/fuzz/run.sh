@@ -1,0 +1,47 @@
+#!/bin/sh
+# run.sh SECONDS TARGET... — run each fuzz target (build/fuzz/fuzz_TARGET) for SECONDS, one after the other,
+# on its corpus build/fuzz/corpus/TARGET (new inputs go there) and its committed seeds; what a target finds
+# goes to build/fuzz/findings/TARGET/ (crash-*, leak-*, timeout-*, oom-*). Fails when any target found something.
+# A target stops at its first finding; FUZZ_KEEP_GOING=1 runs it in libFuzzer's fork mode instead, which
+# records every finding and goes on.
+set -u
+time=$1
+shift
+status=0
+for t in "$@"; do
+    bin=build/fuzz/fuzz_$t corpus=build/fuzz/corpus/$t findings=build/fuzz/findings/$t log=build/fuzz/$t.log
+    mkdir -p "$corpus" "$findings"
+    dict=
+    [ -f "tests/fuzz/$t.dict" ] && dict=-dict=tests/fuzz/$t.dict
+    seeds=
+    [ -d "tests/fuzz/seeds/$t" ] && seeds=tests/fuzz/seeds/$t
+    case $t in
+    model | wfc) limits="-max_len=131072 -timeout=20" ;;
+    *) limits="-max_len=65536 -timeout=10" ;;
+    esac
+    keep=
+    [ "${FUZZ_KEEP_GOING:-0}" = 1 ] && keep="-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1"
+    before=$(ls "$findings" | wc -l)
+    # shellcheck disable=SC2086
+    "$bin" -max_total_time="$time" -rss_limit_mb=2048 $limits $keep -print_final_stats=1 \
+        -artifact_prefix="$findings/" $dict "$corpus" $seeds > "$log" 2>&1
+    rc=$?
+    [ "$(ls "$findings" | wc -l)" -gt "$before" ] && [ $rc = 0 ] && rc=1
+    # Runs and rate: the final stats, or in fork mode the last status line.
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
+    if [ -z "$execs" ]; then
+        execs=$(sed -n 's/^#\([0-9]*\): cov.*/\1/p' "$log" | tail -n 1)
+        [ -n "$execs" ] && rate=$((execs / time))
+    fi
+    cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1)
+    if [ $rc -ne 0 ]; then
+        status=1
+        echo "fuzz $t: FOUND SOMETHING (exit $rc) after ${execs:-?} runs; $log ends:"
+        tail -n 40 "$log"
+        echo "fuzz $t: reproducer(s) in $findings/: $(ls "$findings" | tr '\n' ' ')"
+    else
+        echo "fuzz $t: ${time}s, ${execs:-?} runs, ${rate:-?} runs/s, $cov, nothing found"
+    fi
+done
+exit $status
