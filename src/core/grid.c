@@ -1,6 +1,7 @@
 /* grid.c — a grid's definition: its values, waves (unions, *), folder and size. */
 #include "grid.h"
 #include "xmlutil.h"
+#include "mem.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,7 +80,7 @@ bool grid_load(diag *d, const xmlNode *el, int mx, int my, int mz, grid_def *g)
 
     /* Breadth-first over markov/sequence/union children, as the reference collects unions. */
     size_t cap = 16, head = 0, tail = 0;
-    const xmlNode **queue = malloc(cap * sizeof *queue);
+    const xmlNode **queue = mem_malloc(cap * sizeof *queue);
     if (!queue) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     queue[tail++] = el;
     bool ok = true;
@@ -89,7 +90,7 @@ bool grid_load(diag *d, const xmlNode *el, int mx, int my, int mz, grid_def *g)
         for (xmlNode *ch = xml_first_child(e); ok && ch; ch = xml_next(ch)) {
             if (!is_union_container(ch)) continue;
             if (tail == cap) {
-                const xmlNode **bigger = realloc(queue, 2 * cap * sizeof *queue);
+                const xmlNode **bigger = mem_realloc(queue, 2 * cap * sizeof *queue);
                 if (!bigger) { ok = diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); break; }
                 queue = bigger;
                 cap *= 2;
@@ -97,12 +98,12 @@ bool grid_load(diag *d, const xmlNode *el, int mx, int my, int mz, grid_def *g)
             queue[tail++] = ch;
         }
     }
-    free(queue);
+    mem_free(queue);
     if (!ok) return false;
 
     const char *folder = xml_attr(el, "folder");
     if (folder) {
-        g->folder = strdup(folder);
+        g->folder = mem_strdup(folder);
         if (!g->folder) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     }
     return true;
@@ -110,6 +111,6 @@ bool grid_load(diag *d, const xmlNode *el, int mx, int my, int mz, grid_def *g)
 
 void grid_free(grid_def *g)
 {
-    free(g->folder);
+    mem_free(g->folder);
     g->folder = NULL;
 }

@@ -1,5 +1,6 @@
 /* image_read.c — decode PNG resources (rule images, samples) through stb_image, after our own check of the chunks. */
 #include "resource.h"
+#include "mem.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,7 +100,7 @@ uint32_t *image_decode_argb(diag *d, int line, const char *path, const unsigned 
         return NULL;
     }
     size_t len = size;
-    unsigned char *png = malloc(size ? size : 1);
+    unsigned char *png = mem_malloc(size ? size : 1);
     if (!png) {
         diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory");
         return NULL;
@@ -114,7 +115,7 @@ uint32_t *image_decode_argb(diag *d, int line, const char *path, const unsigned 
         problem = why;
     }
     unsigned char *rgba = problem ? NULL : stbi_load_from_memory(png, (int)len, &w, &h, &channels, 4);
-    free(png);
+    mem_free(png);
     if (!rgba && !problem) {
         const char *reason = stbi_failure_reason();
         if (reason && strcmp(reason, "outofmem") == 0) {
@@ -127,7 +128,7 @@ uint32_t *image_decode_argb(diag *d, int line, const char *path, const unsigned 
         diag_error(d, SMALTI_ERR_MODEL, line, "%s: %s", path, problem);
         return NULL;
     }
-    uint32_t *argb = malloc((size_t)w * h * sizeof *argb);
+    uint32_t *argb = mem_malloc((size_t)w * h * sizeof *argb);
     if (!argb) {
         stbi_image_free(rgba);
         diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory");
@@ -149,6 +150,6 @@ uint32_t *image_load_argb(diag *d, int line, const char *path, int *width, int *
     unsigned char *png = resource_read_file(d, line, path, "PNG image", IMAGE_MAX_BYTES, &len);
     if (!png) return NULL;
     uint32_t *argb = image_decode_argb(d, line, path, png, len, width, height);
-    free(png);
+    mem_free(png);
     return argb;
 }

@@ -1,5 +1,6 @@
 /* resource.c — resolve resource names to files under the resource roots, refusing names that climb out. */
 #include "resource.h"
+#include "mem.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,8 +40,8 @@ static bool stays_inside(const char *root, const char *path, char *real, size_t 
         inside = strncmp(real_path, real_root, n) == 0 && (real_path[n] == '/' || real_root[n - 1] == '/');
     }
     snprintf(real, real_size, "%s", real_path ? real_path : strerror(errno));
-    free(real_root);
-    free(real_path);
+    mem_free(real_root);
+    mem_free(real_path);
     return inside;
 }
 
@@ -64,7 +65,7 @@ char *resource_find(const resources *res, diag *d, int line, const char *what, c
     char tried[512] = "";
     for (int i = 0; i < count; i++) {
         size_t len = strlen(roots[i]) + strlen(subdir ? subdir : "") + strlen(name) + strlen(ext ? ext : "") + 4;
-        char *path = malloc(len);
+        char *path = mem_malloc(len);
         if (!path) {
             diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory");
             return NULL;
@@ -83,11 +84,11 @@ char *resource_find(const resources *res, diag *d, int line, const char *what, c
             diag_error(d, SMALTI_ERR_MODEL, line,
                        "%s \"%s\" leaves the resource folder %s through a symbolic link (%s leads to %s); "
                        "pass --allow-any-path to allow it", what, name, roots[i], path, real);
-            free(path);
+            mem_free(path);
             return NULL;
         }
         if (i == 0) snprintf(tried, sizeof tried, "%s", path);
-        free(path);
+        mem_free(path);
     }
     diag_error(d, SMALTI_ERR_MODEL, line, "%s \"%s\" not found (looked for %s%s; --resources DIR says where resources are)",
                what, name, tried, count > 1 ? " and in the other resource roots" : "");
@@ -115,13 +116,13 @@ unsigned char *resource_read_file(diag *d, int line, const char *path, const cha
         return NULL;
     }
     size_t cap = 1 << 16, n = 0;
-    unsigned char *buf = malloc(cap);
+    unsigned char *buf = mem_malloc(cap);
     bool too_large = false;
     while (buf) {
         if (n == cap) {
             if ((long)cap > max_bytes) { too_large = true; break; }
-            unsigned char *bigger = realloc(buf, cap * 2);
-            if (!bigger) { free(buf); buf = NULL; break; }
+            unsigned char *bigger = mem_realloc(buf, cap * 2);
+            if (!bigger) { mem_free(buf); buf = NULL; break; }
             buf = bigger;
             cap *= 2;
         }
@@ -136,7 +137,7 @@ unsigned char *resource_read_file(diag *d, int line, const char *path, const cha
     else if (failed) diag_error(d, SMALTI_ERR_MODEL, line, "%s: cannot read the %s", path, what);
     else if (too_large) diag_error(d, SMALTI_ERR_MODEL, line, "%s: a %s larger than %ld bytes is absurd", path, what, max_bytes);
     if (!buf || failed || too_large) {
-        free(buf);
+        mem_free(buf);
         return NULL;
     }
     *len = n;

@@ -1,6 +1,7 @@
 /* rule.c — rewrite rules: parsing, symmetry variants, shift tables and matching. */
 #include "rule.h"
 #include "xmlutil.h"
+#include "mem.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,23 +9,23 @@
 void rule_free(rule *r)
 {
     if (!r) return;
-    free(r->input);
-    free(r->output);
-    free(r->binput);
-    free(r->ishift_start);
-    free(r->ishifts);
-    free(r->ishift_offsets);
-    free(r->match);
-    free(r->write);
-    free(r);
+    mem_free(r->input);
+    mem_free(r->output);
+    mem_free(r->binput);
+    mem_free(r->ishift_start);
+    mem_free(r->ishifts);
+    mem_free(r->ishift_offsets);
+    mem_free(r->match);
+    mem_free(r->write);
+    mem_free(r);
 }
 
 /* Fill the derived tables of a rule whose input, output and sizes are set. */
 static rule *rule_finish(rule *r)
 {
     int n = r->imx * r->imy * r->imz;
-    r->ishift_start = calloc((size_t)r->c + 1, sizeof *r->ishift_start);
-    r->binput = malloc((size_t)n);
+    r->ishift_start = mem_calloc((size_t)r->c + 1, sizeof *r->ishift_start);
+    r->binput = mem_malloc((size_t)n);
     if (!r->ishift_start || !r->binput) { rule_free(r); return NULL; }
     int total = 0;
     for (int v = 0; v < r->c; v++) {
@@ -32,7 +33,7 @@ static rule *rule_finish(rule *r)
         for (int i = 0; i < n; i++) total += (r->input[i] >> v) & 1;
     }
     r->ishift_start[r->c] = total;
-    r->ishifts = malloc((size_t)(total ? total : 1) * sizeof *r->ishifts);
+    r->ishifts = mem_malloc((size_t)(total ? total : 1) * sizeof *r->ishifts);
     if (!r->ishifts) { rule_free(r); return NULL; }
     int k = 0;
     for (int v = 0; v < r->c; v++)
@@ -57,14 +58,14 @@ static rule *rule_finish(rule *r)
 
 static rule *rule_new(int c, int imx, int imy, int imz, int omx, int omy, int omz, double p)
 {
-    rule *r = calloc(1, sizeof *r);
+    rule *r = mem_calloc(1, sizeof *r);
     if (!r) return NULL;
     r->c = c;
     r->imx = imx; r->imy = imy; r->imz = imz;
     r->omx = omx; r->omy = omy; r->omz = omz;
     r->p = p;
-    r->input = malloc((size_t)imx * imy * imz * sizeof *r->input);
-    r->output = malloc((size_t)omx * omy * omz);
+    r->input = mem_malloc((size_t)imx * imy * imz * sizeof *r->input);
+    r->output = mem_malloc((size_t)omx * omy * omz);
     if (!r->input || !r->output) { rule_free(r); return NULL; }
     return r;
 }
@@ -141,7 +142,7 @@ bool rule_expand(diag *d, rule *r, bool d2, symmetry_set subset, rule ***list, i
         rule_free(r);
         return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     }
-    rule **bigger = realloc(*list, (size_t)(*count + n) * sizeof **list);
+    rule **bigger = mem_realloc(*list, (size_t)(*count + n) * sizeof **list);
     if (!bigger) {
         for (int i = 0; i < n; i++) rule_free(images[i]);
         return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
@@ -154,10 +155,10 @@ bool rule_expand(diag *d, rule *r, bool d2, symmetry_set subset, rule ***list, i
 bool rule_compile(rule *r, int mx, int my)
 {
     int n = r->imx * r->imy * r->imz, m = r->omx * r->omy * r->omz;
-    r->match = malloc((size_t)(n ? n : 1) * sizeof *r->match);
-    r->write = malloc((size_t)(m ? m : 1) * sizeof *r->write);
+    r->match = mem_malloc((size_t)(n ? n : 1) * sizeof *r->match);
+    r->write = mem_malloc((size_t)(m ? m : 1) * sizeof *r->write);
     int shifts = r->ishift_start[r->c];
-    r->ishift_offsets = malloc((size_t)(shifts ? shifts : 1) * sizeof *r->ishift_offsets);
+    r->ishift_offsets = mem_malloc((size_t)(shifts ? shifts : 1) * sizeof *r->ishift_offsets);
     if (!r->match || !r->write || !r->ishift_offsets) return false;
     for (int l = 0; l < shifts; l++)
         r->ishift_offsets[l] = r->ishifts[l][0] + r->ishifts[l][1] * mx + r->ishifts[l][2] * mx * my;
@@ -201,7 +202,7 @@ static char *parse_pattern(diag *d, int line, const char *what, const char *s, i
         return NULL;
     }
     *MX = width; *MY = rows_in_first; *MZ = layers;
-    char *out = malloc((size_t)width * rows_in_first * layers);
+    char *out = mem_malloc((size_t)width * rows_in_first * layers);
     if (!out) { diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory"); return NULL; }
     const char *p = s;
     for (int layer = 0; layer < layers; layer++) {
@@ -214,13 +215,13 @@ static char *parse_pattern(diag *d, int line, const char *what, const char *s, i
             }
             if (x != width || y >= rows_in_first) {
                 diag_error(d, SMALTI_ERR_MODEL, line, "%s pattern \"%s\" is not rectangular", what, s);
-                free(out);
+                mem_free(out);
                 return NULL;
             }
             if (*p == '/') { p++; continue; }
             if (y != rows_in_first - 1) {
                 diag_error(d, SMALTI_ERR_MODEL, line, "%s pattern \"%s\" is not rectangular", what, s);
-                free(out);
+                mem_free(out);
                 return NULL;
             }
             if (*p == ' ') p++;
@@ -252,11 +253,11 @@ static char *load_pattern_image(diag *d, const resources *res, int line, const c
     bool d2 = gin->mz == 1;
     const char *folder = gout->folder;
     size_t subdir_len = strlen("rules/") + (folder ? strlen(folder) : 0) + 1;
-    char *subdir = malloc(subdir_len);
+    char *subdir = mem_malloc(subdir_len);
     if (!subdir) { diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory"); return NULL; }
     snprintf(subdir, subdir_len, "rules%s%s", folder ? "/" : "", folder ? folder : "");
     char *path = resource_find(res, d, line, "rule image", subdir, name, d2 ? ".png" : ".vox");
-    free(subdir);
+    mem_free(subdir);
     if (!path) return NULL;
     int w = 0, h = 0, depth = 1;
     /* Only equality of colours matters, so VOX palette indices (-1 for empty) serve as colours too. */
@@ -275,7 +276,7 @@ static char *load_pattern_image(diag *d, const resources *res, int line, const c
     size_t most = legend_len < 256 ? legend_len : 256;
     uint32_t seen[256];
     size_t amount = 0;
-    pattern = malloc(cells);
+    pattern = mem_malloc(cells);
     if (!pattern) { diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory"); goto done; }
     for (size_t i = 0; i < cells; i++) {
         size_t k = 0;
@@ -284,7 +285,7 @@ static char *load_pattern_image(diag *d, const resources *res, int line, const c
             if (amount == most) {
                 if (most < legend_len) diag_error(d, SMALTI_ERR_MODEL, line, "%s has more than 256 colours", path);
                 else diag_error(d, SMALTI_ERR_MODEL, line, "%s has more colours than legend \"%s\" has symbols", path, legend);
-                free(pattern);
+                mem_free(pattern);
                 pattern = NULL;
                 goto done;
             }
@@ -296,8 +297,8 @@ static char *load_pattern_image(diag *d, const resources *res, int line, const c
     *MY = h;
     *MZ = depth;
 done:
-    free(colors);
-    free(path);
+    mem_free(colors);
+    mem_free(path);
     return pattern;
 }
 
@@ -309,18 +310,18 @@ static bool load_glued_image(diag *d, const resources *res, int line, const char
     char *whole = load_pattern_image(d, res, line, name, legend, gin, gout, &FX, &FY, &FZ);
     if (!whole) return false;
     if (FX % 2 != 0) {
-        free(whole);
+        mem_free(whole);
         return diag_error(d, SMALTI_ERR_MODEL, line,
                           "rule image \"%s\" has odd width %d: file= needs the input as its left half and the output as its right half",
                           name, FX);
     }
     int half = FX / 2;
-    *inr = malloc((size_t)half * FY * FZ);
-    *outr = malloc((size_t)half * FY * FZ);
+    *inr = mem_malloc((size_t)half * FY * FZ);
+    *outr = mem_malloc((size_t)half * FY * FZ);
     if (!*inr || !*outr) {
-        free(whole);
-        free(*inr);
-        free(*outr);
+        mem_free(whole);
+        mem_free(*inr);
+        mem_free(*outr);
         *inr = *outr = NULL;
         return diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory");
     }
@@ -331,7 +332,7 @@ static bool load_glued_image(diag *d, const resources *res, int line, const char
                 (*inr)[x + y * half + z * half * FY] = whole[row + x];
                 (*outr)[x + y * half + z * half * FY] = whole[row + half + x];
             }
-    free(whole);
+    mem_free(whole);
     *MX = half;
     *MY = FY;
     *MZ = FZ;
@@ -362,7 +363,7 @@ rule *rule_load(diag *d, const resources *res, const xmlNode *el, const grid_def
         if (!inr) return NULL;
         outr = out ? parse_pattern(d, line, "output", out, &OMX, &OMY, &OMZ)
                    : load_pattern_image(d, res, line, fout, legend, gin, gout, &OMX, &OMY, &OMZ);
-        if (!outr) { free(inr); return NULL; }
+        if (!outr) { mem_free(inr); return NULL; }
     }
     double p = 1.0;
     rule *r = NULL;
@@ -396,7 +397,7 @@ rule *rule_load(diag *d, const resources *res, const xmlNode *el, const grid_def
     if (!r) diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory");
     else r->original = true;
 done:
-    free(inr);
-    free(outr);
+    mem_free(inr);
+    mem_free(outr);
     return r;
 }

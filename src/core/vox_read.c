@@ -1,5 +1,6 @@
 /* vox_read.c — read the voxels of a MagicaVoxel .vox file (rule images and samples of 3-D grids). */
 #include "resource.h"
+#include "mem.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +38,7 @@ int32_t *vox_decode(diag *d, int line, const char *name, const unsigned char *da
         diag_error(d, SMALTI_ERR_MODEL, line, "%s: VOX file larger than %ld bytes is absurd", name, VOX_MAX_BYTES);
         return NULL;
     }
-    unsigned char *buf = malloc(size ? size : 1);
+    unsigned char *buf = mem_malloc(size ? size : 1);
     if (!buf) {
         diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory");
         return NULL;
@@ -70,8 +71,8 @@ static int32_t *vox_parse(diag *d, int line, const char *path, unsigned char *bu
             if (x < 1 || y < 1 || z < 1 || x > VOX_MAX_SIDE || y > VOX_MAX_SIDE || z > VOX_MAX_SIDE) {
                 diag_error(d, SMALTI_ERR_MODEL, line, "%s: model size %dx%dx%d is absurd (each side must be 1..%d)", path,
                            (int)x, (int)y, (int)z, VOX_MAX_SIDE);
-                free(buf);
-                free(voxels);
+                mem_free(buf);
+                mem_free(voxels);
                 return NULL;
             }
             if (sx >= 0) { problem = "a SIZE chunk without its XYZI chunk"; goto fail; }
@@ -81,11 +82,11 @@ static int32_t *vox_parse(diag *d, int line, const char *path, unsigned char *bu
             if (content < 4) { problem = "XYZI chunk too short"; goto fail; }
             uint32_t count = read_u32(body);
             if (count > (content - 4) / 4) { problem = "XYZI chunk has more voxels than bytes"; goto fail; }
-            free(voxels);
+            mem_free(voxels);
             size_t cells = (size_t)sx * sy * sz;
-            voxels = malloc(cells * sizeof *voxels);
+            voxels = mem_malloc(cells * sizeof *voxels);
             if (!voxels) {
-                free(buf);
+                mem_free(buf);
                 diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory");
                 return NULL;
             }
@@ -95,8 +96,8 @@ static int32_t *vox_parse(diag *d, int line, const char *path, unsigned char *bu
                 if (v[0] >= sx || v[1] >= sy || v[2] >= sz) {
                     diag_error(d, SMALTI_ERR_MODEL, line, "%s: voxel (%d, %d, %d) lies outside the %dx%dx%d model", path, v[0],
                                v[1], v[2], sx, sy, sz);
-                    free(buf);
-                    free(voxels);
+                    mem_free(buf);
+                    mem_free(voxels);
                     return NULL;
                 }
                 voxels[v[0] + (size_t)v[1] * sx + (size_t)v[2] * sx * sy] = v[3];
@@ -108,14 +109,14 @@ static int32_t *vox_parse(diag *d, int line, const char *path, unsigned char *bu
     }
     if (sx >= 0) { problem = "a SIZE chunk without its XYZI chunk"; goto fail; }
     if (!voxels) { problem = "no voxel data (XYZI chunk)"; goto fail; }
-    free(buf);
+    mem_free(buf);
     *mx = vx;
     *my = vy;
     *mz = vz;
     return voxels;
 fail:
     diag_error(d, SMALTI_ERR_MODEL, line, "%s: broken VOX file: %s", path, problem);
-    free(buf);
-    free(voxels);
+    mem_free(buf);
+    mem_free(voxels);
     return NULL;
 }

@@ -1,6 +1,7 @@
 /* wfc_tile.c — the tile model of `wfc`: VOX tiles of a tileset, their symmetric variants and allowed neighbours. */
 #include "wfc_node.h"
 #include "../core/xmlutil.h"
+#include "../core/mem.h"
 #include <libxml/parser.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +38,7 @@ typedef struct tileset {
 
 static tilebuf *tile_new(int size)
 {
-    tilebuf *t = malloc(sizeof *t + (size_t)size);
+    tilebuf *t = mem_malloc(sizeof *t + (size_t)size);
     if (t) t->size = size;
     return t;
 }
@@ -99,7 +100,7 @@ static bool build_index(tileset *ts)
 {
     size_t slots = 16;
     while (slots < (size_t)ts->P * 2) slots *= 2;
-    ts->slots = malloc(slots * sizeof *ts->slots);
+    ts->slots = mem_malloc(slots * sizeof *ts->slots);
     if (!ts->slots) return false;
     memset(ts->slots, 0xff, slots * sizeof *ts->slots);
     ts->slot_mask = slots - 1;
@@ -121,13 +122,13 @@ static bool add_variant(tileset *ts, const tilebuf *t, double weight, double den
                           ts->path, ts->P + 1, ts->T, TILE_MAX_VARIANT_VOXELS);
     if (ts->P == ts->cap) {
         int cap = ts->cap ? 2 * ts->cap : 64;
-        uint8_t *v = realloc(ts->variants, (size_t)cap * ts->T);
+        uint8_t *v = mem_realloc(ts->variants, (size_t)cap * ts->T);
         if (!v) return false;
         ts->variants = v;
-        double *w = realloc(ts->weights, (size_t)cap * sizeof *w);
+        double *w = mem_realloc(ts->weights, (size_t)cap * sizeof *w);
         if (!w) return false;
         ts->weights = w;
-        double *dd = realloc(ts->density, (size_t)cap * sizeof *dd);
+        double *dd = mem_realloc(ts->density, (size_t)cap * sizeof *dd);
         if (!dd) return false;
         ts->density = dd;
         ts->cap = cap;
@@ -158,39 +159,39 @@ static tilebuf *load_vox_tile(tileset *ts, const char *folder, const char *name,
 {
     diag *d = ts->ld->d;
     size_t len = strlen("tilesets/") + strlen(folder) + 1;
-    char *subdir = malloc(len);
+    char *subdir = mem_malloc(len);
     if (!subdir) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
     snprintf(subdir, len, "tilesets/%s", folder);
     char *path = resource_find(ts->ld->res, d, ts->line, "tile", subdir, name, ".vox");
-    free(subdir);
+    mem_free(subdir);
     if (!path) return NULL;
     int32_t *vox = resource_load_vox(resource_reader_of(ts->ld->res), d, ts->line, path, sx, sy, sz);
-    free(path);
+    mem_free(path);
     if (!vox) return NULL;
     if (ts->T && (*sx != ts->S || *sy != ts->S || *sz != ts->SZ)) {
         diag_error(d, SMALTI_ERR_MODEL, ts->line, "tile %s is %dx%dx%d but the first tile is %dx%dx%d", name, *sx, *sy, *sz,
                    ts->S, ts->S, ts->SZ);
-        free(vox);
+        mem_free(vox);
         return NULL;
     }
     int size = *sx * *sy * *sz;
     tilebuf *t = tile_new(size);
-    if (!t) { free(vox); diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    if (!t) { mem_free(vox); diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
     for (int i = 0; i < size; i++) {
         int k = 0;
         while (k < *unique_count && uniques[k] != vox[i]) k++;
         if (k == *unique_count) {
             if (k == max_colours) {
                 diag_error(d, SMALTI_ERR_MODEL, ts->line, "there are more than %d colours in the tiles of %s", max_colours, folder);
-                free(vox);
-                free(t);
+                mem_free(vox);
+                mem_free(t);
                 return NULL;
             }
             uniques[(*unique_count)++] = vox[i];
         }
         t->v[i] = (uint8_t)k;
     }
-    free(vox);
+    mem_free(vox);
     return t;
 }
 
@@ -201,9 +202,9 @@ static bool load_tiles(tileset *ts, wfc_node *w, const xmlNode *xtiles, const ch
     int unique_count = 0;
     int count = 0;
     for (xmlNode *x = xml_first_child(xtiles); x; x = xml_next(x)) count += xml_is(x, "tile");
-    ts->names = calloc((size_t)count, sizeof *ts->names);
-    ts->first = calloc((size_t)count, sizeof *ts->first);
-    ts->count = calloc((size_t)count, sizeof *ts->count);
+    ts->names = mem_calloc((size_t)count, sizeof *ts->names);
+    ts->first = mem_calloc((size_t)count, sizeof *ts->first);
+    ts->count = mem_calloc((size_t)count, sizeof *ts->count);
     if (!ts->names || !ts->first || !ts->count) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     for (xmlNode *x = xml_first_child(xtiles); x; x = xml_next(x)) {
         if (!xml_is(x, "tile")) continue;
@@ -236,7 +237,7 @@ static bool load_tiles(tileset *ts, wfc_node *w, const xmlNode *xtiles, const ch
         bool ok = true;
         for (int k = 0; k < n; k++) {
             ok = ok && add_variant(ts, images[k], weight, density);
-            free(images[k]);
+            mem_free(images[k]);
         }
         if (!ok) return d->failed ? false : diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     }
@@ -272,17 +273,17 @@ static tilebuf *neighbor_tile(tileset *ts, const xmlNode *xn, const char *attr, 
         if (sym != 'x' && sym != 'y' && sym != 'z') {
             diag_error(d, SMALTI_ERR_MODEL, ts->line, "tileset %s line %d: unknown symmetry %c in %s=\"%s\"", ts->path,
                        xml_line(xn), sym, attr, value);
-            free(t);
+            mem_free(t);
             return NULL;
         }
         if (op != Z_ROTATE && ts->S != ts->SZ) {
             diag_error(d, SMALTI_ERR_MODEL, ts->line, "tileset %s line %d: %c rotates about a horizontal axis, which needs cubic tiles",
                        ts->path, xml_line(xn), sym);
-            free(t);
+            mem_free(t);
             return NULL;
         }
         tilebuf *next = tile_apply(ts, op, t);
-        free(t);
+        mem_free(t);
         if (!(t = next)) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
     }
     return t;
@@ -299,7 +300,7 @@ static bool eight(tileset *ts, tilebuf *t, symmetry_map_fn rot, symmetry_map_fn 
 
 static void free_all(void **things, int n)
 {
-    for (int i = 0; i < n; i++) free(things[i]);
+    for (int i = 0; i < n; i++) mem_free(things[i]);
 }
 
 typedef struct pair_setter {
@@ -335,11 +336,11 @@ static bool full_symmetry_neighbor(pair_setter *ps, tilebuf *l, tilebuf *r)
     if (!eight(ts, r, op_xrot, op_yref, rs)) { free_all(ls, 8); return false; }
     for (int i = 0; i < 8; i++) {
         tilebuf *a = T(X_REFLECT, rs[i]), *b = T(X_REFLECT, ls[i]);
-        if (!a || !b) { free(a); free(b); ps->ok = false; break; }
+        if (!a || !b) { mem_free(a); mem_free(b); ps->ok = false; break; }
         set_pair(ps, 0, ls[i], rs[i]);
         set_pair(ps, 0, a, b);
-        free(a);
-        free(b);
+        mem_free(a);
+        mem_free(b);
     }
     free_all(ls, 8);
     free_all(rs, 8);
@@ -347,16 +348,16 @@ static bool full_symmetry_neighbor(pair_setter *ps, tilebuf *l, tilebuf *r)
     tilebuf *dt = T(Z_ROTATE, l), *ut = T(Z_ROTATE, r);
     bool ok = dt && ut && eight(ts, dt, op_yrot, op_zref, ls);
     if (ok && !eight(ts, ut, op_yrot, op_zref, rs)) { free_all(ls, 8); ok = false; }
-    free(dt);
-    free(ut);
+    mem_free(dt);
+    mem_free(ut);
     if (!ok) return false;
     for (int i = 0; i < 8; i++) {
         tilebuf *a = T(Y_REFLECT, rs[i]), *b = T(Y_REFLECT, ls[i]);
-        if (!a || !b) { free(a); free(b); ps->ok = false; break; }
+        if (!a || !b) { mem_free(a); mem_free(b); ps->ok = false; break; }
         set_pair(ps, 1, ls[i], rs[i]);
         set_pair(ps, 1, a, b);
-        free(a);
-        free(b);
+        mem_free(a);
+        mem_free(b);
     }
     free_all(ls, 8);
     free_all(rs, 8);
@@ -364,16 +365,16 @@ static bool full_symmetry_neighbor(pair_setter *ps, tilebuf *l, tilebuf *r)
     tilebuf *bt = T(Y_ROTATE, l), *tt = T(Y_ROTATE, r);
     ok = bt && tt && eight(ts, bt, op_zrot, op_xref, ls);
     if (ok && !eight(ts, tt, op_zrot, op_xref, rs)) { free_all(ls, 8); ok = false; }
-    free(bt);
-    free(tt);
+    mem_free(bt);
+    mem_free(tt);
     if (!ok) return false;
     for (int i = 0; i < 8; i++) {
         tilebuf *a = T(Z_REFLECT, rs[i]), *b = T(Z_REFLECT, ls[i]);
-        if (!a || !b) { free(a); free(b); ps->ok = false; break; }
+        if (!a || !b) { mem_free(a); mem_free(b); ps->ok = false; break; }
         set_pair(ps, 4, ls[i], rs[i]);
         set_pair(ps, 4, a, b);
-        free(a);
-        free(b);
+        mem_free(a);
+        mem_free(b);
     }
     free_all(ls, 8);
     free_all(rs, 8);
@@ -411,7 +412,7 @@ static bool horizontal_neighbor(pair_setter *ps, tilebuf *l, tilebuf *r)
         set_pair(ps, 1, t[10], t[11]);
         set_pair(ps, 1, t[12], t[13]);
     }
-    for (int i = 0; i < n; i++) free(t[i]);
+    for (int i = 0; i < n; i++) mem_free(t[i]);
     return ok;
 }
 
@@ -433,9 +434,9 @@ static bool load_neighbors(tileset *ts, wfc_node *w, const xmlNode *xneighbors, 
     int P = ts->P;
     bool *dense[6] = {0};
     bool ok = true;
-    for (int k = 0; k < 6 && ok; k++) ok = (dense[k] = calloc((size_t)P * P, 1)) != NULL;
+    for (int k = 0; k < 6 && ok; k++) ok = (dense[k] = mem_calloc((size_t)P * P, 1)) != NULL;
     if (!ok) {
-        for (int k = 0; k < 6; k++) free(dense[k]);
+        for (int k = 0; k < 6; k++) mem_free(dense[k]);
         return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     }
     pair_setter ps = {.ts = ts, .dense = dense, .ok = true};
@@ -446,11 +447,11 @@ static bool load_neighbors(tileset *ts, wfc_node *w, const xmlNode *xneighbors, 
         const char *a1 = horizontal ? "left" : "top", *a2 = horizontal ? "right" : "bottom";
         tilebuf *t1 = neighbor_tile(ts, xn, a1, xml_attr(xn, a1));
         tilebuf *t2 = t1 ? neighbor_tile(ts, xn, a2, xml_attr(xn, a2)) : NULL;
-        if (!t2) { free(t1); ps.ok = false; break; }
+        if (!t2) { mem_free(t1); ps.ok = false; break; }
         bool fine = full_symmetry ? full_symmetry_neighbor(&ps, t1, t2)
                   : horizontal ? horizontal_neighbor(&ps, t1, t2) : vertical_neighbor(&ps, t1, t2);
-        free(t1);
-        free(t2);
+        mem_free(t1);
+        mem_free(t2);
         if (!fine) {
             if (ps.ok) diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
             ps.ok = false;
@@ -467,7 +468,7 @@ static bool load_neighbors(tileset *ts, wfc_node *w, const xmlNode *xneighbors, 
         w->pb.P = P;
         if (!wfc_set_propagator(&w->pb, dense)) ps.ok = diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     }
-    for (int k = 0; k < 6; k++) free(dense[k]);
+    for (int k = 0; k < 6; k++) mem_free(dense[k]);
     if (!ps.ok && !d->failed) diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     return ps.ok;
 }
@@ -516,17 +517,17 @@ static bool tile_spec(loader *ld, const tileset *ts, const xmlNode *el, const ch
             memcpy(t->v, ts->variants + (size_t)ts->first[k] * ts->T, (size_t)ts->T);
             for (size_t i = ops; i-- > 0 && t;) {
                 if (part[i] != 'z' && ts->S != ts->SZ) {
-                    free(t);
+                    mem_free(t);
                     return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "%s=\"%s\": %c turns about a horizontal axis, which needs cubic tiles",
                                       attr, text, part[i]);
                 }
                 tilebuf *next = tile_apply(ts, part[i] == 'x' ? X_ROTATE : part[i] == 'y' ? Y_ROTATE : Z_ROTATE, t);
-                free(t);
+                mem_free(t);
                 t = next;
             }
             if (!t) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
             int v = variant_index(ts, t);
-            free(t);
+            mem_free(t);
             if (v < ts->first[k] || v >= ts->first[k] + ts->count[k])
                 return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "%s=\"%s\": %.*s is none of the variants of tile %s", attr, text,
                                   (int)len, part, ts->names[k]);
@@ -559,7 +560,7 @@ static void tile_update_state(const wfc_node *w, const uint8_t *data, uint8_t *c
 {
     int S = w->S, SZ = w->SZ, T = S * S * SZ, C = w->newgrid.c, P = w->pb.P;
     int NMX = w->newgrid.mx, NMY = w->newgrid.my;
-    int32_t *votes = malloc((size_t)T * C * sizeof *votes);
+    int32_t *votes = mem_malloc((size_t)T * C * sizeof *votes);
     if (!votes) return;
     for (int z = 0; z < w->pb.mz; z++)
         for (int y = 0; y < w->pb.my; y++)
@@ -579,7 +580,7 @@ static void tile_update_state(const wfc_node *w, const uint8_t *data, uint8_t *c
                             cells[sx + sy * NMX + sz * NMX * NMY] = wfc_vote_winner(votes + (dx + dy * S + dz * S * S) * C, C);
                         }
             }
-    free(votes);
+    mem_free(votes);
 }
 
 static bool tile_build(loader *ld, wfc_node *w, const xmlNode *el, tileset *ts, xmlDoc **doc)
@@ -610,17 +611,17 @@ static bool tile_build(loader *ld, wfc_node *w, const xmlNode *el, tileset *ts, 
 
     /* The first tile gives the size. */
     size_t len = strlen("tilesets/") + strlen(folder) + 1;
-    char *subdir = malloc(len);
+    char *subdir = mem_malloc(len);
     if (!subdir) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     snprintf(subdir, len, "tilesets/%s", folder);
     char *vox_path = resource_find(ld->res, d, line, "tile", subdir, first_name, ".vox");
-    free(subdir);
+    mem_free(subdir);
     if (!vox_path) return false;
     int S, SY, SZ;
     int32_t *vox = resource_load_vox(resource_reader_of(ld->res), d, line, vox_path, &S, &SY, &SZ);
-    free(vox_path);
+    mem_free(vox_path);
     if (!vox) return false;
-    free(vox);
+    mem_free(vox);
     if (S != SY) return diag_error(d, SMALTI_ERR_MODEL, line, "tiles should be square shaped: %d != %d", S, SY);
     if ((int64_t)S * S * SZ > TILE_MAX_VOXELS)
         return diag_error(d, SMALTI_ERR_MODEL, line, "tiles of %dx%dx%d voxels are too large: at most %d voxels", S, S, SZ, TILE_MAX_VOXELS);
@@ -667,12 +668,12 @@ node *wfc_tile_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry)
     /* The node keeps the variants and weights; the names live in the tileset document. */
     w->tiles = ts.variants;
     w->pb.weights = ts.weights;
-    free(ts.names);
-    free(ts.first);
-    free(ts.count);
-    free(ts.slots);
-    free(ts.density);
-    free((char *)ts.path);
+    mem_free(ts.names);
+    mem_free(ts.first);
+    mem_free(ts.count);
+    mem_free(ts.slots);
+    mem_free(ts.density);
+    mem_free((char *)ts.path);
     if (doc) xmlFreeDoc(doc);
     if (!ok) return NULL;
     return wfc_finish_load(ld, w, el, parent_symmetry) ? &w->b.base : NULL;

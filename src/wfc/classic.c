@@ -3,6 +3,7 @@
 #include "classic.h"
 #include "../core/resource.h"
 #include "../core/xmlutil.h"
+#include "../core/mem.h"
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -94,26 +95,26 @@ static bool load_overlapping(diag *d, const char *root, const resource_reader *r
     uint32_t *argb = resource_load_image(rd, d, e->line, path, &smx, &smy);
     if (!argb) return false;
     long count = (long)smx * smy;
-    uint8_t *sample = malloc((size_t)count);
+    uint8_t *sample = mem_malloc((size_t)count);
     if (!sample) {
-        free(argb);
+        mem_free(argb);
         return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     }
     if (wfc_sample_ords(argb, count, sample, m->colours, 256) < 0) {
-        free(argb);
-        free(sample);
+        mem_free(argb);
+        mem_free(sample);
         return diag_error(d, SMALTI_ERR_MODEL, e->line, "%s has more than 256 colours", path);
     }
-    free(argb);
+    mem_free(argb);
     int N = e->N;
     int xmax = e->periodic_input ? smx : smx - N + 1, ymax = e->periodic_input ? smy : smy - N + 1;
     if (xmax < 1 || ymax < 1) {
-        free(sample);
+        mem_free(sample);
         return diag_error(d, SMALTI_ERR_MODEL, e->line, "the %dx%d sample is smaller than N=\"%d\"", smx, smy, N);
     }
     bool ok = wfc_sample_patterns(sample, smx, smy, N, xmax, ymax, ((symmetry_set)1 << e->symmetry) - 1, &m->patterns,
                                   &m->pb.weights, &m->pb.P);
-    free(sample);
+    mem_free(sample);
     if (!ok) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     if (m->pb.P > WFC_MAX_PATTERNS)
         return diag_error(d, SMALTI_ERR_MODEL, e->line, "%s has %d patterns; at most %d", path, m->pb.P, WFC_MAX_PATTERNS);
@@ -208,7 +209,7 @@ static bool reserve_tiles(diag *d, int line, const char *path, wfc_classic *m, t
     int cap = ts->tiles_cap ? ts->tiles_cap : 16;
     while (cap < need) cap *= 2;
     if (cap > CLASSIC_MAX_TILES) cap = CLASSIC_MAX_TILES;
-    uint32_t *bigger = realloc(m->tiles, (size_t)cap * (size_t)s2 * sizeof *bigger);
+    uint32_t *bigger = mem_realloc(m->tiles, (size_t)cap * (size_t)s2 * sizeof *bigger);
     if (!bigger) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     m->tiles = bigger;
     ts->tiles_cap = cap;
@@ -223,21 +224,21 @@ static bool load_tile_png(diag *d, const resource_reader *rd, int line, const ch
     uint32_t *px = resource_load_image(rd, d, line, path, &w, &h);
     if (!px) return false;
     if (w != h || (m->tilesize && w != m->tilesize)) {
-        free(px);
+        mem_free(px);
         return diag_error(d, SMALTI_ERR_MODEL, line, "%s is %dx%d; tiles must be square and all of one size", path, w, h);
     }
     if (w > CLASSIC_MAX_TILE_SIDE) {
-        free(px);
+        mem_free(px);
         return diag_error(d, SMALTI_ERR_MODEL, line, "%s is %dx%d; tiles may be at most %d pixels wide", path, w, h,
                           CLASSIC_MAX_TILE_SIDE);
     }
     m->tilesize = w;
     if (!reserve_tiles(d, line, path, m, ts, need)) {
-        free(px);
+        mem_free(px);
         return false;
     }
     memcpy(m->tiles + (size_t)t * w * w, px, (size_t)w * w * sizeof *px);
-    free(px);
+    mem_free(px);
     return true;
 }
 
@@ -390,7 +391,7 @@ static bool read_entry_children(diag *d, const wfc_classic_entry *e, const tile_
         if (cx < 0 || cy < 0 || cx >= e->width || cy >= e->height)
             return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "<fixed x=\"%d\" y=\"%d\"> is outside the %dx%d output", cx, cy,
                               e->width, e->height);
-        struct wfc_classic_fixed *more = realloc(m->fixed, (size_t)(m->fixed_count + 1) * sizeof *more);
+        struct wfc_classic_fixed *more = mem_realloc(m->fixed, (size_t)(m->fixed_count + 1) * sizeof *more);
         if (!more) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
         m->fixed = more;
         m->fixed[m->fixed_count++] = (struct wfc_classic_fixed){cx + cy * e->width, first, count};
@@ -481,13 +482,13 @@ static bool load_tiled(diag *outer, const char *root, const resource_reader *rd,
             goto out;
         }
     }
-    ts.action = malloc(CLASSIC_MAX_TILES * sizeof *ts.action);
-    ts.first_name = malloc(CLASSIC_MAX_TILES * sizeof *ts.first_name);
-    ts.first = malloc(CLASSIC_MAX_TILES * sizeof *ts.first);
-    ts.card = malloc(CLASSIC_MAX_TILES * sizeof *ts.card);
-    m->tile_names = malloc(CLASSIC_MAX_TILES * sizeof *m->tile_names);
-    m->density = malloc(CLASSIC_MAX_TILES * sizeof *m->density);
-    weights = malloc(CLASSIC_MAX_TILES * sizeof *weights);
+    ts.action = mem_malloc(CLASSIC_MAX_TILES * sizeof *ts.action);
+    ts.first_name = mem_malloc(CLASSIC_MAX_TILES * sizeof *ts.first_name);
+    ts.first = mem_malloc(CLASSIC_MAX_TILES * sizeof *ts.first);
+    ts.card = mem_malloc(CLASSIC_MAX_TILES * sizeof *ts.card);
+    m->tile_names = mem_malloc(CLASSIC_MAX_TILES * sizeof *m->tile_names);
+    m->density = mem_malloc(CLASSIC_MAX_TILES * sizeof *m->density);
+    weights = mem_malloc(CLASSIC_MAX_TILES * sizeof *weights);
     if (!ts.action || !ts.first_name || !ts.first || !ts.card || !m->tile_names || !m->density || !weights) {
         diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
         goto out;
@@ -506,7 +507,7 @@ static bool load_tiled(diag *outer, const char *root, const resource_reader *rd,
     m->pb.D = 4;
     if (!wfc_check_memory(outer, e->line, &m->pb, "tile variants")) goto out;
     for (int k = 0; k < 4; k++)
-        if (!(dense[k] = calloc((size_t)P * P, 1))) {
+        if (!(dense[k] = mem_calloc((size_t)P * P, 1))) {
             diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
             goto out;
         }
@@ -523,12 +524,12 @@ static bool load_tiled(diag *outer, const char *root, const resource_reader *rd,
     ok = true;
 out:
     if (!ok && dd.failed && outer->err && !outer->failed) outer->failed = 1;
-    for (int k = 0; k < 4; k++) free(dense[k]);
-    free(ts.action);
-    free(ts.first_name);
-    free(ts.first);
-    free(ts.card);
-    free(weights);
+    for (int k = 0; k < 4; k++) mem_free(dense[k]);
+    mem_free(ts.action);
+    mem_free(ts.first_name);
+    mem_free(ts.first);
+    mem_free(ts.card);
+    mem_free(weights);
     xmlFreeDoc(doc);
     return ok;
 }
@@ -578,7 +579,7 @@ wfc_classic *wfc_classic_load(diag *d, const char *root, const wfc_classic_entry
 
 wfc_classic *wfc_classic_load_from(diag *d, const char *root, const resource_reader *rd, const wfc_classic_entry *e)
 {
-    wfc_classic *m = calloc(1, sizeof *m);
+    wfc_classic *m = mem_calloc(1, sizeof *m);
     if (!m) {
         diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
         return NULL;
@@ -600,7 +601,7 @@ wfc_classic *wfc_classic_load_from(diag *d, const char *root, const resource_rea
         uint8_t *level = wfc_density_levels(rd, d, e->line, path, e->width, e->height, 1);
         ok = level && wfc_set_density(pb, level, m->density, 1, e->density_power);
         if (level && !ok) diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
-        free(level);
+        mem_free(level);
     }
     if (ok && (!wfc_problem_prepare(pb) || !wfc_solver_init(&m->solver, pb))) ok = diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     if (!ok) {
@@ -651,7 +652,7 @@ static uint32_t *render_overlapping(const wfc_classic *m, int *width, int *heigh
 {
     const wfc_problem *pb = &m->pb;
     int MX = pb->mx, MY = pb->my, N = pb->N, P = pb->P;
-    uint32_t *px = malloc((size_t)MX * MY * sizeof *px);
+    uint32_t *px = mem_malloc((size_t)MX * MY * sizeof *px);
     if (!px) return NULL;
     const uint8_t *wave = m->solver.wave.data;
     for (int y = 0; y < MY; y++)
@@ -698,7 +699,7 @@ static uint32_t *render_tiled(const wfc_classic *m, int *width, int *height)
     const wfc_problem *pb = &m->pb;
     int MX = pb->mx, MY = pb->my, P = pb->P, S = m->tilesize;
     int W = MX * S;
-    uint32_t *px = malloc((size_t)MX * MY * S * S * sizeof *px);
+    uint32_t *px = mem_malloc((size_t)MX * MY * S * S * sizeof *px);
     if (!px) return NULL;
     for (int y = 0; y < MY; y++)
         for (int x = 0; x < MX; x++) {
@@ -747,7 +748,7 @@ char *wfc_classic_text(const wfc_classic *m)
     if (!m->tile_names || !m->done) return NULL;
     int MX = m->pb.mx, MY = m->pb.my;
     size_t cap = (size_t)MX * MY * (sizeof m->tile_names[0] + 2) + (size_t)MY + 1, len = 0;
-    char *text = malloc(cap);
+    char *text = mem_malloc(cap);
     if (!text) return NULL;
     for (int y = 0; y < MY; y++) {
         for (int x = 0; x < MX; x++) len += (size_t)snprintf(text + len, cap - len, "%s, ", m->tile_names[observed(m, x + y * MX)]);
@@ -761,10 +762,10 @@ void wfc_classic_free(wfc_classic *m)
     if (!m) return;
     wfc_solver_free(&m->solver);
     wfc_problem_free(&m->pb);
-    free(m->patterns);
-    free(m->tiles);
-    free(m->tile_names);
-    free(m->fixed);
-    free(m->density);
-    free(m);
+    mem_free(m->patterns);
+    mem_free(m->tiles);
+    mem_free(m->tile_names);
+    mem_free(m->fixed);
+    mem_free(m->density);
+    mem_free(m);
 }

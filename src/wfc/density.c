@@ -1,6 +1,7 @@
 /* density.c — density pictures: per-cell pattern weights from a greyscale image, so a designer paints where tiles cluster. */
 #include "wfc.h"
 #include "../core/resource.h"
+#include "../core/mem.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +28,8 @@ bool wfc_set_density(wfc_problem *pb, const uint8_t *level, const double *densit
     pb->classes = 0;
     for (int g = 0; g < 256; g++) class_of[g] = used[g] ? pb->classes++ : -1;
     size_t P = (size_t)pb->P;
-    pb->cell_class = malloc((size_t)pb->cells);
-    pb->class_weights = malloc((size_t)pb->classes * P * sizeof(double));
+    pb->cell_class = mem_malloc((size_t)pb->cells);
+    pb->class_weights = mem_malloc((size_t)pb->classes * P * sizeof(double));
     if (!pb->cell_class || !pb->class_weights) return false;
     for (int i = 0; i < pb->cells; i++) pb->cell_class[i] = (uint8_t)class_of[level[i]];
     for (int g = 0; g < 256; g++) {
@@ -47,10 +48,10 @@ bool wfc_set_density(wfc_problem *pb, const uint8_t *level, const double *densit
 bool wfc_density_prepare(wfc_problem *pb)
 {
     size_t P = (size_t)pb->P, C = (size_t)pb->classes;
-    pb->class_weight_log_weights = malloc(C * P * sizeof(double));
-    pb->class_sum_of_weights = malloc(C * sizeof(double));
-    pb->class_sum_of_weight_log_weights = malloc(C * sizeof(double));
-    pb->class_starting_entropy = malloc(C * sizeof(double));
+    pb->class_weight_log_weights = mem_malloc(C * P * sizeof(double));
+    pb->class_sum_of_weights = mem_malloc(C * sizeof(double));
+    pb->class_sum_of_weight_log_weights = mem_malloc(C * sizeof(double));
+    pb->class_starting_entropy = mem_malloc(C * sizeof(double));
     if (!pb->class_weight_log_weights || !pb->class_sum_of_weights || !pb->class_sum_of_weight_log_weights ||
         !pb->class_starting_entropy)
         return false;
@@ -73,12 +74,12 @@ bool wfc_density_prepare(wfc_problem *pb)
 
 void wfc_density_free(wfc_problem *pb)
 {
-    free(pb->cell_class);
-    free(pb->class_weights);
-    free(pb->class_weight_log_weights);
-    free(pb->class_sum_of_weights);
-    free(pb->class_sum_of_weight_log_weights);
-    free(pb->class_starting_entropy);
+    mem_free(pb->cell_class);
+    mem_free(pb->class_weights);
+    mem_free(pb->class_weight_log_weights);
+    mem_free(pb->class_sum_of_weights);
+    mem_free(pb->class_sum_of_weight_log_weights);
+    mem_free(pb->class_starting_entropy);
     pb->cell_class = NULL;
     pb->class_weights = pb->class_weight_log_weights = NULL;
     pb->class_sum_of_weights = pb->class_sum_of_weight_log_weights = pb->class_starting_entropy = NULL;
@@ -89,9 +90,9 @@ uint8_t *wfc_density_levels(const resource_reader *rd, diag *d, int line, const 
     int W, H;
     uint32_t *argb = resource_load_image(rd, d, line, path, &W, &H);
     if (!argb) return NULL;
-    uint8_t *level = malloc((size_t)mx * my * mz);
+    uint8_t *level = mem_malloc((size_t)mx * my * mz);
     if (!level) {
-        free(argb);
+        mem_free(argb);
         diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
         return NULL;
     }
@@ -106,6 +107,6 @@ uint8_t *wfc_density_levels(const resource_reader *rd, diag *d, int line, const 
             for (int z = 0; z < mz; z++) level[x + y * mx + (size_t)z * mx * my] = grey;
         }
     }
-    free(argb);
+    mem_free(argb);
     return level;
 }

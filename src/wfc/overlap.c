@@ -1,6 +1,7 @@
 /* overlap.c — the overlap model's patterns: a sample's colours, its distinct NxN patterns under symmetry with their
    counts, and which pattern may overlap which. */
 #include "wfc.h"
+#include "../core/mem.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,10 +50,10 @@ static bool table_add(pattern_table *tb, const uint8_t *p)
     }
     if (tb->count == tb->cap) {
         int cap = tb->cap ? 2 * tb->cap : 256;
-        uint8_t *pp = realloc(tb->patterns, (size_t)cap * tb->cells);
+        uint8_t *pp = mem_realloc(tb->patterns, (size_t)cap * tb->cells);
         if (!pp) return false;
         tb->patterns = pp;
-        double *ww = realloc(tb->weights, (size_t)cap * sizeof *ww);
+        double *ww = mem_realloc(tb->weights, (size_t)cap * sizeof *ww);
         if (!ww) return false;
         tb->weights = ww;
         tb->cap = cap;
@@ -102,14 +103,14 @@ bool wfc_sample_patterns(const uint8_t *sample, int smx, int smy, int N, int xma
     pattern_table tb = {.cells = N * N};
     size_t slots = 16;
     while (slots < (size_t)xmax * ymax * 16) slots *= 2;
-    tb.slots = malloc(slots * sizeof *tb.slots);
+    tb.slots = mem_malloc(slots * sizeof *tb.slots);
     tb.slot_mask = slots - 1;
     bool ok = tb.slots != NULL;
     if (ok) {
         memset(tb.slots, 0xff, slots * sizeof *tb.slots);
         ok = count_patterns(N, &tb, sample, smx, smy, xmax, ymax, symmetry);
     }
-    free(tb.slots);
+    mem_free(tb.slots);
     *patterns = tb.patterns;
     *weights = tb.weights;
     *count = tb.count;
@@ -121,13 +122,13 @@ bool wfc_overlap_propagator(wfc_problem *pb, const uint8_t *patterns)
     int P = pb->P, N = pb->N;
     bool *dense[4] = {0};
     bool ok = true;
-    for (int dd = 0; dd < 4 && ok; dd++) ok = (dense[dd] = malloc((size_t)P * P)) != NULL;
+    for (int dd = 0; dd < 4 && ok; dd++) ok = (dense[dd] = mem_malloc((size_t)P * P)) != NULL;
     for (int dd = 0; dd < 4 && ok; dd++)
         for (int t = 0; t < P; t++)
             for (int t2 = 0; t2 < P; t2++)
                 dense[dd][(size_t)t * P + t2] =
                     agrees(patterns + (size_t)t * N * N, patterns + (size_t)t2 * N * N, wfc_dx[dd], wfc_dy[dd], N);
     ok = ok && wfc_set_propagator(pb, dense);
-    for (int dd = 0; dd < 4; dd++) free(dense[dd]);
+    for (int dd = 0; dd < 4; dd++) mem_free(dense[dd]);
     return ok;
 }

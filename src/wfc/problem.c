@@ -1,5 +1,6 @@
 /* problem.c — a WFC problem: the directions, the flat propagator and what it implies, the neighbour table and the entropy sums. */
 #include "wfc.h"
+#include "../core/mem.h"
 #include <math.h>
 #include <stdlib.h>
 
@@ -10,12 +11,12 @@ const int wfc_opposite[6] = {2, 3, 0, 1, 5, 4};
 
 void wfc_problem_free(wfc_problem *pb)
 {
-    free(pb->neighbours);
-    free(pb->prop_start);
-    free(pb->prop_data);
-    free(pb->initial_compatible);
-    free(pb->weights);
-    free(pb->weight_log_weights);
+    mem_free(pb->neighbours);
+    mem_free(pb->prop_start);
+    mem_free(pb->prop_data);
+    mem_free(pb->initial_compatible);
+    mem_free(pb->weights);
+    mem_free(pb->weight_log_weights);
     wfc_density_free(pb);
 }
 
@@ -25,9 +26,9 @@ bool wfc_set_propagator(wfc_problem *pb, bool *const *dense)
     int64_t total = 0;
     for (int d = 0; d < D; d++)
         for (int64_t k = 0; k < (int64_t)P * P; k++) total += dense[d][k];
-    pb->prop_start = malloc(((size_t)D * P + 1) * sizeof *pb->prop_start);
-    pb->prop_data = malloc((size_t)(total > 0 ? total : 1) * sizeof *pb->prop_data);
-    pb->initial_compatible = malloc((size_t)P * D * sizeof *pb->initial_compatible);
+    pb->prop_start = mem_malloc(((size_t)D * P + 1) * sizeof *pb->prop_start);
+    pb->prop_data = mem_malloc((size_t)(total > 0 ? total : 1) * sizeof *pb->prop_data);
+    pb->initial_compatible = mem_malloc((size_t)P * D * sizeof *pb->initial_compatible);
     if (!pb->prop_start || !pb->prop_data || !pb->initial_compatible) return false;
     int32_t at = 0;
     for (int d = 0; d < D; d++)
@@ -46,7 +47,7 @@ bool wfc_set_propagator(wfc_problem *pb, bool *const *dense)
     /* An emptied cell empties every neighbour when each pattern's support
        count from each side is exactly the number of patterns that list it
        (a symmetric propagator) and never starts at zero. */
-    int32_t *listed = calloc((size_t)P * D, sizeof *listed);
+    int32_t *listed = mem_calloc((size_t)P * D, sizeof *listed);
     if (!listed) return false;
     for (int d = 0; d < D; d++)
         for (int32_t k = pb->prop_start[d * P]; k < pb->prop_start[(d + 1) * P]; k++) listed[d * P + pb->prop_data[k]]++;
@@ -56,14 +57,14 @@ bool wfc_set_propagator(wfc_problem *pb, bool *const *dense)
         if (listed[k] != pb->initial_compatible[k]) pb->symmetric = false;
         if (listed[k] != pb->initial_compatible[k] || listed[k] == 0) pb->contradiction_spreads = false;
     }
-    free(listed);
+    mem_free(listed);
     return true;
 }
 
 bool wfc_problem_prepare(wfc_problem *pb)
 {
     int MX = pb->mx, MY = pb->my, MZ = pb->mz, N = pb->N, D = pb->D;
-    pb->neighbours = malloc((size_t)pb->cells * D * sizeof *pb->neighbours);
+    pb->neighbours = mem_malloc((size_t)pb->cells * D * sizeof *pb->neighbours);
     if (!pb->neighbours) return false;
     for (int i = 0; i < pb->cells; i++) {
         int x = i % MX, y = (i % (MX * MY)) / MX, z = i / (MX * MY);
@@ -75,7 +76,7 @@ bool wfc_problem_prepare(wfc_problem *pb)
         }
     }
     if (pb->heuristic != WFC_ENTROPY) return true;
-    pb->weight_log_weights = malloc((size_t)pb->P * sizeof(double));
+    pb->weight_log_weights = mem_malloc((size_t)pb->P * sizeof(double));
     if (!pb->weight_log_weights) return false;
     pb->sum_of_weights = pb->sum_of_weight_log_weights = 0;
     for (int t = 0; t < pb->P; t++) {

@@ -2,6 +2,7 @@
    collapse of a cell, each written once as an inline template and compiled for every mode, so that the mode is
    chosen once per solver (wfc_strategy_for) and never tested inside a ban. */
 #include "wfc.h"
+#include "../core/mem.h"
 #include <math.h>
 #include <stdlib.h>
 
@@ -25,7 +26,7 @@ static bool cell_in_box(const wfc_problem *pb, int i)
 TEMPLATE bool push_pair(int32_t **list, int64_t *size, int64_t *cap, int i, int t)
 {
     if (*size == *cap) {
-        int32_t *bigger = realloc(*list, (size_t)*cap * 4 * sizeof *bigger);
+        int32_t *bigger = mem_realloc(*list, (size_t)*cap * 4 * sizeof *bigger);
         if (!bigger) return false;
         *list = bigger;
         *cap *= 2;

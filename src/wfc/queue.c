@@ -1,6 +1,7 @@
 /* queue.c — the fast strategy's choice of the next cell: undecided cells grouped by equal key (entropy or
    option count), the least key's group found through a heap of groups, and a cell drawn uniformly from it. */
 #include "wfc.h"
+#include "../core/mem.h"
 #include <math.h>
 #include <stdlib.h>
 
@@ -20,21 +21,21 @@ int64_t wfc_queue_key(const wfc_problem *pb, const wfc_solver *s, int i)
 
 bool wfc_queue_init(wfc_queue *q, int cells)
 {
-    q->cell_group = malloc((size_t)cells * sizeof *q->cell_group);
-    q->cell_pos = malloc((size_t)cells * sizeof *q->cell_pos);
+    q->cell_group = mem_malloc((size_t)cells * sizeof *q->cell_group);
+    q->cell_pos = mem_malloc((size_t)cells * sizeof *q->cell_pos);
     q->table_cap = 1024;
-    q->table = malloc((size_t)q->table_cap * sizeof *q->table);
+    q->table = mem_malloc((size_t)q->table_cap * sizeof *q->table);
     return q->cell_group && q->cell_pos && q->table;
 }
 
 void wfc_queue_free(wfc_queue *q)
 {
-    for (int32_t g = 0; g < q->groups_cap; g++) free(q->groups[g].cells);
-    free(q->groups);
-    free(q->table);
-    free(q->heap);
-    free(q->cell_group);
-    free(q->cell_pos);
+    for (int32_t g = 0; g < q->groups_cap; g++) mem_free(q->groups[g].cells);
+    mem_free(q->groups);
+    mem_free(q->table);
+    mem_free(q->heap);
+    mem_free(q->cell_group);
+    mem_free(q->cell_pos);
 }
 
 void wfc_queue_clear(wfc_queue *q, int cells)
@@ -53,7 +54,7 @@ static uint32_t slot_of(int64_t key, int32_t cap)
 static bool grow_table(wfc_queue *q)
 {
     int32_t cap = q->table_cap * 2;
-    int32_t *table = malloc((size_t)cap * sizeof *table);
+    int32_t *table = mem_malloc((size_t)cap * sizeof *table);
     if (!table) return false;
     for (int32_t k = 0; k < cap; k++) table[k] = -1;
     for (int32_t g = 0; g < q->groups_size; g++) {
@@ -61,7 +62,7 @@ static bool grow_table(wfc_queue *q)
         while (table[k] >= 0) k = (k + 1) & (uint32_t)(cap - 1);
         table[k] = g;
     }
-    free(q->table);
+    mem_free(q->table);
     q->table = table;
     q->table_cap = cap;
     return true;
@@ -79,7 +80,7 @@ static int32_t group_of(wfc_queue *q, int64_t key)
     }
     if (q->groups_size == q->groups_cap) {
         int32_t cap = q->groups_cap ? 2 * q->groups_cap : 64;
-        wfc_group *bigger = realloc(q->groups, (size_t)cap * sizeof *bigger);
+        wfc_group *bigger = mem_realloc(q->groups, (size_t)cap * sizeof *bigger);
         if (!bigger) return -1;
         for (int32_t g = q->groups_cap; g < cap; g++) bigger[g] = (wfc_group){0};
         q->groups = bigger;
@@ -97,7 +98,7 @@ static void heap_push(wfc_queue *q, int32_t g)
 {
     if (q->heap_size == q->heap_cap) {
         int32_t cap = q->heap_cap ? 2 * q->heap_cap : 64;
-        int32_t *bigger = realloc(q->heap, (size_t)cap * sizeof *bigger);
+        int32_t *bigger = mem_realloc(q->heap, (size_t)cap * sizeof *bigger);
         if (!bigger) return; /* out of memory: the group is not offered */
         q->heap = bigger;
         q->heap_cap = cap;
@@ -150,7 +151,7 @@ void wfc_queue_put(wfc_queue *q, int32_t cell, int64_t key)
     wfc_group *gr = &q->groups[g];
     if (gr->count == gr->cap) {
         int32_t cap = gr->cap ? 2 * gr->cap : 8;
-        int32_t *bigger = realloc(gr->cells, (size_t)cap * sizeof *bigger);
+        int32_t *bigger = mem_realloc(gr->cells, (size_t)cap * sizeof *bigger);
         if (!bigger) return;
         gr->cells = bigger;
         gr->cap = cap;

@@ -1,19 +1,20 @@
 /* solver.c — a solver's memory: the wave and the start wave, the ban stack, the queue and the backtracking trail. */
 #include "wfc.h"
+#include "../core/mem.h"
 #include <stdlib.h>
 #include <string.h>
 
 static bool wave_alloc(wfc_wave *wv, const wfc_problem *pb)
 {
     size_t cells = (size_t)pb->cells, P = (size_t)pb->P;
-    wv->data = malloc(cells * P);
-    wv->compatible = malloc(cells * P * (size_t)pb->D * sizeof *wv->compatible);
-    wv->sums_of_ones = malloc(cells * sizeof *wv->sums_of_ones);
+    wv->data = mem_malloc(cells * P);
+    wv->compatible = mem_malloc(cells * P * (size_t)pb->D * sizeof *wv->compatible);
+    wv->sums_of_ones = mem_malloc(cells * sizeof *wv->sums_of_ones);
     if (!wv->data || !wv->compatible || !wv->sums_of_ones) return false;
     if (pb->heuristic == WFC_ENTROPY) {
-        wv->sums_of_weights = malloc(cells * sizeof(double));
-        wv->sums_of_weight_log_weights = malloc(cells * sizeof(double));
-        wv->entropies = malloc(cells * sizeof(double));
+        wv->sums_of_weights = mem_malloc(cells * sizeof(double));
+        wv->sums_of_weight_log_weights = mem_malloc(cells * sizeof(double));
+        wv->entropies = mem_malloc(cells * sizeof(double));
         if (!wv->sums_of_weights || !wv->sums_of_weight_log_weights || !wv->entropies) return false;
     }
     return true;
@@ -21,12 +22,12 @@ static bool wave_alloc(wfc_wave *wv, const wfc_problem *pb)
 
 static void wave_free(wfc_wave *wv)
 {
-    free(wv->data);
-    free(wv->compatible);
-    free(wv->sums_of_ones);
-    free(wv->sums_of_weights);
-    free(wv->sums_of_weight_log_weights);
-    free(wv->entropies);
+    mem_free(wv->data);
+    mem_free(wv->compatible);
+    mem_free(wv->sums_of_ones);
+    mem_free(wv->sums_of_weights);
+    mem_free(wv->sums_of_weight_log_weights);
+    mem_free(wv->entropies);
 }
 
 static void wave_copy(wfc_wave *to, const wfc_wave *from, const wfc_problem *pb)
@@ -69,24 +70,24 @@ bool wfc_solver_init(wfc_solver *s, const wfc_problem *pb)
     memset(s, 0, sizeof *s);
     s->strategy = wfc_strategy_for(pb);
     s->stack_cap = (int64_t)pb->cells * pb->P;
-    s->stack = malloc((size_t)s->stack_cap * 2 * sizeof *s->stack);
-    s->distribution = malloc((size_t)pb->P * sizeof *s->distribution);
+    s->stack = mem_malloc((size_t)s->stack_cap * 2 * sizeof *s->stack);
+    s->distribution = mem_malloc((size_t)pb->P * sizeof *s->distribution);
     if (pb->symmetric && (pb->fast || pb->heuristic != WFC_ENTROPY)) {
         /* Not for the node's entropy: the reference's order of bans per cell sets its rounding. */
-        s->singleton = calloc((size_t)pb->cells, sizeof *s->singleton);
+        s->singleton = mem_calloc((size_t)pb->cells, sizeof *s->singleton);
         if (!s->singleton) return false;
     }
     if (pb->fast) {
-        s->dirty = malloc((size_t)pb->cells * sizeof *s->dirty);
-        s->is_dirty = calloc((size_t)pb->cells, 1);
+        s->dirty = mem_malloc((size_t)pb->cells * sizeof *s->dirty);
+        s->is_dirty = mem_calloc((size_t)pb->cells, 1);
         if (!wfc_queue_init(&s->queue, pb->cells) || !s->dirty || !s->is_dirty) return false;
     }
     if (pb->backtrack > 0) {
         s->trail_cap = s->stack_cap;
-        s->trail = malloc((size_t)s->trail_cap * 2 * sizeof *s->trail);
-        s->unpropagated = calloc((size_t)pb->cells * pb->P, 1);
-        s->decisions = malloc(((size_t)pb->cells + 1) * sizeof *s->decisions);
-        s->area = malloc((size_t)pb->cells * sizeof *s->area);
+        s->trail = mem_malloc((size_t)s->trail_cap * 2 * sizeof *s->trail);
+        s->unpropagated = mem_calloc((size_t)pb->cells * pb->P, 1);
+        s->decisions = mem_malloc(((size_t)pb->cells + 1) * sizeof *s->decisions);
+        s->area = mem_malloc((size_t)pb->cells * sizeof *s->area);
         if (!s->trail || !s->unpropagated || !s->decisions || !s->area) return false;
     }
     return s->stack && s->distribution && wave_alloc(&s->wave, pb) && wave_alloc(&s->start, pb);
@@ -96,16 +97,16 @@ void wfc_solver_free(wfc_solver *s)
 {
     wave_free(&s->wave);
     wave_free(&s->start);
-    free(s->stack);
-    free(s->distribution);
+    mem_free(s->stack);
+    mem_free(s->distribution);
     wfc_queue_free(&s->queue);
-    free(s->dirty);
-    free(s->is_dirty);
-    free(s->trail);
-    free(s->unpropagated);
-    free(s->decisions);
-    free(s->area);
-    free(s->singleton);
+    mem_free(s->dirty);
+    mem_free(s->is_dirty);
+    mem_free(s->trail);
+    mem_free(s->unpropagated);
+    mem_free(s->decisions);
+    mem_free(s->area);
+    mem_free(s->singleton);
 }
 
 void wfc_solver_clear(wfc_solver *s, const wfc_problem *pb)
