@@ -7,8 +7,11 @@
 
 /* The one piece of mutable state outside runs and models: which budget the
    calling thread works for. It is thread-local and set only for the length
-   of an API call (mem_enter), so runs stay independent of each other. */
-static _Thread_local mem_budget *current;
+   of an API call (mem_enter), so runs stay independent of each other.
+   initial-exec: one load from the thread pointer instead of a call to
+   __tls_get_addr, which the -fPIC build would otherwise make per access
+   (a step enters and leaves its run's budget). */
+static _Thread_local mem_budget *current __attribute__((tls_model("initial-exec")));
 
 mem_budget *mem_enter(mem_budget *b)
 {

@@ -4,11 +4,19 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+/* A run with a memory budget makes it current for the length of each API call (mem.h); without one,
+   nothing is counted and a step pays nothing for the feature. */
+static mem_budget *budget_enter(run_state *r) { return r->budget.limit ? mem_enter(&r->budget) : NULL; }
+static void budget_leave(run_state *r, mem_budget *caller)
+{
+    if (r->budget.limit) mem_enter(caller);
+}
+
 void smalti_run_free(smalti_run *run)
 {
     if (!run) return;
     run_state *r = &run->rs;
-    mem_budget *caller = mem_enter(&r->budget);
+    mem_budget *caller = budget_enter(r);
     if (r->node_states)
         for (int i = 0; i < r->model->node_count; i++)
             if (r->node_states[i]) r->model->nodes[i]->kind->state_free(r->node_states[i]);
@@ -20,7 +28,7 @@ void smalti_run_free(smalti_run *run)
     planes_free(&r->planes);
     mem_free(r->unlogged);
     mem_free(r->event_cells);
-    mem_enter(caller);
+    budget_leave(r, caller);
     mem_free(run);
 }
 
@@ -50,7 +58,7 @@ smalti_run *smalti_run_new_with(const smalti_model *m, int32_t seed, const smalt
     }
     run_state *r = &run->rs;
     r->budget.limit = opt ? opt->max_memory : 0;
-    mem_budget *caller = mem_enter(&r->budget);
+    mem_budget *caller = budget_enter(r);
     if (opt && opt->timeout_seconds > 0 && opt->timeout_seconds <= RUN_MAX_TIMEOUT_SECONDS)
         r->timeout_ns = (int64_t)(opt->timeout_seconds * 1e9) > 0 ? (int64_t)(opt->timeout_seconds * 1e9) : 1;
     r->model = m;
@@ -73,11 +81,11 @@ smalti_run *smalti_run_new_with(const smalti_model *m, int32_t seed, const smalt
         r->node_states[i] = m->nodes[i]->kind->state_new(m->nodes[i], m->nodes[i]->grid);
         if (!r->node_states[i]) goto oom;
     }
-    mem_enter(caller);
+    budget_leave(r, caller);
     smalti_run_reset(run, seed);
     return run;
 oom:
-    mem_enter(caller);
+    budget_leave(r, caller);
     if (r->budget.spent)
         error_set(err, SMALTI_ERR_MEMORY, m->file, 0, "a run of this model needs more than its memory budget of %.1f MiB to start",
                   (double)r->budget.limit / (1 << 20));
@@ -90,11 +98,11 @@ void smalti_run_reset(smalti_run *run, int32_t seed)
 {
     run_state *r = &run->rs;
     const smalti_model *m = r->model;
-    mem_budget *caller = mem_enter(&r->budget);
+    mem_budget *caller = budget_enter(r);
     r->budget.spent = false;
     rng_seed(&r->random, seed);
     if (r->grid != &m->grid && !run_use_grid(r, &m->grid, r->start_state)) {
-        mem_enter(caller);
+        budget_leave(r, caller);
         return;
     }
     memset(r->state, 0, (size_t)r->cells);
@@ -115,7 +123,7 @@ void smalti_run_reset(smalti_run *run, int32_t seed)
     r->fail_message[0] = 0;
     r->planes.valid = false;
     r->unlogged_len = 0;
-    mem_enter(caller);
+    budget_leave(r, caller);
 }
 
 bool run_use_grid(run_state *r, const grid_def *g, uint8_t *cells)
@@ -231,7 +239,7 @@ static void notify_observer(run_state *r)
 }
 
 /* One step, with the run's budget current. */
-static int run_step(smalti_run *run)
+static inline __attribute__((always_inline)) int run_step(smalti_run *run)
 {
     run_state *r = &run->rs;
     if (r->current < 0 || r->out_of_memory || r->failed || stop_requested(&r->stop)) return 0;
@@ -255,17 +263,17 @@ static int run_step(smalti_run *run)
 
 int smalti_run_step(smalti_run *run)
 {
-    mem_budget *caller = mem_enter(&run->rs.budget);
+    mem_budget *caller = budget_enter(&run->rs);
     int stepped = run_step(run);
-    mem_enter(caller);
+    budget_leave(&run->rs, caller);
     return stepped;
 }
 
 long smalti_run_to_end(smalti_run *run, long step_limit)
 {
-    mem_budget *caller = mem_enter(&run->rs.budget);
+    mem_budget *caller = budget_enter(&run->rs);
     while ((step_limit <= 0 || run->rs.counter < step_limit) && run_step(run)) {}
-    mem_enter(caller);
+    budget_leave(&run->rs, caller);
     return run->rs.counter;
 }
 
