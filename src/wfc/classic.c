@@ -473,7 +473,8 @@ static bool load_tiled(diag *outer, const char *root, const resource_reader *rd,
         goto out;
     }
     if (e->subset[0]) {
-        for (const xmlNode *x = xml_first_child(child_named(xroot, "subsets")); x && !xsubset; x = xml_next(x)) {
+        const xmlNode *xsubsets = child_named(xroot, "subsets");
+        for (const xmlNode *x = xsubsets ? xml_first_child(xsubsets) : NULL; x && !xsubset; x = xml_next(x)) {
             const char *n = xml_attr(x, "name");
             if (xml_is(x, "subset") && n && strcmp(n, e->subset) == 0) xsubset = x;
         }

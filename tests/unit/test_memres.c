@@ -193,12 +193,37 @@ static void classic_entry_from_memory(void **state)
     xmlFreeDoc(doc);
 }
 
+/* A subset asked of a tileset that has no <subsets> is an error, not a crash (found by fuzz_wfc). */
+static void subset_of_a_tileset_without_subsets(void **state)
+{
+    (void)state;
+    const char *xml = "<simpletiled name=\"Lines\" subset=\"a\"/>";
+    static const char tileset[] = "<set><tiles><tile name=\"x\"/></tiles><neighbors/></set>";
+    xmlDoc *doc = xmlReadMemory(xml, (int)strlen(xml), "samples.xml", NULL, XML_PARSE_NONET);
+    assert_non_null(doc);
+    smalti_error err;
+    memset(&err, 0, sizeof err);
+    diag d = {.file = "samples.xml", .err = &err, .quiet = 1};
+    wfc_classic_entry e;
+    assert_true(wfc_classic_read_entry(&d, xmlDocGetRootElement(doc), &e));
+    mem_files files = {.count = 1};
+    files.path[0] = strdup("mem/tilesets/Lines.xml");
+    files.data[0] = (unsigned char *)strdup(tileset);
+    files.size[0] = strlen(tileset);
+    resource_reader reader = {mem_read, &files};
+    assert_null(wfc_classic_load_from(&d, "mem", &reader, &e));
+    assert_non_null(strstr(err.message, "subset \"a\" is not in"));
+    mem_free(&files);
+    xmlFreeDoc(doc);
+}
+
 int run_memres_tests(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(model_resources_from_memory),
         cmocka_unit_test(reader_is_the_only_source),
         cmocka_unit_test(classic_entry_from_memory),
+        cmocka_unit_test(subset_of_a_tileset_without_subsets),
     };
     return cmocka_run_group_tests_name("memory resources", tests, NULL, NULL);
 }
