@@ -1,6 +1,7 @@
 /* fuzz_common.c — the fuzz targets' input container, in-memory resources and size bounds (fuzz_common.h). */
 #define _GNU_SOURCE
 #include "fuzz_common.h"
+#include <libxml/parser.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,4 +142,12 @@ int fuzz_memfd(const uint8_t *data, size_t size, char *path, size_t path_size)
     }
     snprintf(path, path_size, "/proc/self/fd/%d", fd);
     return fd;
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    xmlInitParser();
+    return 0;
 }

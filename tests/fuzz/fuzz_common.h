@@ -51,4 +51,6 @@ bool fuzz_files_small(const fuzz_input *in, long max_pixels, long max_side);
 
 /* A path under which the bytes can be read as a file (a memfd: no disk, gone when closed), or -1. */
 int fuzz_memfd(const uint8_t *data, size_t size, char *path, size_t path_size);
+/* libFuzzer's start-up hook, shared by every target: libxml2 set up once before the first input. */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 #endif

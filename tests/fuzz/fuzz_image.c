@@ -13,16 +13,7 @@
 
 #define STEP_LIMIT 300
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    xmlInitParser();
-    return 0;
-}
 
 typedef struct one_file {
     const uint8_t *data;

@@ -20,16 +20,7 @@
 /* Steps after the reset: enough to see that the reset run works. */
 #define RESET_STEP_LIMIT 500
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    xmlInitParser();
-    return 0;
-}
 
 static void fail(const char *what, const smalti_error *err)
 {

@@ -10,16 +10,7 @@
 #include "../../src/core/xmlutil.h"
 #include "../../src/io/output.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    xmlInitParser();
-    return 0;
-}
 
 static void use(const palette *p)
 {

@@ -18,16 +18,7 @@
 #define MAX_BACKTRACK 20
 #define MAX_ENTRIES 3
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    xmlInitParser();
-    return 0;
-}
 
 static void entry(fuzz_input *in, const xmlNode *el)
 {
