@@ -76,8 +76,8 @@ test: all
 	@$(MAKE) --no-print-directory trace-roundtrip
 	@$(MAKE) --no-print-directory browser-test
 	@$(MAKE) --no-print-directory sanitize
-	@$(MAKE) --no-print-directory fuzz-replay
 	@$(MAKE) --no-print-directory conformance
+	@$(MAKE) --no-print-directory fuzz-replay
 
 .PHONY: symbols layers unit cli-test conformance sanitize trace-roundtrip browser-test
 
