@@ -4,30 +4,20 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-/* Millions of one-cell steps: far longer than any test waits. */
-static const char long_model[] = "<one values=\"BW\" in=\"B\" out=\"W\"/>";
-#define LONG_SIDE 4096
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+/* Cheap steps without end: some cell always turns from B to W or back. */
+static const char long_model[] = "<one values=\"BW\"><rule in=\"B\" out=\"W\"/><rule in=\"W\" out=\"B\"/></one>";
+#define LONG_SIDE 64
 
 typedef struct canceller {
     smalti_run *run;
-    double cancelled_at;
 } canceller;
 
 static void *cancel_soon(void *arg)
 {
     canceller *c = arg;
     usleep(30 * 1000);
-    c->cancelled_at = now_seconds();
     smalti_run_cancel(c->run);
     return NULL;
 }
@@ -40,20 +30,18 @@ static void cancel_from_another_thread_stops_the_run(void **state)
     smalti_run *run = smalti_run_new(m, 1, &err);
     assert_non_null(run);
     for (int round = 0; round < 2; round++) {
-        canceller c = {run, 0};
+        canceller c = {run};
         pthread_t t;
         assert_int_equal(pthread_create(&t, NULL, cancel_soon, &c), 0);
         long steps = smalti_run_to_end(run, 0);
-        double stopped_at = now_seconds();
         pthread_join(t, NULL);
         assert_true(steps > 0);
         assert_false(smalti_run_finished(run));
         assert_int_equal(smalti_run_error(run, &err), 1);
         assert_int_equal(err.status, SMALTI_ERR_CANCELLED);
         assert_non_null(strstr(err.message, "cancelled"));
-        /* The issue asks for 50 ms; the bound here only guards against a run that ignores the flag
-           (a loaded machine or a sanitizer build can be slow). */
-        assert_true(stopped_at - c.cancelled_at < 1.0);
+        /* The model never ends by itself, so returning at all shows the cancel was seen; how soon is
+           measured, not tested (tests time nothing: a loaded machine would make it flaky). */
         assert_int_equal(smalti_run_step(run), 0); /* stopped stays stopped until reset */
         /* Reset clears the request: the same object runs again. */
         smalti_run_reset(run, 2);
