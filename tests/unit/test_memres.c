@@ -19,25 +19,11 @@ typedef struct mem_files {
     int count, asked, missing;
 } mem_files;
 
+/* The whole file through the library's reader; NULL when it cannot be read. */
 static unsigned char *read_file(const char *path, size_t *size)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    unsigned char *buf = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len == cap) {
-            cap = cap ? cap * 2 : 4096;
-            buf = realloc(buf, cap);
-            assert_non_null(buf);
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        if (!got) break;
-        len += got;
-    }
-    fclose(f);
-    *size = len;
-    return buf;
+    diag d = {.file = path};
+    return resource_read_file(&d, 0, path, "file", 1L << 30, size);
 }
 
 static const unsigned char *mem_read(void *userdata, const char *path, size_t *size)
