@@ -50,7 +50,7 @@ layers: all
 	sh tests/layers.sh $(BUILD)/obj
 
 cli-test: smalti
-	sh tests/cli_test.sh ./smalti
+	sh tests/cli/run_all.sh ./smalti
 
 conformance: $(BUILD)/conformance
 	$(BUILD)/conformance --jobs 2
@@ -59,7 +59,7 @@ conformance: $(BUILD)/conformance
 sanitize:
 	$(MAKE) --no-print-directory BUILD=build/asan CFLAGS="$(ASAN_FLAGS)" build/asan/unit_tests build/asan/conformance build/asan/smalti-asan
 	ASAN_OPTIONS=detect_leaks=1 build/asan/unit_tests
-	SMALTI=build/asan/smalti-asan sh tests/cli_test.sh build/asan/smalti-asan
+	SMALTI=build/asan/smalti-asan sh tests/cli/run_all.sh build/asan/smalti-asan
 	build/asan/conformance --jobs 2 --tier core --max-cells 20000
 	build/asan/conformance --jobs 2 --tier adv --max-cells 20000
 	build/asan/conformance --jobs 2 --tier wfc --max-cells 20000
