@@ -52,6 +52,18 @@ layers: all
 cli-test: smalti
 	sh tests/cli/run_all.sh ./smalti
 
+# Docs that cannot rot: the models, the api.md program and the links of README.md and docs/
+# (tests/docs_test.sh); then the script must fail on a rotted page, naming each fault's line.
+DOCS_BROKEN := tests/docs/broken
+docs-test: smalti $(BUILD)/libsmalti.a
+	sh tests/docs_test.sh ./smalti $(BUILD)/libsmalti.a
+	@out=$$(sh tests/docs_test.sh ./smalti $(BUILD)/libsmalti.a $(DOCS_BROKEN) 2>&1) && { echo "docs-test passed a rotted page: $$out"; exit 1; }; \
+	for want in '$(DOCS_BROKEN)/README.md:12: the model no longer loads' '$(DOCS_BROKEN)/README.md:14: error: output code R' \
+	    '$(DOCS_BROKEN)/README.md:18: the link docs/moved.md points to no file' '$(DOCS_BROKEN)/docs/page.md:4: an empty fragment' \
+	    '$(DOCS_BROKEN)/docs/page.md:7: the link gone.png points to no file' '1 models ran, 0 fragments, 0 api.md programs ok, 2 links ok; 4 FAILED'; do \
+	  printf '%s\n' "$$out" | grep -qF "$$want" || { echo "docs-test on a rotted page: no '$$want' in: $$out"; exit 1; }; done; \
+	echo "docs-test: a rotted page fails with its 4 faults"
+
 conformance: $(BUILD)/conformance
 	$(BUILD)/conformance --jobs 2
 
@@ -73,13 +85,14 @@ test: all
 	@$(MAKE) --no-print-directory layers
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory cli-test
+	@$(MAKE) --no-print-directory docs-test
 	@$(MAKE) --no-print-directory trace-roundtrip
 	@$(MAKE) --no-print-directory browser-test
 	@$(MAKE) --no-print-directory sanitize
 	@$(MAKE) --no-print-directory conformance
 	@$(MAKE) --no-print-directory fuzz-replay
 
-.PHONY: symbols layers unit cli-test conformance sanitize trace-roundtrip browser-test
+.PHONY: symbols layers unit cli-test docs-test conformance sanitize trace-roundtrip browser-test
 
 # -Wall -Wextra must stay clean under both gcc and clang.
 warnings: $(BUILD)/gen/palette.inc $(VIEW_INC)

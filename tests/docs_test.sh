@@ -1,0 +1,175 @@
+#!/bin/sh
+# docs_test.sh — docs that cannot rot: every model shown in README.md and docs/*.md, every
+# docs/examples/*.xml, the C program of docs/api.md and every relative link must still work.
+# Usage: docs_test.sh SMALTI LIBSMALTI_A [ROOT]   (ROOT holds README.md and docs/; default .)
+#
+# Conventions (also in docs/testing.md):
+#   ```xml            a complete model: `smalti check` then `smalti run -q -o X.png` must succeed
+#   <!-- args: ... --> on the line right before a fence: the options for that model (or program);
+#                      in a docs/examples/*.xml file, anywhere in the file
+#   <!-- fragment -->  on the line right before a fence: not a whole model, only checked non-empty
+#   ```c              in docs/api.md, a block with main() is compiled against LIBSMALTI_A and run
+#   <!-- expect: RE --> before a ```c fence: its output must match the extended regex RE
+# Blocks in other languages (sh, text, ...) are not run. Commands and programs run from the
+# current folder (the repository root), so `models/maze.xml` in a program means the bundled one.
+SMALTI=${1:-./smalti}
+LIB=${2:-build/libsmalti.a}
+ROOT=${3:-.}
+CC=${CC:-cc}
+tmp=$(mktemp -d)
+trap '[ -n "$KEEP" ] || rm -rf "$tmp"' EXIT
+fail=0 models=0 fragments=0 programs=0 links=0 pending=0
+bad() { fail=$((fail + 1)); echo "$*"; }
+
+# Pages that other branches of issue 13 are writing at the same time: a link to one of them may
+# point nowhere until it is merged. Delete this list once they are all in main.
+PENDING="docs/tutorial.md docs/language.md docs/gallery.png"
+
+if [ "$ROOT" = . ]; then at=""; else at="$ROOT/"; fi
+pages=$(ls "${at}README.md" "${at}"docs/*.md 2>/dev/null)
+
+# Split every page into its fenced blocks: $tmp/bN.LANG, and a line per block in $tmp/index:
+# N<TAB>page<TAB>line of the opening fence<TAB>lang<TAB>mark (args/fragment/expect)<TAB>value.
+for page in $pages; do
+    awk -v page="$page" -v dir="$tmp" -v start="$(cat "$tmp/count" 2>/dev/null || echo 0)" '
+        function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
+        BEGIN { n = start; inside = 0; prev = "" }
+        {
+            line = $0
+            t = trim(line)
+            if (!inside && t ~ /^```/) {
+                fence = t; sub(/[^`].*$/, "", fence)          # the run of backticks
+                lang = trim(substr(t, length(fence) + 1)); sub(/[ \t{].*$/, "", lang)
+                if (lang == "") lang = "none"
+                mark = ""; value = ""
+                p = trim(prev)
+                if (p ~ /^<!-- *fragment *-->$/) mark = "fragment"
+                else if (p ~ /^<!-- *args:.*-->$/) { mark = "args"; value = p; sub(/^<!-- *args: */, "", value); sub(/ *-->$/, "", value) }
+                else if (p ~ /^<!-- *expect:.*-->$/) { mark = "expect"; value = p; sub(/^<!-- *expect: */, "", value); sub(/ *-->$/, "", value) }
+                n++; inside = 1; indent = match(line, /[^ \t]/) - 1
+                file = dir "/b" n "." lang
+                printf "" > file
+                printf "%d\t%s\t%d\t%s\t%s\t%s\n", n, page, NR, lang, mark, value >> (dir "/index")
+            } else if (inside && t ~ /^```+$/ && length(t) >= length(fence)) {
+                inside = 0; close(file)
+            } else if (inside) {
+                print (indent > 0 ? substr(line, indent + 1) : line) > file
+            }
+            prev = line
+        }
+        END {
+            if (inside) printf "%s:%d: a fenced block is never closed\n", page, NR > "/dev/stderr"
+            print n > (dir "/count")
+        }' "$page" 2>>"$tmp/unclosed"
+done
+if [ -s "$tmp/unclosed" ]; then
+    while read -r msg; do bad "$msg"; done <"$tmp/unclosed"
+fi
+
+# Runs model FILE with ARGS; on failure prints WHERE and smalti's messages, with lines of the
+# block (FILE:L) turned into lines of the page (PAGE:OFFSET+L).
+run_model() {
+    file=$1 args=$2 where=$3 page=$4 offset=$5
+    # shellcheck disable=SC2086 # args is a list of options
+    if ! out=$("$SMALTI" check "$file" $args 2>&1 </dev/null); then
+        what="no longer loads"
+    elif ! out=$("$SMALTI" run "$file" $args --timeout 60 -q -o "$tmp/out.png" 2>&1 </dev/null) || [ ! -s "$tmp/out.png" ]; then
+        what="no longer runs"
+    else
+        models=$((models + 1)); rm -f "$tmp/out.png"; return
+    fi
+    if [ -n "$page" ]; then
+        out=$(printf '%s\n' "$out" | awk -v f="$file" -v p="$page" -v o="$offset" '{
+            i = index($0, f ":")
+            if (i) { rest = substr($0, i + length(f) + 1); l = rest + 0; sub(/^[0-9]+/, "", rest)
+                     $0 = substr($0, 1, i - 1) p ":" (l + o) rest }
+            print }')
+    fi
+    bad "$where: the model $what${args:+ (with $args)}:"
+    printf '%s\n' "$out" | sed 's/^/    /'
+}
+
+# The blocks of the pages.
+if [ -s "$tmp/index" ]; then
+    tab=$(printf '\t')
+    while IFS="$tab" read -r n page line lang mark value; do
+        block="$tmp/b$n.$lang"
+        case $lang in
+        xml)
+            if [ "$mark" = fragment ]; then
+                if grep -q '[^[:space:]]' "$block"; then fragments=$((fragments + 1)); else bad "$page:$line: an empty fragment"; fi
+            else
+                [ "$mark" = args ] || value=""
+                run_model "$block" "$value" "$page:$line" "$page" "$line"
+            fi ;;
+        c)
+            case $page in */api.md) ;; *) continue ;; esac
+            grep -q 'main *(' "$block" || continue
+            cp "$block" "$tmp/program.c"
+            if ! out=$($CC -std=c11 -Wall -Wextra -Werror -Iinclude -I/usr/include/libxml2 -o "$tmp/program" \
+                    "$tmp/program.c" "$LIB" -lxml2 -lgif -lz -lm 2>&1); then
+                bad "$page:$line: the C program no longer compiles:"; printf '%s\n' "$out" | sed 's/^/    /'
+                continue
+            fi
+            [ "$mark" = args ] && args=$value || args=""
+            # shellcheck disable=SC2086
+            if ! out=$("$tmp/program" $args 2>&1 </dev/null); then
+                bad "$page:$line: the C program failed:"; printf '%s\n' "$out" | sed 's/^/    /'
+            elif [ "$mark" = expect ] && ! printf '%s\n' "$out" | grep -Eq -- "$value"; then
+                bad "$page:$line: the C program's output does not match /$value/:"; printf '%s\n' "$out" | sed 's/^/    /'
+            else
+                programs=$((programs + 1))
+            fi ;;
+        esac
+    done <"$tmp/index"
+fi
+
+# The example models: docs/examples/*.xml, with an optional <!-- args: ... --> in the file.
+for f in "${at}"docs/examples/*.xml; do
+    [ -e "$f" ] || continue
+    args=$(sed -n 's/^.*<!-- *args: *\(.*[^ ]\) *-->.*$/\1/p' "$f" | head -n 1)
+    run_model "$f" "$args" "$f" "" 0
+done
+
+# Relative links and pictures of every page, outside code: each must name an existing file or
+# folder (a #fragment is dropped). Web addresses and in-page anchors are not checked.
+for page in $pages; do
+    pagedir=$(dirname "$page")
+    awk '
+        /^[ \t]*```/ { code = !code; next }
+        code { next }
+        {
+            line = $0
+            gsub(/`[^`]*`/, "", line)                          # inline code is not a link
+            while (match(line, /\]\([^)]*\)|<img [^>]*src="[^"]*"/)) {
+                m = substr(line, RSTART, RLENGTH); line = substr(line, RSTART + RLENGTH)
+                if (m ~ /^\]/) { m = substr(m, 3, length(m) - 3); sub(/[ \t].*$/, "", m) }
+                else { sub(/^.*src="/, "", m); sub(/"$/, "", m) }
+                print NR "\t" m
+            }
+        }' "$page" >"$tmp/links"
+    while IFS="$(printf '\t')" read -r line target; do
+        case $target in
+        http://* | https://* | mailto:* | '#'* | '') continue ;;
+        esac
+        path=${target%%#*}
+        if [ -e "$pagedir/$path" ]; then
+            links=$((links + 1))
+            continue
+        fi
+        # A page of another branch: $path relative to the root
+        rel=$(realpath -m --relative-to="$ROOT" "$pagedir/$path")
+        case " $PENDING " in
+        *" $rel "*) pending=$((pending + 1)); echo "docs: $page:$line: $target is not here yet (pending: another branch writes it)"; continue ;;
+        esac
+        bad "$page:$line: the link $target points to no file"
+    done <"$tmp/links"
+done
+
+summary="docs: $models models ran, $fragments fragments, $programs api.md program$([ "$programs" = 1 ] || echo s) ok, $links links ok"
+[ "$pending" = 0 ] || summary="$summary, $pending pending"
+if [ "$fail" != 0 ]; then
+    echo "$summary; $fail FAILED"
+    exit 1
+fi
+echo "$summary"
