@@ -33,7 +33,8 @@ all: smalti $(BUILD)/libsmalti.a $(BUILD)/libsmalti.so
 help:
 	@echo "make          build ./smalti and build/libsmalti.{a,so}"
 	@echo "make run      render every bundled model in models/ to out/"
-	@echo "make test     unit tests, bad-input tests, conformance, sanitizer build"
+	@echo "make test     unit tests, bad-input, CLI and docs tests, conformance, sanitizer build"
+	@echo "make docs-test  run every model, program and link of README.md and docs/"
 	@echo "make bench    speed and memory figures"
 	@echo "make fuzz     each libFuzzer target for FUZZ_TIME seconds (default 60); make fuzz-ci: 30 s each"
 	@echo "make screenshot  docs/viewer.png: the trace viewer on models/dungeon.xml"
@@ -89,7 +90,7 @@ $(BUILD)/libsmalti.so: $(BUILD)/libsmalti.so.$(SO_VERSION)
 smalti: $(CLI_OBJ) $(BUILD)/libsmalti.a
 	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libsmalti.a $(LDLIBS)
 
-# docs/viewer.png, the README's picture of the trace viewer: models/dungeon.xml, 63², seed 1,
+# docs/viewer.png, the picture of the trace viewer in the README and docs/viewer.md: models/dungeon.xml, 63², seed 1,
 # at 60 % of its steps, in headless Chromium.
 screenshot: smalti $(BROWSER_MODULES)
 	./smalti run models/dungeon.xml --size 63 --seed 1 -q --trace $(BUILD)/dungeon.trace -o $(BUILD)/dungeon.png

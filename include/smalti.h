@@ -2,13 +2,15 @@
 
    USAGE
    -----
+   (docs/api.md has a complete program and the link flags.)
+
    A model is an XML file. Load it once for a grid size; the result is an
    immutable compiled program that many runs (many seeds, many threads) share:
 
        smalti_error err;
        smalti_load_options opt = smalti_load_defaults();
        opt.mx = 64; opt.my = 64; opt.mz = 1;
-       smalti_model *model = smalti_model_load("models/Maze.xml", &opt, &err);
+       smalti_model *model = smalti_model_load("models/maze.xml", &opt, &err);
        if (!model) { fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.message); ... }
 
        smalti_run *run = smalti_run_new(model, 42, &err);      // seed 42

@@ -7,7 +7,7 @@
 #include "../io/output.h"
 #include "../trace/trace.h"
 
-/* Exit codes, documented in `smalti --help` and the README. */
+/* Exit codes, documented in `smalti --help` and docs/cli.md. */
 enum {
     EXIT_OK = 0,
     EXIT_USAGE = 2,

@@ -39,7 +39,7 @@ static int runner_node_id(const smalti_model *m)
     return -1;
 }
 
-/* The brush metrics as README documents them, written out again here. */
+/* The brush metrics as docs/language.md documents them (the `runner` node), written out again here. */
 static bool in_brush(const char *brush, int dx, int dy, double radius)
 {
     double ax = abs(dx), ay = abs(dy), chebyshev = ax > ay ? ax : ay;
