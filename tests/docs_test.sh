@@ -131,6 +131,17 @@ for f in "${at}"docs/examples/*.xml; do
     run_model "$f" "$args" "$f" "" 0
 done
 
+# The README is a front page: at most 12 KB, and it links every page of docs/ (issue 13).
+if [ -f "${at}README.md" ]; then
+    size=$(wc -c <"${at}README.md")
+    [ "$size" -le 12288 ] || bad "${at}README.md: $size bytes; the front page must stay within 12 KB (12288): move the detail into docs/"
+    for doc in "${at}"docs/*.md; do
+        [ -e "$doc" ] || continue
+        name=${doc#"${at}"}
+        grep -qF "]($name" "${at}README.md" || bad "${at}README.md: no link to $name (every page of docs/ is linked from the front page)"
+    done
+fi
+
 # The usage example at the top of the public header must load a model that exists.
 if [ -f "${at}include/smalti.h" ]; then
     for f in $(sed -n 's/.*smalti_model_load("\([^"]*\)".*/\1/p' "${at}include/smalti.h"); do
