@@ -5,7 +5,8 @@
 #
 # Conventions (also in docs/testing.md):
 #   ```xml            a complete model: `smalti check` then `smalti run -q -o X.png` must succeed
-#   <!-- args: ... --> on the line right before a fence: the options for that model (or program);
+#   <!-- args: ... --> on the line right before a fence: the options for that model (or program),
+#                      split at spaces (no quoting);
 #                      in a docs/examples/*.xml file, anywhere in the file
 #   <!-- fragment -->  on the line right before a fence: not a whole model, only checked non-empty
 #   ```c              in docs/api.md, a block with main() is compiled against LIBSMALTI_A and run
