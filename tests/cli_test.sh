@@ -111,7 +111,7 @@ expect 0 "grid is 2-D" "$T" run "$M" --size 9 --iso --pixel-size 5 -o "$dir/m2.p
 # Recording a run: --gif and --frames keep the start, every N-th step and the last step;
 # frames are named by step as in the reference's gif mode. (The GIF's frames are decoded
 # and compared with the PNG frames in the unit tests, test_anim.c.)
-"$T" run "$M" --size 15 --steps 22 --every 5 --gif "$dir/m.gif" --frames "$dir/frames" --pixel-size 2 > "$dir/rec.out" 2>&1
+"$T" run "$M" --size 15 --steps 22 --every 5 --gif "$dir/m.gif" --frames "$dir/frames" --pixel-size 2 > "$dir/rec.out" 2> "$dir/rec.err"
 if [ "$(head -c 6 "$dir/m.gif")" = "GIF89a" ] && [ "$(od -An -tu2 -j6 -N4 "$dir/m.gif" | tr -s ' ')" = " 30 30" ]; then ok; else bad "GIF header"; fi
 if [ "$(ls "$dir/frames" | sort -n | tr '\n' ' ')" = "0.png 5.png 10.png 15.png 20.png 22.png " ]; then ok; else bad "--every 5 frames: $(ls "$dir/frames")"; fi
 if [ ! -s "$dir/rec.out" ]; then ok; else bad "a recording without -o printed: $(head -3 "$dir/rec.out")"; fi

@@ -8,6 +8,8 @@
 #include <unistd.h>
 #include "../core/rng.h"
 #include "../core/xmlutil.h"
+#include "../nodes/settings.h"
+#include "../trace/anim.h"
 
 typedef struct batch_args {
     const char *list, *models_dir, *out_dir;
@@ -15,6 +17,8 @@ typedef struct batch_args {
     int resource_count;
     bool allow_any_path;
     bool quiet;
+    bool seeded; /* --seed given: the master seed */
+    long seed;
 } batch_args;
 
 /* Run one <model> entry; returns an exit code (0 when every run was written). */
@@ -28,35 +32,69 @@ static int run_entry(const batch_args *a, diag *d, const xmlNode *xm, const pale
         fprintf(stderr, "%s:%d: error: <model> needs a name without '/'\n", a->list, xml_line(xm));
         return EXIT_MODEL;
     }
-    int size, dim, mx, my, mz, amount, pixelsize, steps;
+    /* An attribute the entry leaves out comes from the model's own <smalti> settings, then
+       from the reference's defaults. */
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.xml", a->models_dir, name);
+    smalti_settings own;
+    if (!settings_read_file(path, NULL, &own, d->err)) {
+        print_error(d->err);
+        return EXIT_MODEL;
+    }
+    grid_request over;
+    int amount, pixelsize, steps;
     bool gif, iso;
-    if (!xml_get_int(d, xm, "size", -1, &size) || !xml_get_int(d, xm, "d", 2, &dim) ||
-        !xml_get_int(d, xm, "length", size, &mx) || !xml_get_int(d, xm, "width", size, &my) ||
-        !xml_get_int(d, xm, "height", dim == 2 ? 1 : size, &mz) || !xml_get_int(d, xm, "amount", 2, &amount) ||
-        !xml_get_int(d, xm, "pixelsize", 4, &pixelsize) || !xml_get_bool(d, xm, "gif", false, &gif) ||
-        !xml_get_bool(d, xm, "iso", false, &iso) || !xml_get_int(d, xm, "steps", gif ? 1000 : 50000, &steps)) {
+    if (!xml_get_int(d, xm, "size", 0, &over.size) || !xml_get_int(d, xm, "d", 0, &over.dim) ||
+        !xml_get_int(d, xm, "length", 0, &over.length) || !xml_get_int(d, xm, "width", 0, &over.width) ||
+        !xml_get_int(d, xm, "height", 0, &over.height) || !xml_get_int(d, xm, "amount", 2, &amount) ||
+        !xml_get_int(d, xm, "pixelsize", own.pixel_size > 0 ? own.pixel_size : 4, &pixelsize) ||
+        !xml_get_bool(d, xm, "gif", false, &gif) || !xml_get_bool(d, xm, "iso", own.iso == 1, &iso) ||
+        !xml_get_int(d, xm, "steps", own.has_steps ? (int)own.steps : gif ? 1000 : 50000, &steps)) {
         print_error(d->err);
         d->failed = 0;
         return EXIT_MODEL;
     }
-    if (dim != 2 && dim != 3) {
-        fprintf(stderr, "%s:%d: error: <model name=\"%s\"> d=\"%d\": the dimension must be 2 or 3\n", a->list, xml_line(xm), name, dim);
+    if (xml_attr(xm, "d") && over.dim != 2 && over.dim != 3) {
+        fprintf(stderr, "%s:%d: error: <model name=\"%s\"> d=\"%d\": the dimension must be 2 or 3\n", a->list, xml_line(xm), name, over.dim);
         return EXIT_MODEL;
     }
-    if (mx < 1 || my < 1 || mz < 1) {
-        fprintf(stderr, "%s:%d: error: <model name=\"%s\"> needs a positive size (or length, width and height)\n", a->list,
-                xml_line(xm), name);
+    int mx, my, mz;
+    settings_grid(&own, &over, -1, -1, &mx, &my, &mz);
+    if (mx < 1 || my < 1 || mz < 1 || (xml_attr(xm, "size") && over.size < 1)) {
+        fprintf(stderr, "%s:%d: error: <model name=\"%s\"> needs a positive size (or length, width and height), here or in "
+                        "the model's <smalti> settings\n", a->list, xml_line(xm), name);
         return EXIT_MODEL;
+    }
+    const char *seeds = xml_attr(xm, "seeds");
+    int seed_count = 0;
+    for (const char *p = seeds; p && *p;) {
+        char *end;
+        strtol(p, &end, 10);
+        if (end == p) break;
+        seed_count++;
+        p = end;
     }
     if (gif) amount = 1;
+    /* The reference runs `amount` outputs whatever `seeds` lists; a longer list is cut short. */
+    if (seed_count > amount && gif)
+        diag_warn(d, xml_line(xm), "<model name=\"%s\"> lists %d seeds but gif=\"True\" makes one output, so only the first is run; "
+                  "drop gif to run them all", name, seed_count);
+    else if (seed_count > amount)
+        diag_warn(d, xml_line(xm),
+                  "<model name=\"%s\"> lists %d seeds but amount is %d%s, so only the first %.0d%s run; add "
+                  "amount=\"%d\" to run them all",
+                  name, seed_count, amount, xml_attr(xm, "amount") ? "" : " (the default)", amount == 1 ? 0 : amount,
+                  amount == 1 ? "is" : " are", seed_count);
     palette pal = *base;
+    for (int i = 0; i < own.color_count; i++) {
+        pal.rgb[(unsigned char)own.color_symbols[i]] = own.color_rgb[i];
+        pal.has[(unsigned char)own.color_symbols[i]] = true;
+    }
     if (!palette_read_colors(&pal, xm, a->list, d->err)) {
         print_error(d->err);
         return EXIT_MODEL;
     }
 
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s.xml", a->models_dir, name);
     smalti_load_options opt = smalti_load_defaults();
     opt.mx = mx; opt.my = my; opt.mz = mz;
     opt.resource_dirs = a->resources;
@@ -69,7 +107,6 @@ static int run_entry(const batch_args *a, diag *d, const xmlNode *xm, const pale
         print_error(&err);
         return exit_code_for(err.status);
     }
-    const char *seeds = xml_attr(xm, "seeds");
     const char *seed_cursor = seeds;
     int rc = EXIT_OK;
     smalti_run *run = NULL;
@@ -89,12 +126,35 @@ static int run_entry(const batch_args *a, diag *d, const xmlNode *xm, const pale
         if (!run) { print_error(&err); rc = EXIT_RUNTIME; break; }
         char label[300];
         snprintf(label, sizeof label, "%s_%d", name, (int)seed);
+        /* gif="True": the reference's gif mode writes a picture of every step; here they
+           are the frames of one animated GIF. */
+        anim_recorder *recorder = NULL;
+        char gif_path[4096];
+        if (gif) {
+            snprintf(gif_path, sizeof gif_path, "%s/%s.gif", a->out_dir, label);
+            anim_options ao = {.gif_path = gif_path, .every = 1, .pixel_size = pixelsize, .delay_cs = ANIM_DEFAULT_DELAY,
+                               .step_limit = steps, .pal = &pal, .temps = temp_files_hook()};
+            recorder = anim_start(&ao, run, &err);
+            if (!recorder) { print_error(&err); rc = exit_code_for(err.status); break; }
+            smalti_run_set_observer(run, anim_observe, recorder);
+        }
         run_with_progress(run, steps, label, a->quiet);
+        smalti_run_set_observer(run, NULL, NULL);
         if (smalti_run_error(run, &err)) {
+            print_error(&err);
+            anim_abort(recorder);
+            rc = exit_code_for(err.status);
+            break;
+        }
+        if (recorder && !anim_finish(recorder, &err)) {
             print_error(&err);
             rc = exit_code_for(err.status);
             break;
         }
+        if (recorder && !a->quiet) printf("%s: animation of every step -> %s\n", label, gif_path);
+        if (!a->quiet && steps > 0 && !smalti_run_finished(run) && smalti_run_counter(run) >= steps)
+            fprintf(stderr, "%s:%d: %s stopped at the step limit (%d %s) before the model finished; raise the entry's steps, "
+                            "or set steps=\"0\" for none\n", a->list, xml_line(xm), label, steps, plural(steps, "step", "steps"));
         /* As Program.cs: a picture when the final grid is 2-D or the entry asks for
            iso (then drawn isometrically), else a VOX. A map node may change the size. */
         int fx, fy, fz;
@@ -105,7 +165,8 @@ static int run_entry(const batch_args *a, diag *d, const xmlNode *xm, const pale
             print_error(&err);
             rc = exit_code_for(err.status);
         } else if (!a->quiet) {
-            printf("%s: %ld steps -> %s\n", label, smalti_run_counter(run), path);
+            long n = smalti_run_counter(run);
+            printf("%s: %ld %s -> %s\n", label, n, plural(n, "step", "steps"), path);
         }
     }
     smalti_run_free(run);
@@ -120,6 +181,15 @@ int cmd_batch(int argc, char **argv)
         const char *arg = argv[i];
         if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) { a.quiet = true; continue; }
         if (strcmp(arg, "--allow-any-path") == 0) { a.allow_any_path = true; continue; }
+        if (strcmp(arg, "--seed") == 0) {
+            if (i + 1 >= argc || !parse_int_arg(argv[i + 1], INT32_MIN, INT32_MAX, &a.seed)) {
+                fprintf(stderr, "smalti: --seed takes an integer from %ld to %ld\n", (long)INT32_MIN, (long)INT32_MAX);
+                return EXIT_USAGE;
+            }
+            a.seeded = true;
+            i++;
+            continue;
+        }
         bool takes = strcmp(arg, "--models") == 0 || strcmp(arg, "--resources") == 0 || strcmp(arg, "-o") == 0 ||
                      strcmp(arg, "--output") == 0;
         if (takes) {
@@ -131,7 +201,7 @@ int cmd_batch(int argc, char **argv)
                 a.resources[a.resource_count++] = val;
             } else a.out_dir = val;
         } else if (arg[0] == '-') {
-            return usage_error("unknown option %s", arg);
+            return unknown_option("batch", arg);
         } else if (a.list) {
             fprintf(stderr, "smalti: unexpected argument %s\n", arg);
             return EXIT_USAGE;
@@ -152,7 +222,9 @@ int cmd_batch(int argc, char **argv)
     palette pal;
     palette_default(&pal);
     rng meta;
-    rng_seed(&meta, (int32_t)(time(NULL) ^ getpid()));
+    /* The seeds of outputs without one: successive numbers of one generator, seeded with
+       --seed S (the same list and S give the same outputs) or, as in the reference, at random. */
+    rng_seed(&meta, a.seeded ? (int32_t)a.seed : (int32_t)(time(NULL) ^ getpid()));
     smalti_error err;
     diag d = {.file = a.list, .err = &err, .warn = print_warning, .quiet = a.quiet};
     int worst = EXIT_OK, failures = 0, entries = 0;
@@ -167,6 +239,6 @@ int cmd_batch(int argc, char **argv)
         if (rc != EXIT_OK) { failures++; worst = rc; }
     }
     xmlFreeDoc(doc);
-    if (!a.quiet || failures) fprintf(stderr, "batch: %d entries, %d failed\n", entries, failures);
+    if (!a.quiet || failures) fprintf(stderr, "batch: %d %s, %d failed\n", entries, plural(entries, "entry", "entries"), failures);
     return worst;
 }

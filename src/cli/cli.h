@@ -55,6 +55,19 @@ text_header result_header(const smalti_model *model, const char *model_name, int
    isometric picture with cubes of pixel_size. */
 bool write_result(const char *path, const smalti_run *run, const text_header *header, const palette *pal, int pixel_size,
                   smalti_error *err);
+/* Help (usage.c): the overview, a command's usage text (NULL if no such command). */
+const char *usage_overview(void);
+const char *usage_of(const char *command);
+/* Print the overview (command NULL) or a command's usage to stdout; EXIT_OK, or EXIT_USAGE
+   after unknown_command. */
+int print_help(const char *command);
+bool wants_help(int argc, char **argv); /* --help or -h among the arguments */
+/* "smalti: unknown option '--sise'; did you mean '--size'?" (the nearest option of the command's
+   usage text, or of smalti's own when command is NULL) and where the help is, on stderr; returns EXIT_USAGE. */
+int unknown_option(const char *command, const char *option);
+int unknown_command(const char *command);
+/* one or many by n: "1 entry", "2 entries". */
+const char *plural(long n, const char *one, const char *many);
 /* Parse a list file; EXIT_OK, or the exit code after printing "file:line: error". */
 typedef struct _xmlDoc xmlDoc;
 int read_list_file(const char *path, const char *what, xmlDoc **doc);

@@ -5,96 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "../nodes/settings.h"
 #include "../trace/anim.h"
-
-static const char usage_text[] =
-    "smalti " SMALTI_VERSION " - a fast MarkovJunior interpreter\n"
-    "\n"
-    "Usage:\n"
-    "  smalti run MODEL.xml [options]     run a model once and write its final grid\n"
-    "  smalti batch MODELS.xml [options]  run a models.xml list as MarkovJunior does\n"
-    "  smalti check MODEL.xml [options]   load a model and report problems, without running\n"
-    "  smalti wfc SAMPLES.xml [options]   the classic WaveFunctionCollapse sample list\n"
-    "  smalti view RUN.trace -o RUN.html  a trace as one self-contained HTML viewer page\n"
-    "                                     (-o -: to stdout)\n"
-    "  smalti --help | --version\n"
-    "\n"
-    "Options of run and check:\n"
-    "  --size N              grid side (default 64 in 2-D, 24 in 3-D)\n"
-    "  --length X --width Y --height Z   grid sides, overriding --size\n"
-    "  --dim 3               a 3-D grid (height defaults to the size)\n"
-    "  --seed S              random seed (default 1)\n"
-    "  --steps N             step limit (default 50000; 0 or negative: none)\n"
-    "  --timeout SECONDS     stop the run after this much wall time (exit 6, no\n"
-    "                        output); checked between steps and inside search,\n"
-    "                        wfc and generators\n"
-    "  --max-memory SIZE     the most memory the run may hold, in bytes or with K, M\n"
-    "                        or G (2G); past it the run stops (exit 7, no output)\n"
-    "  --resources DIR       resource root (repeatable; default ./resources, then\n"
-    "                        ../resources beside the model)\n"
-    "  --allow-any-path      let the model name resources outside the roots\n"
-    "  -o, --output FILE     .png (palette colours), .txt (text grid) or .vox (3-D);\n"
-    "                        without -o, or with -o -, the text form goes to stdout.\n"
-    "                        A 3-D grid's .png is an isometric picture, as the\n"
-    "                        reference draws it\n"
-    "  --iso                 ask for that isometric PNG (models.xml iso=\"True\");\n"
-    "                        needs -o FILE.png; a 2-D grid gets its normal PNG\n"
-    "  --pixel-size N        pixels per cell in a 2-D PNG, cube size in an isometric\n"
-    "                        one (default 4, as models.xml pixelsize)\n"
-    "  --palette FILE        colours to use over the built-in palette\n"
-    "  --trace FILE          record every step (acting node, changed cells) for\n"
-    "                        `smalti view` (format: docs/trace-format.md); - for\n"
-    "                        stdout, when the result goes to -o FILE\n"
-    "  -q, --quiet           no progress line and no warnings\n"
-    "\n"
-    "Watching and recording a run (run only; with any of them the final grid is\n"
-    "written only when -o is given):\n"
-    "  --gif FILE            an animated GIF of the run (3-D grids: isometric frames)\n"
-    "  --frames DIR          DIR/STEP.png for each kept step, as the reference's gif\n"
-    "                        mode names them (DIR is made if missing)\n"
-    "  --every N             keep every N-th step (default 1); the start (step 0) and\n"
-    "                        the last step are always kept\n"
-    "  --delay CS            GIF frame delay in hundredths of a second (default 5); the\n"
-    "                        last frame shows for at least 2 s\n"
-    "  --watch               draw the run live in the terminal (24-bit colour, half\n"
-    "                        blocks, at most 30 frames a second, fitted to the window);\n"
-    "                        stdout must be a terminal. Ctrl-C stops the run: no GIF\n"
-    "                        and no -o output then (PNG frames made so far stay)\n"
-    "\n"
-    "Options of batch:\n"
-    "  --models DIR          folder of the model files (default: models/ beside MODELS.xml)\n"
-    "  --resources DIR       resource root (repeatable)\n"
-    "  --allow-any-path      let models name resources outside the roots\n"
-    "  -o DIR                output folder (default: output); 2-D grids and iso=\"True\"\n"
-    "                        entries give MODEL_SEED.png, other 3-D grids MODEL_SEED.vox\n"
-    "  -q, --quiet           no progress line and no warnings\n"
-    "\n"
-    "Options of wfc (overlapping and simpletiled entries of a samples.xml):\n"
-    "  --samples DIR         folder holding samples/ and tilesets/ (default: beside SAMPLES.xml)\n"
-    "  -o DIR                output folder (default: output); files \"NAME N3 0.png\",\n"
-    "                        \"NAME SUBSET 0.png\"\n"
-    "  --seed S              first seed (default 1; an entry's seed attribute overrides it)\n"
-    "  --runs N              outputs per entry (default: its screenshots, else 2)\n"
-    "  --tries K             seeds tried per output before giving up (default 10)\n"
-    "  --backtrack N         on a contradiction take back up to the N latest decisions\n"
-    "                        (overrides the entries' backtrack attribute; 0: restart)\n"
-    "  -q, --quiet           no per-output lines and no warnings\n"
-    "\n"
-    "Exit codes: 0 success, 2 usage error, 3 model error, 4 runtime error, 5 I/O error,\n"
-    "6 timeout, 7 memory budget spent.\n"
-    "\n"
-    "Examples:\n"
-    "  smalti run models/maze.xml --size 48 -o maze.png\n"
-    "  smalti run models/tower3d.xml --length 21 --width 21 --height 32 --iso -o tower.png\n"
-    "  smalti run ../shared/mj/models/Growth.xml --size 359 --steps 40000 -o growth.txt\n"
-    "  smalti run ../shared/mj/models/MazeGrowth.xml --size 95 --every 20 --gif maze.gif\n"
-    "  smalti run ../shared/mj/models/MazeGrowth.xml --size 255 --watch\n"
-    "  smalti batch ../shared/mj/models.xml -o out/\n";
 
 typedef struct run_args {
     const char *model, *output, *palette_file, *trace;
     const char *gif, *frames_dir; /* recordings of the run */
-    long size, length, width, height, dim, seed, steps, pixel_size;
+    long size, length, width, height, dim, seed, steps, pixel_size; /* sides, dim, pixel_size: 0 when not given */
+    bool seed_given, steps_given;
     long every, delay;            /* 0 when not given */
     double timeout;               /* seconds; 0: none */
     size_t max_memory;            /* bytes; 0: none */
@@ -104,14 +22,28 @@ typedef struct run_args {
     bool quiet, iso, watch;
 } run_args;
 
-static int parse_run_args(int argc, char **argv, run_args *a)
+/* -o names the final grid's file by its extension; say so before running, and point
+   an animation to --gif. */
+static int check_output_kind(const run_args *a)
+{
+    const char *out = a->output;
+    if (!out || strcmp(out, "-") == 0 || has_extension(out, ".png") || has_extension(out, ".txt") || has_extension(out, ".vox"))
+        return EXIT_OK;
+    if (has_extension(out, ".gif")) {
+        fprintf(stderr, "smalti: -o %s: -o writes the final grid as .png, .txt or .vox; for an animated GIF of the run use --gif %s\n",
+                out, out);
+        return EXIT_USAGE;
+    }
+    fprintf(stderr, "smalti: -o %s: unknown output kind \"%s\": use .png, .txt or .vox (or --gif FILE for an animation)\n", out,
+            path_extension(out));
+    return EXIT_USAGE;
+}
+
+static int parse_run_args(const char *command, int argc, char **argv, run_args *a)
 {
     memset(a, 0, sizeof *a);
-    a->size = a->length = a->width = a->height = -1;
-    a->dim = 2;
     a->seed = 1;
     a->steps = 50000;
-    a->pixel_size = 4;
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -141,8 +73,8 @@ static int parse_run_args(int argc, char **argv, run_args *a)
         else if (strcmp(arg, "--width") == 0) target = &a->width;
         else if (strcmp(arg, "--height") == 0) target = &a->height;
         else if (strcmp(arg, "--dim") == 0) { target = &a->dim; min = 2; max = 3; }
-        else if (strcmp(arg, "--seed") == 0) { target = &a->seed; min = INT32_MIN; max = INT32_MAX; }
-        else if (strcmp(arg, "--steps") == 0) { target = &a->steps; min = -(1L << 40); max = 1L << 40; }
+        else if (strcmp(arg, "--seed") == 0) { target = &a->seed; min = INT32_MIN; max = INT32_MAX; a->seed_given = true; }
+        else if (strcmp(arg, "--steps") == 0) { target = &a->steps; min = -(1L << 40); max = 1L << 40; a->steps_given = true; }
         else if (strcmp(arg, "--pixel-size") == 0) { target = &a->pixel_size; max = 64; }
         else if (strcmp(arg, "--every") == 0) { target = &a->every; max = 1L << 40; }
         else if (strcmp(arg, "--delay") == 0) { target = &a->delay; max = 65535; }
@@ -160,7 +92,7 @@ static int parse_run_args(int argc, char **argv, run_args *a)
             else a->output = val;
             i++;
             continue;
-        } else if (arg[0] == '-' && arg[1]) return usage_error("unknown option %s", arg);
+        } else if (arg[0] == '-' && arg[1]) return unknown_option(command, arg);
         else if (a->model) return usage_error("unexpected argument %s", arg);
         else { a->model = arg; continue; }
         if (!val) return usage_error("%s needs a value", arg);
@@ -173,7 +105,8 @@ static int parse_run_args(int argc, char **argv, run_args *a)
     if (!a->model) return usage_error("%s", "missing MODEL.xml");
     if (a->every && !a->gif && !a->frames_dir) return usage_error("%s", "--every needs --gif FILE or --frames DIR");
     if (a->delay && !a->gif) return usage_error("%s", "--delay needs --gif FILE");
-    return EXIT_OK;
+    if (a->dim == 2 && a->height > 1) return usage_error("%s", "--dim 2 with --height: a 2-D grid has no height; give --length X --width Y");
+    return check_output_kind(a);
 }
 
 /* With a recording or the live view, the final grid goes out only to -o. */
@@ -196,13 +129,41 @@ static int check_stdout_use(const run_args *a)
     return EXIT_OK;
 }
 
-static int load_for_args(const run_args *a, smalti_model **model)
+/* The model's own settings (its <smalti> element) fill in what the command line left out:
+   the grid, seed, step limit and pixel size, and colours under a --palette file's. */
+static int apply_model_settings(run_args *a, palette *pal, int *mx, int *my, int *mz)
+{
+    smalti_settings s;
+    smalti_error err;
+    if (!settings_read_file(a->model, NULL, &s, &err)) {
+        print_error(&err);
+        return exit_code_for(err.status);
+    }
+    if (!a->seed_given && s.has_seed) a->seed = s.seed;
+    if (!a->steps_given && s.has_steps) a->steps = s.steps;
+    if (!a->pixel_size) a->pixel_size = s.pixel_size > 0 ? s.pixel_size : 4;
+    for (int i = 0; i < s.color_count; i++) {
+        pal->rgb[(unsigned char)s.color_symbols[i]] = s.color_rgb[i];
+        pal->has[(unsigned char)s.color_symbols[i]] = true;
+    }
+    grid_request over = {(int)a->size, (int)a->length, (int)a->width, (int)a->height, (int)a->dim};
+    settings_grid(&s, &over, 64, 24, mx, my, mz);
+    /* --height makes a grid 3-D, as a models.xml entry's height does; someone who meant a
+       2-D picture of width by height should hear it. */
+    if (a->height > 1 && a->dim != 3 && s.dim != 3 && !a->quiet)
+        fprintf(stderr,
+                "smalti: note: --height %ld makes a 3-D grid of %dx%dx%d cells (length x width x height: x, y, z); for a "
+                "2-D grid give --length X --width Y, and with a 3-D model add --dim 3 to say so\n",
+                a->height, *mx, *my, *mz);
+    return EXIT_OK;
+}
+
+static int load_for_args(const run_args *a, int mx, int my, int mz, smalti_model **model)
 {
     smalti_load_options opt = smalti_load_defaults();
-    long size = a->size > 0 ? a->size : (a->dim == 3 ? 24 : 64);
-    opt.mx = (int)(a->length > 0 ? a->length : size);
-    opt.my = (int)(a->width > 0 ? a->width : size);
-    opt.mz = (int)(a->height > 0 ? a->height : (a->dim == 3 ? size : 1));
+    opt.mx = mx;
+    opt.my = my;
+    opt.mz = mz;
     opt.resource_dirs = a->resources;
     opt.resource_dir_count = a->resource_count;
     opt.allow_any_path = a->allow_any_path;
@@ -235,7 +196,7 @@ static void warn_unbounded_search(const smalti_model *model, const char *path)
 static int cmd_run(int argc, char **argv, bool check_only)
 {
     run_args a;
-    int rc = parse_run_args(argc, argv, &a);
+    int rc = parse_run_args(check_only ? "check" : "run", argc, argv, &a);
     if (rc != EXIT_OK) return rc;
     if (a.iso && !check_only && (!a.output || !has_extension(a.output, ".png")))
         return usage_error("%s", "--iso draws a PNG: give -o FILE.png");
@@ -245,17 +206,20 @@ static int cmd_run(int argc, char **argv, bool check_only)
     if (!check_only && (rc = check_stdout_use(&a)) != EXIT_OK) return rc;
     palette pal;
     palette_default(&pal);
+    int mx, my, mz;
+    if ((rc = apply_model_settings(&a, &pal, &mx, &my, &mz)) != EXIT_OK) return rc;
     smalti_error err;
     if (a.palette_file && !palette_load_file(&pal, a.palette_file, &err)) {
         print_error(&err);
         return exit_code_for(err.status);
     }
     smalti_model *model;
-    rc = load_for_args(&a, &model);
+    rc = load_for_args(&a, mx, my, mz, &model);
     if (rc != EXIT_OK) return rc;
     if (check_only) {
         if (!a.quiet) warn_unbounded_search(model, a.model);
-        printf("%s: ok (%d nodes, values %s)\n", a.model, smalti_model_node_count(model), smalti_model_legend(model));
+        int nodes = smalti_model_node_count(model);
+        printf("%s: ok (%d %s, values %s)\n", a.model, nodes, plural(nodes, "node", "nodes"), smalti_model_legend(model));
         smalti_model_free(model);
         return EXIT_OK;
     }
@@ -332,7 +296,6 @@ static int cmd_run(int argc, char **argv, bool check_only)
         rc = exit_code_for(err.status);
     }
     trace_writer_free(tracer);
-    int mx, my, mz;
     smalti_run_grid(run, &mx, &my, &mz);
     if (a.iso && mz == 1 && !a.quiet) fprintf(stderr, "smalti: note: the grid is 2-D, so --iso draws the normal PNG\n");
     bool write_final = writes_final_grid(&a);
@@ -343,6 +306,12 @@ static int cmd_run(int argc, char **argv, bool check_only)
         anim_abort(recorder);
         rc = exit_code_for(err.status);
     } else {
+        /* Exit 0 still, as the reference's scripts expect; but the picture is unfinished. */
+        if (!a.quiet && a.steps > 0 && !smalti_run_finished(run) && smalti_run_counter(run) >= a.steps)
+            fprintf(stderr,
+                    "%s: stopped at the step limit (%ld %s) before the model finished; raise it with --steps N, or 0 "
+                    "for none\n",
+                    a.model, a.steps, plural(a.steps, "step", "steps"));
         if (recorder && !anim_finish(recorder, &err)) {
             print_error(&err);
             rc = exit_code_for(err.status);
@@ -361,23 +330,26 @@ static int cmd_run(int argc, char **argv, bool check_only)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fputs(usage_text, stderr);
+        fputs(usage_overview(), stderr);
         return EXIT_USAGE;
     }
     const char *cmd = argv[1];
     temp_files_guard();
-    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
-        fputs(usage_text, stdout);
-        return EXIT_OK;
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) return print_help(NULL);
+    if (strcmp(cmd, "help") == 0) {
+        if (argc > 3) return usage_error("%s", "help takes at most one COMMAND");
+        return print_help(argc == 3 ? argv[2] : NULL);
     }
     if (strcmp(cmd, "--version") == 0) {
         printf("smalti %s\n", SMALTI_VERSION);
         return EXIT_OK;
     }
+    if (usage_of(cmd) && wants_help(argc - 2, argv + 2)) return print_help(cmd);
     if (strcmp(cmd, "run") == 0) return cmd_run(argc - 2, argv + 2, false);
     if (strcmp(cmd, "check") == 0) return cmd_run(argc - 2, argv + 2, true);
     if (strcmp(cmd, "batch") == 0) return cmd_batch(argc - 2, argv + 2);
     if (strcmp(cmd, "wfc") == 0) return cmd_wfc(argc - 2, argv + 2);
     if (strcmp(cmd, "view") == 0) return cmd_view(argc - 2, argv + 2);
-    return usage_error("unknown command %s", cmd);
+    if (cmd[0] == '-') return unknown_option(NULL, cmd);
+    return unknown_command(cmd);
 }

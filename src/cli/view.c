@@ -117,18 +117,20 @@ static int view_usage(const char *fmt, const char *arg)
 {
     fprintf(stderr, "smalti: ");
     fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nUsage: smalti view RUN.trace [-o RUN.html]\n");
+    fprintf(stderr, "\nUsage: smalti view RUN.trace [-o RUN.html] [-q]\n");
     return EXIT_USAGE;
 }
 
 int cmd_view(int argc, char **argv)
 {
     const char *trace_path = NULL, *output = NULL;
+    bool quiet = false;
     for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) {
+        if (strcmp(argv[i], "-q") == 0 || strcmp(argv[i], "--quiet") == 0) quiet = true;
+        else if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) {
             if (i + 1 >= argc) return view_usage("%s needs a value", argv[i]);
             output = argv[++i];
-        } else if (argv[i][0] == '-' && argv[i][1]) return view_usage("unknown option %s", argv[i]);
+        } else if (argv[i][0] == '-' && argv[i][1]) return unknown_option("view", argv[i]);
         else if (trace_path) return view_usage("unexpected argument %s", argv[i]);
         else trace_path = argv[i];
     }
@@ -164,6 +166,7 @@ int cmd_view(int argc, char **argv)
         rc = EXIT_IO;
     } else if (!atomic_commit(&af, &err)) rc = exit_code_for(err.status);
     if (rc != EXIT_OK) print_error(&err);
+    else if (!quiet && strcmp(output, "-") != 0) printf("%s\n", output); /* where the page is, for the browser */
     trace_reader_free(r);
     return rc;
 }

@@ -108,10 +108,12 @@ static int run_entry(const wfc_args *a, diag *d, const xmlNode *el, name_counts 
             }
         }
         if (!a->quiet) {
-            printf("%-40s seed %-8d %9.1f ms  %s%s (%d contradicted before", r == WFC_CONTRADICTION ? base : path + strlen(a->out_dir) + 1,
-                   seed, ms + (k == 0 ? load_ms : 0), outcome, r == WFC_CONTRADICTION ? ", nothing written" : "", attempt - 1);
+            printf("%-40s seed %-8d %9.1f ms  %s%s (%d %s before", r == WFC_CONTRADICTION ? base : path + strlen(a->out_dir) + 1,
+                   seed, ms + (k == 0 ? load_ms : 0), outcome, r == WFC_CONTRADICTION ? ", nothing written" : "", attempt - 1,
+                   plural(attempt - 1, "seed contradicted", "contradicted"));
             if (m->solver.backtracks || m->solver.repairs)
-                printf("; last try: %ld decisions taken back, %ld areas solved again", m->solver.backtracks, m->solver.repairs);
+                printf("; last try: %ld %s taken back, %ld %s solved again", m->solver.backtracks,
+                       plural(m->solver.backtracks, "decision", "decisions"), m->solver.repairs, plural(m->solver.repairs, "area", "areas"));
             printf(")\n");
         }
     }
@@ -137,7 +139,7 @@ int cmd_wfc(int argc, char **argv)
         else if (strcmp(arg, "--runs") == 0) target = &a.runs;
         else if (strcmp(arg, "--tries") == 0) { target = &a.tries; min = 1; }
         else if (strcmp(arg, "--backtrack") == 0) { target = &a.backtrack; max = WFC_MAX_BACKTRACK; }
-        else if (arg[0] == '-' && arg[1]) return usage_error("unknown option %s", arg);
+        else if (arg[0] == '-' && arg[1]) return unknown_option("wfc", arg);
         else if (a.list) { fprintf(stderr, "smalti: unexpected argument %s\n", arg); return EXIT_USAGE; }
         else { a.list = arg; continue; }
         if (!val || !parse_int_arg(val, min, max, target)) {
@@ -179,6 +181,6 @@ int cmd_wfc(int argc, char **argv)
     free(nc);
     xmlFreeDoc(doc);
     fflush(stdout);
-    if (!a.quiet || failures) fprintf(stderr, "wfc: %d entries, %d failed\n", entries, failures);
+    if (!a.quiet || failures) fprintf(stderr, "wfc: %d %s, %d failed\n", entries, plural(entries, "entry", "entries"), failures);
     return worst;
 }

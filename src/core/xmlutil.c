@@ -2,7 +2,9 @@
 #include "xmlutil.h"
 #include <ctype.h>
 #include <errno.h>
+#include <libxml/parser.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -122,4 +124,45 @@ xmlNode *xml_next(const xmlNode *el)
     for (xmlNode *c = el->next; c; c = c->next)
         if (c->type == XML_ELEMENT_NODE) return c;
     return NULL;
+}
+
+typedef struct xml_first_error {
+    bool set;
+    int line;
+    char *message;
+    size_t size;
+} xml_first_error;
+
+static void xml_keep_first_error(void *userdata, xmlErrorPtr e)
+{
+    xmlParserCtxt *ctx = userdata;
+    xml_first_error *fe = ctx ? ctx->_private : NULL;
+    if (!fe || fe->set || !e || e->level < XML_ERR_ERROR) return;
+    fe->set = true;
+    fe->line = e->line;
+    snprintf(fe->message, fe->size, "%s", e->message ? e->message : "parse error");
+    size_t n = strlen(fe->message);
+    while (n > 0 && (fe->message[n - 1] == '\n' || fe->message[n - 1] == ' ')) fe->message[--n] = 0;
+}
+
+xmlDoc *xml_read_file_first_error(const char *path, int options, int *line, char *message, size_t size)
+{
+    xml_first_error fe = {.message = message, .size = size};
+    *line = 0;
+    snprintf(message, size, "parse error");
+    xmlParserCtxt *ctx = xmlNewParserCtxt();
+    if (!ctx) {
+        snprintf(message, size, "out of memory");
+        return NULL;
+    }
+    ctx->_private = &fe;
+    ctx->sax->serror = xml_keep_first_error;
+    xmlDoc *doc = xmlCtxtReadFile(ctx, path, NULL, options);
+    if (fe.set) {
+        xmlFreeDoc(doc);
+        doc = NULL;
+        *line = fe.line;
+    }
+    xmlFreeParserCtxt(ctx);
+    return doc;
 }

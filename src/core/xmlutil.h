@@ -23,4 +23,7 @@ void xml_check_attrs(diag *d, const xmlNode *el, const char *const *known);
 xmlNode *xml_first_child(const xmlNode *el);
 xmlNode *xml_next(const xmlNode *el);
 bool xml_parse_int_text(const char *text, int *out);
+/* Parse a file with options; on malformed XML NULL, with the first error's line (0 if none)
+   and message in *line and message (the parser context holds them: no global handler). */
+xmlDoc *xml_read_file_first_error(const char *path, int options, int *line, char *message, size_t size);
 #endif

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <libxml/parser.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../core/diag.h"
@@ -43,7 +44,7 @@ static bool palette_from_doc(palette *p, xmlDoc *doc, const char *name, smalti_e
 {
     xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL;
     if (!root) {
-        error_set(err, SMALTI_ERR_IO, name, 0, "not a palette file");
+        error_set(err, SMALTI_ERR_MODEL, name, 0, "not a palette file: expected <colors> holding <color symbol=\"X\" value=\"RRGGBB\"/>");
         return false;
     }
     return palette_read_colors(p, root, name, err);
@@ -66,9 +67,13 @@ bool palette_load_file(palette *p, const char *path, smalti_error *err)
         else error_set(err, SMALTI_ERR_IO, path, 0, "cannot open the palette: %s", strerror(e));
         return false;
     }
-    xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    /* A file that opens but does not parse is a format error with its line, not an I/O error. */
+    int line;
+    char message[300];
+    xmlDoc *doc = xml_read_file_first_error(path, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING, &line, message,
+                                            sizeof message);
     if (!doc) {
-        error_set(err, SMALTI_ERR_IO, path, 0, "cannot read the palette");
+        error_set(err, SMALTI_ERR_MODEL, path, line, "malformed palette XML: %s", message);
         return false;
     }
     bool ok = palette_from_doc(p, doc, path, err);

@@ -1,0 +1,315 @@
+/* usage.c — the help texts of smalti and of each command, and "did you mean" for unknown options and commands. */
+#include "cli.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char overview_text[] =
+    "smalti " SMALTI_VERSION " - a fast MarkovJunior interpreter\n"
+    "\n"
+    "Usage: smalti COMMAND [options]\n"
+    "\n"
+    "Commands:\n"
+    "  run MODEL.xml       run a model once and write its final grid\n"
+    "  check MODEL.xml     load a model and report problems, without running\n"
+    "  batch MODELS.xml    run a models.xml list as MarkovJunior does\n"
+    "  wfc SAMPLES.xml     the classic WaveFunctionCollapse sample list\n"
+    "  view RUN.trace      a trace as one self-contained HTML viewer page\n"
+    "  help [COMMAND]      this list, or a command's options and examples\n"
+    "  -h, --help          this list\n"
+    "  --version           the version\n"
+    "\n"
+    "'smalti help COMMAND' or 'smalti COMMAND --help' shows a command's options.\n"
+    "\n"
+    "Exit codes: 0 success, 2 usage error, 3 model error, 4 runtime error, 5 I/O error,\n"
+    "6 timeout, 7 memory budget spent.\n"
+    "\n"
+    "Examples:\n"
+    "  smalti run models/maze.xml -o maze.png\n"
+    "  smalti run models/maze.xml --size 48 --seed 7 -o maze.png\n"
+    "  smalti batch ../shared/mj/models.xml -o out/\n";
+
+static const char run_text[] =
+    "Usage: smalti run MODEL.xml [options]\n"
+    "\n"
+    "Run a model once and write its final grid. A model's own settings, a\n"
+    "<smalti size=\"48\" seed=\"3\" steps=\"2000\" pixelsize=\"6\"> element (with\n"
+    "<color symbol=\"X\" value=\"RRGGBB\"/> children) as the first child of its root,\n"
+    "fill in what these options leave out.\n"
+    "\n"
+    "Grid and run:\n"
+    "  --size N              grid side (default 64 in 2-D, 24 in 3-D)\n"
+    "  --length X --width Y  a 2-D grid of X by Y cells, overriding --size\n"
+    "  --height Z            the third side: a 3-D grid (MarkovJunior's axes: length\n"
+    "                        is x, width y, height z); say --dim 3 with it\n"
+    "  --dim 3               a 3-D grid (height defaults to the size)\n"
+    "  --seed S              random seed (default 1)\n"
+    "  --steps N             step limit (default 50000; 0 or negative: none)\n"
+    "  --timeout SECONDS     stop the run after this much wall time (exit 6, no\n"
+    "                        output); checked between steps and inside search,\n"
+    "                        wfc and generators\n"
+    "  --max-memory SIZE     the most memory the run may hold, in bytes or with K, M\n"
+    "                        or G (2G); past it the run stops (exit 7, no output)\n"
+    "  --resources DIR       resource root (repeatable; default ./resources, then\n"
+    "                        ../resources beside the model)\n"
+    "  --allow-any-path      let the model name resources outside the roots\n"
+    "\n"
+    "Output:\n"
+    "  -o, --output FILE     .png (palette colours), .txt (text grid) or .vox (3-D);\n"
+    "                        without -o, or with -o -, the text form goes to stdout.\n"
+    "                        A 3-D grid's .png is an isometric picture, as the\n"
+    "                        reference draws it\n"
+    "  --iso                 ask for that isometric PNG (models.xml iso=\"True\");\n"
+    "                        needs -o FILE.png; a 2-D grid gets its normal PNG\n"
+    "  --pixel-size N        pixels per cell in a 2-D PNG, cube size in an isometric\n"
+    "                        one (default 4, as models.xml pixelsize)\n"
+    "  --palette FILE        colours over the built-in palette and the model's own:\n"
+    "                        <colors><color symbol=\"X\" value=\"RRGGBB\"/>...</colors>\n"
+    "  --trace FILE          record every step (acting node, changed cells) for\n"
+    "                        `smalti view` (format: docs/trace-format.md); - for\n"
+    "                        stdout, when the result goes to -o FILE\n"
+    "  -q, --quiet           no progress line, notes or warnings\n"
+    "\n"
+    "Watching and recording (with any of them the final grid is written only when\n"
+    "-o is given):\n"
+    "  --gif FILE            an animated GIF of the run (3-D grids: isometric frames)\n"
+    "  --frames DIR          DIR/STEP.png for each kept step, as the reference's gif\n"
+    "                        mode names them (DIR is made if missing)\n"
+    "  --every N             keep every N-th step (default 1); the start (step 0) and\n"
+    "                        the last step are always kept\n"
+    "  --delay CS            GIF frame delay in hundredths of a second (default 5); the\n"
+    "                        last frame shows for at least 2 s\n"
+    "  --watch               draw the run live in the terminal (24-bit colour, half\n"
+    "                        blocks, at most 30 frames a second, fitted to the window);\n"
+    "                        stdout must be a terminal. Ctrl-C stops the run: no GIF\n"
+    "                        and no -o output then (PNG frames made so far stay)\n"
+    "\n"
+    "A run that reaches the step limit before the model finished says so on stderr\n"
+    "(exit 0 still).\n"
+    "\n"
+    "Examples:\n"
+    "  smalti run models/maze.xml -o maze.png\n"
+    "  smalti run models/maze.xml --size 48 --seed 7 -o maze.png\n"
+    "  smalti run models/maze.xml --length 160 --width 100 -o wide.png\n"
+    "  smalti run models/tower3d.xml --dim 3 --length 21 --width 21 --height 32 --iso -o tower.png\n"
+    "  smalti run ../shared/mj/models/Growth.xml --size 359 --steps 40000 -o growth.txt\n"
+    "  smalti run ../shared/mj/models/MazeGrowth.xml --size 95 --every 20 --gif maze.gif\n"
+    "  smalti run ../shared/mj/models/MazeGrowth.xml --size 255 --watch\n"
+    "  smalti run models/maze.xml --trace maze.trace -o maze.png && smalti view maze.trace\n";
+
+static const char check_text[] =
+    "Usage: smalti check MODEL.xml [options]\n"
+    "\n"
+    "Load a model for a grid and report problems, without running it; prints\n"
+    "\"MODEL.xml: ok (N nodes, values ...)\" when it loads. Warnings go to stderr.\n"
+    "\n"
+    "Options (as for run; the model's own <smalti> settings fill in the rest):\n"
+    "  --size N, --length X, --width Y, --height Z, --dim 3\n"
+    "                        the grid to load for (default 64 in 2-D, 24 in 3-D)\n"
+    "  --resources DIR       resource root (repeatable)\n"
+    "  --allow-any-path      let the model name resources outside the roots\n"
+    "  --palette FILE        check a palette file too\n"
+    "  -q, --quiet           no warnings\n"
+    "\n"
+    "Examples:\n"
+    "  smalti check models/maze.xml\n"
+    "  smalti check models/tower3d.xml --dim 3\n"
+    "  smalti check ../shared/mj/models/MultiSokoban8.xml --size 9\n";
+
+static const char batch_text[] =
+    "Usage: smalti batch MODELS.xml [options]\n"
+    "\n"
+    "Run a models.xml list as MarkovJunior's Program.cs does: each <model name=\"X\">\n"
+    "entry runs MODELS_DIR/X.xml with its size (or length, width, height), d, amount\n"
+    "(default 2), seeds, steps, pixelsize, iso, gif and <color> children. What an entry\n"
+    "leaves out comes from the model's own <smalti> settings (not its seed), then the\n"
+    "reference's defaults. Outputs without a seed in `seeds` get random seeds, or with\n"
+    "--seed S successive numbers of the seeded generator (same S, same outputs).\n"
+    "gif=\"True\" runs one output (steps default 1000) and writes NAME_SEED.gif, an\n"
+    "animation of every step, besides the final picture.\n"
+    "\n"
+    "Options:\n"
+    "  --models DIR          folder of the model files (default: models/ beside MODELS.xml)\n"
+    "  --seed S              master seed: the seeds of outputs without one are drawn, in\n"
+    "                        list order, from .NET's System.Random(S), as the reference\n"
+    "                        draws them from an unseeded one\n"
+    "  --resources DIR       resource root (repeatable)\n"
+    "  --allow-any-path      let models name resources outside the roots\n"
+    "  -o, --output DIR      output folder (default: output); 2-D grids and iso=\"True\"\n"
+    "                        entries give MODEL_SEED.png, other 3-D grids MODEL_SEED.vox\n"
+    "  -q, --quiet           no per-output lines, progress line or warnings\n"
+    "\n"
+    "Examples:\n"
+    "  smalti batch ../shared/mj/models.xml -o out/\n"
+    "  smalti batch models/models.xml --seed 1 -o gallery/\n";
+
+static const char wfc_text[] =
+    "Usage: smalti wfc SAMPLES.xml [options]\n"
+    "\n"
+    "Run the overlapping and simpletiled entries of a WaveFunctionCollapse samples.xml.\n"
+    "\n"
+    "Options:\n"
+    "  --samples DIR         folder holding samples/ and tilesets/ (default: beside SAMPLES.xml)\n"
+    "  -o, --output DIR      output folder (default: output); files \"NAME N3 0.png\",\n"
+    "                        \"NAME SUBSET 0.png\"\n"
+    "  --seed S              first seed (default 1; an entry's seed attribute overrides it)\n"
+    "  --runs N              outputs per entry (default: its screenshots, else 2)\n"
+    "  --tries K             seeds tried per output before giving up (default 10)\n"
+    "  --backtrack N         on a contradiction take back up to the N latest decisions\n"
+    "                        (overrides the entries' backtrack attribute; 0: restart)\n"
+    "  -q, --quiet           no per-output lines and no warnings\n"
+    "\n"
+    "Examples:\n"
+    "  smalti wfc ../shared/wfc/samples.xml -o wfc-out/\n"
+    "  smalti wfc ../shared/wfc/samples.xml --runs 1 --backtrack 64 -o wfc-out/\n";
+
+static const char view_text[] =
+    "Usage: smalti view RUN.trace [-o RUN.html] [-q]\n"
+    "\n"
+    "Make a trace (smalti run --trace) into one self-contained HTML page that replays\n"
+    "the run in a browser, and print the path it wrote.\n"
+    "\n"
+    "Options:\n"
+    "  -o, --output FILE     the page (default: RUN.html beside the trace; - for stdout)\n"
+    "  -q, --quiet           do not print the path\n"
+    "\n"
+    "Examples:\n"
+    "  smalti run models/maze.xml --trace maze.trace -o maze.png\n"
+    "  smalti view maze.trace -o maze.html\n";
+
+static const char help_text[] =
+    "Usage: smalti help [COMMAND]\n"
+    "\n"
+    "List the commands, or show a command's options and examples (as\n"
+    "'smalti COMMAND --help' does).\n"
+    "\n"
+    "Examples:\n"
+    "  smalti help\n"
+    "  smalti help run\n";
+
+static const struct {
+    const char *name;
+    const char *text;
+} commands[] = {
+    {"run", run_text}, {"check", check_text}, {"batch", batch_text}, {"wfc", wfc_text}, {"view", view_text}, {"help", help_text},
+};
+
+const char *usage_overview(void) { return overview_text; }
+
+const char *usage_of(const char *command)
+{
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        if (strcmp(commands[i].name, command) == 0) return commands[i].text;
+    return NULL;
+}
+
+/* Edit distance with transpositions (optimal string alignment), for short names. */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t n = strlen(a), m = strlen(b);
+    if (n > 63 || m > 63) return (size_t)-1;
+    size_t d[64][64];
+    for (size_t i = 0; i <= n; i++) d[i][0] = i;
+    for (size_t j = 0; j <= m; j++) d[0][j] = j;
+    for (size_t i = 1; i <= n; i++)
+        for (size_t j = 1; j <= m; j++) {
+            size_t cost = a[i - 1] != b[j - 1];
+            size_t best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
+            if (d[i - 1][j - 1] + cost < best) best = d[i - 1][j - 1] + cost;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[n][m];
+}
+
+/* The nearest of the candidates to word: within a third of its length (at least 1, at
+   most 3 edits), or a candidate it begins (an abbreviation of at least 4 characters). */
+static const char *nearest(const char *word, const char *const *candidates, int count)
+{
+    const char *best = NULL;
+    size_t best_distance = (size_t)-1, len = strlen(word);
+    for (int i = 0; i < count; i++) {
+        size_t dist = edit_distance(word, candidates[i]);
+        if (len >= 4 && strncmp(candidates[i], word, len) == 0) dist = 1;
+        if (dist < best_distance) { best_distance = dist; best = candidates[i]; }
+    }
+    size_t allowed = len / 3;
+    if (allowed < 1) allowed = 1;
+    if (allowed > 3) allowed = 3;
+    return best && best_distance <= allowed ? best : NULL;
+}
+
+/* The options a command's usage text names: the "-x" and "--word" in the left column of
+   its option lines (those starting "  -"), so that the texts are the one list of options. */
+static int options_of(const char *text, char names[][32], int max)
+{
+    int count = 0;
+    for (const char *line = text; *line && count < max; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "") {
+        if (strncmp(line, "  -", 3) != 0) continue;
+        const char *end = strstr(line + 2, "  "), *eol = strchr(line, '\n');
+        if (!eol) eol = line + strlen(line);
+        if (!end || end > eol) end = eol;
+        for (const char *p = line + 2; p < end && count < max; p++) {
+            if (p[0] != '-' || (p[-1] != ' ' && p[-1] != ',')) continue;
+            size_t n = strspn(p, "-abcdefghijklmnopqrstuvwxyz0123456789");
+            if (n < 2 || n >= 32 || (p[1] != '-' && n != 2)) continue;
+            bool seen = false;
+            for (int i = 0; i < count; i++) seen |= strlen(names[i]) == n && strncmp(names[i], p, n) == 0;
+            if (!seen) {
+                memcpy(names[count], p, n);
+                names[count++][n] = 0;
+            }
+            p += n - 1;
+        }
+    }
+    return count;
+}
+
+int unknown_option(const char *command, const char *option)
+{
+    char names[64][32];
+    const char *list[64];
+    const char *text = command ? usage_of(command) : overview_text;
+    int count = text ? options_of(text, names, 64) : 0;
+    for (int i = 0; i < count; i++) list[i] = names[i];
+    const char *near = nearest(option, list, count);
+    if (near) fprintf(stderr, "smalti: unknown option '%s'; did you mean '%s'?\n", option, near);
+    else fprintf(stderr, "smalti: unknown option '%s'\n", option);
+    if (command) fprintf(stderr, "Run 'smalti help %s' for its options.\n", command);
+    else fprintf(stderr, "Run 'smalti help' for the commands.\n");
+    return EXIT_USAGE;
+}
+
+int unknown_command(const char *command)
+{
+    const char *list[sizeof commands / sizeof *commands];
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) list[i] = commands[i].name;
+    const char *near = nearest(command, list, (int)(sizeof list / sizeof *list));
+    if (near) fprintf(stderr, "smalti: unknown command '%s'; did you mean '%s'?\n", command, near);
+    else fprintf(stderr, "smalti: unknown command '%s'\n", command);
+    fprintf(stderr, "Run 'smalti help' for the commands.\n");
+    return EXIT_USAGE;
+}
+
+bool wants_help(int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return true;
+    return false;
+}
+
+int print_help(const char *command)
+{
+    if (!command) {
+        fputs(overview_text, stdout);
+        return EXIT_OK;
+    }
+    const char *text = usage_of(command);
+    if (!text) return unknown_command(command);
+    fputs(text, stdout);
+    return EXIT_OK;
+}
+
+const char *plural(long n, const char *one, const char *many) { return n == 1 || n == -1 ? one : many; }
