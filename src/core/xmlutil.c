@@ -1,5 +1,6 @@
 /* xmlutil.c — typed attribute access on libxml2 elements, parsed as .NET's converters do. */
 #include "xmlutil.h"
+#include "suggest.h"
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -100,13 +101,32 @@ bool xml_get_char(diag *d, const xmlNode *el, const char *name, char *out, bool 
     return true;
 }
 
+/* Attributes that the reference's own models carry where it reads nothing: it
+   ignores them silently, and so do we (the corpus would warn on them otherwise). */
+static const struct {
+    const char *element, *attribute;
+} silently_ignored[] = {
+    {"union", "color"}, {"sequence", "periodic"}, {"markov", "periodic"}, {"one", "periodic"},
+    {"all", "periodic"}, {"prl", "periodic"}, {"prl", "d"},
+};
+
+static bool is_silently_ignored(const xmlNode *el, const char *name)
+{
+    for (size_t i = 0; i < sizeof silently_ignored / sizeof *silently_ignored; i++)
+        if (xml_is(el, silently_ignored[i].element) && strcmp(name, silently_ignored[i].attribute) == 0) return true;
+    return false;
+}
+
 void xml_check_attrs(diag *d, const xmlNode *el, const char *const *known)
 {
     for (xmlAttr *a = el->properties; a; a = a->next) {
         const char *name = (const char *)a->name;
-        bool ok = strcmp(name, "comment") == 0;
+        bool ok = strcmp(name, "comment") == 0 || is_silently_ignored(el, name);
         for (const char *const *k = known; !ok && *k; k++) ok = strcmp(*k, name) == 0;
-        if (!ok) diag_warn(d, xml_line(el), "unknown attribute \"%s\" on <%s> is ignored", name, xml_name(el));
+        if (ok) continue;
+        char hint[96];
+        diag_warn(d, xml_line(el), "unknown attribute \"%s\" on <%s> is ignored%s", name, xml_name(el),
+                  suggest_phrase(hint, sizeof hint, name, known));
     }
 }
 
