@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "../trace/anim.h"
+#include "lint_report.h"
 
 static const char usage_text[] =
     "smalti " SMALTI_VERSION " - a fast MarkovJunior interpreter\n"
@@ -46,6 +47,8 @@ static const char usage_text[] =
     "                        `smalti view` (format: docs/trace-format.md); - for\n"
     "                        stdout, when the result goes to -o FILE\n"
     "  -q, --quiet           no progress line and no warnings\n"
+    "  --strict              warnings are errors: report them and exit 3 (run: before\n"
+    "                        running)\n"
     "\n"
     "Watching and recording a run (run only; with any of them the final grid is\n"
     "written only when -o is given):\n"
@@ -101,7 +104,7 @@ typedef struct run_args {
     const char *resources[CLI_MAX_RESOURCES];
     int resource_count;
     bool allow_any_path;
-    bool quiet, iso, watch;
+    bool quiet, iso, watch, strict;
 } run_args;
 
 static int parse_run_args(int argc, char **argv, run_args *a)
@@ -120,6 +123,7 @@ static int parse_run_args(int argc, char **argv, run_args *a)
         if (strcmp(arg, "--allow-any-path") == 0) { a->allow_any_path = true; continue; }
         if (strcmp(arg, "--iso") == 0) { a->iso = true; continue; }
         if (strcmp(arg, "--watch") == 0) { a->watch = true; continue; }
+        if (strcmp(arg, "--strict") == 0) { a->strict = true; continue; }
         if (strcmp(arg, "--timeout") == 0) {
             if (!val) return usage_error("%s needs a value", arg);
             char *end;
@@ -196,7 +200,7 @@ static int check_stdout_use(const run_args *a)
     return EXIT_OK;
 }
 
-static int load_for_args(const run_args *a, smalti_model **model)
+static int load_for_args(const run_args *a, smalti_model **model, lint_report *warnings)
 {
     smalti_load_options opt = smalti_load_defaults();
     long size = a->size > 0 ? a->size : (a->dim == 3 ? 24 : 64);
@@ -206,7 +210,10 @@ static int load_for_args(const run_args *a, smalti_model **model)
     opt.resource_dirs = a->resources;
     opt.resource_dir_count = a->resource_count;
     opt.allow_any_path = a->allow_any_path;
-    opt.quiet = a->quiet;
+    /* Warnings are counted even under -q, for --strict, which shows them as the errors they become. */
+    warnings->quiet = a->quiet && !a->strict;
+    opt.warn = lint_report_warn;
+    opt.warn_userdata = warnings;
     smalti_error err;
     *model = smalti_model_load(a->model, &opt, &err);
     if (!*model) {
@@ -251,8 +258,14 @@ static int cmd_run(int argc, char **argv, bool check_only)
         return exit_code_for(err.status);
     }
     smalti_model *model;
-    rc = load_for_args(&a, &model);
+    lint_report warnings = {0};
+    rc = load_for_args(&a, &model, &warnings);
     if (rc != EXIT_OK) return rc;
+    lint_report_palette(&warnings, model, &pal, a.model);
+    if ((rc = lint_report_verdict(&warnings, a.strict, a.model)) != EXIT_OK) {
+        smalti_model_free(model);
+        return rc;
+    }
     if (check_only) {
         if (!a.quiet) warn_unbounded_search(model, a.model);
         printf("%s: ok (%d nodes, values %s)\n", a.model, smalti_model_node_count(model), smalti_model_legend(model));

@@ -113,8 +113,9 @@ static void add_rule(lint *L, const xmlNode *rl, const xmlNode *owner)
     L->rules[L->rule_count++] = rl;
 }
 
-static void lint_rulenode(lint *L, const xmlNode *el, bool root_grid, bool union_scope)
+static void lint_rulenode(lint *L, const xmlNode *el, bool root_grid)
 {
+    bool union_scope = is_root(el); /* the grid reads the root's unions, and no other rule node's */
     bool has_rules = false;
     for (const xmlNode *c = xml_first_child(el); c; c = xml_next(c)) {
         if (xml_is(c, "rule")) {
@@ -243,7 +244,7 @@ static void lint_path(lint *L, const xmlNode *el)
 static void lint_element(lint *L, const xmlNode *el, bool root_grid, bool union_scope, const char *grid_values, bool d2)
 {
     if (is_rulenode(el)) {
-        lint_rulenode(L, el, root_grid, union_scope);
+        lint_rulenode(L, el, root_grid);
         return;
     }
     if (xml_is(el, "union")) {
@@ -331,7 +332,7 @@ void lint_model(diag *d, const xmlNode *root, const smalti_model *m)
     L.all = m->grid.c >= 32 ? 0xffffffffu : (1u << m->grid.c) - 1;
     const char *values = xml_attr(root, "values");
     bool d2 = m->grid.mz == 1;
-    if (is_rulenode(root)) lint_rulenode(&L, root, true, true);
+    if (is_rulenode(root)) lint_rulenode(&L, root, true);
     else lint_element(&L, root, true, true, values, d2);
     if (!L.other_grids && !L.out_of_memory) lint_values(&L);
     mem_free(L.rules);
