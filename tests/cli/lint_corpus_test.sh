@@ -30,6 +30,16 @@ check_list() {
 corpus=${SMALTI_MJ_CORPUS:-../shared/mj}
 if [ -f "$corpus/models.xml" ]; then
     check_list "$corpus/models.xml" "$corpus/models"
+    # A 3-D model on a 2-D grid, and the reverse, says which option fixes it: by its layered rules,
+    # its rule images (.vox or .png), its neighborhood or its symmetry.
+    m=$corpus/models
+    expect 0 "Apartemazements.xml:3: warning: this rule has layers .*: run the model with --dim 3" "$T" check "$m/Apartemazements.xml" --size 8
+    expect 3 "CarmaTower.xml:17: error: rule image \"block_2_4x3\" is 3-D (.*block_2_4x3.vox), and the grid is 2-D: run the model with --dim 3" \
+        "$T" check "$m/CarmaTower.xml" --size 8
+    expect 3 "Circuit.xml:4: error: rule image \"Chip\" is 2-D (.*Chip.png), and the grid is 3-D: run the model on a 2-D grid (without --dim 3)" \
+        "$T" check "$m/Circuit.xml" --size 8 --dim 3
+    expect 3 "Hills.xml:5: error: unknown neighborhood \"NoCorners\": .*it is a 3-D neighborhood: run the model with --dim 3" "$T" check "$m/Hills.xml"
+    expect 3 "StairsPath.xml:2: error: unknown symmetry (xyz) .*; it is a 3-D symmetry: run the model with --dim 3" "$T" check "$m/StairsPath.xml"
 else
     echo "lint corpus: skipped: corpus not found ($corpus)"
 fi
