@@ -117,11 +117,21 @@ static bool is_silently_ignored(const xmlNode *el, const char *name)
     return false;
 }
 
+/* The root element of a model defines the grid, whatever node it is: path, wfc and the rest. */
+static bool is_grid_attribute(const xmlNode *el, const char *name)
+{
+    static const char *const grid_attrs[] = {"values", "origin", "symmetry", "folder", "transparent", NULL};
+    if (!el->parent || el->parent->type != XML_DOCUMENT_NODE) return false;
+    for (const char *const *g = grid_attrs; *g; g++)
+        if (strcmp(*g, name) == 0) return true;
+    return false;
+}
+
 void xml_check_attrs(diag *d, const xmlNode *el, const char *const *known)
 {
     for (xmlAttr *a = el->properties; a; a = a->next) {
         const char *name = (const char *)a->name;
-        bool ok = strcmp(name, "comment") == 0 || is_silently_ignored(el, name);
+        bool ok = strcmp(name, "comment") == 0 || is_silently_ignored(el, name) || is_grid_attribute(el, name);
         for (const char *const *k = known; !ok && *k; k++) ok = strcmp(*k, name) == 0;
         if (ok) continue;
         char hint[96];

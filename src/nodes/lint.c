@@ -40,7 +40,7 @@ static bool is_root(const xmlNode *el) { return el->parent && el->parent->type =
 static void warn_ignored_children(lint *L, const xmlNode *el)
 {
     for (const xmlNode *c = xml_first_child(el); c; c = xml_next(c))
-        if (!is_root(el) || !xml_is(c, "union")) /* the grid reads the root's unions */
+        if (!is_root(el) || !(xml_is(c, "union") || xml_is(c, "smalti"))) /* the root's unions and settings are read */
             diag_warn(L->d, xml_line(c), "<%s> inside <%s> is ignored: <%s> reads no child elements", xml_name(c), xml_name(el),
                   xml_name(el));
 }
@@ -127,6 +127,8 @@ static void lint_rulenode(lint *L, const xmlNode *el, bool root_grid)
                 diag_warn(L->d, xml_line(c), "<union> inside <%s> is never read: unions are read from the root element "
                           "and from markov and sequence nodes; move it up", xml_name(el));
             warn_ignored_children(L, c);
+        } else if (xml_is(c, "smalti")) {
+            continue; /* the model's settings (on the root), not ours to judge */
         } else {
             /* An observation's `from` is written over its value's cells before the search. */
             if (xml_is(c, "observe") && root_grid) L->made |= values_in(L, xml_attr(c, "from"));

@@ -31,6 +31,9 @@ done
 [ "$count" -ge 13 ] && ok || bad "only $count lint fixtures in $fixtures"
 # A correct model: no warning, and --strict passes.
 only 0 "models/maze.xml: ok (18 nodes, values BIPCWRYAU)" "$T" check models/maze.xml --strict
+# Any node may be the root, and then the grid's attributes are its own (no "unknown attribute values").
+printf '<poisson values="BW" value="W" radius="2" origin="True"/>\n' > "$dir/root_poisson.xml"
+only 0 "$dir/root_poisson.xml: ok (2 nodes, values BW)" "$T" check "$dir/root_poisson.xml" --strict
 # A palette that gives the missing colour silences that warning.
 printf '<colors><color symbol="1" value="ff0000"/></colors>\n' > "$dir/palette.xml"
 lacks "warning" "$T" check "$fixtures/value_without_colour.xml" --palette "$dir/palette.xml"
