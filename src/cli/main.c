@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include "../nodes/settings.h"
 #include "../trace/anim.h"
+#include "lint_report.h"
 
 typedef struct run_args {
     const char *model, *output, *palette_file, *trace;
@@ -19,7 +20,7 @@ typedef struct run_args {
     const char *resources[CLI_MAX_RESOURCES];
     int resource_count;
     bool allow_any_path;
-    bool quiet, iso, watch;
+    bool quiet, iso, watch, strict;
 } run_args;
 
 /* -o names the final grid's file by its extension; say so before running, and point
@@ -52,6 +53,7 @@ static int parse_run_args(const char *command, int argc, char **argv, run_args *
         if (strcmp(arg, "--allow-any-path") == 0) { a->allow_any_path = true; continue; }
         if (strcmp(arg, "--iso") == 0) { a->iso = true; continue; }
         if (strcmp(arg, "--watch") == 0) { a->watch = true; continue; }
+        if (strcmp(arg, "--strict") == 0) { a->strict = true; continue; }
         if (strcmp(arg, "--timeout") == 0) {
             if (!val) return usage_error("%s needs a value", arg);
             char *end;
@@ -158,7 +160,7 @@ static int apply_model_settings(run_args *a, palette *pal, int *mx, int *my, int
     return EXIT_OK;
 }
 
-static int load_for_args(const run_args *a, int mx, int my, int mz, smalti_model **model)
+static int load_for_args(const run_args *a, int mx, int my, int mz, smalti_model **model, lint_report *warnings)
 {
     smalti_load_options opt = smalti_load_defaults();
     opt.mx = mx;
@@ -167,7 +169,10 @@ static int load_for_args(const run_args *a, int mx, int my, int mz, smalti_model
     opt.resource_dirs = a->resources;
     opt.resource_dir_count = a->resource_count;
     opt.allow_any_path = a->allow_any_path;
-    opt.quiet = a->quiet;
+    /* Warnings are counted even under -q, for --strict, which shows them as the errors they become. */
+    warnings->quiet = a->quiet && !a->strict;
+    opt.warn = lint_report_warn;
+    opt.warn_userdata = warnings;
     smalti_error err;
     *model = smalti_model_load(a->model, &opt, &err);
     if (!*model) {
@@ -214,8 +219,14 @@ static int cmd_run(int argc, char **argv, bool check_only)
         return exit_code_for(err.status);
     }
     smalti_model *model;
-    rc = load_for_args(&a, mx, my, mz, &model);
+    lint_report warnings = {0};
+    rc = load_for_args(&a, mx, my, mz, &model, &warnings);
     if (rc != EXIT_OK) return rc;
+    lint_report_palette(&warnings, model, &pal, a.model);
+    if ((rc = lint_report_verdict(&warnings, a.strict, a.model)) != EXIT_OK) {
+        smalti_model_free(model);
+        return rc;
+    }
     if (check_only) {
         if (!a.quiet) warn_unbounded_search(model, a.model);
         int nodes = smalti_model_node_count(model);

@@ -1,5 +1,6 @@
 /* usage.c — the help texts of smalti and of each command, and "did you mean" for unknown options and commands. */
 #include "cli.h"
+#include "../core/suggest.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,8 @@ static const char run_text[] =
     "                        `smalti view` (format: docs/trace-format.md); - for\n"
     "                        stdout, when the result goes to -o FILE\n"
     "  -q, --quiet           no progress line, notes or warnings\n"
+    "  --strict              lint warnings are errors: report them and exit 3\n"
+    "                        before running\n"
     "\n"
     "Watching and recording (with any of them the final grid is written only when\n"
     "-o is given):\n"
@@ -110,6 +113,7 @@ static const char check_text[] =
     "  --allow-any-path      let the model name resources outside the roots\n"
     "  --palette FILE        check a palette file too\n"
     "  -q, --quiet           no warnings\n"
+    "  --strict              lint warnings are errors: report them and exit 3\n"
     "\n"
     "Examples:\n"
     "  smalti check models/maze.xml\n"
@@ -203,44 +207,6 @@ const char *usage_of(const char *command)
     return NULL;
 }
 
-/* Edit distance with transpositions (optimal string alignment), for short names. */
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t n = strlen(a), m = strlen(b);
-    if (n > 63 || m > 63) return (size_t)-1;
-    size_t d[64][64];
-    for (size_t i = 0; i <= n; i++) d[i][0] = i;
-    for (size_t j = 0; j <= m; j++) d[0][j] = j;
-    for (size_t i = 1; i <= n; i++)
-        for (size_t j = 1; j <= m; j++) {
-            size_t cost = a[i - 1] != b[j - 1];
-            size_t best = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
-            if (d[i - 1][j - 1] + cost < best) best = d[i - 1][j - 1] + cost;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
-                best = d[i - 2][j - 2] + 1;
-            d[i][j] = best;
-        }
-    return d[n][m];
-}
-
-/* The nearest of the candidates to word: within a third of its length (at least 1, at
-   most 3 edits), or a candidate it begins (an abbreviation of at least 4 characters). */
-static const char *nearest(const char *word, const char *const *candidates, int count)
-{
-    const char *best = NULL;
-    size_t best_distance = (size_t)-1, len = strlen(word);
-    for (int i = 0; i < count; i++) {
-        size_t dist = edit_distance(word, candidates[i]);
-        if (len >= 4 && strncmp(candidates[i], word, len) == 0) dist = 1;
-        if (dist < best_distance) { best_distance = dist; best = candidates[i]; }
-    }
-    size_t allowed = len / 3;
-    if (allowed < 1) allowed = 1;
-    if (allowed > 3) allowed = 3;
-    return best && best_distance <= allowed ? best : NULL;
-}
-
 /* The options a command's usage text names: the "-x" and "--word" in the left column of
    its option lines (those starting "  -"), so that the texts are the one list of options. */
 static int options_of(const char *text, char names[][32], int max)
@@ -270,11 +236,12 @@ static int options_of(const char *text, char names[][32], int max)
 int unknown_option(const char *command, const char *option)
 {
     char names[64][32];
-    const char *list[64];
+    const char *list[65];
     const char *text = command ? usage_of(command) : overview_text;
     int count = text ? options_of(text, names, 64) : 0;
     for (int i = 0; i < count; i++) list[i] = names[i];
-    const char *near = nearest(option, list, count);
+    list[count] = NULL;
+    const char *near = suggest_nearest(option, list);
     if (near) fprintf(stderr, "smalti: unknown option '%s'; did you mean '%s'?\n", option, near);
     else fprintf(stderr, "smalti: unknown option '%s'\n", option);
     if (command) fprintf(stderr, "Run 'smalti help %s' for its options.\n", command);
@@ -284,9 +251,10 @@ int unknown_option(const char *command, const char *option)
 
 int unknown_command(const char *command)
 {
-    const char *list[sizeof commands / sizeof *commands];
+    const char *list[sizeof commands / sizeof *commands + 1];
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) list[i] = commands[i].name;
-    const char *near = nearest(command, list, (int)(sizeof list / sizeof *list));
+    list[sizeof commands / sizeof *commands] = NULL;
+    const char *near = suggest_nearest(command, list);
     if (near) fprintf(stderr, "smalti: unknown command '%s'; did you mean '%s'?\n", command, near);
     else fprintf(stderr, "smalti: unknown command '%s'\n", command);
     fprintf(stderr, "Run 'smalti help' for the commands.\n");

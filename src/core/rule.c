@@ -2,6 +2,7 @@
 #include "rule.h"
 #include "xmlutil.h"
 #include "mem.h"
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,6 +237,24 @@ static char *parse_pattern(diag *d, int line, const char *what, const char *s, i
 #define RULE_IMAGE_MAX_CELLS (1 << 18)
 #define RULE_IMAGE_MAX_SIDE 4096
 
+/* rules/NAME.png on a 2-D grid, .vox on a 3-D one; when only the other kind
+   exists, the model was meant for the other dimension, and the error says so. */
+static char *find_rule_image(diag *d, const resources *res, int line, const char *subdir, const char *name, bool d2)
+{
+    diag probe = {.quiet = 1};
+    char *path = resource_find(res, &probe, line, "rule image", subdir, name, d2 ? ".png" : ".vox");
+    if (path) return path;
+    diag other_probe = {.quiet = 1};
+    char *other = resource_find(res, &other_probe, line, "rule image", subdir, name, d2 ? ".vox" : ".png");
+    if (other) {
+        diag_error(d, SMALTI_ERR_MODEL, line, "rule image \"%s\" is %s (%s), and the grid is %s: run the model %s", name,
+                   d2 ? "3-D" : "2-D", other, d2 ? "2-D" : "3-D", d2 ? "with --dim 3" : "on a 2-D grid (without --dim 3)");
+        mem_free(other);
+        return NULL;
+    }
+    return resource_find(res, d, line, "rule image", subdir, name, d2 ? ".png" : ".vox");
+}
+
 /* The reference's LoadResource: a PNG (2-D input grid) or VOX (3-D) under
    rules/<folder of the output grid>/, whose colours, numbered in order of
    first appearance in x, y, z order, stand for the symbols of the legend.
@@ -256,7 +275,7 @@ static char *load_pattern_image(diag *d, const resources *res, int line, const c
     char *subdir = mem_malloc(subdir_len);
     if (!subdir) { diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory"); return NULL; }
     snprintf(subdir, subdir_len, "rules%s%s", folder ? "/" : "", folder ? folder : "");
-    char *path = resource_find(res, d, line, "rule image", subdir, name, d2 ? ".png" : ".vox");
+    char *path = find_rule_image(d, res, line, subdir, name, d2);
     mem_free(subdir);
     if (!path) return NULL;
     int w = 0, h = 0, depth = 1;
@@ -339,6 +358,15 @@ static bool load_glued_image(diag *d, const resources *res, int line, const char
     return true;
 }
 
+/* The likeliest slip in a symbol is its case: "; did you mean 'B'?" into buf when only that differs. */
+static const char *case_hint(const grid_def *g, unsigned char ch, char *buf, size_t size)
+{
+    unsigned char other = (unsigned char)(isupper(ch) ? tolower(ch) : toupper(ch));
+    if (other != ch && g->value_of[other] >= 0) snprintf(buf, size, "; did you mean '%c'?", other);
+    else buf[0] = 0;
+    return buf;
+}
+
 rule *rule_load(diag *d, const resources *res, const xmlNode *el, const grid_def *gin, const grid_def *gout)
 {
     int line = xml_line(el);
@@ -376,10 +404,12 @@ rule *rule_load(diag *d, const resources *res, const xmlNode *el, const grid_def
     if (!xml_get_double(d, el, "p", 1.0, &p)) goto done;
     r = rule_new(gin->c, IMX, IMY, IMZ, OMX, OMY, OMZ, p);
     if (!r) { diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory"); goto done; }
+    char hint[32];
     for (int i = 0; i < IMX * IMY * IMZ; i++) {
         unsigned char ch = (unsigned char)inr[i];
         if (!gin->has_wave[ch]) {
-            diag_error(d, SMALTI_ERR_MODEL, line, "input code %c is not a value, union or '*' of the grid", ch);
+            diag_error(d, SMALTI_ERR_MODEL, line, "input symbol '%c' is not in values=\"%s\" (nor a union or '*')%s", ch,
+                       gin->chars, case_hint(gin, ch, hint, sizeof hint));
             rule_free(r); r = NULL; goto done;
         }
         r->input[i] = gin->wave_of[ch];
@@ -388,7 +418,8 @@ rule *rule_load(diag *d, const resources *res, const xmlNode *el, const grid_def
         unsigned char ch = (unsigned char)outr[i];
         if (ch == '*') { r->output[i] = RULE_KEEP; continue; }
         if (gout->value_of[ch] < 0) {
-            diag_error(d, SMALTI_ERR_MODEL, line, "output code %c is not a value of the grid", ch);
+            diag_error(d, SMALTI_ERR_MODEL, line, "output symbol '%c' is not in values=\"%s\"%s", ch, gout->chars,
+                       case_hint(gout, ch, hint, sizeof hint));
             rule_free(r); r = NULL; goto done;
         }
         r->output[i] = (uint8_t)gout->value_of[ch];

@@ -44,6 +44,13 @@ const char *symmetry_names(bool d2)
     return d2 ? "(), (x), (y), (x)(y), (xy+), (xy)" : "(), (x), (z), (xy), (xyz+), (xyz)";
 }
 
+const char *symmetry_dim_hint(bool d2, const char *name)
+{
+    symmetry_set unused;
+    if (!symmetry_lookup(!d2, name, &unused)) return "";
+    return d2 ? "; it is a 3-D symmetry: run the model with --dim 3" : "; it is a 2-D symmetry: run the model on a 2-D grid (without --dim 3)";
+}
+
 int symmetry_expand(bool d2, void *thing, symmetry_set subset, void *ctx, symmetry_map_fn a,
                     symmetry_map_fn b, symmetry_map_fn r, symmetry_same_fn same,
                     symmetry_free_fn free_thing, void **out)

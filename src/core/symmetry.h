@@ -12,6 +12,9 @@ symmetry_set symmetry_all(bool d2);
 bool symmetry_lookup(bool d2, const char *name, symmetry_set *out);
 /* Names valid for the dimension, for error messages. */
 const char *symmetry_names(bool d2);
+/* For a name unknown in this dimension but valid in the other: a phrase that
+   says so and how to run the model (else ""), to end the error with. */
+const char *symmetry_dim_hint(bool d2, const char *name);
 
 typedef void *(*symmetry_map_fn)(void *ctx, const void *thing);
 typedef bool (*symmetry_same_fn)(const void *a, const void *b);

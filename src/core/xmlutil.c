@@ -1,5 +1,6 @@
 /* xmlutil.c — typed attribute access on libxml2 elements, parsed as .NET's converters do. */
 #include "xmlutil.h"
+#include "suggest.h"
 #include <ctype.h>
 #include <errno.h>
 #include <libxml/parser.h>
@@ -102,13 +103,42 @@ bool xml_get_char(diag *d, const xmlNode *el, const char *name, char *out, bool 
     return true;
 }
 
+/* Attributes that the reference's own models carry where it reads nothing: it
+   ignores them silently, and so do we (the corpus would warn on them otherwise). */
+static const struct {
+    const char *element, *attribute;
+} silently_ignored[] = {
+    {"union", "color"}, {"sequence", "periodic"}, {"markov", "periodic"}, {"one", "periodic"},
+    {"all", "periodic"}, {"prl", "periodic"}, {"prl", "d"},
+};
+
+static bool is_silently_ignored(const xmlNode *el, const char *name)
+{
+    for (size_t i = 0; i < sizeof silently_ignored / sizeof *silently_ignored; i++)
+        if (xml_is(el, silently_ignored[i].element) && strcmp(name, silently_ignored[i].attribute) == 0) return true;
+    return false;
+}
+
+/* The root element of a model defines the grid, whatever node it is: path, wfc and the rest. */
+static bool is_grid_attribute(const xmlNode *el, const char *name)
+{
+    static const char *const grid_attrs[] = {"values", "origin", "symmetry", "folder", "transparent", NULL};
+    if (!el->parent || el->parent->type != XML_DOCUMENT_NODE) return false;
+    for (const char *const *g = grid_attrs; *g; g++)
+        if (strcmp(*g, name) == 0) return true;
+    return false;
+}
+
 void xml_check_attrs(diag *d, const xmlNode *el, const char *const *known)
 {
     for (xmlAttr *a = el->properties; a; a = a->next) {
         const char *name = (const char *)a->name;
-        bool ok = strcmp(name, "comment") == 0;
+        bool ok = strcmp(name, "comment") == 0 || is_silently_ignored(el, name) || is_grid_attribute(el, name);
         for (const char *const *k = known; !ok && *k; k++) ok = strcmp(*k, name) == 0;
-        if (!ok) diag_warn(d, xml_line(el), "unknown attribute \"%s\" on <%s> is ignored", name, xml_name(el));
+        if (ok) continue;
+        char hint[96];
+        diag_warn(d, xml_line(el), "unknown attribute \"%s\" on <%s> is ignored%s", name, xml_name(el),
+                  suggest_phrase(hint, sizeof hint, name, known));
     }
 }
 

@@ -39,7 +39,8 @@ static node *branch_load(loader *ld, const xmlNode *el, symmetry_set parent_symm
     const char *sym = xml_attr(el, "symmetry");
     bool d2 = ld->grid->mz == 1;
     if (sym && !symmetry_lookup(d2, sym, &symmetry)) {
-        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "unknown symmetry %s (use one of %s)", sym, symmetry_names(d2));
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "unknown symmetry %s (use one of %s)%s", sym, symmetry_names(d2),
+                   symmetry_dim_hint(d2, sym));
         return NULL;
     }
     return branch_load_children(ld, b, el, symmetry) ? &b->base : NULL;

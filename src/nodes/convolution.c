@@ -4,6 +4,7 @@
 #include "../core/xmlutil.h"
 #include "../engine/run.h"
 #include "../core/mem.h"
+#include "../core/suggest.h"
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,8 +120,13 @@ static node *convolution_load(loader *ld, const xmlNode *el, symmetry_set parent
     for (int k = 0; name && kernels[k]; k += 2)
         if (strcmp(kernels[k], name) == 0) kernel = kernels[k + 1];
     if (!kernel) {
-        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "%s neighborhood \"%s\": use %s", name ? "unknown" : "missing",
-                   name ? name : "", g->mz == 1 ? "VonNeumann or Moore" : "VonNeumann or NoCorners");
+        const char *const *other = g->mz == 1 ? kernels3d : kernels2d;
+        bool other_dim = false;
+        for (int k = 0; name && other[k]; k += 2) other_dim |= strcmp(other[k], name) == 0;
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "%s neighborhood \"%s\": use %s%s", name ? "unknown" : "missing",
+                   name ? name : "", g->mz == 1 ? "VonNeumann or Moore" : "VonNeumann or NoCorners",
+                   !other_dim ? "" : g->mz == 1 ? " (it is a 3-D neighborhood: run the model with --dim 3)"
+                                                : " (it is a 2-D neighborhood: run the model on a 2-D grid, without --dim 3)");
         return NULL;
     }
     int cells = (int)strlen(kernel);
@@ -138,7 +144,9 @@ static node *convolution_load(loader *ld, const xmlNode *el, symmetry_set parent
     int count = 0;
     for (xmlNode *x = xml_first_child(el); x; x = xml_next(x)) {
         if (!xml_is(x, "rule")) {
-            diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "unknown element <%s> inside <convolution>", xml_name(x));
+            char hint[96];
+            diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "unknown element <%s> inside <convolution>%s", xml_name(x),
+                       suggest_phrase(hint, sizeof hint, xml_name(x), (const char *const[]){"rule", NULL}));
             return NULL;
         }
         count++;

@@ -89,7 +89,8 @@ static node *map_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetr
     symmetry_set symmetry = parent_symmetry;
     const char *sym = xml_attr(el, "symmetry");
     if (sym && !symmetry_lookup(d2, sym, &symmetry)) {
-        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "unknown symmetry %s (use one of %s)", sym, symmetry_names(d2));
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "unknown symmetry %s (use one of %s)%s", sym, symmetry_names(d2),
+                   symmetry_dim_hint(d2, sym));
         return NULL;
     }
     /* The children act on the new grid. */

@@ -1,6 +1,7 @@
 /* model.c — load a model file: parse the XML, define the grid, build and compile the node tree. */
 #include "nodes.h"
 #include "settings.h"
+#include "lint.h"
 #include "../engine/run.h"
 #include "../core/resource.h"
 #include "../core/xmlutil.h"
@@ -90,7 +91,8 @@ static smalti_model *model_build(xmlDoc *doc, const char *name, const smalti_loa
         symmetry_set symmetry = symmetry_all(d2);
         const char *sym = xml_attr(root, "symmetry");
         if (sym && !symmetry_lookup(d2, sym, &symmetry))
-            ok = diag_error(&d, SMALTI_ERR_MODEL, xml_line(root), "unknown symmetry %s (use one of %s)", sym, symmetry_names(d2));
+            ok = diag_error(&d, SMALTI_ERR_MODEL, xml_line(root), "unknown symmetry %s (use one of %s)%s", sym, symmetry_names(d2),
+                   symmetry_dim_hint(d2, sym));
         if (ok) top = node_load(&ld, root, symmetry);
         if (top && !top->kind->is_branch) top = branch_wrap_markov(&ld, top);
         ok = top != NULL && !d.failed;
@@ -103,6 +105,7 @@ static smalti_model *model_build(xmlDoc *doc, const char *name, const smalti_loa
         return NULL;
     }
     m->root = top->id;
+    if (!opt->quiet) lint_model(&d, root, m);
     return m;
 }
 

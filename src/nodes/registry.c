@@ -2,6 +2,7 @@
 #include "nodes.h"
 #include "../core/xmlutil.h"
 #include "../core/mem.h"
+#include "../core/suggest.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,8 +104,14 @@ node *node_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry)
                        "<smalti> holds the model's settings and must be the first child of the root element (once)");
         else if (node_is_planned(name))
             diag_error(ld->d, SMALTI_ERR_MODEL, xml_line(el), "<%s> is not supported yet", name);
-        else
-            diag_error(ld->d, SMALTI_ERR_MODEL, xml_line(el), "unknown node type <%s>", name);
+        else {
+            const char *names[sizeof kinds / sizeof *kinds + 1];
+            for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) names[i] = kinds[i]->name;
+            names[sizeof kinds / sizeof *kinds] = NULL;
+            char hint[96];
+            diag_error(ld->d, SMALTI_ERR_MODEL, xml_line(el), "unknown node type <%s>%s", name,
+                       suggest_phrase(hint, sizeof hint, name, names));
+        }
         return NULL;
     }
     return kind->load(ld, el, parent_symmetry);

@@ -2,6 +2,7 @@
 #include "rulenode.h"
 #include "../core/xmlutil.h"
 #include "../core/mem.h"
+#include "../core/suggest.h"
 #include <string.h>
 
 static const char *const rulenode_attrs[] = {"in", "out", "p", "symmetry", "steps", "temperature", "fin", "fout", "file",
@@ -33,7 +34,8 @@ static bool load_rule_element(loader *ld, rulenode *rn, const xmlNode *xr, symme
     const char *sym = xml_attr(xr, "symmetry");
     if (sym && !symmetry_lookup(d2, sym, &symmetry)) {
         rule_free(r);
-        return diag_error(d, SMALTI_ERR_MODEL, xml_line(xr), "unknown symmetry %s (use one of %s)", sym, symmetry_names(d2));
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(xr), "unknown symmetry %s (use one of %s)%s", sym, symmetry_names(d2),
+                   symmetry_dim_hint(d2, sym));
     }
     return rule_expand(d, r, d2, symmetry, &rn->rules, &rn->rule_count);
 }
@@ -113,7 +115,8 @@ node *rulenode_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry,
     symmetry_set symmetry = parent_symmetry;
     const char *sym = xml_attr(el, "symmetry");
     if (sym && !symmetry_lookup(d2, sym, &symmetry)) {
-        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "unknown symmetry %s (use one of %s)", sym, symmetry_names(d2));
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "unknown symmetry %s (use one of %s)%s", sym, symmetry_names(d2),
+                   symmetry_dim_hint(d2, sym));
         return NULL;
     }
 
@@ -126,7 +129,10 @@ node *rulenode_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry,
         } else if (xml_is(c, "field") || xml_is(c, "observe")) {
             continue; /* read once the rules are known */
         } else if (!xml_is(c, "union")) {
-            diag_error(d, SMALTI_ERR_MODEL, xml_line(c), "unknown element <%s> inside <%s>", xml_name(c), xml_name(el));
+            static const char *const children[] = {"rule", "field", "observe", "union", NULL};
+            char hint[96];
+            diag_error(d, SMALTI_ERR_MODEL, xml_line(c), "unknown element <%s> inside <%s>%s", xml_name(c), xml_name(el),
+                       suggest_phrase(hint, sizeof hint, xml_name(c), children));
             return NULL;
         }
     }

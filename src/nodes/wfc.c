@@ -87,7 +87,8 @@ bool wfc_finish_load(loader *ld, wfc_node *w, const xmlNode *el, symmetry_set pa
     symmetry_set symmetry = parent_symmetry;
     const char *sym = xml_attr(el, "symmetry");
     if (sym && !symmetry_lookup(d2, sym, &symmetry))
-        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "unknown symmetry %s (use one of %s)", sym, symmetry_names(d2));
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "unknown symmetry %s (use one of %s)%s", sym, symmetry_names(d2),
+                   symmetry_dim_hint(d2, sym));
     grid_def *old = ld->grid;
     ld->grid = &w->newgrid;
     bool ok = branch_load_children(ld, &w->b, el, symmetry);

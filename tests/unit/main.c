@@ -31,5 +31,6 @@ int main(void)
     failed += run_budget_tests();
     failed += run_memres_tests();
     failed += run_settings_tests();
+    failed += run_lint_tests();
     return failed ? 1 : 0;
 }

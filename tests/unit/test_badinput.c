@@ -19,7 +19,7 @@ static const bad_case cases[] = {
     {"repeated_value.xml", SMALTI_ERR_MODEL, 2, "repeating value B"},
     {"bad_symmetry.xml", SMALTI_ERR_MODEL, 3, "unknown symmetry (xz)"},
     {"mismatched_sizes.xml", SMALTI_ERR_MODEL, 3, "non-matching pattern sizes"},
-    {"unknown_value.xml", SMALTI_ERR_MODEL, 4, "input code X"},
+    {"unknown_value.xml", SMALTI_ERR_MODEL, 4, "input symbol 'X' is not in values"},
     {"not_rectangular.xml", SMALTI_ERR_MODEL, 2, "not rectangular"},
     {"bad_number.xml", SMALTI_ERR_MODEL, 2, "steps=\"many\""},
     {"no_values.xml", SMALTI_ERR_MODEL, 1, "no values"},

@@ -45,4 +45,5 @@ int run_poisson_tests(void);
 int run_anim_tests(void);
 int run_memres_tests(void);
 int run_settings_tests(void);
+int run_lint_tests(void);
 #endif
