@@ -15,7 +15,8 @@ check_list() {
             v=$(get $side)
             [ -n "$v" ] && args="$args --$side $v"
         done
-        [ "$(get d)" = 3 ] && args="$args --dim 3"
+        # A height makes the grid 3-D, as in the reference's models.xml; say so, as the CLI's note asks.
+        { [ "$(get d)" = 3 ] || [ -n "$(get height)" ]; } && args="$args --dim 3"
         echo "$(get name)$args"
     done | sort -u > "$dir/entries"
     checked=0
