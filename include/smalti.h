@@ -100,7 +100,8 @@ typedef struct smalti_error {
 typedef void (*smalti_warning_fn)(void *userdata, const char *file, int line, const char *message);
 
 typedef struct smalti_load_options {
-    int mx, my, mz;                  /* grid size; mz = 1 for 2-D */
+    int mx, my, mz;                  /* grid size; mz = 1 for 2-D; all 0: the model's own
+                                        (smalti_settings) */
     const char *const *resource_dirs; /* roots searched for rule images etc. */
     int resource_dir_count;          /* 0: "resources" in the working directory,
                                         then "../resources" beside the model file */
@@ -151,6 +152,35 @@ SMALTI_API const char *smalti_model_legend(const smalti_model *model);
 /* The grid size the model was loaded for (opt.mx, opt.my, opt.mz); a run may end on another
    grid (a map or tile wfc node makes one), whose size smalti_run_grid gives. */
 SMALTI_API void smalti_model_grid_size(const smalti_model *model, int *mx, int *my, int *mz);
+
+/* Settings a model file states for itself, in a <smalti> element that is the first
+   child of its root element, with the attribute names of a models.xml entry:
+
+       <sequence values="BWR">
+         <smalti size="48" seed="3" steps="2000" pixelsize="6"><color symbol="R" value="D04030"/></smalti>
+         ...
+
+   (attributes size, length, width, height, d, steps, seed, pixelsize, iso; <color>
+   children). The reference interpreter ignores the element. Loading checks it (a bad
+   value is a SMALTI_ERR_MODEL with its line) and never treats it as a node. Each field
+   is as the file gives it, so that a caller can let its own options win. Loading with
+   opt.mx = opt.my = opt.mz = 0 takes the grid size from these settings (as a models.xml
+   entry reads size, length, width, height and d), 16 per side when they name none. */
+typedef struct smalti_settings {
+    int size, length, width, height; /* cells; 0 when not given */
+    int dim;                 /* d: 2 or 3; 0 when not given */
+    int has_steps;           /* nonzero when steps is given (0 or negative: no limit) */
+    long steps;
+    int has_seed;            /* nonzero when seed is given */
+    int32_t seed;
+    int pixel_size;          /* pixelsize; 0 when not given */
+    int iso;                 /* 1 iso="True", 0 iso="False", -1 not given */
+    int color_count;         /* symbol color_symbols[i] has colour color_rgb[i] (0xRRGGBB) */
+    char color_symbols[257];
+    uint32_t color_rgb[256];
+} smalti_settings;
+/* The settings of a loaded model (all fields "not given" when it has none). */
+SMALTI_API void smalti_model_settings(const smalti_model *model, smalti_settings *out);
 
 /* Runs. smalti_run_new seeds the run and puts it before its first step. */
 SMALTI_API smalti_run *smalti_run_new(const smalti_model *model, int32_t seed, smalti_error *err);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "../core/rng.h"
 #include "../core/xmlutil.h"
+#include "../nodes/settings.h"
 
 typedef struct batch_args {
     const char *list, *models_dir, *out_dir;
@@ -28,35 +29,50 @@ static int run_entry(const batch_args *a, diag *d, const xmlNode *xm, const pale
         fprintf(stderr, "%s:%d: error: <model> needs a name without '/'\n", a->list, xml_line(xm));
         return EXIT_MODEL;
     }
-    int size, dim, mx, my, mz, amount, pixelsize, steps;
+    /* An attribute the entry leaves out comes from the model's own <smalti> settings, then
+       from the reference's defaults. */
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.xml", a->models_dir, name);
+    smalti_settings own;
+    if (!settings_read_file(path, NULL, &own, d->err)) {
+        print_error(d->err);
+        return EXIT_MODEL;
+    }
+    grid_request over;
+    int amount, pixelsize, steps;
     bool gif, iso;
-    if (!xml_get_int(d, xm, "size", -1, &size) || !xml_get_int(d, xm, "d", 2, &dim) ||
-        !xml_get_int(d, xm, "length", size, &mx) || !xml_get_int(d, xm, "width", size, &my) ||
-        !xml_get_int(d, xm, "height", dim == 2 ? 1 : size, &mz) || !xml_get_int(d, xm, "amount", 2, &amount) ||
-        !xml_get_int(d, xm, "pixelsize", 4, &pixelsize) || !xml_get_bool(d, xm, "gif", false, &gif) ||
-        !xml_get_bool(d, xm, "iso", false, &iso) || !xml_get_int(d, xm, "steps", gif ? 1000 : 50000, &steps)) {
+    if (!xml_get_int(d, xm, "size", 0, &over.size) || !xml_get_int(d, xm, "d", 0, &over.dim) ||
+        !xml_get_int(d, xm, "length", 0, &over.length) || !xml_get_int(d, xm, "width", 0, &over.width) ||
+        !xml_get_int(d, xm, "height", 0, &over.height) || !xml_get_int(d, xm, "amount", 2, &amount) ||
+        !xml_get_int(d, xm, "pixelsize", own.pixel_size > 0 ? own.pixel_size : 4, &pixelsize) ||
+        !xml_get_bool(d, xm, "gif", false, &gif) || !xml_get_bool(d, xm, "iso", own.iso == 1, &iso) ||
+        !xml_get_int(d, xm, "steps", own.has_steps ? (int)own.steps : gif ? 1000 : 50000, &steps)) {
         print_error(d->err);
         d->failed = 0;
         return EXIT_MODEL;
     }
-    if (dim != 2 && dim != 3) {
-        fprintf(stderr, "%s:%d: error: <model name=\"%s\"> d=\"%d\": the dimension must be 2 or 3\n", a->list, xml_line(xm), name, dim);
+    if (xml_attr(xm, "d") && over.dim != 2 && over.dim != 3) {
+        fprintf(stderr, "%s:%d: error: <model name=\"%s\"> d=\"%d\": the dimension must be 2 or 3\n", a->list, xml_line(xm), name, over.dim);
         return EXIT_MODEL;
     }
-    if (mx < 1 || my < 1 || mz < 1) {
-        fprintf(stderr, "%s:%d: error: <model name=\"%s\"> needs a positive size (or length, width and height)\n", a->list,
-                xml_line(xm), name);
+    int mx, my, mz;
+    settings_grid(&own, &over, -1, -1, &mx, &my, &mz);
+    if (mx < 1 || my < 1 || mz < 1 || (xml_attr(xm, "size") && over.size < 1)) {
+        fprintf(stderr, "%s:%d: error: <model name=\"%s\"> needs a positive size (or length, width and height), here or in "
+                        "the model's <smalti> settings\n", a->list, xml_line(xm), name);
         return EXIT_MODEL;
     }
     if (gif) amount = 1;
     palette pal = *base;
+    for (int i = 0; i < own.color_count; i++) {
+        pal.rgb[(unsigned char)own.color_symbols[i]] = own.color_rgb[i];
+        pal.has[(unsigned char)own.color_symbols[i]] = true;
+    }
     if (!palette_read_colors(&pal, xm, a->list, d->err)) {
         print_error(d->err);
         return EXIT_MODEL;
     }
 
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s.xml", a->models_dir, name);
     smalti_load_options opt = smalti_load_defaults();
     opt.mx = mx; opt.my = my; opt.mz = mz;
     opt.resource_dirs = a->resources;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "../nodes/settings.h"
 #include "../trace/anim.h"
 
 static const char usage_text[] =
@@ -19,7 +20,8 @@ static const char usage_text[] =
     "                                     (-o -: to stdout)\n"
     "  smalti --help | --version\n"
     "\n"
-    "Options of run and check:\n"
+    "Options of run and check (a model's own <smalti size=.. seed=.. steps=..>\n"
+    "settings, the first child of its root, fill in what they leave out):\n"
     "  --size N              grid side (default 64 in 2-D, 24 in 3-D)\n"
     "  --length X --width Y --height Z   grid sides, overriding --size\n"
     "  --dim 3               a 3-D grid (height defaults to the size)\n"
@@ -94,7 +96,8 @@ static const char usage_text[] =
 typedef struct run_args {
     const char *model, *output, *palette_file, *trace;
     const char *gif, *frames_dir; /* recordings of the run */
-    long size, length, width, height, dim, seed, steps, pixel_size;
+    long size, length, width, height, dim, seed, steps, pixel_size; /* sides, dim, pixel_size: 0 when not given */
+    bool seed_given, steps_given;
     long every, delay;            /* 0 when not given */
     double timeout;               /* seconds; 0: none */
     size_t max_memory;            /* bytes; 0: none */
@@ -107,11 +110,8 @@ typedef struct run_args {
 static int parse_run_args(int argc, char **argv, run_args *a)
 {
     memset(a, 0, sizeof *a);
-    a->size = a->length = a->width = a->height = -1;
-    a->dim = 2;
     a->seed = 1;
     a->steps = 50000;
-    a->pixel_size = 4;
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -141,8 +141,8 @@ static int parse_run_args(int argc, char **argv, run_args *a)
         else if (strcmp(arg, "--width") == 0) target = &a->width;
         else if (strcmp(arg, "--height") == 0) target = &a->height;
         else if (strcmp(arg, "--dim") == 0) { target = &a->dim; min = 2; max = 3; }
-        else if (strcmp(arg, "--seed") == 0) { target = &a->seed; min = INT32_MIN; max = INT32_MAX; }
-        else if (strcmp(arg, "--steps") == 0) { target = &a->steps; min = -(1L << 40); max = 1L << 40; }
+        else if (strcmp(arg, "--seed") == 0) { target = &a->seed; min = INT32_MIN; max = INT32_MAX; a->seed_given = true; }
+        else if (strcmp(arg, "--steps") == 0) { target = &a->steps; min = -(1L << 40); max = 1L << 40; a->steps_given = true; }
         else if (strcmp(arg, "--pixel-size") == 0) { target = &a->pixel_size; max = 64; }
         else if (strcmp(arg, "--every") == 0) { target = &a->every; max = 1L << 40; }
         else if (strcmp(arg, "--delay") == 0) { target = &a->delay; max = 65535; }
@@ -196,13 +196,34 @@ static int check_stdout_use(const run_args *a)
     return EXIT_OK;
 }
 
-static int load_for_args(const run_args *a, smalti_model **model)
+/* The model's own settings (its <smalti> element) fill in what the command line left out:
+   the grid, seed, step limit and pixel size, and colours under a --palette file's. */
+static int apply_model_settings(run_args *a, palette *pal, int *mx, int *my, int *mz)
+{
+    smalti_settings s;
+    smalti_error err;
+    if (!settings_read_file(a->model, NULL, &s, &err)) {
+        print_error(&err);
+        return exit_code_for(err.status);
+    }
+    if (!a->seed_given && s.has_seed) a->seed = s.seed;
+    if (!a->steps_given && s.has_steps) a->steps = s.steps;
+    if (!a->pixel_size) a->pixel_size = s.pixel_size > 0 ? s.pixel_size : 4;
+    for (int i = 0; i < s.color_count; i++) {
+        pal->rgb[(unsigned char)s.color_symbols[i]] = s.color_rgb[i];
+        pal->has[(unsigned char)s.color_symbols[i]] = true;
+    }
+    grid_request over = {(int)a->size, (int)a->length, (int)a->width, (int)a->height, (int)a->dim};
+    settings_grid(&s, &over, 64, 24, mx, my, mz);
+    return EXIT_OK;
+}
+
+static int load_for_args(const run_args *a, int mx, int my, int mz, smalti_model **model)
 {
     smalti_load_options opt = smalti_load_defaults();
-    long size = a->size > 0 ? a->size : (a->dim == 3 ? 24 : 64);
-    opt.mx = (int)(a->length > 0 ? a->length : size);
-    opt.my = (int)(a->width > 0 ? a->width : size);
-    opt.mz = (int)(a->height > 0 ? a->height : (a->dim == 3 ? size : 1));
+    opt.mx = mx;
+    opt.my = my;
+    opt.mz = mz;
     opt.resource_dirs = a->resources;
     opt.resource_dir_count = a->resource_count;
     opt.allow_any_path = a->allow_any_path;
@@ -245,13 +266,15 @@ static int cmd_run(int argc, char **argv, bool check_only)
     if (!check_only && (rc = check_stdout_use(&a)) != EXIT_OK) return rc;
     palette pal;
     palette_default(&pal);
+    int mx, my, mz;
+    if ((rc = apply_model_settings(&a, &pal, &mx, &my, &mz)) != EXIT_OK) return rc;
     smalti_error err;
     if (a.palette_file && !palette_load_file(&pal, a.palette_file, &err)) {
         print_error(&err);
         return exit_code_for(err.status);
     }
     smalti_model *model;
-    rc = load_for_args(&a, &model);
+    rc = load_for_args(&a, mx, my, mz, &model);
     if (rc != EXIT_OK) return rc;
     if (check_only) {
         if (!a.quiet) warn_unbounded_search(model, a.model);
@@ -332,7 +355,6 @@ static int cmd_run(int argc, char **argv, bool check_only)
         rc = exit_code_for(err.status);
     }
     trace_writer_free(tracer);
-    int mx, my, mz;
     smalti_run_grid(run, &mx, &my, &mz);
     if (a.iso && mz == 1 && !a.quiet) fprintf(stderr, "smalti: note: the grid is 2-D, so --iso draws the normal PNG\n");
     bool write_final = writes_final_grid(&a);

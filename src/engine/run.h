@@ -15,6 +15,7 @@ struct smalti_model {
     char *file;
     grid_def grid;
     bool origin;
+    smalti_settings settings; /* the file's own <smalti> settings */
     node **nodes;      /* by id; nodes[root] is a branch */
     int node_count;
     int root;

@@ -1,5 +1,6 @@
 /* model.c — load a model file: parse the XML, define the grid, build and compile the node tree. */
 #include "nodes.h"
+#include "settings.h"
 #include "../engine/run.h"
 #include "../core/resource.h"
 #include "../core/xmlutil.h"
@@ -68,7 +69,20 @@ static smalti_model *model_build(xmlDoc *doc, const char *name, const smalti_loa
     loader ld = {.d = &d, .grid = &m->grid, .res = &res};
     bool ok = root != NULL;
     if (!ok) diag_error(&d, SMALTI_ERR_MODEL, 1, "the document has no root element");
-    ok = ok && check_size(&d, opt) && grid_load(&d, root, opt->mx, opt->my, opt->mz, &m->grid);
+    /* The settings are read here and then taken out of the tree, so that no node kind
+       (a branch, a rule node, a generator at the root) ever sees them as a child. */
+    ok = ok && settings_parse(&d, root, &m->settings);
+    if (ok) {
+        xmlNode *settings = settings_element(root);
+        if (settings) {
+            xmlUnlinkNode(settings);
+            xmlFreeNode(settings);
+        }
+    }
+    smalti_load_options sized = *opt;
+    if (opt->mx == 0 && opt->my == 0 && opt->mz == 0)
+        settings_grid(&m->settings, &(grid_request){0}, 16, 16, &sized.mx, &sized.my, &sized.mz);
+    ok = ok && check_size(&d, &sized) && grid_load(&d, root, sized.mx, sized.my, sized.mz, &m->grid);
     ok = ok && xml_get_bool(&d, root, "origin", false, &m->origin);
     node *top = NULL;
     if (ok) {
@@ -208,3 +222,5 @@ void smalti_model_grid_size(const smalti_model *m, int *mx, int *my, int *mz)
     *my = m->grid.my;
     *mz = m->grid.mz;
 }
+
+void smalti_model_settings(const smalti_model *m, smalti_settings *out) { *out = m->settings; }

@@ -98,7 +98,10 @@ node *node_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry)
     const char *name = xml_name(el);
     const node_kind *kind = node_kind_find(name);
     if (!kind) {
-        if (node_is_planned(name))
+        if (strcmp(name, "smalti") == 0)
+            diag_error(ld->d, SMALTI_ERR_MODEL, xml_line(el),
+                       "<smalti> holds the model's settings and must be the first child of the root element (once)");
+        else if (node_is_planned(name))
             diag_error(ld->d, SMALTI_ERR_MODEL, xml_line(el), "<%s> is not supported yet", name);
         else
             diag_error(ld->d, SMALTI_ERR_MODEL, xml_line(el), "unknown node type <%s>", name);
