@@ -17,7 +17,7 @@
 #include <stb/stb_image_write.h>
 #include <stb/stb_easy_font.h>
 
-enum { MARGIN = 8, LABEL_HEIGHT = 18, FONT_SCALE = 2 };
+enum { MARGIN = 8, LABEL_HEIGHT = 18 };
 static const unsigned char BACKGROUND[3] = {0x20, 0x20, 0x24};
 static const unsigned char INK[3] = {0xE8, 0xE8, 0xE8};
 
@@ -36,7 +36,9 @@ static void fill_rect(canvas *c, int x0, int y0, int x1, int y1, const unsigned 
 }
 
 /* stb_easy_font gives axis-aligned quads (4 vertices of 16 bytes: x, y, z floats and a colour). */
-static void draw_text(canvas *c, int x, int y, const char *text) {
+/* Labels are drawn at twice the font's size (letters set closer, or at the font's own size, when a
+   label would not fit its cell). */
+static void draw_text(canvas *c, int x, int y, int scale, const char *text) {
     static char vertices[64 * 1024];
     char buffer[256];
     snprintf(buffer, sizeof buffer, "%s", text);
@@ -44,15 +46,15 @@ static void draw_text(canvas *c, int x, int y, const char *text) {
     for (int q = 0; q < quads; q++) {
         const float *v0 = (const float *)(vertices + q * 64);
         const float *v2 = (const float *)(vertices + q * 64 + 32);
-        fill_rect(c, x + (int)(v0[0] * FONT_SCALE), y + (int)(v0[1] * FONT_SCALE), x + (int)(v2[0] * FONT_SCALE),
-                  y + (int)(v2[1] * FONT_SCALE), INK);
+        fill_rect(c, x + (int)(v0[0] * scale), y + (int)(v0[1] * scale), x + (int)(v2[0] * scale),
+                  y + (int)(v2[1] * scale), INK);
     }
 }
 
-static int text_width(const char *text) {
+static int text_width(int scale, const char *text) {
     char buffer[256];
     snprintf(buffer, sizeof buffer, "%s", text);
-    return stb_easy_font_width(buffer) * FONT_SCALE;
+    return stb_easy_font_width(buffer) * scale;
 }
 
 /* The picture scaled to fit cell x cell, centred in the box whose top left corner is (x, y). */
@@ -100,7 +102,10 @@ int main(int argc, char **argv) {
         }
         int x = MARGIN + (i % columns) * (cell + MARGIN), y = MARGIN + (i / columns) * (cell + LABEL_HEIGHT + MARGIN);
         draw_thumbnail(&sheet, x, y, cell, rgb, w, h);
-        draw_text(&sheet, x + (cell - text_width(label)) / 2, y + cell + 4, label);
+        stb_easy_font_spacing(0);
+        if (text_width(2, label) > cell - 4) stb_easy_font_spacing(-1); /* a long label: tighter letters */
+        int scale = text_width(2, label) <= cell - 4 ? 2 : 1;
+        draw_text(&sheet, x + (cell - text_width(scale, label)) / 2, y + cell + 4 + (2 - scale) * 3, scale, label);
         stbi_image_free(rgb);
     }
     stbi_write_png_compression_level = 9;
