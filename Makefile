@@ -104,6 +104,7 @@ run: smalti
 include tests/tests.mk
 include tests/fuzz/fuzz.mk
 include bench/bench.mk
+include docs/pictures.mk
 
 clean:
 	rm -rf build smalti out

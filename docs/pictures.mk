@@ -1,0 +1,35 @@
+# docs/pictures.mk — `make pictures`: the docs' pictures, made from the models themselves.
+# Every docs/examples/NAME.xml gives docs/examples/NAME.png, and the bundled models give the
+# contact sheet docs/gallery.png. Sizes, pixel sizes and colours come from each model's own
+# <smalti> settings, so the pictures are what `./smalti run MODEL.xml -o X.png` makes.
+
+# The gallery's models, in the order the sheet shows them (the models.xml entries, less the
+# benchmarks): the README's gallery names them in this order.
+GALLERY_MODELS := maze dungeon cave river riverdelta kingdoms growth tower3d \
+    pathfinder upscale tiledungeon pipes pipering bricks cave_ca life forestfire \
+    caves_runner roots_runner plant village_roads village_lsystem village_noise \
+    village_voronoi village_poisson terrain frontier stained_glass
+GALLERY_CELL := 150
+GALLERY_COLUMNS := 7
+EXAMPLE_MODELS := $(wildcard docs/examples/*.xml)
+
+.PHONY: pictures tutorial-check
+pictures: smalti $(BUILD)/tools/contact_sheet tutorial-check
+	@for m in $(EXAMPLE_MODELS); do \
+	  ./smalti run $$m -q --resources rules -o $${m%.xml}.png || exit 1; echo "$${m%.xml}.png"; done
+	@mkdir -p $(BUILD)/gallery
+	@set -e; args=""; for m in $(GALLERY_MODELS); do \
+	  ./smalti run models/$$m.xml -q --resources rules -o $(BUILD)/gallery/$$m.png; \
+	  args="$$args $(BUILD)/gallery/$$m.png $$m"; done; \
+	$(BUILD)/tools/contact_sheet docs/gallery.png $(GALLERY_CELL) $(GALLERY_COLUMNS) $$args
+	@echo "docs/gallery.png ($$(wc -c < docs/gallery.png) bytes)"
+
+# Each example the tutorial shows is its file, word for word.
+tutorial-check:
+	@sh tools/check_tutorial.sh docs/tutorial.md
+
+# The sheet maker: stb_image reads the pictures, stb_easy_font draws the labels, and
+# stb_image_write writes the sheet (libstb-dev, in DEPS).
+$(BUILD)/tools/contact_sheet: tools/contact_sheet.c | $(BUILD)/.deps
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(OPT) $(WARN) -o $@ $< -lm
