@@ -31,6 +31,8 @@ int usage_error(const char *fmt, const char *arg);
 bool parse_size_arg(const char *text, size_t *out);
 bool parse_int_arg(const char *text, long min, long max, long *out);   /* a whole decimal number in [min, max] */
 const char *path_extension(const char *path);          /* ".png" of "a/b.png"; "" when the file name has none */
+/* An existing device, FIFO or socket (such as /dev/null): -o writes the text form there whatever its name. */
+bool is_special_file(const char *path);
 bool has_extension(const char *path, const char *ext); /* case-insensitive, ext with its dot */
 /* The file name of path without its extension, in buf. */
 const char *base_name(const char *path, char *buf, size_t size);

@@ -62,6 +62,12 @@ const char *path_extension(const char *path)
     return dot && (!slash || dot > slash) ? dot : "";
 }
 
+bool is_special_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
 bool has_extension(const char *path, const char *ext)
 {
     return strcasecmp(path_extension(path), ext) == 0;

@@ -28,7 +28,7 @@ bool write_result(const char *path, const smalti_run *run, const text_header *he
         return true;
     }
     const char *ext = path_extension(path);
-    if (strcasecmp(ext, ".txt") == 0) {
+    if (strcasecmp(ext, ".txt") == 0 || (!*ext && is_special_file(path))) {
         atomic_file af;
         if (!atomic_open(&af, path, temp_files_hook(), err)) return false;
         write_text_result(af.f, &h, &g);

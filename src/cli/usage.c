@@ -28,7 +28,8 @@ static const char overview_text[] =
     "Examples:\n"
     "  smalti run models/maze.xml -o maze.png\n"
     "  smalti run models/maze.xml --size 48 --seed 7 -o maze.png\n"
-    "  smalti batch ../shared/mj/models.xml -o out/\n";
+    "  smalti batch MarkovJunior/models.xml -o out/\n"
+    "(MarkovJunior/: a clone of github.com/mxgmn/MarkovJunior, for its models.)\n";
 
 static const char run_text[] =
     "Usage: smalti run MODEL.xml [options]\n"
@@ -95,10 +96,11 @@ static const char run_text[] =
     "  smalti run models/maze.xml --size 48 --seed 7 -o maze.png\n"
     "  smalti run models/maze.xml --length 160 --width 100 -o wide.png\n"
     "  smalti run models/tower3d.xml --dim 3 --length 21 --width 21 --height 32 --iso -o tower.png\n"
-    "  smalti run ../shared/mj/models/Growth.xml --size 359 --steps 40000 -o growth.txt\n"
-    "  smalti run ../shared/mj/models/MazeGrowth.xml --size 95 --every 20 --gif maze.gif\n"
-    "  smalti run ../shared/mj/models/MazeGrowth.xml --size 255 --watch\n"
-    "  smalti run models/maze.xml --trace maze.trace -o maze.png && smalti view maze.trace\n";
+    "  smalti run MarkovJunior/models/Growth.xml --size 359 --steps 40000 -o growth.txt\n"
+    "  smalti run MarkovJunior/models/MazeGrowth.xml --size 95 --every 20 --gif maze.gif\n"
+    "  smalti run MarkovJunior/models/MazeGrowth.xml --size 255 --watch\n"
+    "  smalti run models/maze.xml --trace maze.trace -o maze.png && smalti view maze.trace\n"
+    "(MarkovJunior/: a clone of github.com/mxgmn/MarkovJunior, for its models.)\n";
 
 static const char check_text[] =
     "Usage: smalti check MODEL.xml [options]\n"
@@ -118,7 +120,8 @@ static const char check_text[] =
     "Examples:\n"
     "  smalti check models/maze.xml\n"
     "  smalti check models/tower3d.xml --dim 3\n"
-    "  smalti check ../shared/mj/models/MultiSokoban8.xml --size 9\n";
+    "  smalti check MarkovJunior/models/MultiSokoban8.xml --size 9\n"
+    "(MarkovJunior/: a clone of github.com/mxgmn/MarkovJunior, for its models.)\n";
 
 static const char batch_text[] =
     "Usage: smalti batch MODELS.xml [options]\n"
@@ -144,8 +147,9 @@ static const char batch_text[] =
     "  -q, --quiet           no per-output lines, progress line or warnings\n"
     "\n"
     "Examples:\n"
-    "  smalti batch ../shared/mj/models.xml -o out/\n"
-    "  smalti batch models/models.xml --seed 1 -o gallery/\n";
+    "  smalti batch MarkovJunior/models.xml -o out/\n"
+    "  smalti batch models/models.xml --seed 1 -o gallery/\n"
+    "(MarkovJunior/: a clone of github.com/mxgmn/MarkovJunior, for its models.)\n";
 
 static const char wfc_text[] =
     "Usage: smalti wfc SAMPLES.xml [options]\n"
@@ -164,8 +168,9 @@ static const char wfc_text[] =
     "  -q, --quiet           no per-output lines and no warnings\n"
     "\n"
     "Examples:\n"
-    "  smalti wfc ../shared/wfc/samples.xml -o wfc-out/\n"
-    "  smalti wfc ../shared/wfc/samples.xml --runs 1 --backtrack 64 -o wfc-out/\n";
+    "  smalti wfc WaveFunctionCollapse/samples.xml -o wfc-out/\n"
+    "  smalti wfc WaveFunctionCollapse/samples.xml --runs 1 --backtrack 64 -o wfc-out/\n"
+    "(WaveFunctionCollapse/: a clone of github.com/mxgmn/WaveFunctionCollapse.)\n";
 
 static const char view_text[] =
     "Usage: smalti view RUN.trace [-o RUN.html] [-q]\n"

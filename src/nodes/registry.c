@@ -102,6 +102,10 @@ node *node_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry)
         if (strcmp(name, "smalti") == 0)
             diag_error(ld->d, SMALTI_ERR_MODEL, xml_line(el),
                        "<smalti> holds the model's settings and must be the first child of the root element (once)");
+        else if (strcmp(name, "rule") == 0 || strcmp(name, "field") == 0 || strcmp(name, "observe") == 0)
+            diag_error(ld->d, SMALTI_ERR_MODEL, xml_line(el),
+                       "<%s> is not a node: it belongs inside a rule node (<one>, <all> or <prl>)%s", name,
+                       strcmp(name, "rule") == 0 ? " or a <map>, <convolution> or <wfc>" : "");
         else if (node_is_planned(name))
             diag_error(ld->d, SMALTI_ERR_MODEL, xml_line(el), "<%s> is not supported yet", name);
         else {
