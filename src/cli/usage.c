@@ -145,7 +145,7 @@ static const char batch_text[] =
     "\n"
     "Examples:\n"
     "  smalti batch ../shared/mj/models.xml -o out/\n"
-    "  smalti batch models/models.xml --seed 1 -o gallery/\n";
+    "  smalti batch models/models.xml --models models --resources rules --seed 1 -o gallery/\n";
 
 static const char wfc_text[] =
     "Usage: smalti wfc SAMPLES.xml [options]\n"
