@@ -168,7 +168,7 @@ static int run_entry(const batch_args *a, diag *d, const xmlNode *xm, const pale
         smalti_run_grid(run, &fx, &fy, &fz);
         snprintf(path, sizeof path, "%s/%s.%s", a->out_dir, label, fz == 1 || iso ? "png" : "vox");
         text_header header = result_header(model, name, seed, steps);
-        if (!write_result(path, run, &header, &pal, pixelsize, &err)) {
+        if (!write_result(path, run, &header, &pal, pixelsize, a->quiet, &err)) {
             print_error(&err);
             rc = exit_code_for(err.status);
         } else if (!a->quiet) {
