@@ -115,7 +115,7 @@ expect 0 "grid is 2-D" "$T" run "$M" --size 9 --iso --pixel-size 5 -o "$dir/m2.p
 if [ "$(head -c 6 "$dir/m.gif")" = "GIF89a" ] && [ "$(od -An -tu2 -j6 -N4 "$dir/m.gif" | tr -s ' ')" = " 30 30" ]; then ok; else bad "GIF header"; fi
 if [ "$(ls "$dir/frames" | sort -n | tr '\n' ' ')" = "0.png 5.png 10.png 15.png 20.png 22.png " ]; then ok; else bad "--every 5 frames: $(ls "$dir/frames")"; fi
 if [ ! -s "$dir/rec.out" ]; then ok; else bad "a recording without -o printed: $(head -3 "$dir/rec.out")"; fi
-"$T" run "$M" --size 15 --steps 10 --frames "$dir/frames1" -o "$dir/rec.txt"
+"$T" run "$M" -q --size 15 --steps 10 --frames "$dir/frames1" -o "$dir/rec.txt"
 if [ "$(ls "$dir/frames1" | wc -l)" = 11 ] && grep -q "^steps 10$" "$dir/rec.txt"; then ok; else bad "--frames without --every keeps every step"; fi
 expect 2 "expected an integer from 1" "$T" run "$M" --gif "$dir/x.gif" --every 0
 expect 2 "expected an integer from 1" "$T" run "$M" --gif "$dir/x.gif" --every -3
@@ -290,10 +290,10 @@ fifo_gets() { # FIFO OUT -- command...: run the command writing into FIFO while 
 }
 if fifo_gets "$dir/pipe.txt" "$dir/pipe.out" -- "$T" run "$M" --size 9 --seed 3 -o "$dir/pipe.txt" && cmp -s "$dir/a.txt" "$dir/pipe.out"
 then ok; else bad "-o FIFO: replaced or not written"; fi
-"$T" run "$M" --size 9 --steps 5 --gif "$dir/five.gif"
-if fifo_gets "$dir/pipe.gif" "$dir/pipe_gif.out" -- "$T" run "$M" --size 9 --steps 5 --gif "$dir/pipe.gif" && cmp -s "$dir/five.gif" "$dir/pipe_gif.out"
+"$T" run "$M" -q --size 9 --steps 5 --gif "$dir/five.gif"
+if fifo_gets "$dir/pipe.gif" "$dir/pipe_gif.out" -- "$T" run "$M" -q --size 9 --steps 5 --gif "$dir/pipe.gif" && cmp -s "$dir/five.gif" "$dir/pipe_gif.out"
 then ok; else bad "--gif FIFO: replaced or not written"; fi
-if fifo_gets "$dir/pipe.html" "$dir/pipe_html.out" -- "$T" view "$dir/m.trace" -o "$dir/pipe.html" && cmp -s "$dir/m.html" "$dir/pipe_html.out"
+if fifo_gets "$dir/pipe.html" "$dir/pipe_html.out" -- "$T" view "$dir/m.trace" -q -o "$dir/pipe.html" && cmp -s "$dir/m.html" "$dir/pipe_html.out"
 then ok; else bad "view -o FIFO: replaced or not written"; fi
 ln -s /dev/null "$dir/null.txt"
 "$T" run "$M" --size 9 -q -o "$dir/null.txt" --trace "$dir/null.txt" && [ -L "$dir/null.txt" ] && [ -c /dev/null ] \
@@ -305,7 +305,7 @@ printf 'old\n' > "$dir/linked.txt" && ln -s linked.txt "$dir/link.txt" && ln -s 
 "$T" run "$M" --size 9 --seed 3 -o "$dir/stdout.txt" > "$dir/stdout.out" && [ -L "$dir/stdout.txt" ] && cmp -s "$dir/a.txt" "$dir/stdout.out" \
     && ok || bad "-o a link to /proc/self/fd/1 (stdout a file)"
 if mknod "$dir/devnull.html" c 1 3 2>/dev/null; then
-    "$T" view "$dir/m.trace" -o "$dir/devnull.html" && [ -c "$dir/devnull.html" ] && ok || bad "view -o DEVICE replaced the device"
+    "$T" view "$dir/m.trace" -q -o "$dir/devnull.html" && [ -c "$dir/devnull.html" ] && ok || bad "view -o DEVICE replaced the device"
 else
     echo "cli: writing into a device node skipped: mknod not permitted"
 fi

@@ -54,11 +54,12 @@ cli-test: smalti
 
 # Docs that cannot rot: the models, the api.md program and the links of README.md and docs/
 # (tests/docs_test.sh); then the script must fail on a rotted page, naming each fault's line.
+# tutorial-check (docs/pictures.mk) first: each model docs/tutorial.md shows is its docs/examples file.
 DOCS_BROKEN := tests/docs/broken
-docs-test: smalti $(BUILD)/libsmalti.a
+docs-test: smalti $(BUILD)/libsmalti.a tutorial-check
 	sh tests/docs_test.sh ./smalti $(BUILD)/libsmalti.a
 	@out=$$(sh tests/docs_test.sh ./smalti $(BUILD)/libsmalti.a $(DOCS_BROKEN) 2>&1) && { echo "docs-test passed a rotted page: $$out"; exit 1; }; \
-	for want in '$(DOCS_BROKEN)/README.md:12: the model no longer loads' '$(DOCS_BROKEN)/README.md:14: error: output code R' \
+	for want in '$(DOCS_BROKEN)/README.md:12: the model no longer loads' '$(DOCS_BROKEN)/README.md:14: error: output symbol '\''R'\'' is not in values' \
 	    '$(DOCS_BROKEN)/README.md:18: the link docs/moved.md points to no file' '$(DOCS_BROKEN)/docs/page.md:4: an empty fragment' \
 	    '$(DOCS_BROKEN)/docs/page.md:7: the link gone.png points to no file' \
 	    '$(DOCS_BROKEN)/docs/page.md:8: the link ../README.md#the-old-section names no heading' \

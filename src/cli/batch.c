@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "../core/resource.h"
 #include "../core/rng.h"
 #include "../core/xmlutil.h"
 #include "../nodes/settings.h"
@@ -61,6 +62,12 @@ static int run_entry(const batch_args *a, diag *d, const xmlNode *xm, const pale
     int mx, my, mz;
     settings_grid(&own, &over, -1, -1, &mx, &my, &mz);
     if (mx < 1 || my < 1 || mz < 1 || (xml_attr(xm, "size") && over.size < 1)) {
+        /* A model file that is not there has no settings either: that is the fault to name. */
+        smalti_error open_err;
+        if (input_file_error(path) && !smalti_model_load(path, NULL, &open_err)) {
+            print_error(&open_err);
+            return exit_code_for(open_err.status);
+        }
         fprintf(stderr, "%s:%d: error: <model name=\"%s\"> needs a positive size (or length, width and height), here or in "
                         "the model's <smalti> settings\n", a->list, xml_line(xm), name);
         return EXIT_MODEL;
@@ -161,7 +168,7 @@ static int run_entry(const batch_args *a, diag *d, const xmlNode *xm, const pale
         smalti_run_grid(run, &fx, &fy, &fz);
         snprintf(path, sizeof path, "%s/%s.%s", a->out_dir, label, fz == 1 || iso ? "png" : "vox");
         text_header header = result_header(model, name, seed, steps);
-        if (!write_result(path, run, &header, &pal, pixelsize, &err)) {
+        if (!write_result(path, run, &header, &pal, pixelsize, a->quiet, &err)) {
             print_error(&err);
             rc = exit_code_for(err.status);
         } else if (!a->quiet) {

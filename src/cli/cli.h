@@ -54,9 +54,10 @@ long run_with_progress(smalti_run *run, long step_limit, const char *label, bool
 text_header result_header(const smalti_model *model, const char *model_name, int32_t seed, long step_limit);
 /* Write the outcome of a run to path by its extension (.png, .txt, .vox), or
    the text form to stdout when path is NULL or "-". A 3-D grid's .png is its
-   isometric picture with cubes of pixel_size. */
+   isometric picture with cubes of pixel_size. Symbols without a colour in pal are
+   drawn grey, with a warning unless quiet. */
 bool write_result(const char *path, const smalti_run *run, const text_header *header, const palette *pal, int pixel_size,
-                  smalti_error *err);
+                  bool quiet, smalti_error *err);
 /* Help (usage.c): the overview, a command's usage text (NULL if no such command). */
 const char *usage_overview(void);
 const char *usage_of(const char *command);

@@ -328,7 +328,9 @@ static int cmd_run(int argc, char **argv, bool check_only)
             rc = exit_code_for(err.status);
         }
         text_header header = result_header(model, name, (int32_t)a.seed, a.steps);
-        if (write_final && !write_result(a.output, run, &header, &pal, (int)a.pixel_size, &err)) {
+        /* The lint has named the model's values without a colour already; a map may end on others. */
+        bool colours_said = a.quiet || strcmp(smalti_run_legend(run), smalti_model_legend(model)) == 0;
+        if (write_final && !write_result(a.output, run, &header, &pal, (int)a.pixel_size, colours_said, &err)) {
             print_error(&err);
             if (rc == EXIT_OK) rc = exit_code_for(err.status);
         }

@@ -13,7 +13,7 @@ text_header result_header(const smalti_model *model, const char *model_name, int
 }
 
 bool write_result(const char *path, const smalti_run *run, const text_header *header, const palette *pal, int pixel_size,
-                  smalti_error *err)
+                  bool quiet, smalti_error *err)
 {
     text_header h = *header;
     h.steps = smalti_run_counter(run);
@@ -37,7 +37,7 @@ bool write_result(const char *path, const smalti_run *run, const text_header *he
     uint32_t colors[GRID_COLORS_MAX];
     char missing[64];
     palette_colors(pal, g.legend, colors, missing, sizeof missing);
-    if (missing[0]) fprintf(stderr, "smalti: warning: no colour for symbols \"%s\" in the palette; drawn grey\n", missing);
+    if (missing[0] && !quiet) fprintf(stderr, "smalti: warning: no colour for symbols \"%s\" in the palette; drawn grey\n", missing);
     /* The reference draws a 3-D grid's picture isometrically, pixelsize being the cube size. */
     if (strcasecmp(ext, ".png") == 0)
         return g.mz > 1 ? save_iso_png(path, &g, colors, pixel_size, temp_files_hook(), err)

@@ -148,7 +148,7 @@ static const char batch_text[] =
     "\n"
     "Examples:\n"
     "  smalti batch MarkovJunior/models.xml -o out/\n"
-    "  smalti batch models/models.xml --seed 1 -o gallery/\n"
+    "  smalti batch models/models.xml --models models --resources rules --seed 1 -o gallery/\n"
     "(MarkovJunior/: a clone of github.com/mxgmn/MarkovJunior, for its models.)\n";
 
 static const char wfc_text[] =

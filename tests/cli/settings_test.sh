@@ -19,8 +19,8 @@ expect 0 '^seed 3$' "$T" run "$dir/own.xml"
 expect 0 '^steps-limit 5$' "$T" run "$dir/own.xml"
 expect 0 '^steps 5$' "$T" run "$dir/own.xml"
 # ... the same grid as the plain model given those flags.
-"$T" run "$dir/own.xml" | sed 1d > "$dir/a.txt"
-"$T" run "$dir/plain.xml" --size 12 --seed 3 --steps 5 | sed 1d > "$dir/b.txt"
+"$T" run "$dir/own.xml" -q | sed 1d > "$dir/a.txt"
+"$T" run "$dir/plain.xml" -q --size 12 --seed 3 --steps 5 | sed 1d > "$dir/b.txt"
 if cmp -s "$dir/a.txt" "$dir/b.txt"; then ok; else bad "own settings differ from the same flags"; fi
 expect 0 'ok' "$T" check "$dir/own.xml"
 
@@ -39,13 +39,13 @@ XML
 cat > "$dir/pal2.xml" <<'XML'
 <colors><color symbol="R" value="00FF00"/></colors>
 XML
-"$T" run "$dir/own.xml" -o "$dir/own.png"
-"$T" run "$dir/plain.xml" --size 12 --seed 3 --steps 5 --pixel-size 6 --palette "$dir/pal.xml" -o "$dir/plain.png"
-"$T" run "$dir/plain.xml" --size 12 --seed 3 --steps 5 --pixel-size 6 -o "$dir/default.png"
+"$T" run "$dir/own.xml" -q -o "$dir/own.png"
+"$T" run "$dir/plain.xml" -q --size 12 --seed 3 --steps 5 --pixel-size 6 --palette "$dir/pal.xml" -o "$dir/plain.png"
+"$T" run "$dir/plain.xml" -q --size 12 --seed 3 --steps 5 --pixel-size 6 -o "$dir/default.png"
 if cmp -s "$dir/own.png" "$dir/plain.png"; then ok; else bad "own pixel size and colours differ from the flags"; fi
 if cmp -s "$dir/own.png" "$dir/default.png"; then bad "the file's colour was not used"; else ok; fi
-"$T" run "$dir/own.xml" --palette "$dir/pal2.xml" --pixel-size 2 -o "$dir/own2.png"
-"$T" run "$dir/plain.xml" --size 12 --seed 3 --steps 5 --pixel-size 2 --palette "$dir/pal2.xml" -o "$dir/plain2.png"
+"$T" run "$dir/own.xml" -q --palette "$dir/pal2.xml" --pixel-size 2 -o "$dir/own2.png"
+"$T" run "$dir/plain.xml" -q --size 12 --seed 3 --steps 5 --pixel-size 2 --palette "$dir/pal2.xml" -o "$dir/plain2.png"
 if cmp -s "$dir/own2.png" "$dir/plain2.png"; then ok; else bad "--palette/--pixel-size did not win over the file"; fi
 
 # 3-D settings.
@@ -65,9 +65,9 @@ cat > "$dir/b/list.xml" <<'XML'
 XML
 expect 0 'own_3: 5 steps' "$T" batch "$dir/b/list.xml" -o "$dir/b/out"
 expect 0 'own_4: 2 steps' "$T" batch "$dir/b/list.xml" -o "$dir/b/out"
-"$T" run "$dir/own.xml" --seed 3 -o "$dir/own3.png"
+"$T" run "$dir/own.xml" -q --seed 3 -o "$dir/own3.png"
 if cmp -s "$dir/own3.png" "$dir/b/out/own_3.png"; then ok; else bad "batch entry without size differs from run"; fi
-"$T" run "$dir/own.xml" --seed 4 --size 7 --steps 2 --pixel-size 1 -o "$dir/own4.png"
+"$T" run "$dir/own.xml" -q --seed 4 --size 7 --steps 2 --pixel-size 1 -o "$dir/own4.png"
 if cmp -s "$dir/own4.png" "$dir/b/out/own_4.png"; then ok; else bad "batch entry attributes did not win over the file"; fi
 
 # Bad settings: file:line, exit 3.
