@@ -1,0 +1,37 @@
+#!/bin/sh
+# harden_test.sh — the hardening checks: deadlines inside long steps, the memory budget of image
+# decoding, sample names that climb out of their folder, temporary files, list file parse errors.
+# Usage: harden_test.sh ./smalti
+T=${1:-./smalti}
+. "$(dirname "$0")/lib.sh"
+
+# A deadline stops a long step from inside: each model's first step (the second for convchain,
+# whose first only colours the grid) takes seconds, so a run stopped between steps would say
+# "after 1 steps" (or end and write its output). `timeout 20` only guards against a run that
+# ignores the deadline; no wall time is asserted.
+inside_step() { # NAME SIZE STEPS_DONE XML [options...]
+    name=$1 size=$2 done_steps=$3 xml=$4; shift 4
+    printf '%s\n' "$xml" > "$dir/$name.xml"
+    expect 6 "$name.xml: error: stopped after $done_steps steps: the run took longer than its timeout of 0.2 s" \
+        timeout 20 "$T" run "$dir/$name.xml" --size "$size" --timeout 0.2 -q -o "$dir/$name.png" "$@"
+    if [ -e "$dir/$name.png" ]; then bad "$name: an output was written after the timeout"; else ok; fi
+}
+inside_step noise 4096 0 '<noise values="BW" octaves="16" frequency="0.0001" lacunarity="1.5"><band value="B" to="0"/><band value="W" to="1"/></noise>'
+inside_step voronoi 4096 0 '<sequence values="BWR"><voronoi sites="1000000" values="WR" border="B"/></sequence>'
+inside_step runner 2048 0 '<sequence values="BW"><runner value="W" count="65536" strength="256" life="1000" turnChance="0"/></sequence>'
+# 2000 squares with sides of 1024 cells, drawn with the widest pen: one generation (the axiom).
+axiom=$(i=0; while [ $i -lt 2000 ]; do printf 'F+F+F+F+'; i=$((i + 1)); done)
+inside_step lsystem 2048 0 "<lsystem values=\"BW\" axiom=\"$axiom\" iterations=\"0\" step=\"1024\" angle=\"90\" width=\"64\" pen=\"W\"/>"
+# convchain's sample: black and white pixels (the palette's B and W).
+mkdir -p "$dir/res/samples"
+printf '<one values="BW" in="B" out="W" steps="20"/>\n' > "$dir/tiny.xml"
+"$T" run "$dir/tiny.xml" --size 8 --pixel-size 1 -q -o "$dir/res/samples/Tiny.png"
+inside_step convchain 2048 1 '<sequence values="BWR"><convchain sample="Tiny" on="B" black="B" white="W" n="3"/></sequence>' \
+    --resources "$dir/res"
+# One `all` step over 4096^2 cells takes seconds (over a minute at 16384^2): the scan, the shuffle
+# and the writes each ask. `one` and `prl` spend their first step on the scan of 8192^2 cells.
+inside_step all 4096 0 '<all values="BW" in="B" out="W"/>'
+inside_step one 8192 0 '<one values="BW" in="B" out="W"/>'
+inside_step prl 8192 0 '<prl values="BW" in="B" out="W"/>'
+
+finish harden
