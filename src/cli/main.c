@@ -29,7 +29,8 @@ static const char usage_text[] =
     "                        output); checked between steps and inside search,\n"
     "                        wfc and generators\n"
     "  --max-memory SIZE     the most memory the run may hold, in bytes or with K, M\n"
-    "                        or G (2G); past it the run stops (exit 7, no output)\n"
+    "                        or G (2G); past it the run stops (exit 7, no output).\n"
+    "                        Loading the model (its images) has the same budget\n"
     "  --resources DIR       resource root (repeatable; default ./resources, then\n"
     "                        ../resources beside the model)\n"
     "  --allow-any-path      let the model name resources outside the roots\n"
@@ -207,6 +208,7 @@ static int load_for_args(const run_args *a, smalti_model **model)
     opt.resource_dir_count = a->resource_count;
     opt.allow_any_path = a->allow_any_path;
     opt.quiet = a->quiet;
+    opt.max_memory = a->max_memory; /* the load and the run each get the budget */
     smalti_error err;
     *model = smalti_model_load(a->model, &opt, &err);
     if (!*model) {

@@ -44,8 +44,8 @@ static bool check_size(diag *d, const smalti_load_options *o)
     return true;
 }
 
-static smalti_model *model_build(xmlDoc *doc, const char *name, const smalti_load_options *opt, const resource_reader *reader,
-                                 smalti_error *err)
+static smalti_model *model_build_within(xmlDoc *doc, const char *name, const smalti_load_options *opt,
+                                        const resource_reader *reader, smalti_error *err)
 {
     diag d = {.file = name, .err = err, .warn = opt->warn, .warn_userdata = opt->warn_userdata, .quiet = opt->quiet};
     smalti_model *m = mem_calloc(1, sizeof *m);
@@ -89,6 +89,25 @@ static smalti_model *model_build(xmlDoc *doc, const char *name, const smalti_loa
         return NULL;
     }
     m->root = top->id;
+    return m;
+}
+
+/* Build within the load's memory budget, if it has one: an image that decodes to more than the
+   budget fails as out of memory, and the error says which budget was spent. */
+static smalti_model *model_build(xmlDoc *doc, const char *name, const smalti_load_options *opt, const resource_reader *reader,
+                                 smalti_error *err)
+{
+    if (!opt->max_memory) return model_build_within(doc, name, opt, reader, err);
+    mem_budget budget = {.limit = opt->max_memory};
+    mem_budget *caller = mem_enter(&budget);
+    smalti_model *m = model_build_within(doc, name, opt, reader, err);
+    mem_enter(caller);
+    if (!m && budget.spent && err) {
+        char what[sizeof err->message];
+        snprintf(what, sizeof what, "%s", err->message);
+        error_set(err, SMALTI_ERR_MEMORY, name, err->line, "%s: loading the model needed more than its memory budget of %.1f MiB",
+                  what, (double)budget.limit / (1 << 20));
+    }
     return m;
 }
 

@@ -34,4 +34,16 @@ inside_step all 4096 0 '<all values="BW" in="B" out="W"/>'
 inside_step one 8192 0 '<one values="BW" in="B" out="W"/>'
 inside_step prl 8192 0 '<prl values="BW" in="B" out="W"/>'
 
+# The memory budget holds while a model loads and decodes its images: a 15 KB PNG that declares
+# 4000x4000 pixels (64 MiB as RGBA, before stb's own buffers) fails as out of memory under 64M.
+mkdir -p "$dir/res/rules"
+printf '<one values="BW" in="B" out="W" steps="1"/>\n' > "$dir/onecell.xml"
+"$T" run "$dir/onecell.xml" --size 1000 --pixel-size 4 -q -o "$dir/res/rules/big.png"
+printf '<all values="BW" file="big" legend="BW"/>\n' > "$dir/bigrule.xml"
+only 7 "$dir/bigrule.xml:1: error: $dir/res/rules/big.png: out of memory decoding the PNG image (4000x4000): loading the model needed more than its memory budget of 64.0 MiB" \
+    "$T" run "$dir/bigrule.xml" --resources "$dir/res" --max-memory 64M -o "$dir/bigrule.png"
+[ -e "$dir/bigrule.png" ] && bad "bigrule: an output was written" || ok
+# Without the budget it decodes, and is refused for its size as a rule image.
+expect 3 "a 4000x4000x1 rule image is absurd" "$T" run "$dir/bigrule.xml" --resources "$dir/res" -o "$dir/bigrule.png"
+
 finish harden
