@@ -32,6 +32,11 @@ static inline const resource_reader *resource_reader_of(const resources *res) { 
 char *resource_find(const resources *res, diag *d, int line, const char *what, const char *subdir, const char *name,
                     const char *ext);
 
+/* Whether path, its symbolic links resolved, lies inside root (resolved too): a name without ".." may
+   still go through a link that points anywhere. real gets where path leads, for a message. False
+   also when either cannot be resolved (path does not exist). */
+bool resource_inside_root(const char *root, const char *path, char *real, size_t real_size);
+
 /* Why an input file given by name cannot be read: 0 when it opens for reading and is not a directory, EISDIR
    for a directory (which fopen opens, to fail only at the first read, and libxml2 reports raw), else fopen's errno. */
 int input_file_error(const char *path);

@@ -46,4 +46,37 @@ only 7 "$dir/bigrule.xml:1: error: $dir/res/rules/big.png: out of memory decodin
 # Without the budget it decodes, and is refused for its size as a rule image.
 expect 3 "a 4000x4000x1 rule image is absurd" "$T" run "$dir/bigrule.xml" --resources "$dir/res" -o "$dir/bigrule.png"
 
+# smalti wfc keeps to its samples folder: a name with ".." is refused (this held already), and so
+# is a sample, density picture, tileset or tile that is a symbolic link out of the folder.
+W="$dir/wfcs"
+mkdir -p "$W/samples" "$W/tilesets/Good" "$W/tilesets/Inside" "$dir/outside"
+"$T" run "$dir/onecell.xml" --size 4 --pixel-size 1 -q -o "$dir/outside/secret.png"
+cp "$dir/outside/secret.png" "$W/samples/Plain.png"
+cp "$dir/outside/secret.png" "$W/tilesets/Good/a.png"
+printf '<samples>\n  <overlapping name="../../outside/secret" N="2" size="4"/>\n</samples>\n' > "$dir/climb.xml"
+expect 3 "climb.xml:2: error: name=\"../../outside/secret\" is not a plain sample name" \
+    "$T" wfc "$dir/climb.xml" --samples "$W" -o "$dir/wfc_out"
+ln -s "$dir/outside/secret.png" "$W/samples/Leak.png"
+printf '<samples>\n\n  <overlapping name="Leak" N="2" size="4"/>\n</samples>\n' > "$dir/leak.xml"
+expect 3 "leak.xml:3: error: $W/samples/Leak.png leaves the samples folder $W through a symbolic link (it leads to .*outside/secret.png)" \
+    "$T" wfc "$dir/leak.xml" --samples "$W" -o "$dir/wfc_out"
+set_xml='<set size="1">\n  <tiles>\n    <tile name="a" symmetry="X"/>\n  </tiles>\n  <neighbors>\n    <neighbor left="a" right="a"/>\n  </neighbors>\n</set>\n'
+printf "$set_xml" > "$W/tilesets/Good.xml"
+printf '<samples>\n  <simpletiled name="Good" size="4"/>\n</samples>\n' > "$dir/good.xml"
+expect 0 "Good 0.png .* done" "$T" wfc "$dir/good.xml" --samples "$W" -o "$dir/wfc_out"
+printf '<samples>\n  <simpletiled name="Good" size="4" density="Leak"/>\n</samples>\n' > "$dir/leak_density.xml"
+expect 3 "leak_density.xml:2: error: .*samples/Leak.png leaves the samples folder" "$T" wfc "$dir/leak_density.xml" --samples "$W" -o "$dir/wfc_out"
+printf "$set_xml" > "$dir/outside/set.xml"
+ln -s "$dir/outside/set.xml" "$W/tilesets/Linked.xml"
+printf '<samples>\n  <simpletiled name="Linked" size="4"/>\n</samples>\n' > "$dir/leak_set.xml"
+expect 3 "leak_set.xml:2: error: .*tilesets/Linked.xml leaves the samples folder" "$T" wfc "$dir/leak_set.xml" --samples "$W" -o "$dir/wfc_out"
+printf "$set_xml" > "$W/tilesets/Inside.xml"
+ln -s "$dir/outside/secret.png" "$W/tilesets/Inside/a.png"
+printf '<samples>\n  <simpletiled name="Inside" size="4"/>\n</samples>\n' > "$dir/leak_tile.xml"
+expect 3 "Inside.xml:3: error: .*tilesets/Inside/a.png leaves the samples folder" "$T" wfc "$dir/leak_tile.xml" --samples "$W" -o "$dir/wfc_out"
+# A link that stays inside the folder is fine.
+ln -s Plain.png "$W/samples/Alias.png"
+printf '<samples>\n  <overlapping name="Alias" N="2" size="4"/>\n</samples>\n' > "$dir/alias.xml"
+expect 0 "Alias N2 0.png" "$T" wfc "$dir/alias.xml" --samples "$W" -o "$dir/wfc_out"
+
 finish harden
