@@ -30,5 +30,6 @@ int main(void)
     failed += run_anim_tests();
     failed += run_budget_tests();
     failed += run_memres_tests();
+    failed += run_atomic_tests();
     return failed ? 1 : 0;
 }

@@ -44,4 +44,5 @@ int run_voronoi_tests(void);
 int run_poisson_tests(void);
 int run_anim_tests(void);
 int run_memres_tests(void);
+int run_atomic_tests(void);
 #endif
