@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "diag.h"
+#include "xmlutil.h"
 
 /* Where the bytes of resource files come from when not from the file system: tests and
    fuzzers hand a model (or a samples.xml entry) rule images, samples and tilesets held in
@@ -65,7 +66,7 @@ int32_t *vox_decode(diag *d, int line, const char *name, const unsigned char *da
    found it (resource_read.c). */
 uint32_t *resource_load_image(const resource_reader *rd, diag *d, int line, const char *path, int *width, int *height);
 int32_t *resource_load_vox(const resource_reader *rd, diag *d, int line, const char *path, int *mx, int *my, int *mz);
-/* An XML resource (a tileset) parsed with libxml2's `options`; NULL when missing or not well formed. */
-typedef struct _xmlDoc xmlDoc;
-xmlDoc *resource_load_xml(const resource_reader *rd, const char *path, int options);
+/* An XML resource (a tileset) parsed with libxml2's `options`; NULL when missing or not well formed,
+   and then *fe (if not NULL) holds libxml2's first error, if it gave one. */
+xmlDoc *resource_load_xml(const resource_reader *rd, const char *path, int options, xml_first_error *fe);
 #endif

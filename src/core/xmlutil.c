@@ -3,9 +3,32 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+static void on_xml_error(void *userdata, xmlErrorPtr e)
+{
+    xmlParserCtxt *ctx = userdata;
+    xml_first_error *fe = ctx ? ctx->_private : NULL;
+    if (!fe || fe->set || !e || e->level < XML_ERR_ERROR) return;
+    fe->set = true;
+    fe->line = e->line;
+    snprintf(fe->message, sizeof fe->message, "malformed XML: %s", e->message ? e->message : "parse error");
+    size_t n = strlen(fe->message);
+    while (n > 0 && (fe->message[n - 1] == '\n' || fe->message[n - 1] == ' ')) fe->message[--n] = 0;
+}
+
+xmlParserCtxt *xml_parser_new(xml_first_error *fe)
+{
+    memset(fe, 0, sizeof *fe);
+    xmlParserCtxt *ctx = xmlNewParserCtxt();
+    if (!ctx) return NULL;
+    ctx->_private = fe;
+    ctx->sax->serror = on_xml_error;
+    return ctx;
+}
 
 int xml_line(const xmlNode *el) { return (int)xmlGetLineNo(el); }
 const char *xml_name(const xmlNode *el) { return (const char *)el->name; }

@@ -471,12 +471,19 @@ static bool load_tiled(diag *outer, const char *root, const resource_reader *rd,
     int why = rd ? 0 : input_file_error(path);
     if (why == EISDIR) return diag_error(outer, SMALTI_ERR_MODEL, e->line, "%s is a directory, not a tileset", path);
     if (why) return diag_error(outer, SMALTI_ERR_MODEL, e->line, "%s: cannot open the tileset: %s", path, strerror(why));
-    xmlDoc *doc = resource_load_xml(rd, path, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-    if (!doc) return diag_error(outer, SMALTI_ERR_MODEL, e->line, "%s: missing or not well-formed XML", path);
+    xml_first_error fe;
+    xmlDoc *doc = resource_load_xml(rd, path, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING, &fe);
     diag dd = *outer;
     diag *d = &dd;
     d->file = path;
     d->failed = 0;
+    if (!doc) {
+        /* At the line of libxml2's first error in the tileset. */
+        if (fe.set) diag_error(d, SMALTI_ERR_MODEL, fe.line, "%s", fe.message);
+        else diag_error(outer, SMALTI_ERR_MODEL, e->line, "%s: missing or not well-formed XML", path);
+        if (dd.failed && outer->err && !outer->failed) outer->failed = 1;
+        return false;
+    }
     bool ok = false;
     tile_set ts = {0};
     double *weights = NULL;

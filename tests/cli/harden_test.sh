@@ -79,4 +79,24 @@ ln -s Plain.png "$W/samples/Alias.png"
 printf '<samples>\n  <overlapping name="Alias" N="2" size="4"/>\n</samples>\n' > "$dir/alias.xml"
 expect 0 "Alias N2 0.png" "$T" wfc "$dir/alias.xml" --samples "$W" -o "$dir/wfc_out"
 
+# A list file broken at line 3 of 10 is reported at line 3 with libxml2's first error, not its
+# last ("Extra content at the end of the document", line 4), and the same for a tileset.
+list_broken_at_3() { # LINE3
+    { echo '<models>'; echo '  <model name="A" size="8"/>'; echo "$1"
+      for c in C D E F G H; do echo "  <model name=\"$c\" size=\"8\"/>"; done; echo '</models>'; } > "$dir/list3.xml"
+}
+list_broken_at_3 '  <model name="B" size="8"/></extra>'
+only 3 "$dir/list3.xml:3: error: cannot read the model list: malformed XML: Opening and ending tag mismatch: models line 1 and extra" \
+    "$T" batch "$dir/list3.xml" -o "$dir/batch_out"
+only 3 "$dir/list3.xml:3: error: cannot read the sample list: malformed XML: Opening and ending tag mismatch: models line 1 and extra" \
+    "$T" wfc "$dir/list3.xml" -o "$dir/wfc_out"
+list_broken_at_3 '  <model name="<B" size="8"/>'
+only 3 "$dir/list3.xml:3: error: cannot read the model list: malformed XML: Unescaped '<' not allowed in attributes values" \
+    "$T" batch "$dir/list3.xml" -o "$dir/batch_out"
+printf '<set size="1">\n  <tiles>\n    <tile name="a" symmetry="X"/></oops>\n  </tiles>\n  <neighbors>\n    <neighbor left="a" right="a"/>\n  </neighbors>\n</set>\n' > "$W/tilesets/Broken.xml"
+mkdir -p "$W/tilesets/Broken"
+printf '<samples>\n  <simpletiled name="Broken" size="4"/>\n</samples>\n' > "$dir/broken_set.xml"
+expect 3 "tilesets/Broken.xml:3: error: malformed XML: Opening and ending tag mismatch: tiles line 2 and oops" \
+    "$T" wfc "$dir/broken_set.xml" --samples "$W" -o "$dir/wfc_out"
+
 finish harden
