@@ -6,8 +6,8 @@ T=${1:-./smalti}
 . "$(dirname "$0")/lib.sh"
 
 # A deadline stops a long step from inside: each model's first step (the second for convchain,
-# whose first only colours the grid) takes seconds, so a run stopped between steps would say
-# "after 1 steps" (or end and write its output). `timeout 20` only guards against a run that
+# whose first only colours the grid, quickly unless the machine is loaded) takes seconds, so a run
+# stopped between steps would say "after 1 steps" (or end and write its output). `timeout 20` only guards against a run that
 # ignores the deadline; no wall time is asserted.
 inside_step() { # NAME SIZE STEPS_DONE XML [options...]
     name=$1 size=$2 done_steps=$3 xml=$4; shift 4
@@ -26,13 +26,15 @@ inside_step lsystem 2048 0 "<lsystem values=\"BW\" axiom=\"$axiom\" iterations=\
 mkdir -p "$dir/res/samples"
 printf '<one values="BW" in="B" out="W" steps="20"/>\n' > "$dir/tiny.xml"
 "$T" run "$dir/tiny.xml" --size 8 --pixel-size 1 -q -o "$dir/res/samples/Tiny.png"
-inside_step convchain 2048 1 '<sequence values="BWR"><convchain sample="Tiny" on="B" black="B" white="W" n="3"/></sequence>' \
+inside_step convchain 2048 '[01]' '<sequence values="BWR"><convchain sample="Tiny" on="B" black="B" white="W" n="3"/></sequence>' \
     --resources "$dir/res"
 # One `all` step over 4096^2 cells takes seconds (over a minute at 16384^2): the scan, the shuffle
-# and the writes each ask. `one` and `prl` spend their first step on the scan of 8192^2 cells.
+# and the writes each ask. `one` and `prl` spend their first step on the scan of 8192^2 cells, a
+# convolution every step on its sums over them.
 inside_step all 4096 0 '<all values="BW" in="B" out="W"/>'
 inside_step one 8192 0 '<one values="BW" in="B" out="W"/>'
 inside_step prl 8192 0 '<prl values="BW" in="B" out="W"/>'
+inside_step convolution 8192 0 '<convolution values="DA" neighborhood="Moore"><rule in="D" out="A" sum="0..8" values="A" p="0.5"/></convolution>'
 
 # The memory budget holds while a model loads and decodes its images: a 15 KB PNG that declares
 # 4000x4000 pixels (64 MiB as RGBA, before stb's own buffers) fails as out of memory under 64M.
