@@ -112,6 +112,11 @@ typedef struct smalti_load_options {
     smalti_warning_fn warn;              /* NULL: print "file:line: warning: ..." to stderr */
     void *warn_userdata;
     int quiet;                       /* nonzero: drop warnings */
+    /* Bytes the loading may hold at once in the library's allocations (the model being built,
+       and the rule images, samples and tilesets it reads and decodes); 0: none. Past it the
+       load fails with SMALTI_ERR_MEMORY. (libxml2's own allocations, the parsed XML, are not
+       counted.) */
+    size_t max_memory;
 } smalti_load_options;
 
 typedef struct smalti_model smalti_model;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "../core/resource.h"
+#include "../core/xmlutil.h"
 
 int read_list_file(const char *path, const char *what, xmlDoc **doc)
 {
@@ -18,13 +19,19 @@ int read_list_file(const char *path, const char *what, xmlDoc **doc)
         fprintf(stderr, "%s: error: cannot open the %s: %s\n", path, what, strerror(e));
         return EXIT_IO;
     }
-    *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-    if (*doc) return EXIT_OK;
-    /* libxml2's message ends in a newline; a failure it reports without a line has none to show. */
-    const xmlError *xe = xmlGetLastError();
-    const char *message = xe && xe->message ? xe->message : "malformed XML";
-    int len = (int)strcspn(message, "\n");
-    if (xe && xe->line > 0) fprintf(stderr, "%s:%d: error: cannot read the %s: %.*s\n", path, xe->line, what, len, message);
-    else fprintf(stderr, "%s: error: cannot read the %s: %.*s\n", path, what, len, message);
+    /* The model loader's parser: the first of libxml2's errors is the one shown, with its line. */
+    xml_first_error fe;
+    xmlParserCtxt *ctx = xml_parser_new(&fe);
+    if (!ctx) {
+        fprintf(stderr, "%s: error: out of memory\n", path);
+        return EXIT_RUNTIME;
+    }
+    *doc = xmlCtxtReadFile(ctx, path, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING);
+    xmlFreeParserCtxt(ctx);
+    if (*doc && !fe.set) return EXIT_OK;
+    xmlFreeDoc(*doc);
+    *doc = NULL;
+    if (fe.set && fe.line > 0) fprintf(stderr, "%s:%d: error: cannot read the %s: %s\n", path, fe.line, what, fe.message);
+    else fprintf(stderr, "%s: error: cannot read the %s: %s\n", path, what, fe.set ? fe.message : "malformed XML");
     return EXIT_MODEL;
 }

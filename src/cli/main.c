@@ -169,6 +169,7 @@ static int load_for_args(const run_args *a, int mx, int my, int mz, smalti_model
     opt.resource_dirs = a->resources;
     opt.resource_dir_count = a->resource_count;
     opt.allow_any_path = a->allow_any_path;
+    opt.max_memory = a->max_memory; /* the load and the run each get the budget */
     /* Warnings are counted even under -q, for --strict, which shows them as the errors they become. */
     warnings->quiet = a->quiet && !a->strict;
     opt.warn = lint_report_warn;

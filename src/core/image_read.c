@@ -8,6 +8,11 @@
 #define STB_IMAGE_IMPLEMENTATION
 #define STBI_ONLY_PNG
 #define STBI_NO_STDIO
+/* stb's buffers (the inflated data, the filtered rows, the pixels) count against the memory budget
+   in force, as the library's own do: a small file that declares a huge image fails as out of memory. */
+#define STBI_MALLOC(size) mem_malloc(size)
+#define STBI_REALLOC(p, size) mem_realloc(p, size)
+#define STBI_FREE(p) mem_free(p)
 #if defined(__GNUC__)
 /* stb declares functions it does not define when only PNG is enabled. */
 #pragma GCC diagnostic ignored "-Wunused-function"
@@ -119,7 +124,7 @@ uint32_t *image_decode_argb(diag *d, int line, const char *path, const unsigned 
     if (!rgba && !problem) {
         const char *reason = stbi_failure_reason();
         if (reason && strcmp(reason, "outofmem") == 0) {
-            diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory");
+            diag_error(d, SMALTI_ERR_RUNTIME, line, "%s: out of memory decoding the PNG image (%dx%d)", path, w, h);
             return NULL;
         }
         problem = failure_text(reason, why, sizeof why);
@@ -131,7 +136,7 @@ uint32_t *image_decode_argb(diag *d, int line, const char *path, const unsigned 
     uint32_t *argb = mem_malloc((size_t)w * h * sizeof *argb);
     if (!argb) {
         stbi_image_free(rgba);
-        diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory");
+        diag_error(d, SMALTI_ERR_RUNTIME, line, "%s: out of memory decoding the PNG image (%dx%d)", path, w, h);
         return NULL;
     }
     for (long i = 0; i < (long)w * h; i++) {

@@ -28,9 +28,7 @@ static bool is_file(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* Whether path, its symbolic links resolved, lies inside root (resolved too): a name without ".." may
-   still go through a link that points anywhere. real gets where path leads, for the message. */
-static bool stays_inside(const char *root, const char *path, char *real, size_t real_size)
+bool resource_inside_root(const char *root, const char *path, char *real, size_t real_size)
 {
     char *real_root = realpath(root, NULL), *real_path = realpath(path, NULL);
     bool inside = false;
@@ -80,7 +78,7 @@ char *resource_find(const resources *res, diag *d, int line, const char *what, c
             if (res->reader->read(res->reader->userdata, path, &(size_t){0})) return path;
         } else if (is_file(path)) {
             char real[512];
-            if (any || stays_inside(roots[i], path, real, sizeof real)) return path;
+            if (any || resource_inside_root(roots[i], path, real, sizeof real)) return path;
             diag_error(d, SMALTI_ERR_MODEL, line,
                        "%s \"%s\" leaves the resource folder %s through a symbolic link (%s leads to %s); "
                        "pass --allow-any-path to allow it", what, name, roots[i], path, real);

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "diag.h"
+#include "xmlutil.h"
 
 /* Where the bytes of resource files come from when not from the file system: tests and
    fuzzers hand a model (or a samples.xml entry) rule images, samples and tilesets held in
@@ -31,6 +32,11 @@ static inline const resource_reader *resource_reader_of(const resources *res) { 
    `what` names the resource in messages ("rule image", "sample"). */
 char *resource_find(const resources *res, diag *d, int line, const char *what, const char *subdir, const char *name,
                     const char *ext);
+
+/* Whether path, its symbolic links resolved, lies inside root (resolved too): a name without ".." may
+   still go through a link that points anywhere. real gets where path leads, for a message. False
+   also when either cannot be resolved (path does not exist). */
+bool resource_inside_root(const char *root, const char *path, char *real, size_t real_size);
 
 /* Why an input file given by name cannot be read: 0 when it opens for reading and is not a directory, EISDIR
    for a directory (which fopen opens, to fail only at the first read, and libxml2 reports raw), else fopen's errno. */
@@ -60,7 +66,7 @@ int32_t *vox_decode(diag *d, int line, const char *name, const unsigned char *da
    found it (resource_read.c). */
 uint32_t *resource_load_image(const resource_reader *rd, diag *d, int line, const char *path, int *width, int *height);
 int32_t *resource_load_vox(const resource_reader *rd, diag *d, int line, const char *path, int *mx, int *my, int *mz);
-/* An XML resource (a tileset) parsed with libxml2's `options`; NULL when missing or not well formed. */
-typedef struct _xmlDoc xmlDoc;
-xmlDoc *resource_load_xml(const resource_reader *rd, const char *path, int options);
+/* An XML resource (a tileset) parsed with libxml2's `options`; NULL when missing or not well formed,
+   and then *fe (if not NULL) holds libxml2's first error, if it gave one. */
+xmlDoc *resource_load_xml(const resource_reader *rd, const char *path, int options, xml_first_error *fe);
 #endif

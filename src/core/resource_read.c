@@ -28,11 +28,24 @@ int32_t *resource_load_vox(const resource_reader *rd, diag *d, int line, const c
     return vox_decode(d, line, path, data, size, mx, my, mz);
 }
 
-xmlDoc *resource_load_xml(const resource_reader *rd, const char *path, int options)
+xmlDoc *resource_load_xml(const resource_reader *rd, const char *path, int options, xml_first_error *fe)
 {
-    if (!rd) return xmlReadFile(path, NULL, options);
-    size_t size = 0;
-    const unsigned char *data = rd->read(rd->userdata, path, &size);
-    if (!data || size > INT_MAX) return NULL;
-    return xmlReadMemory((const char *)data, (int)size, path, NULL, options);
+    xml_first_error unused;
+    xmlParserCtxt *ctx = xml_parser_new(fe ? fe : &unused);
+    if (!ctx) return NULL;
+    xmlDoc *doc = NULL;
+    if (!rd) {
+        doc = xmlCtxtReadFile(ctx, path, NULL, options);
+    } else {
+        size_t size = 0;
+        const unsigned char *data = rd->read(rd->userdata, path, &size);
+        if (data && size <= INT_MAX) doc = xmlCtxtReadMemory(ctx, (const char *)data, (int)size, path, NULL, options);
+    }
+    /* As for models: an error libxml2 recovered from (a namespace one) still fails the file. */
+    if (doc && ((xml_first_error *)ctx->_private)->set) {
+        xmlFreeDoc(doc);
+        doc = NULL;
+    }
+    xmlFreeParserCtxt(ctx);
+    return doc;
 }

@@ -44,6 +44,34 @@ static inline bool stop_requested(run_stop *s)
     return s->reason != STOP_NONE;
 }
 
+/* Whether a check has already said stop (reads neither the clock nor the flag). A node that a
+   check interrupted returns at once; the step it was in is not counted, and a branch does not go
+   on to its next child. */
+static inline bool stop_said(const run_stop *s) { return s && s->reason != STOP_NONE; }
+
+/* In loops whose items are cheap (a cell, a match, a symbol): stop_requested on every
+   STOP_ITEMS-th item only, so the clock is read about every STOP_ITEMS * STOP_CLOCK_EVERY items
+   (64 K items: well under a millisecond to a few milliseconds). */
+#define STOP_ITEMS 1024
+static inline bool stop_requested_at(run_stop *s, int64_t item)
+{
+    return (item & (STOP_ITEMS - 1)) == 0 && stop_requested(s);
+}
+
+/* In loops whose items differ in cost (a walker's brush, a turtle's segment): add each item's work
+   (cells touched) to *work, and stop_requested once it passes STOP_ITEMS since the last ask. Each
+   STOP_ITEMS of work counts as one check toward the next clock read, so that heavy items bring
+   the clock read sooner. */
+static inline bool stop_requested_after(run_stop *s, int64_t *work, int64_t done)
+{
+    if ((*work += done) < STOP_ITEMS) return false;
+    int64_t checks = *work / STOP_ITEMS;
+    *work = 0;
+    if (!s) return false;
+    s->countdown = s->countdown > checks ? s->countdown - (uint32_t)(checks - 1) : 1;
+    return stop_requested(s);
+}
+
 /* A fresh start (a new run, or a reset): not cancelled, the deadline `timeout_ns` from now (0: none). */
 static inline void stop_rearm(run_stop *s, int64_t timeout_ns)
 {

@@ -10,6 +10,28 @@
 #include <string.h>
 #include <strings.h>
 
+static void on_xml_error(void *userdata, xmlErrorPtr e)
+{
+    xmlParserCtxt *ctx = userdata;
+    xml_first_error *fe = ctx ? ctx->_private : NULL;
+    if (!fe || fe->set || !e || e->level < XML_ERR_ERROR) return;
+    fe->set = true;
+    fe->line = e->line;
+    snprintf(fe->message, sizeof fe->message, "malformed XML: %s", e->message ? e->message : "parse error");
+    size_t n = strlen(fe->message);
+    while (n > 0 && (fe->message[n - 1] == '\n' || fe->message[n - 1] == ' ')) fe->message[--n] = 0;
+}
+
+xmlParserCtxt *xml_parser_new(xml_first_error *fe)
+{
+    memset(fe, 0, sizeof *fe);
+    xmlParserCtxt *ctx = xmlNewParserCtxt();
+    if (!ctx) return NULL;
+    ctx->_private = fe;
+    ctx->sax->serror = on_xml_error;
+    return ctx;
+}
+
 int xml_line(const xmlNode *el) { return (int)xmlGetLineNo(el); }
 const char *xml_name(const xmlNode *el) { return (const char *)el->name; }
 bool xml_is(const xmlNode *el, const char *name) { return strcmp((const char *)el->name, name) == 0; }
@@ -156,42 +178,24 @@ xmlNode *xml_next(const xmlNode *el)
     return NULL;
 }
 
-typedef struct xml_first_error {
-    bool set;
-    int line;
-    char *message;
-    size_t size;
-} xml_first_error;
-
-static void xml_keep_first_error(void *userdata, xmlErrorPtr e)
-{
-    xmlParserCtxt *ctx = userdata;
-    xml_first_error *fe = ctx ? ctx->_private : NULL;
-    if (!fe || fe->set || !e || e->level < XML_ERR_ERROR) return;
-    fe->set = true;
-    fe->line = e->line;
-    snprintf(fe->message, fe->size, "%s", e->message ? e->message : "parse error");
-    size_t n = strlen(fe->message);
-    while (n > 0 && (fe->message[n - 1] == '\n' || fe->message[n - 1] == ' ')) fe->message[--n] = 0;
-}
-
 xmlDoc *xml_read_file_first_error(const char *path, int options, int *line, char *message, size_t size)
 {
-    xml_first_error fe = {.message = message, .size = size};
+    xml_first_error fe;
     *line = 0;
     snprintf(message, size, "parse error");
-    xmlParserCtxt *ctx = xmlNewParserCtxt();
+    xmlParserCtxt *ctx = xml_parser_new(&fe);
     if (!ctx) {
         snprintf(message, size, "out of memory");
         return NULL;
     }
-    ctx->_private = &fe;
-    ctx->sax->serror = xml_keep_first_error;
     xmlDoc *doc = xmlCtxtReadFile(ctx, path, NULL, options);
     if (fe.set) {
         xmlFreeDoc(doc);
         doc = NULL;
         *line = fe.line;
+        const char *prefix = "malformed XML: "; /* the caller says what was malformed */
+        const char *words = strncmp(fe.message, prefix, strlen(prefix)) == 0 ? fe.message + strlen(prefix) : fe.message;
+        snprintf(message, size, "%s", words);
     }
     xmlFreeParserCtxt(ctx);
     return doc;

@@ -1,9 +1,22 @@
 /* xmlutil.h — typed attribute access on libxml2 elements, parsed as .NET's converters do. */
 #ifndef SMALTI_XMLUTIL_H
 #define SMALTI_XMLUTIL_H
+#include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <stdbool.h>
 #include "diag.h"
+
+/* libxml2 reports several errors for one mistake, the later ones often lines away (a tag left open
+   at line 3 is "Extra content at the end of the document" at the end); the first is the one to
+   show. message is "malformed XML: " and libxml2's words. */
+typedef struct xml_first_error {
+    bool set;
+    int line;
+    char message[400];
+} xml_first_error;
+/* A parser that keeps its first error in *fe and prints nothing; free it with xmlFreeParserCtxt.
+   NULL when memory runs out. */
+xmlParserCtxt *xml_parser_new(xml_first_error *fe);
 
 int xml_line(const xmlNode *el);
 const char *xml_name(const xmlNode *el);

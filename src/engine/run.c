@@ -254,6 +254,9 @@ static inline __attribute__((always_inline)) int run_step(smalti_run *run)
     }
     r->acting_node = -1;
     node_go(r, r->model->nodes[r->current]);
+    /* A node that a deadline or cancel interrupted left its step half done: it is not counted and
+       not observed, and the run stays stopped until a reset. */
+    if (stop_said(&r->stop)) return 0;
     r->counter++;
     r->first[r->first_len++] = run_changes_end(r);
     if (r->observer) notify_observer(r);

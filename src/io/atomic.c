@@ -8,6 +8,7 @@
    name before its file is made and after it is renamed or removed. */
 #include "output.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,43 @@ static void release(atomic_file *af)
     af->tmp[0] = 0;
 }
 
+/* Temporary names tried: NAME.tmpPID, then NAME.tmpPID.1 and so on. */
+#define ATOMIC_TEMP_TRIES 16
+
+/* Make the temporary file beside `target`. It is created here and never opened if it exists
+   (O_EXCL, O_NOFOLLOW), so a symbolic link planted at its name cannot send the write elsewhere; a
+   name already taken (by such a link, or a file left by an earlier process with the same id) is
+   passed over for the next. */
+static bool open_temp(atomic_file *af, const char *target, smalti_error *err)
+{
+    for (int attempt = 0; attempt < ATOMIC_TEMP_TRIES; attempt++) {
+        int n = attempt == 0 ? snprintf(af->tmp, sizeof af->tmp, "%s.tmp%ld", target, (long)getpid())
+                             : snprintf(af->tmp, sizeof af->tmp, "%s.tmp%ld.%d", target, (long)getpid(), attempt);
+        if (n >= (int)sizeof af->tmp) {
+            error_set(err, SMALTI_ERR_IO, af->path, 0, "output path is too long");
+            af->tmp[0] = 0;
+            return false;
+        }
+        /* Told before the file exists, so that no moment is left when it exists unlisted. */
+        if (af->temps) af->temps->claim(af->temps->ctx, af->tmp);
+        int fd = open(af->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd >= 0 && (af->f = fdopen(fd, "wb")) != NULL) return true;
+        int e = errno;
+        if (fd >= 0) {
+            close(fd);
+            remove(af->tmp);
+        }
+        release(af);
+        if (fd >= 0 || e != EEXIST) {
+            error_set(err, SMALTI_ERR_IO, af->path, 0, "cannot write: %s", strerror(e));
+            return false;
+        }
+    }
+    error_set(err, SMALTI_ERR_IO, af->path, 0, "cannot write: %d temporary names beside it are taken (%s.tmp%ld...)",
+              ATOMIC_TEMP_TRIES, target, (long)getpid());
+    return false;
+}
+
 bool atomic_open(atomic_file *af, const char *path, const temp_hook *temps, smalti_error *err)
 {
     memset(af, 0, sizeof *af);
@@ -58,22 +96,12 @@ bool atomic_open(atomic_file *af, const char *path, const temp_hook *temps, smal
     const char *target = path;
     if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && realpath(path, resolved)) target = resolved;
     if (stat(target, &st) == 0 && !S_ISREG(st.st_mode)) return open_special(af, &st, err);
-    if (snprintf(af->target, sizeof af->target, "%s", target) >= (int)sizeof af->target ||
-        snprintf(af->tmp, sizeof af->tmp, "%s.tmp%ld", target, (long)getpid()) >= (int)sizeof af->tmp) {
+    if (snprintf(af->target, sizeof af->target, "%s", target) >= (int)sizeof af->target) {
         error_set(err, SMALTI_ERR_IO, path, 0, "output path is too long");
-        af->tmp[0] = 0;
         return false;
     }
-    /* Told before the file exists, so that no moment is left when it exists unlisted. */
     af->temps = temps;
-    if (temps) temps->claim(temps->ctx, af->tmp);
-    af->f = fopen(af->tmp, "wb");
-    if (!af->f) {
-        error_set(err, SMALTI_ERR_IO, path, 0, "cannot write: %s", strerror(errno));
-        release(af);
-        return false;
-    }
-    return true;
+    return open_temp(af, target, err);
 }
 
 /* Close the file, or only flush standard output, which stays open. */

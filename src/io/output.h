@@ -43,7 +43,9 @@ typedef struct temp_hook {
    over: "-" is standard output (flushed, not closed), and an existing character
    device or FIFO is opened as it is; a folder, block device or socket is refused
    ("PATH: is a directory"). Such outputs cannot be all-or-nothing. A symbolic
-   link stays: the file it leads to is replaced. */
+   link stays: the file it leads to is replaced. The temporary file (NAME.tmpPID)
+   is always made afresh, never opened through a file or link already at its
+   name: such a name is passed over for NAME.tmpPID.1 and so on. */
 typedef struct atomic_file {
     FILE *f;
     char tmp[4096];    /* "" when writing directly to the target */

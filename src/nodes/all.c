@@ -27,7 +27,8 @@ static void all_fit(run_state *r, const rule *rl, int32_t at)
 
 /* Matches in the order of their keys, best first; equal keys keep their
    order (the reference's stable OrderBy). Matches that would reach an
-   unreachable value are left out (and stay marked as found). */
+   unreachable value are left out (and stay marked as found). -1 when memory
+   runs out or the run must stop. */
 static int32_t all_order_by_potential(run_state *r, const rulenode *rn, rulenode_state *st)
 {
     keyed_match *keyed = mem_realloc(st->keyed, (size_t)st->match_count * 2 * sizeof *st->keyed);
@@ -37,6 +38,7 @@ static int32_t all_order_by_potential(run_state *r, const rulenode *rn, rulenode
     bool first_known = false;
     int32_t count = 0;
     for (int32_t m = 0; m < st->match_count; m++) {
+        if (stop_requested_at(&r->stop, m)) return -1;
         int ri = match_rule(rn, st->matches[m]);
         int delta;
         if (!field_delta(r->state, rn->delta[ri], rn->delta_count[ri], match_at(rn, st->matches[m]), st->potentials,
@@ -86,6 +88,7 @@ static bool all_go(run_state *r, const node *n, void *state)
         int32_t count = all_order_by_potential(r, rn, st);
         if (count < 0) return false;
         for (int32_t k = 0; k < count; k++) {
+            if (stop_requested_at(&r->stop, k)) break; /* the run stops: finish only clears the marks */
             match m = st->matches[st->keyed[k].index];
             mask_clear(st, match_rule(rn, m), match_at(rn, m));
             all_fit(r, rn->rules[match_rule(rn, m)], match_at(rn, m));
@@ -98,11 +101,13 @@ static bool all_go(run_state *r, const node *n, void *state)
     st->order = order;
     /* The reference's inside-out shuffle of 0..count-1. */
     for (int32_t i = 0; i < st->match_count; i++) {
+        if (stop_requested_at(&r->stop, i)) return false;
         int32_t j = rng_next_max(&r->random, i + 1);
         order[i] = order[j];
         order[j] = i;
     }
     for (int32_t k = 0; k < st->match_count; k++) {
+        if (stop_requested_at(&r->stop, k)) break; /* the run stops: finish only clears the marks */
         match m = st->matches[order[k]];
         int ri = match_rule(rn, m);
         int32_t corner = match_at(rn, m);

@@ -97,6 +97,7 @@ bool branch_go(run_state *r, const node *n, void *state)
         const node *child = b->children[st->n];
         if (child->kind->is_branch) r->current = child->id;
         if (node_go(r, child)) return true;
+        if (stop_said(&r->stop)) return false; /* the child was interrupted, not done: stay on it */
     }
     r->current = r->current >= 0 ? r->model->nodes[r->current]->return_to : -1;
     branch_reset(r, n, state);

@@ -232,13 +232,15 @@ static bool convchain_go(run_state *r, const node *n, void *state)
        on to the sampling steps. */
     if (st->counter == 0) {
         bool any = false;
-        for (int32_t i = 0; i < r->cells; i++)
+        for (int32_t i = 0; i < r->cells; i++) {
+            if (stop_requested_at(&r->stop, i)) return false;
             if (r->state[i] == c->on) {
                 r->state[i] = rng_next_max(&r->random, 2) == 0 ? c->black : c->white;
                 run_change_unlogged(r, i);
                 st->substrate[i] = 1;
                 any = true;
             }
+        }
         st->counter++;
         if (any) r->acting_node = n->id;
         return any;
@@ -248,6 +250,7 @@ static bool convchain_go(run_state *r, const node *n, void *state)
        substrate toggles with the Metropolis probability. The writes go
        straight to the grid, outside the change log, as in the reference. */
     for (int32_t k = 0; k < r->cells; k++) {
+        if (stop_requested_at(&r->stop, k)) return false; /* the run stops; its grid is not an output */
         int32_t i = rng_next_max(&r->random, r->cells);
         if (!st->substrate[i]) continue;
         double q = toggle_ratio(r, c, i % r->mx, i / r->mx);

@@ -223,7 +223,8 @@ static bool convolution_go(run_state *r, const node *n, void *state)
     bool change = false;
     int32_t i = 0;
     for (int z = 0; z < r->mz; z++)
-        for (int y = 0; y < r->my; y++)
+        for (int y = 0; y < r->my; y++) {
+            if (stop_requested(&r->stop)) return false; /* the run stops; its grid is not an output */
             for (int x = 0; x < r->mx; x++, i++) {
                 uint8_t input = r->state[i];
                 for (int k = 0; k < c->rule_count; k++) {
@@ -241,6 +242,7 @@ static bool convolution_go(run_state *r, const node *n, void *state)
                     break;
                 }
             }
+        }
     st->counter++;
     if (change) r->acting_node = n->id;
     return change;

@@ -394,7 +394,10 @@ static bool make_axiom(run_state *r, const lsystem *ls, lsys_state *st)
     if (!reserve(r, &st->cur, &st->cur_cap, len, ls->max_length)) return false;
     if (ls->axiom) memcpy(st->cur, ls->axiom, (size_t)len);
     else
-        for (int64_t i = 0; i < len; i++) st->cur[i] = ls->alphabet[rng_next_max(&r->random, ls->alphabet_len)];
+        for (int64_t i = 0; i < len; i++) {
+            if (stop_requested_at(&r->stop, i)) return false;
+            st->cur[i] = ls->alphabet[rng_next_max(&r->random, ls->alphabet_len)];
+        }
     st->len = len;
     return true;
 }
@@ -406,6 +409,7 @@ static bool rewrite(run_state *r, const lsystem *ls, lsys_state *st)
 {
     int64_t n = 0;
     for (int64_t i = 0; i < st->len; i++) {
+        if (stop_requested_at(&r->stop, i)) return false; /* the run stops; this generation is lost */
         unsigned char c = (unsigned char)st->cur[i];
         const char *out = &st->cur[i];
         int64_t olen = 1;
@@ -518,24 +522,26 @@ static void stamp(const run_state *r, const lsystem *ls, lsys_state *st, int64_t
 }
 
 /* A Bresenham line between the cells that hold the segment's ends, each cell
-   stamped with the brush. Segments wholly off the grid are skipped. */
-static void draw_segment(const run_state *r, const lsystem *ls, lsys_state *st, const turtle *from, const turtle *to, uint8_t value)
+   stamped with the brush. Segments wholly off the grid are skipped. Returns
+   the number of cells stamped with the brush. */
+static int64_t draw_segment(const run_state *r, const lsystem *ls, lsys_state *st, const turtle *from, const turtle *to, uint8_t value)
 {
     int64_t x0 = cell_of(from->x), y0 = cell_of(from->y), x1 = cell_of(to->x), y1 = cell_of(to->y);
     int64_t reach = ls->brush_reach;
     if ((x0 < -reach && x1 < -reach) || (y0 < -reach && y1 < -reach) || (x0 >= r->mx + reach && x1 >= r->mx + reach) ||
         (y0 >= r->my + reach && y1 >= r->my + reach))
-        return;
+        return 0;
     int64_t ax = x1 > x0 ? x1 - x0 : x0 - x1, ay = y1 > y0 ? y1 - y0 : y0 - y1;
     int sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1;
-    int64_t err = ax - ay;
-    for (;;) {
+    int64_t err = ax - ay, stamps = 0;
+    for (;; stamps++) {
         stamp(r, ls, st, x0, y0, value);
         if (x0 == x1 && y0 == y1) break;
         int64_t e2 = 2 * err;
         if (e2 > -ay) { err -= ay; x0 += sx; }
         if (e2 < ax) { err += ax; y0 += sy; }
     }
+    return stamps + 1;
 }
 
 static bool push(run_state *r, const lsystem *ls, lsys_state *st, int64_t depth, const turtle *t)
@@ -563,8 +569,9 @@ static bool draw_turtle(run_state *r, const lsystem *ls, lsys_state *st)
 {
     turtle t = {ls->x, ls->y, ls->heading, 0, 0};
     direction(&t);
-    int64_t depth = 0;
+    int64_t depth = 0, work = 0;
     for (int64_t i = 0; i < st->len; i++) {
+        if (stop_requested_after(&r->stop, &work, 1)) return false;
         unsigned char c = (unsigned char)st->cur[i];
         switch (ls->command[c]) {
         case CMD_DRAW:
@@ -572,7 +579,9 @@ static bool draw_turtle(run_state *r, const lsystem *ls, lsys_state *st)
             turtle from = t;
             t.x += round_shift(t.dx * ls->step, DIR_SHIFT + STEP_SHIFT - POS_SHIFT);
             t.y += round_shift(t.dy * ls->step, DIR_SHIFT + STEP_SHIFT - POS_SHIFT);
-            if (ls->command[c] == CMD_DRAW) draw_segment(r, ls, st, &from, &t, (uint8_t)ls->paint[c]);
+            /* A segment can stamp a wide brush over a thousand cells: it counts as that much work. */
+            if (ls->command[c] == CMD_DRAW)
+                work += draw_segment(r, ls, st, &from, &t, (uint8_t)ls->paint[c]) * ls->brush_count;
             break;
         }
         case CMD_LEFT: turn_by(&t, ls->turn); break;

@@ -46,8 +46,8 @@ static bool check_size(diag *d, const smalti_load_options *o)
     return true;
 }
 
-static smalti_model *model_build(xmlDoc *doc, const char *name, const smalti_load_options *opt, const resource_reader *reader,
-                                 smalti_error *err)
+static smalti_model *model_build_within(xmlDoc *doc, const char *name, const smalti_load_options *opt,
+                                        const resource_reader *reader, smalti_error *err)
 {
     diag d = {.file = name, .err = err, .warn = opt->warn, .warn_userdata = opt->warn_userdata, .quiet = opt->quiet};
     smalti_model *m = mem_calloc(1, sizeof *m);
@@ -109,39 +109,29 @@ static smalti_model *model_build(xmlDoc *doc, const char *name, const smalti_loa
     return m;
 }
 
-/* libxml2 reports several errors for one mistake; the first is the one to show. */
-typedef struct first_xml_error {
-    bool set;
-    int line;
-    char message[400];
-} first_xml_error;
-
-static void on_xml_error(void *userdata, xmlErrorPtr e)
+/* Build within the load's memory budget, if it has one: an image that decodes to more than the
+   budget fails as out of memory, and the error says which budget was spent. */
+static smalti_model *model_build(xmlDoc *doc, const char *name, const smalti_load_options *opt, const resource_reader *reader,
+                                 smalti_error *err)
 {
-    xmlParserCtxt *ctx = userdata;
-    first_xml_error *fe = ctx ? ctx->_private : NULL;
-    if (!fe || fe->set || !e || e->level < XML_ERR_ERROR) return;
-    fe->set = true;
-    fe->line = e->line;
-    snprintf(fe->message, sizeof fe->message, "malformed XML: %s", e->message ? e->message : "parse error");
-    size_t n = strlen(fe->message);
-    while (n > 0 && (fe->message[n - 1] == '\n' || fe->message[n - 1] == ' ')) fe->message[--n] = 0;
-}
-
-static xmlParserCtxt *new_parser(first_xml_error *fe)
-{
-    xmlParserCtxt *ctx = xmlNewParserCtxt();
-    if (!ctx) return NULL;
-    memset(fe, 0, sizeof *fe);
-    ctx->_private = fe;
-    ctx->sax->serror = on_xml_error;
-    return ctx;
+    if (!opt->max_memory) return model_build_within(doc, name, opt, reader, err);
+    mem_budget budget = {.limit = opt->max_memory};
+    mem_budget *caller = mem_enter(&budget);
+    smalti_model *m = model_build_within(doc, name, opt, reader, err);
+    mem_enter(caller);
+    if (!m && budget.spent && err) {
+        char what[sizeof err->message];
+        snprintf(what, sizeof what, "%s", err->message);
+        error_set(err, SMALTI_ERR_MEMORY, name, err->line, "%s: loading the model needed more than its memory budget of %.1f MiB",
+                  what, (double)budget.limit / (1 << 20));
+    }
+    return m;
 }
 
 static smalti_model *load_doc(xmlParserCtxt *ctx, xmlDoc *doc, const char *name, const smalti_load_options *opt,
                               const resource_reader *reader, smalti_error *err)
 {
-    first_xml_error *fe = ctx->_private;
+    xml_first_error *fe = ctx->_private;
     if (!doc || fe->set) {
         if (fe->set) error_set(err, SMALTI_ERR_MODEL, name, fe->line, "%s", fe->message);
         else error_set(err, SMALTI_ERR_MODEL, name, 0, "malformed XML");
@@ -168,8 +158,8 @@ smalti_model *smalti_model_load(const char *path, const smalti_load_options *opt
         else error_set(err, SMALTI_ERR_IO, path, 0, "cannot open the model: %s", strerror(e));
         return NULL;
     }
-    first_xml_error fe;
-    xmlParserCtxt *ctx = new_parser(&fe);
+    xml_first_error fe;
+    xmlParserCtxt *ctx = xml_parser_new(&fe);
     if (!ctx) {
         error_set(err, SMALTI_ERR_RUNTIME, path, 0, "out of memory");
         return NULL;
@@ -188,8 +178,8 @@ smalti_model *model_load_string_from(const char *xml, const char *name, const sm
         error_set(err, SMALTI_ERR_MODEL, name, 0, "the model is larger than 2 GiB");
         return NULL;
     }
-    first_xml_error fe;
-    xmlParserCtxt *ctx = new_parser(&fe);
+    xml_first_error fe;
+    xmlParserCtxt *ctx = xml_parser_new(&fe);
     if (!ctx) {
         error_set(err, SMALTI_ERR_RUNTIME, name, 0, "out of memory");
         return NULL;

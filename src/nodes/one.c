@@ -64,6 +64,7 @@ static int one_potential_match(run_state *r, const rulenode *rn, rulenode_state 
     bool first_known = false;
     int32_t argmax = -1;
     for (int32_t k = 0; k < st->match_count; k++) {
+        if (stop_requested_at(&r->stop, k)) return -1;
         match m = st->matches[k];
         int ri = match_rule(rn, m);
         int32_t corner = match_at(rn, m);

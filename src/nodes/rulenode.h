@@ -138,6 +138,7 @@ static inline __attribute__((always_inline)) void rulenode_scan_changes(run_stat
     const uint8_t *state = r->state;
     const int64_t end = run_changes_end(r);
     for (int64_t n = run_first(r, st->last_matched_turn); n < end; n++) {
+        if (stop_requested_at(&r->stop, n)) return;
         const int32_t i = run_change_at(r, n);
         int x, y, z = 0;
         if (MZ == 1) {
@@ -177,8 +178,12 @@ static inline __attribute__((always_inline)) void rulenode_scan_rule_cells(run_s
         if (imx == 1 && imy == 1 && imz == 1) {
             /* Every cell is a lattice cell and the only shift is (0,0,0). */
             const uint32_t wave = rl->input[0];
-            for (int32_t i = 0; i < r->cells; i++)
-                if ((wave >> state[i]) & 1) add(r, rn, st, ri, i);
+            for (int32_t from = 0; from < r->cells; from += STOP_ITEMS) {
+                if (r->out_of_memory || stop_requested(&r->stop)) return;
+                const int32_t to = r->cells - from > STOP_ITEMS ? from + STOP_ITEMS : r->cells;
+                for (int32_t i = from; i < to; i++)
+                    if ((wave >> state[i]) & 1) add(r, rn, st, ri, i);
+            }
             return;
         }
         const int *start = rl->ishift_start;
@@ -190,7 +195,7 @@ static inline __attribute__((always_inline)) void rulenode_scan_rule_cells(run_s
         const int xmax = MX - imx, ymax = MY - imy, zmax = MZ - imz;
         for (int z = imz - 1; z < MZ; z += imz)
             for (int y = imy - 1; y < MY; y += imy) {
-                if (r->out_of_memory) return;
+                if (r->out_of_memory || stop_requested(&r->stop)) return;
                 const int32_t row_index = y * MX + z * plane;
                 const uint8_t *row = state + row_index;
                 const bool row_inside = y <= ymax && z <= zmax;
@@ -232,7 +237,7 @@ static inline __attribute__((always_inline)) void rulenode_scan_rule_planes(run_
     uint64_t *any = band + band_words;
     for (int lz = imz - 1; lz < MZ; lz += imz)
         for (int ly = imy - 1; ly < MY; ly += imy) {
-            if (r->out_of_memory) return;
+            if (r->out_of_memory || stop_requested(&r->stop)) return;
             if (!planes_band(r, rl, lz, ly, band, any)) continue;
             int next = 0;
             for (int w = 0; w < words; w++)
@@ -284,6 +289,7 @@ static inline __attribute__((always_inline)) bool rulenode_go(run_state *r, cons
     if (rn->observations && !st->future_computed && !rulenode_observe(r, rn, st)) return false;
     if (st->last_matched_turn >= 0) rulenode_scan_changes(r, rn, st, add);
     else rulenode_scan_all(r, rn, st, add);
+    if (stop_said(&r->stop)) return false; /* an interrupted scan: the run stops */
     if (rn->fields && !rulenode_compute_fields(r, rn, st)) return false;
     return true;
 }

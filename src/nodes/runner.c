@@ -480,7 +480,12 @@ static bool runner_go(run_state *r, const node *n, void *state)
        keeps the array in place while they walk. Children walk from the next step. */
     int walking = st->count;
     if (rn->branch > 0 && !reserve(r, st, 2 * walking)) return false;
-    for (int k = 0; k < walking; k++) walk(r, rn, st, k);
+    int64_t work = 0;
+    for (int k = 0; k < walking; k++) {
+        /* A walker's work is its brush: from one cell to some 50,000. */
+        if (stop_requested_after(&r->stop, &work, 1 + st->last_count)) return false; /* the run stops; its grid is not an output */
+        walk(r, rn, st, k);
+    }
     int kept = 0;
     for (int k = 0; k < st->count; k++)
         if (st->walkers[k].life > 0) st->walkers[kept++] = st->walkers[k];

@@ -31,6 +31,7 @@ typedef struct vor_solver {
     int32_t *stack;                 /* candidate lists of the boxes on the path, one after another */
     size_t len, cap;
     bool out_of_memory;
+    run_stop *stop;                 /* the run's deadline and cancel, asked once per box */
 } vor_solver;
 
 /* The metric from per-axis signed differences. */
@@ -143,6 +144,7 @@ static bool filter(vor_solver *v, const int32_t lo[3], const int32_t hi[3], size
 
 static void solve(vor_solver *v, const int32_t lo[3], const int32_t hi[3], size_t from, size_t n)
 {
+    if (stop_requested(v->stop)) return;
     if (n == 1) {
         fill_box(v, lo, hi, v->stack[from]);
         return;
@@ -168,14 +170,14 @@ static void solve(vor_solver *v, const int32_t lo[3], const int32_t hi[3], size_
         v->len += kept;
         solve(v, clo, chi, mine, kept);
         v->len = mine;
-        if (v->out_of_memory) return;
+        if (v->out_of_memory || stop_said(v->stop)) return;
     }
 }
 
 bool voronoi_nearest(const int32_t *sx, const int32_t *sy, const int32_t *sz, int32_t count, int mx, int my, int mz,
-                     voronoi_metric metric, int32_t *owner)
+                     voronoi_metric metric, run_stop *stop, int32_t *owner)
 {
-    vor_solver v = {.sx = sx, .sy = sy, .sz = sz, .mx = mx, .plane = (int64_t)mx * my, .metric = metric, .owner = owner};
+    vor_solver v = {.sx = sx, .sy = sy, .sz = sz, .mx = mx, .plane = (int64_t)mx * my, .metric = metric, .owner = owner, .stop = stop};
     v.cap = (size_t)count * 4 + 64;
     v.stack = mem_malloc(v.cap * sizeof *v.stack);
     if (!v.stack) return false;
@@ -184,7 +186,7 @@ bool voronoi_nearest(const int32_t *sx, const int32_t *sy, const int32_t *sz, in
     int32_t lo[3] = {0, 0, 0}, hi[3] = {mx - 1, my - 1, mz - 1};
     solve(&v, lo, hi, 0, (size_t)count);
     mem_free(v.stack);
-    return !v.out_of_memory;
+    return !v.out_of_memory && !stop_said(stop);
 }
 
 /* ---- The node ---------------------------------------------------------- */
@@ -363,10 +365,14 @@ static bool voronoi_go(run_state *r, const node *n, void *state)
     } else if (!(ok = place_random_sites(r, v, owner, on_count, &s))) {
         goto done;
     }
-    if (!(ok = voronoi_nearest(s.x, s.y, s.z, s.count, r->mx, r->my, r->mz, v->metric, owner))) goto done;
+    if (!voronoi_nearest(s.x, s.y, s.z, s.count, r->mx, r->my, r->mz, v->metric, &r->stop, owner)) {
+        ok = stop_said(&r->stop); /* stopped, or out of memory */
+        goto done;
+    }
 
     int64_t plane = (int64_t)r->mx * r->my;
     for (int32_t i = 0; i < cells; i++) {
+        if (stop_requested_at(&r->stop, i)) goto done; /* the run stops; its grid is not an output */
         if (!on[i]) continue;
         uint8_t value = s.value[owner[i]];
         if (v->border >= 0) {

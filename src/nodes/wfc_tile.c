@@ -595,8 +595,10 @@ static bool tile_build(loader *ld, wfc_node *w, const xmlNode *el, tileset *ts, 
         return false;
     char *path = resource_find(ld->res, d, line, "tileset", "tilesets", name, ".xml");
     if (!path) return false;
-    *doc = resource_load_xml(resource_reader_of(ld->res), path, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    xml_first_error fe;
+    *doc = resource_load_xml(resource_reader_of(ld->res), path, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING, &fe);
     ts->path = path;
+    if (!*doc && fe.set) return diag_error(d, SMALTI_ERR_MODEL, line, "tileset %s line %d: %s", path, fe.line, fe.message);
     if (!*doc) return diag_error(d, SMALTI_ERR_MODEL, line, "couldn't read tileset %s (malformed XML?)", path);
     xmlNode *root = xmlDocGetRootElement(*doc);
     bool full_symmetry;

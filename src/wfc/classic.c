@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define CLASSIC_MAX_N 8
 #define CLASSIC_MAX_SIDE 4096
@@ -85,12 +86,26 @@ bool wfc_classic_read_entry(diag *d, const xmlNode *el, wfc_classic_entry *e)
     return true;
 }
 
+/* Every file of an entry lies under the samples folder: names with "/" or ".." are refused when the
+   entry is read, and here a symbolic link that leads out of the folder is refused, as the model
+   loader refuses one (resource_find). Files from a reader are not on disk; a missing file passes,
+   and reading it says so. */
+static bool stays_in_folder(diag *d, int line, const char *root, const resource_reader *rd, const char *path)
+{
+    if (rd || access(path, F_OK) != 0) return true;
+    char real[512];
+    if (resource_inside_root(root, path, real, sizeof real)) return true;
+    return diag_error(d, SMALTI_ERR_MODEL, line, "%s leaves the samples folder %s through a symbolic link (it leads to %s)",
+                      path, root, real);
+}
+
 /* ---- overlapping ---- */
 
 static bool load_overlapping(diag *d, const char *root, const resource_reader *rd, const wfc_classic_entry *e, wfc_classic *m)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/samples/%s.png", root, e->name);
+    if (!stays_in_folder(d, e->line, root, rd, path)) return false;
     int smx, smy;
     uint32_t *argb = resource_load_image(rd, d, e->line, path, &smx, &smy);
     if (!argb) return false;
@@ -291,10 +306,12 @@ static bool load_tiles(diag *d, const char *root, const resource_reader *rd, con
         if (unique) {
             for (int t = 0; t < card; t++) {
                 snprintf(path, sizeof path, "%s/tilesets/%s/%s %d.png", root, e->name, name, t);
+                if (!stays_in_folder(d, xml_line(x), root, rd, path)) return false;
                 if (!load_tile_png(d, rd, xml_line(x), path, m, ts, T + t, T + card)) return false;
             }
         } else {
             snprintf(path, sizeof path, "%s/tilesets/%s/%s.png", root, e->name, name);
+            if (!stays_in_folder(d, xml_line(x), root, rd, path)) return false;
             if (!load_tile_png(d, rd, xml_line(x), path, m, ts, T, T + card)) return false;
             size_t s2 = (size_t)m->tilesize * m->tilesize;
             for (int t = 1; t < card; t++) {
@@ -450,15 +467,23 @@ static bool load_tiled(diag *outer, const char *root, const resource_reader *rd,
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/tilesets/%s.xml", root, e->name);
+    if (!stays_in_folder(outer, e->line, root, rd, path)) return false;
     int why = rd ? 0 : input_file_error(path);
     if (why == EISDIR) return diag_error(outer, SMALTI_ERR_MODEL, e->line, "%s is a directory, not a tileset", path);
     if (why) return diag_error(outer, SMALTI_ERR_MODEL, e->line, "%s: cannot open the tileset: %s", path, strerror(why));
-    xmlDoc *doc = resource_load_xml(rd, path, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-    if (!doc) return diag_error(outer, SMALTI_ERR_MODEL, e->line, "%s: missing or not well-formed XML", path);
+    xml_first_error fe;
+    xmlDoc *doc = resource_load_xml(rd, path, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING, &fe);
     diag dd = *outer;
     diag *d = &dd;
     d->file = path;
     d->failed = 0;
+    if (!doc) {
+        /* At the line of libxml2's first error in the tileset. */
+        if (fe.set) diag_error(d, SMALTI_ERR_MODEL, fe.line, "%s", fe.message);
+        else diag_error(outer, SMALTI_ERR_MODEL, e->line, "%s: missing or not well-formed XML", path);
+        if (dd.failed && outer->err && !outer->failed) outer->failed = 1;
+        return false;
+    }
     bool ok = false;
     tile_set ts = {0};
     double *weights = NULL;
@@ -599,7 +624,8 @@ wfc_classic *wfc_classic_load_from(diag *d, const char *root, const resource_rea
     if (ok && e->density[0]) {
         char path[4096];
         snprintf(path, sizeof path, "%s/samples/%s.png", root, e->density);
-        uint8_t *level = wfc_density_levels(rd, d, e->line, path, e->width, e->height, 1);
+        uint8_t *level = stays_in_folder(d, e->line, root, rd, path)
+                             ? wfc_density_levels(rd, d, e->line, path, e->width, e->height, 1) : NULL;
         ok = level && wfc_set_density(pb, level, m->density, 1, e->density_power);
         if (level && !ok) diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
         mem_free(level);

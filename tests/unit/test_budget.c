@@ -2,6 +2,8 @@
    the same run object can be reset and run again (the sanitizer build checks that nothing leaks). */
 #include "unit.h"
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -52,6 +54,82 @@ static void cancel_from_another_thread_stops_the_run(void **state)
     }
     smalti_run_free(run);
     smalti_model_free(m);
+}
+
+/* Models whose second step is one long loop (seconds at 2048^2, more under the sanitizers); the
+   first step, one cell turned W, tells the canceller that the long step has begun. */
+#define GEN_SIDE 2048
+#define FIRST_STEP "<one in=\"B\" out=\"W\" steps=\"1\"/>"
+static const char *const long_step_models[] = {
+    "<sequence values=\"BW\">" FIRST_STEP "<noise octaves=\"16\" frequency=\"0.0001\" lacunarity=\"1.5\">"
+    "<band value=\"B\" to=\"0\"/><band value=\"W\" to=\"1\"/></noise></sequence>",
+    "<sequence values=\"BWR\">" FIRST_STEP "<voronoi sites=\"1000000\" values=\"WR\" border=\"B\"/></sequence>",
+    "<sequence values=\"BW\">" FIRST_STEP "<runner value=\"W\" count=\"65536\" strength=\"256\" life=\"1000\" turnChance=\"0\"/></sequence>",
+    "<sequence values=\"BW\">" FIRST_STEP "<all in=\"B\" out=\"W\"/></sequence>",
+    NULL, /* the lsystem, made below: 2000 squares of 1024-cell sides drawn with the widest pen */
+};
+
+typedef struct step_canceller {
+    smalti_run *run;
+    atomic_int steps_seen;
+} step_canceller;
+
+static void count_step(void *userdata, const smalti_step_event *event)
+{
+    (void)event;
+    atomic_fetch_add(&((step_canceller *)userdata)->steps_seen, 1);
+}
+
+/* Cancel a little after the first step: inside the second, long one. */
+static void *cancel_in_second_step(void *arg)
+{
+    step_canceller *c = arg;
+    while (atomic_load(&c->steps_seen) < 1) usleep(1000);
+    usleep(20 * 1000);
+    smalti_run_cancel(c->run);
+    return NULL;
+}
+
+static void cancel_stops_a_long_generator_step_inside(void **state)
+{
+    (void)state;
+    enum { AXIOM_SQUARES = 2000 };
+    char *lsystem = malloc(AXIOM_SQUARES * 8 + 256);
+    assert_non_null(lsystem);
+    int at = sprintf(lsystem, "<sequence values=\"BW\">" FIRST_STEP "<lsystem axiom=\"");
+    for (int k = 0; k < AXIOM_SQUARES; k++) at += sprintf(lsystem + at, "F+F+F+F+");
+    sprintf(lsystem + at, "\" iterations=\"0\" step=\"1024\" angle=\"90\" width=\"64\" pen=\"W\"/></sequence>");
+    for (int i = 0; i == 0 || long_step_models[i - 1]; i++) {
+        const char *xml = long_step_models[i] ? long_step_models[i] : lsystem;
+        smalti_model *m = unit_load(xml, "long_step", GEN_SIDE, GEN_SIDE, 1, NULL);
+        smalti_error err;
+        smalti_run *run = smalti_run_new(m, 1, &err);
+        assert_non_null(run);
+        step_canceller c = {.run = run};
+        smalti_run_set_observer(run, count_step, &c);
+        pthread_t t;
+        assert_int_equal(pthread_create(&t, NULL, cancel_in_second_step, &c), 0);
+        long steps = smalti_run_to_end(run, 0);
+        pthread_join(t, NULL);
+        /* Stopped inside the long step: it is not counted, and the run is not over. Without a check
+           in the generator's loop, the step would end and count (2 steps, the run finished). */
+        if (steps != 1) fprintf(stderr, "model %d: %ld steps\n", i, steps);
+        assert_int_equal(steps, 1);
+        assert_int_equal(atomic_load(&c.steps_seen), 1);
+        assert_false(smalti_run_finished(run));
+        assert_int_equal(smalti_run_error(run, &err), 1);
+        assert_int_equal(err.status, SMALTI_ERR_CANCELLED);
+        assert_non_null(strstr(err.message, "cancelled after 1 steps"));
+        assert_int_equal(smalti_run_step(run), 0);
+        /* The same object runs again from the start (the sanitizer build checks for leaks). */
+        smalti_run_reset(run, 2);
+        assert_int_equal(smalti_run_error(run, NULL), 0);
+        assert_int_equal(smalti_run_to_end(run, 1), 1);
+        assert_int_equal(smalti_run_error(run, NULL), 0);
+        smalti_run_free(run);
+        smalti_model_free(m);
+    }
+    free(lsystem);
 }
 
 static void timeout_stops_the_run_and_reset_rearms_it(void **state)
@@ -141,6 +219,7 @@ int run_budget_tests(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(cancel_from_another_thread_stops_the_run),
         cmocka_unit_test(timeout_stops_the_run_and_reset_rearms_it),
+        cmocka_unit_test(cancel_stops_a_long_generator_step_inside),
         cmocka_unit_test(a_negative_timeout_is_a_usage_error),
         cmocka_unit_test(memory_budget_stops_the_run_and_reset_runs_again),
         cmocka_unit_test(a_budget_too_small_to_start_is_refused),

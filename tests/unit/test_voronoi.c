@@ -37,7 +37,7 @@ static long check_case(const int32_t *sx, const int32_t *sy, const int32_t *sz, 
 {
     int32_t *owner = malloc((size_t)mx * my * mz * sizeof *owner);
     assert_non_null(owner);
-    assert_true(voronoi_nearest(sx, sy, sz, count, mx, my, mz, m, owner));
+    assert_true(voronoi_nearest(sx, sy, sz, count, mx, my, mz, m, NULL, owner));
     long ties = 0;
     for (int z = 0, i = 0; z < mz; z++)
         for (int y = 0; y < my; y++)

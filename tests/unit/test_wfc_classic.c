@@ -101,11 +101,10 @@ static void oversized_entries_are_refused(void **state)
     write_tileset(root, "Big", 4096);
     write_tileset(root, "Small", 3);
     write_tileset(root, "Dot", 1);
-    snprintf(path, sizeof path, "%s/samples", root);
-    char *samples = realpath(FIXTURES "/samples", NULL);
-    assert_non_null(samples);
-    assert_int_equal(symlink(samples, path), 0);
-    free(samples);
+    /* A copy, not a link: smalti wfc refuses links that lead out of its samples folder. */
+    char copy[256];
+    snprintf(copy, sizeof copy, "cp -R '%s' '%s/samples'", FIXTURES "/samples", root);
+    assert_int_equal(system(copy), 0);
     static const char *const cases[][2] = {
         {"<simpletiled name=\"Big\" size=\"4\"/>", "Big/a.png is 4096x4096; tiles may be at most 256 pixels wide"},
         {"<simpletiled name=\"Small\" size=\"4096\"/>", "the output picture would be 12288x12288 pixels"},

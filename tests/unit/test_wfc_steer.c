@@ -290,9 +290,10 @@ static void classic_fixed_cells_and_density(void **state)
     const char *tilesets = classic_tilesets();
     if (!tilesets) skip();
     char *dir = halves_root();
-    char link[128];
-    snprintf(link, sizeof link, "%s/tilesets", dir);
-    assert_int_equal(symlink(tilesets, link), 0);
+    /* A copy, not a link: smalti wfc refuses links that lead out of its samples folder. */
+    char copy[16384];
+    snprintf(copy, sizeof copy, "mkdir '%s/tilesets' && cp -R '%s/Knots' '%s/Knots.xml' '%s/tilesets/'", dir, tilesets, tilesets, dir);
+    assert_int_equal(system(copy), 0);
     smalti_error err;
     wfc_classic *m = classic_load(dir,
                                   "<simpletiled name=\"Knots\" subset=\"Standard\" size=\"8\" periodic=\"True\">"

@@ -1,0 +1,104 @@
+#!/bin/sh
+# harden_test.sh — the hardening checks: deadlines inside long steps, the memory budget of image
+# decoding, sample names that climb out of their folder, temporary files, list file parse errors.
+# Usage: harden_test.sh ./smalti
+T=${1:-./smalti}
+. "$(dirname "$0")/lib.sh"
+
+# A deadline stops a long step from inside: each model's first step (the second for convchain,
+# whose first only colours the grid, quickly unless the machine is loaded) takes seconds, so a run
+# stopped between steps would say "after 1 steps" (or end and write its output). `timeout 20` only guards against a run that
+# ignores the deadline; no wall time is asserted.
+inside_step() { # NAME SIZE STEPS_DONE XML [options...]
+    name=$1 size=$2 done_steps=$3 xml=$4; shift 4
+    printf '%s\n' "$xml" > "$dir/$name.xml"
+    expect 6 "$name.xml: error: stopped after $done_steps steps: the run took longer than its timeout of 0.2 s" \
+        timeout 20 "$T" run "$dir/$name.xml" --size "$size" --timeout 0.2 -q -o "$dir/$name.png" "$@"
+    if [ -e "$dir/$name.png" ]; then bad "$name: an output was written after the timeout"; else ok; fi
+}
+inside_step noise 4096 0 '<noise values="BW" octaves="16" frequency="0.0001" lacunarity="1.5"><band value="B" to="0"/><band value="W" to="1"/></noise>'
+inside_step voronoi 4096 0 '<sequence values="BWR"><voronoi sites="1000000" values="WR" border="B"/></sequence>'
+inside_step runner 2048 0 '<sequence values="BW"><runner value="W" count="65536" strength="256" life="1000" turnChance="0"/></sequence>'
+# 2000 squares with sides of 1024 cells, drawn with the widest pen: one generation (the axiom).
+axiom=$(i=0; while [ $i -lt 2000 ]; do printf 'F+F+F+F+'; i=$((i + 1)); done)
+inside_step lsystem 2048 0 "<lsystem values=\"BW\" axiom=\"$axiom\" iterations=\"0\" step=\"1024\" angle=\"90\" width=\"64\" pen=\"W\"/>"
+# convchain's sample: black and white pixels (the palette's B and W).
+mkdir -p "$dir/res/samples"
+printf '<one values="BW" in="B" out="W" steps="20"/>\n' > "$dir/tiny.xml"
+"$T" run "$dir/tiny.xml" --size 8 --pixel-size 1 -q -o "$dir/res/samples/Tiny.png"
+inside_step convchain 2048 '[01]' '<sequence values="BWR"><convchain sample="Tiny" on="B" black="B" white="W" n="3"/></sequence>' \
+    --resources "$dir/res"
+# One `all` step over 4096^2 cells takes seconds (over a minute at 16384^2): the scan, the shuffle
+# and the writes each ask. `one` and `prl` spend their first step on the scan of 8192^2 cells, a
+# convolution every step on its sums over them.
+inside_step all 4096 0 '<all values="BW" in="B" out="W"/>'
+inside_step one 8192 0 '<one values="BW" in="B" out="W"/>'
+inside_step prl 8192 0 '<prl values="BW" in="B" out="W"/>'
+inside_step convolution 8192 0 '<convolution values="DA" neighborhood="Moore"><rule in="D" out="A" sum="0..8" values="A" p="0.5"/></convolution>'
+
+# The memory budget holds while a model loads and decodes its images: a 15 KB PNG that declares
+# 4000x4000 pixels (64 MiB as RGBA, before stb's own buffers) fails as out of memory under 64M.
+mkdir -p "$dir/res/rules"
+printf '<one values="BW" in="B" out="W" steps="1"/>\n' > "$dir/onecell.xml"
+"$T" run "$dir/onecell.xml" --size 1000 --pixel-size 4 -q -o "$dir/res/rules/big.png"
+printf '<all values="BW" file="big" legend="BW"/>\n' > "$dir/bigrule.xml"
+only 7 "$dir/bigrule.xml:1: error: $dir/res/rules/big.png: out of memory decoding the PNG image (4000x4000): loading the model needed more than its memory budget of 64.0 MiB" \
+    "$T" run "$dir/bigrule.xml" --resources "$dir/res" --max-memory 64M -o "$dir/bigrule.png"
+[ -e "$dir/bigrule.png" ] && bad "bigrule: an output was written" || ok
+# Without the budget it decodes, and is refused for its size as a rule image.
+expect 3 "a 4000x4000x1 rule image is absurd" "$T" run "$dir/bigrule.xml" --resources "$dir/res" -o "$dir/bigrule.png"
+
+# smalti wfc keeps to its samples folder: a name with ".." is refused (this held already), and so
+# is a sample, density picture, tileset or tile that is a symbolic link out of the folder.
+W="$dir/wfcs"
+mkdir -p "$W/samples" "$W/tilesets/Good" "$W/tilesets/Inside" "$dir/outside"
+"$T" run "$dir/onecell.xml" --size 4 --pixel-size 1 -q -o "$dir/outside/secret.png"
+cp "$dir/outside/secret.png" "$W/samples/Plain.png"
+cp "$dir/outside/secret.png" "$W/tilesets/Good/a.png"
+printf '<samples>\n  <overlapping name="../../outside/secret" N="2" size="4"/>\n</samples>\n' > "$dir/climb.xml"
+expect 3 "climb.xml:2: error: name=\"../../outside/secret\" is not a plain sample name" \
+    "$T" wfc "$dir/climb.xml" --samples "$W" -o "$dir/wfc_out"
+ln -s "$dir/outside/secret.png" "$W/samples/Leak.png"
+printf '<samples>\n\n  <overlapping name="Leak" N="2" size="4"/>\n</samples>\n' > "$dir/leak.xml"
+expect 3 "leak.xml:3: error: $W/samples/Leak.png leaves the samples folder $W through a symbolic link (it leads to .*outside/secret.png)" \
+    "$T" wfc "$dir/leak.xml" --samples "$W" -o "$dir/wfc_out"
+set_xml='<set size="1">\n  <tiles>\n    <tile name="a" symmetry="X"/>\n  </tiles>\n  <neighbors>\n    <neighbor left="a" right="a"/>\n  </neighbors>\n</set>\n'
+printf "$set_xml" > "$W/tilesets/Good.xml"
+printf '<samples>\n  <simpletiled name="Good" size="4"/>\n</samples>\n' > "$dir/good.xml"
+expect 0 "Good 0.png .* done" "$T" wfc "$dir/good.xml" --samples "$W" -o "$dir/wfc_out"
+printf '<samples>\n  <simpletiled name="Good" size="4" density="Leak"/>\n</samples>\n' > "$dir/leak_density.xml"
+expect 3 "leak_density.xml:2: error: .*samples/Leak.png leaves the samples folder" "$T" wfc "$dir/leak_density.xml" --samples "$W" -o "$dir/wfc_out"
+printf "$set_xml" > "$dir/outside/set.xml"
+ln -s "$dir/outside/set.xml" "$W/tilesets/Linked.xml"
+printf '<samples>\n  <simpletiled name="Linked" size="4"/>\n</samples>\n' > "$dir/leak_set.xml"
+expect 3 "leak_set.xml:2: error: .*tilesets/Linked.xml leaves the samples folder" "$T" wfc "$dir/leak_set.xml" --samples "$W" -o "$dir/wfc_out"
+printf "$set_xml" > "$W/tilesets/Inside.xml"
+ln -s "$dir/outside/secret.png" "$W/tilesets/Inside/a.png"
+printf '<samples>\n  <simpletiled name="Inside" size="4"/>\n</samples>\n' > "$dir/leak_tile.xml"
+expect 3 "Inside.xml:3: error: .*tilesets/Inside/a.png leaves the samples folder" "$T" wfc "$dir/leak_tile.xml" --samples "$W" -o "$dir/wfc_out"
+# A link that stays inside the folder is fine.
+ln -s Plain.png "$W/samples/Alias.png"
+printf '<samples>\n  <overlapping name="Alias" N="2" size="4"/>\n</samples>\n' > "$dir/alias.xml"
+expect 0 "Alias N2 0.png" "$T" wfc "$dir/alias.xml" --samples "$W" -o "$dir/wfc_out"
+
+# A list file broken at line 3 of 10 is reported at line 3 with libxml2's first error, not its
+# last ("Extra content at the end of the document", line 4), and the same for a tileset.
+list_broken_at_3() { # LINE3
+    { echo '<models>'; echo '  <model name="A" size="8"/>'; echo "$1"
+      for c in C D E F G H; do echo "  <model name=\"$c\" size=\"8\"/>"; done; echo '</models>'; } > "$dir/list3.xml"
+}
+list_broken_at_3 '  <model name="B" size="8"/></extra>'
+only 3 "$dir/list3.xml:3: error: cannot read the model list: malformed XML: Opening and ending tag mismatch: models line 1 and extra" \
+    "$T" batch "$dir/list3.xml" -o "$dir/batch_out"
+only 3 "$dir/list3.xml:3: error: cannot read the sample list: malformed XML: Opening and ending tag mismatch: models line 1 and extra" \
+    "$T" wfc "$dir/list3.xml" -o "$dir/wfc_out"
+list_broken_at_3 '  <model name="<B" size="8"/>'
+only 3 "$dir/list3.xml:3: error: cannot read the model list: malformed XML: Unescaped '<' not allowed in attributes values" \
+    "$T" batch "$dir/list3.xml" -o "$dir/batch_out"
+printf '<set size="1">\n  <tiles>\n    <tile name="a" symmetry="X"/></oops>\n  </tiles>\n  <neighbors>\n    <neighbor left="a" right="a"/>\n  </neighbors>\n</set>\n' > "$W/tilesets/Broken.xml"
+mkdir -p "$W/tilesets/Broken"
+printf '<samples>\n  <simpletiled name="Broken" size="4"/>\n</samples>\n' > "$dir/broken_set.xml"
+expect 3 "tilesets/Broken.xml:3: error: malformed XML: Opening and ending tag mismatch: tiles line 2 and oops" \
+    "$T" wfc "$dir/broken_set.xml" --samples "$W" -o "$dir/wfc_out"
+
+finish harden
