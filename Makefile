@@ -6,10 +6,10 @@ WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes
 # -ffp-contract=off: no fused multiply-add, so floating point rounds the same on every
 # machine (the generator nodes promise the same grid everywhere for a seed).
 CPPFLAGS_ALL := -std=c11 -D_DEFAULT_SOURCE -ffp-contract=off -Iinclude -Ibuild/gen -I/usr/include/libxml2 $(WARN)
-LDLIBS  := -lxml2 -lgif -lzip -lcrypto -lz -lm
+LDLIBS  := -lxml2 -lzip -lcrypto -lgif -lz -lm
 BUILD   ?= build
 
-LIB_SRC := $(wildcard src/core/*.c src/wfc/*.c src/nodes/*.c src/engine/*.c src/io/*.c src/trace/*.c)
+LIB_SRC := $(wildcard src/core/*.c src/wfc/*.c src/nodes/*.c src/engine/*.c src/io/*.c src/trace/*.c src/pack/*.c)
 CLI_SRC := $(wildcard src/cli/*.c)
 LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:src/%.c=$(BUILD)/obj/%.o)

@@ -196,3 +196,26 @@ xmlDoc *xml_read_file_first_error(const char *path, int options, int *line, char
     xmlFreeParserCtxt(ctx);
     return doc;
 }
+
+xmlDoc *xml_read_memory_first_error(const char *data, int size, const char *name, int options, int *line, char *message,
+                                    size_t message_size)
+{
+    xml_first_error fe = {.message = message, .size = message_size};
+    *line = 0;
+    snprintf(message, message_size, "parse error");
+    xmlParserCtxt *ctx = xmlNewParserCtxt();
+    if (!ctx) {
+        snprintf(message, message_size, "out of memory");
+        return NULL;
+    }
+    ctx->_private = &fe;
+    ctx->sax->serror = xml_keep_first_error;
+    xmlDoc *doc = xmlCtxtReadMemory(ctx, data, size, name, NULL, options);
+    if (fe.set) {
+        xmlFreeDoc(doc);
+        doc = NULL;
+        *line = fe.line;
+    }
+    xmlFreeParserCtxt(ctx);
+    return doc;
+}
