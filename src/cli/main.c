@@ -8,6 +8,7 @@
 #include "../nodes/settings.h"
 #include "../trace/anim.h"
 #include "lint_report.h"
+#include "pack_cli.h"
 
 typedef struct run_args {
     const char *model, *output, *palette_file, *trace;
@@ -361,6 +362,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "batch") == 0) return cmd_batch(argc - 2, argv + 2);
     if (strcmp(cmd, "wfc") == 0) return cmd_wfc(argc - 2, argv + 2);
     if (strcmp(cmd, "view") == 0) return cmd_view(argc - 2, argv + 2);
+    if (strcmp(cmd, "pack") == 0) return cmd_pack(argc - 2, argv + 2);
     if (cmd[0] == '-') return unknown_option(NULL, cmd);
     return unknown_command(cmd);
 }

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "../core/diag.h"
+#include "../nodes/nodes.h"
 #include "../pack/pack.h"
 #include "pack_cli.h"
 #include "pack_zip.h"
@@ -49,7 +50,7 @@ static bool fail(build_state *b, const char *rel, const char *fmt, const char *a
 {
     char message[512];
     snprintf(message, sizeof message, fmt, arg);
-    char file[4096];
+    char file[8200];
     snprintf(file, sizeof file, "%s/%s", b->root, rel);
     error_set(b->err, SMALTI_ERR_MODEL, file, 0, "%s", message);
     return false;
@@ -61,9 +62,10 @@ static bool read_whole(const char *path, unsigned char **data, size_t *size)
     if (!f) return false;
     size_t cap = 4096, len = 0;
     unsigned char *buf = malloc(cap);
+    /* One byte more than the file: a NUL after it, so that a model's text is a string. */
     while (buf) {
-        len += fread(buf + len, 1, cap - len, f);
-        if (len < cap) break;
+        len += fread(buf + len, 1, cap - 1 - len, f);
+        if (len < cap - 1) break;
         unsigned char *grown = realloc(buf, cap * 2);
         if (!grown) {
             free(buf);
@@ -79,6 +81,7 @@ static bool read_whole(const char *path, unsigned char **data, size_t *size)
         free(buf);
         return false;
     }
+    buf[len] = 0;
     *data = buf;
     *size = len;
     return true;
@@ -170,9 +173,7 @@ static int entry_time(uint16_t *dos_time, uint16_t *dos_date)
 
 static bool has_member(const build_state *b, const char *name)
 {
-    for (size_t i = 0; i < b->count; i++)
-        if (strcmp(b->members[i].name, name) == 0) return true;
-    return false;
+    return zip_members_find(b->members, b->count, name) != NULL;
 }
 
 /* Every file the manifest names is in the zip: not left out as hidden or a backup. */
@@ -188,6 +189,49 @@ static bool manifest_files_kept(build_state *b, const pack *p)
         error_set(b->err, SMALTI_ERR_MODEL, file, m->line, "%s is not in the pack, or is a file pack build leaves out (hidden files and backups)",
                   missing);
         return false;
+    }
+    return true;
+}
+
+/* What a model of the zip reads as a resource: the member of that name. */
+static const unsigned char *member_read(void *userdata, const char *path, size_t *size)
+{
+    const build_state *b = userdata;
+    const zip_member *m = zip_members_find(b->members, b->count, path);
+    if (!m) return NULL;
+    *size = m->size;
+    return m->data;
+}
+
+/* Every model loads from the files going into the zip, as a reader of the zip loads it: with the
+   pack's resource folder as the only root, read from those files and nothing else. Messages name
+   the folder's file. Running them is `pack check`'s business. */
+static bool models_load(build_state *b, const pack *p)
+{
+    const pack_manifest *man = pack_manifest_of(p);
+    const char *roots[] = {man->resources};
+    resource_reader reader = {member_read, b};
+    for (int i = 0; i < man->model_count; i++) {
+        const pack_model *m = &man->models[i];
+        pack_defaults d;
+        if (!pack_model_defaults(p, m, NULL, &d, b->err)) return false;
+        const zip_member *xml = zip_members_find(b->members, b->count, m->file);
+        char label[4200];
+        pack_entry_label(p, m->file, label, sizeof label);
+        if (strlen((const char *)xml->data) != xml->size) {
+            error_set(b->err, SMALTI_ERR_MODEL, label, 0, "the model holds a NUL byte: not an XML file");
+            return false;
+        }
+        smalti_load_options opt = smalti_load_defaults();
+        opt.mx = d.mx;
+        opt.my = d.my;
+        opt.mz = d.mz;
+        opt.resource_dirs = roots;
+        opt.resource_dir_count = 1;
+        opt.quiet = 1;
+        smalti_model *model = model_load_string_from((const char *)xml->data, label, &opt, &reader, b->err);
+        if (!model) return false;
+        smalti_model_free(model);
     }
     return true;
 }
@@ -267,7 +311,7 @@ int cmd_pack_build(int argc, char **argv)
     unsigned char *zip = NULL;
     size_t zip_size = 0;
     rc = EXIT_OK;
-    if (!walk(&b, "", 0) || !manifest_files_kept(&b, p) ||
+    if (!walk(&b, "", 0) || (zip_members_sort(b.members, b.count), !manifest_files_kept(&b, p)) || !models_load(&b, p) ||
         !pack_zip_build(b.members, b.count, dos_time, dos_date, output, &zip, &zip_size, &err))
         rc = exit_code_for(err.status);
     else rc = write_zip(output, zip, zip_size, &err);

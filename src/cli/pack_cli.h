@@ -3,6 +3,7 @@
 #define SMALTI_PACK_CLI_H
 #include <stdbool.h>
 
+int cmd_pack(int argc, char **argv);         /* pack_cmd.c: the dispatch */
 int cmd_pack_new(int argc, char **argv);     /* pack_new.c */
 int cmd_pack_build(int argc, char **argv);   /* pack_build.c */
 int cmd_pack_gallery(int argc, char **argv); /* pack_gallery.c */

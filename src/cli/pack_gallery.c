@@ -132,7 +132,7 @@ static bool model_picture(const pack *p, const pack_model *m, const pack_default
     opt.mx = d->mx;
     opt.my = d->my;
     opt.mz = d->mz;
-    opt.warn = NULL; /* the lint is `pack check`'s business */
+    opt.quiet = 1; /* warnings are `pack check`'s business */
     smalti_model *model = pack_load_model(p, m, &opt, err);
     if (!model) return false;
     smalti_run_options run_opt = smalti_run_defaults();
@@ -298,7 +298,7 @@ int cmd_pack_gallery(int argc, char **argv)
         pack_defaults d;
         unsigned char *png = NULL;
         size_t png_size = 0;
-        bool have_defaults = pack_model_defaults(p, m, &d, &err), ok = have_defaults;
+        bool have_defaults = pack_model_defaults(p, m, NULL, &d, &err), ok = have_defaults;
         if (ok && m->thumbnail) {
             png = pack_read(p, m->thumbnail, &png_size, &err);
             if (png && !is_png(png, png_size)) {

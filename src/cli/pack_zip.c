@@ -41,6 +41,14 @@ static int by_name(const void *a, const void *b)
     return strcmp(((const zip_member *)a)->name, ((const zip_member *)b)->name);
 }
 
+void zip_members_sort(zip_member *members, size_t count) { qsort(members, count, sizeof *members, by_name); }
+
+const zip_member *zip_members_find(const zip_member *members, size_t count, const char *name)
+{
+    zip_member key = {.name = (char *)name};
+    return bsearch(&key, members, count, sizeof *members, by_name);
+}
+
 /* "HEX  NAME\n" for each member, in their (sorted) order. */
 static char *checksum_list(const zip_member *members, size_t count, size_t *len)
 {
@@ -93,7 +101,7 @@ static bool take_bytes(zip_source_t *mem, unsigned char **out, size_t *out_size)
 bool pack_zip_build(zip_member *members, size_t count, uint16_t dos_time, uint16_t dos_date, const char *out_name,
                     unsigned char **zip, size_t *zip_size, smalti_error *err)
 {
-    qsort(members, count, sizeof *members, by_name);
+    zip_members_sort(members, count);
     size_t sums_len = 0;
     char *sums = checksum_list(members, count, &sums_len);
     zip_error_t ze;

@@ -16,6 +16,10 @@ typedef struct zip_member {
 /* The name of the checksum list a built zip holds: "HEX  NAME" lines, as sha256sum prints them. */
 #define PACK_CHECKSUMS_NAME "SHA256SUMS"
 
+/* Sort members by name (byte order), and find one by name in sorted members (NULL if none). */
+void zip_members_sort(zip_member *members, size_t count);
+const zip_member *zip_members_find(const zip_member *members, size_t count, const char *name);
+
 /* The SHA-256 of data as 64 lowercase hex digits and a NUL. */
 void pack_sha256_hex(const void *data, size_t size, char hex[65]);
 
@@ -23,7 +27,7 @@ void pack_sha256_hex(const void *data, size_t size, char hex[65]);
    years DOS can say (1980 to 2107). */
 void pack_dos_time(int64_t unix_time, uint16_t *dos_time, uint16_t *dos_date);
 
-/* The zip of members (sorted by name here, byte order) plus PACK_CHECKSUMS_NAME, in memory:
+/* The zip of members (sorted here) plus PACK_CHECKSUMS_NAME, in memory:
    every entry deflated at level 9, stamped dos_time/dos_date, Unix mode 0644, no extra fields,
    no directory entries. The same members give the same bytes. *zip is malloc'd; false with
    err set (naming out_name) when libzip fails. */

@@ -16,6 +16,7 @@ static const char overview_text[] =
     "  batch MODELS.xml    run a models.xml list as MarkovJunior does\n"
     "  wfc SAMPLES.xml     the classic WaveFunctionCollapse sample list\n"
     "  view RUN.trace      a trace as one self-contained HTML viewer page\n"
+    "  pack SUBCOMMAND     make and share model packs (pack.xml): new, build, gallery\n"
     "  help [COMMAND]      this list, or a command's options and examples\n"
     "  -h, --help          this list\n"
     "  --version           the version\n"
@@ -181,6 +182,44 @@ static const char view_text[] =
     "  smalti run models/maze.xml --trace maze.trace -o maze.png\n"
     "  smalti view maze.trace -o maze.html\n";
 
+static const char pack_text[] =
+    "Usage: smalti pack SUBCOMMAND [options]\n"
+    "\n"
+    "Make and share model packs: a folder, or one .zip file, with a pack.xml manifest\n"
+    "that names its models, their titles and default settings (docs/packs.md).\n"
+    "\n"
+    "Subcommands:\n"
+    "  pack new DIR [--name NAME]\n"
+    "                        write a skeleton into a new or empty DIR: pack.xml, one\n"
+    "                        working model (models/islands.xml) and a README.md\n"
+    "  pack build DIR [-o FILE.zip]\n"
+    "                        a reproducible zip of the pack folder: entries sorted, times\n"
+    "                        fixed (SOURCE_DATE_EPOCH, else 1980-01-01), mode 0644,\n"
+    "                        deflate level 9, and a SHA256SUMS list inside. Hidden files,\n"
+    "                        editor backups (name~, #name#, .swp, .bak, .orig, .rej) and\n"
+    "                        the output itself are left out; a symbolic link, a special\n"
+    "                        file or an unsafe name is refused. Every model must load\n"
+    "                        from what goes into the zip\n"
+    "  pack gallery PACK [-o FILE.html]\n"
+    "                        one self-contained page: a picture of each model at its\n"
+    "                        default settings and first seed (or the pack's thumbnail),\n"
+    "                        with title, description, tags and the command that makes it\n"
+    "\n"
+    "Options:\n"
+    "  -o, --output FILE     build: the zip (default NAME-VERSION.zip from pack.xml, in\n"
+    "                        the current folder); gallery: the page (default gallery.html)\n"
+    "  --name NAME           new: the pack's name (default: DIR's last part)\n"
+    "  --max-size SIZE       build: the most a pack may hold unpacked (default 1G), as\n"
+    "                        pack readers refuse more\n"
+    "  --timeout SECONDS     gallery: stop a model's run after this much wall time\n"
+    "  -v, --verbose         build: list the files as they go in\n"
+    "  -q, --quiet           print nothing but errors\n"
+    "\n"
+    "Examples:\n"
+    "  smalti pack new castles && smalti run castles/models/islands.xml -o islands.png\n"
+    "  smalti pack build castles                  # castles-0.1.0.zip\n"
+    "  smalti pack gallery castles-0.1.0.zip -o castles.html\n";
+
 static const char help_text[] =
     "Usage: smalti help [COMMAND]\n"
     "\n"
@@ -195,7 +234,8 @@ static const struct {
     const char *name;
     const char *text;
 } commands[] = {
-    {"run", run_text}, {"check", check_text}, {"batch", batch_text}, {"wfc", wfc_text}, {"view", view_text}, {"help", help_text},
+    {"run", run_text}, {"check", check_text}, {"batch", batch_text}, {"wfc", wfc_text}, {"view", view_text}, {"pack", pack_text},
+    {"help", help_text},
 };
 
 const char *usage_overview(void) { return overview_text; }
