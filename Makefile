@@ -101,7 +101,7 @@ screenshot: smalti $(BROWSER_MODULES)
 
 run: smalti
 	@mkdir -p out
-	./smalti batch models/models.xml --models models --resources rules -o out
+	./smalti batch models/ -o out
 
 include tests/tests.mk
 include tests/fuzz/fuzz.mk

@@ -94,8 +94,8 @@ static bool add_file(build_state *b, const char *path, const char *rel, const st
         return true; /* the zip being made, from an earlier build */
     }
     if (b->total + (uint64_t)st->st_size > b->cap_bytes)
-        return fail(b, rel, "with this file the pack holds more than %s; a pack reader refuses that (--max-size SIZE raises the cap)",
-                    b->cap_bytes == PACK_MAX_UNPACKED_DEFAULT ? "1 GiB" : "--max-size");
+        return fail(b, rel, "with this file the pack holds more than %s; a pack reader refuses that (--max-unpacked SIZE raises the cap)",
+                    b->cap_bytes == PACK_MAX_UNPACKED_DEFAULT ? "1 GiB" : "--max-unpacked");
     if (b->count >= PACK_MAX_ENTRIES) return fail(b, rel, "%s", "the pack has too many files for a pack reader");
     if (b->count == b->cap) {
         size_t cap = b->cap ? b->cap * 2 : 64;
@@ -262,17 +262,18 @@ int cmd_pack_build(int argc, char **argv)
 {
     const char *dir = NULL, *output = NULL;
     bool quiet = false, verbose = false;
-    size_t cap_bytes = PACK_MAX_UNPACKED_DEFAULT;
+    uint64_t cap_bytes = PACK_MAX_UNPACKED_DEFAULT;
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) quiet = true;
         else if (strcmp(arg, "-v") == 0 || strcmp(arg, "--verbose") == 0) verbose = true;
-        else if (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0 || strcmp(arg, "--max-size") == 0) {
+        else if (strcmp(arg, "--max-unpacked") == 0) {
+            if (!parse_max_unpacked(i + 1 < argc ? argv[i + 1] : NULL, &cap_bytes)) return EXIT_USAGE;
+            i++;
+        } else if (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0) {
             if (i + 1 >= argc) return usage_error("%s needs a value", arg);
-            if (strcmp(arg, "--max-size") != 0) output = argv[++i];
-            else if (!parse_size_arg(argv[++i], &cap_bytes))
-                return usage_error("--max-size takes a size such as 500M or 2G (at least 1M), not %s", argv[i]);
-        } else if (arg[0] == '-' && arg[1]) return unknown_option("pack", arg);
+            output = argv[++i];
+        } else if (arg[0] == '-' && arg[1]) return unknown_option("pack build", arg);
         else if (dir) return usage_error("unexpected argument %s", arg);
         else dir = arg;
     }
@@ -290,12 +291,8 @@ int cmd_pack_build(int argc, char **argv)
         return EXIT_IO;
     }
     /* The manifest is read as any pack reader reads it: a pack that does not open is not built. */
-    pack_options popt = {.max_unpacked = cap_bytes, .quiet = quiet};
-    pack *p = pack_open(dir, &popt, &err);
-    if (!p) {
-        print_error(&err);
-        return exit_code_for(err.status);
-    }
+    pack *p = cli_pack_open(dir, cap_bytes, quiet, &rc);
+    if (!p) return rc;
     const pack_manifest *man = pack_manifest_of(p);
     char default_output[4096];
     if (!output) {

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../core/diag.h"
-#include "../pack/pack.h"
 #include "pack_cli.h"
 
 static const char page_style[] =
@@ -30,6 +29,7 @@ static const char page_style[] =
 typedef struct gallery_args {
     const char *pack_path, *output;
     double timeout;
+    uint64_t max_unpacked; /* 0: the default cap */
     bool quiet;
 } gallery_args;
 
@@ -70,21 +70,6 @@ static bool is_png(const unsigned char *data, size_t size)
 {
     static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     return size > 8 && memcmp(data, signature, 8) == 0;
-}
-
-/* The colours of a model's pictures: the built-in palette, the model's own <smalti> colours,
-   then the manifest entry's. */
-static void model_palette(const pack_model *m, const pack_defaults *d, palette *pal)
-{
-    palette_default(pal);
-    for (int i = 0; i < d->own.color_count; i++) {
-        pal->rgb[(unsigned char)d->own.color_symbols[i]] = d->own.color_rgb[i];
-        pal->has[(unsigned char)d->own.color_symbols[i]] = true;
-    }
-    for (int i = 0; i < m->color_count; i++) {
-        pal->rgb[(unsigned char)m->color_symbols[i]] = m->color_rgb[i];
-        pal->has[(unsigned char)m->color_symbols[i]] = true;
-    }
 }
 
 /* The final grid of run as PNG bytes, as `smalti run -o X.png` draws it: palette colours at the
@@ -144,7 +129,7 @@ static bool model_picture(const pack *p, const pack_model *m, const pack_default
         if (smalti_run_error(run, err)) ok = false;
         else {
             palette pal;
-            model_palette(m, d, &pal);
+            pack_model_palette(m, d, &pal);
             ok = render_png(run, &pal, d->pixel_size, png, size, err);
         }
         smalti_run_free(run);
@@ -256,13 +241,16 @@ static int parse_gallery_args(int argc, char **argv, gallery_args *a)
         else if (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0) {
             if (i + 1 >= argc) return usage_error("%s needs a value", arg);
             a->output = argv[++i];
+        } else if (strcmp(arg, "--max-unpacked") == 0) {
+            if (!parse_max_unpacked(i + 1 < argc ? argv[i + 1] : NULL, &a->max_unpacked)) return EXIT_USAGE;
+            i++;
         } else if (strcmp(arg, "--timeout") == 0) {
             if (i + 1 >= argc) return usage_error("%s needs a value", arg);
             char *end;
             a->timeout = strtod(argv[++i], &end);
             if (end == argv[i] || *end || !(a->timeout > 0 && a->timeout <= 1e9))
                 return usage_error("--timeout takes a number of seconds above 0, not %s", argv[i]);
-        } else if (arg[0] == '-' && arg[1]) return unknown_option("pack", arg);
+        } else if (arg[0] == '-' && arg[1]) return unknown_option("pack gallery", arg);
         else if (a->pack_path) return usage_error("unexpected argument %s", arg);
         else a->pack_path = arg;
     }
@@ -277,13 +265,8 @@ int cmd_pack_gallery(int argc, char **argv)
     int rc = parse_gallery_args(argc, argv, &a);
     if (rc != EXIT_OK) return rc;
     smalti_error err;
-    pack_options popt = {0};
-    popt.quiet = a.quiet;
-    pack *p = pack_open(a.pack_path, &popt, &err);
-    if (!p) {
-        print_error(&err);
-        return exit_code_for(err.status);
-    }
+    pack *p = cli_pack_open(a.pack_path, a.max_unpacked, a.quiet, &rc);
+    if (!p) return rc;
     const pack_manifest *man = pack_manifest_of(p);
     atomic_file af;
     if (!atomic_open(&af, a.output, temp_files_hook(), &err)) {

@@ -160,7 +160,7 @@ int cmd_pack_new(int argc, char **argv)
         else if (strcmp(arg, "--name") == 0) {
             if (i + 1 >= argc) return usage_error("%s needs a value", arg);
             given_name = argv[++i];
-        } else if (arg[0] == '-' && arg[1]) return unknown_option("pack", arg);
+        } else if (arg[0] == '-' && arg[1]) return unknown_option("pack new", arg);
         else if (dir) return usage_error("unexpected argument %s", arg);
         else dir = arg;
     }

@@ -19,8 +19,9 @@ expect 0 'a new pack "castles"' "$T" pack new "$P"
 expect 0 'name="castles" version="0.1.0"' cat "$P/pack.xml"
 # Its model runs, at the manifest's size, and its picture has the manifest's size and pixel size.
 expect 0 '^grid 48 48 1$' "$T" run "$P/models/islands.xml" --size 48
-# pack check, when this smalti has it (wip-pack adds it), passes on the skeleton.
-if "$T" help pack 2>/dev/null | grep -q 'pack check'; then expect 0 '' "$T" pack check "$P"; fi
+# pack check passes on the skeleton, and run PACK MODEL runs its model.
+expect 0 '' "$T" pack check "$P"
+expect 0 '^grid 48 48 1$' "$T" run "$P" islands
 # An existing non-empty folder is refused and left as it was; a file too; an empty folder is used.
 before=$(files_in "$P"; cat "$P/pack.xml")
 expect 5 'castles: error: the folder is not empty' "$T" pack new "$P"
@@ -62,6 +63,10 @@ print("fixed" if not bad and not z.comment else "not fixed: %s" % bad)' "$dir/ou
 mkdir "$dir/unz" && (cd "$dir/unz" && unzip -q "$dir/out/a.zip") && (cd "$dir/unz" && sha256sum -c --quiet SHA256SUMS) && ok ||
     bad "the SHA256SUMS inside do not match the files"
 [ "$(wc -l < "$dir/unz/SHA256SUMS")" = 3 ] && ok || bad "SHA256SUMS should list the 3 files"
+# The zip runs as the folder does (run PACK MODEL reads it in memory), and checks clean.
+"$T" run "$P" islands -q -o "$dir/from_dir.txt" && "$T" run "$dir/out/a.zip" islands -q -o "$dir/from_zip.txt" &&
+    cmp -s "$dir/from_dir.txt" "$dir/from_zip.txt" && ok || bad "the model runs differently from the zip"
+expect 0 '' "$T" pack check "$dir/out/a.zip"
 # SOURCE_DATE_EPOCH sets the times (in UTC whatever the time zone); a bad one is a usage error.
 SOURCE_DATE_EPOCH=1700000000 TZ=Asia/Tokyo "$T" pack build "$P" -q -o "$dir/out/e1.zip"
 SOURCE_DATE_EPOCH=1700000000 TZ=UTC "$T" pack build "$P" -q -o "$dir/out/e2.zip"
@@ -120,14 +125,14 @@ cp -r "$P" "$dir/nores" && printf '<sequence values="BW">\n  <rule file="Nowhere
 refused nores 3 'nores/models/islands.xml:2: error'
 cp -r "$P" "$dir/big" && head -c 2200000 /dev/zero > "$dir/big/blob.bin"
 echo old > "$dir/out/big.zip"
-expect 3 'big/blob.bin: error: with this file the pack holds more than --max-size' "$T" pack build "$dir/big" --max-size 2M -o "$dir/out/big.zip"
+expect 3 'big/blob.bin: error: with this file the pack holds more than --max-unpacked' "$T" pack build "$dir/big" --max-unpacked 2M -o "$dir/out/big.zip"
 [ "$(cat "$dir/out/big.zip")" = old ] && ok || bad "a refused build changed its output"
-expect 0 '' "$T" pack build "$dir/big" -q --max-size 3M -o "$dir/out/big.zip"
-expect 2 '--max-size takes a size' "$T" pack build "$P" --max-size lots
+expect 0 '' "$T" pack build "$dir/big" -q --max-unpacked 3M -o "$dir/out/big.zip"
+expect 2 '--max-unpacked takes a size' "$T" pack build "$P" --max-unpacked lots
 expect 5 'no such folder' "$T" pack build "$dir/nothing"
 expect 5 'not a folder' "$T" pack build "$dir/out/a.zip"
 expect 5 'cannot write' "$T" pack build "$P" -o "$dir/no/such/dir/p.zip"
-expect 2 "unknown option '--max-sise'; did you mean '--max-size'" "$T" pack build "$P" --max-sise 2M
+expect 2 "unknown option '--max-unpakced'; did you mean '--max-unpacked'" "$T" pack build "$P" --max-unpakced 2M
 expect 2 'missing DIR' "$T" pack build
 [ "$(files_in "$P" | tr '\n' ' ')" = ". ./README.md ./models ./models/islands.xml ./pack.xml " ] && ok || bad "pack build wrote into the pack: $(files_in "$P")"
 
@@ -168,5 +173,5 @@ expect 3 'error' "$T" pack gallery "$dir/badxml" -o "$dir/gb.html"
 [ ! -e "$dir/gb.html" ] && ok || bad "a pack that does not open still got a page"
 expect 2 "unknown option '--timout'; did you mean '--timeout'" "$T" pack gallery "$P" --timout 3
 expect 2 'missing PACK' "$T" pack gallery
-expect 2 "pack: unknown subcommand 'biuld'" "$T" pack biuld "$P"
+expect 2 "unknown pack command 'biuld'" "$T" pack biuld "$P"
 finish pack2

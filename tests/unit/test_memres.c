@@ -138,7 +138,7 @@ static void reader_is_the_only_source(void **state)
     opt.resource_dir_count = 1;
     opt.quiet = 1;
     smalti_error err;
-    /* rules/samples/Bricks.png exists, but the reader serves only mem/... paths. */
+    /* models/resources/samples/Bricks.png exists, but the reader serves only mem/... paths. */
     smalti_model *m = model_load_string_from("<wfc sample=\"Bricks\" values=\"DNna\" n=\"3\" periodic=\"True\"/>", "t.xml",
                                              &opt, &reader, &err);
     assert_null(m);

@@ -134,7 +134,7 @@ static void pipes_model_keeps_its_border_empty(void **state)
 static unsigned char *load_bricks(int *w, int *h)
 {
     diag d = {.file = "test", .quiet = 1};
-    uint32_t *argb = image_load_argb(&d, 0, "rules/samples/Bricks.png", w, h);
+    uint32_t *argb = image_load_argb(&d, 0, "models/resources/samples/Bricks.png", w, h);
     assert_non_null(argb);
     unsigned char *ords = malloc((size_t)*w * *h);
     uint32_t colours[8];
