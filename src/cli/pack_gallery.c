@@ -17,7 +17,7 @@ static const char page_style[] =
     "main{display:grid;grid-template-columns:repeat(auto-fill,minmax(300px,1fr));gap:20px;padding:16px 32px 40px}"
     ".card{margin:0;background:#1e2127;border-radius:8px;overflow:hidden;display:flex;flex-direction:column}"
     ".pic{background:#0c0d10;display:flex;align-items:center;justify-content:center;aspect-ratio:1}"
-    ".pic img{max-width:100%;max-height:100%;width:auto;height:auto;image-rendering:pixelated}"
+    ".pic img{width:100%;height:100%;object-fit:contain;image-rendering:pixelated}"
     ".failed{color:#ff8a7a;padding:16px;font-size:13px;white-space:pre-wrap}"
     "figcaption{padding:12px 14px 14px}h2{margin:0 0 4px;font-size:17px}figcaption p{margin:4px 0;color:#c2c8cf}"
     ".tags{list-style:none;padding:0;margin:6px 0;display:flex;flex-wrap:wrap;gap:6px}"
