@@ -32,7 +32,7 @@ typedef struct build_state {
 /* What a pack zip leaves out of the folder: hidden files and folders (.git, .DS_Store),
    editor backups and leftovers (name~, #name#, *.swp, *.bak, *.orig, *.rej), desktop
    litter (Thumbs.db, desktop.ini), and a SHA256SUMS at the top, which is made afresh. */
-bool pack_build_excluded(const char *rel, const char *name)
+static bool excluded(const char *rel, const char *name)
 {
     size_t n = strlen(name);
     static const char *const suffixes[] = {"~", ".swp", ".bak", ".orig", ".rej"};
@@ -138,7 +138,7 @@ static bool walk(build_state *b, const char *rel, int depth)
             ok = fail(b, rel, "%s", "a name inside is too long");
             break;
         }
-        if (pack_build_excluded(child, e->d_name)) {
+        if (excluded(child, e->d_name)) {
             b->skipped++;
             continue;
         }

@@ -22,6 +22,4 @@ void pack_model_palette(const pack_model *m, const pack_defaults *def, palette *
 int pack_batch(const char *path, const char *out_dir, uint64_t max_unpacked, bool quiet);
 /* "--max-unpacked SIZE" with the value at val; false after a usage message. */
 bool parse_max_unpacked(const char *val, uint64_t *out);
-/* Whether `pack build` leaves a file out of the zip: rel is its name in the pack, name its last part. */
-bool pack_build_excluded(const char *rel, const char *name);
 #endif

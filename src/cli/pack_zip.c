@@ -75,7 +75,7 @@ static bool add_entry(zip_t *za, const char *name, const void *data, size_t size
         zip_source_free(src);
         return false;
     }
-    return zip_set_file_compression(za, (zip_uint64_t)idx, ZIP_CM_DEFLATE, 9) == 0 &&
+    return zip_set_file_compression(za, (zip_uint64_t)idx, ZIP_CM_DEFLATE, 6) == 0 &&
            zip_file_set_dostime(za, (zip_uint64_t)idx, dos_time, dos_date, 0) == 0 &&
            zip_file_set_external_attributes(za, (zip_uint64_t)idx, 0, ZIP_OPSYS_UNIX, (zip_uint32_t)0100644 << 16) == 0;
 }

@@ -277,7 +277,7 @@ static const char pack_build_text[] =
     "\n"
     "Make a pack folder into one reproducible zip to share: two builds of the same\n"
     "files give the same bytes. Entries are sorted by name, dated SOURCE_DATE_EPOCH\n"
-    "(else 1980-01-01, in UTC), mode 0644, deflated at level 9, with no directory\n"
+    "(else 1980-01-01, in UTC), mode 0644, deflated at level 6, with no directory\n"
     "entries and no extra fields, and a SHA256SUMS list (as sha256sum -c reads it) is\n"
     "added. Left out: hidden files and folders (.git, .DS_Store), editor backups and\n"
     "leftovers (name~, #name#, *.swp, *.bak, *.orig, *.rej), Thumbs.db, desktop.ini,\n"

@@ -74,6 +74,14 @@ cmp -s "$dir/out/e1.zip" "$dir/out/e2.zip" && ok || bad "the time zone changed t
 expect 0 '^(2023, 11, 14, 22, 13, 20)$' python3 -c 'import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).infolist()[0].date_time)' "$dir/out/e1.zip"
 SOURCE_DATE_EPOCH=soon expect 2 'SOURCE_DATE_EPOCH=soon: expected a whole number' "$T" pack build "$P" -o "$dir/out/e3.zip"
 
+# The project's pack: built twice the same, and every model's output from the zip is the folder's.
+root=$(cd "$(dirname "$0")/../.." && pwd)
+"$T" pack build "$root/models" -q -o "$dir/out/m1.zip" && "$T" pack build "$root/models" -q -o "$dir/out/m2.zip" &&
+    cmp -s "$dir/out/m1.zip" "$dir/out/m2.zip" && ok || bad "two builds of models/ differ"
+"$T" batch "$root/models" -q -o "$dir/bm_dir" && "$T" batch "$dir/out/m1.zip" -q -o "$dir/bm_zip" &&
+    [ "$(ls "$dir/bm_dir" | wc -l)" -ge 20 ] && diff -r "$dir/bm_dir" "$dir/bm_zip" >/dev/null && ok ||
+    bad "batch of the models/ zip differs from batch of the folder"
+
 # --- pack build: what is left out ---
 cp -r "$P" "$dir/junk"
 mkdir "$dir/junk/.git"
