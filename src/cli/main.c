@@ -265,9 +265,13 @@ static int cmd_run(int argc, char **argv, bool check_only)
     if (rc == EXIT_OK) rc = load_for_args(&a, pk, pm, mx, my, mz, &model, &warnings);
     /* A model of a pack is named as "PACK/models/x.xml" or "PACK.zip:models/x.xml" from here on. */
     char entry_label[4200];
-    if (pk) {
+    char name[256];
+    if (pk && pm) {
         pack_entry_label(pk, pm->file, entry_label, sizeof entry_label);
         a.model = entry_label;
+        snprintf(name, sizeof name, "%s", pm->name);
+    } else {
+        base_name(a.model, name, sizeof name);
     }
     pack_close(pk); /* a loaded model keeps nothing of its pack */
     if (rc != EXIT_OK) return rc;
@@ -292,8 +296,6 @@ static int cmd_run(int argc, char **argv, bool check_only)
         smalti_model_free(model);
         return exit_code_for(err.status);
     }
-    char name[256];
-    base_name(a.model, name, sizeof name);
     /* Observers of the run, all on its one observer slot. */
     observer_fanout fan = {0};
     trace_writer *tracer = NULL;

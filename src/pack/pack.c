@@ -139,6 +139,9 @@ static bool zip_open_entries(pack *p, smalti_error *err)
 {
     int code = 0;
     zip_t *za = zip_open(p->path, ZIP_RDONLY | ZIP_CHECKCONS, &code);
+    /* The consistency check refuses two entries of one name without saying which: open it
+       without, so that the check below names the entry. */
+    if (!za && code == ZIP_ER_EXISTS) za = zip_open(p->path, ZIP_RDONLY, &code);
     if (!za) {
         zip_error_t ze;
         zip_error_init_with_code(&ze, code);
