@@ -256,6 +256,8 @@ static int parse_gallery_args(int argc, char **argv, gallery_args *a)
     }
     if (!a->pack_path) return usage_error("%s", "pack gallery: missing PACK (a pack folder or .zip)");
     if (!a->output) a->output = "gallery.html";
+    /* A stranger's model may run without end; a page should still come out. */
+    if (a->timeout == 0) a->timeout = 60;
     return EXIT_OK;
 }
 

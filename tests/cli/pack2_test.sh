@@ -177,6 +177,11 @@ cp -r "$P" "$dir/gfail" && printf '<sequence values="BW">\n  <one in="B" out="Q"
 expect 3 'gfail/models/tower.xml:2: error' "$T" pack gallery "$dir/gfail" -o "$dir/gf.html"
 [ "$(grep -c 'src="data:image/png' "$dir/gf.html")" = 1 ] && grep -q 'class="failed">[^<]*tower.xml:2:' "$dir/gf.html" && ok ||
     bad "the page of a pack with a failed model"
+# A run without end is stopped by --timeout (exit 6), and its card says so.
+cp -r "$P" "$dir/gslow" && sed -i 's/steps="2000"/steps="0"/' "$dir/gslow/pack.xml" &&
+    printf '<sequence values="BW">\n  <one in="B" out="W" steps="1"/>\n  <markov><one in="W" out="B"/><one in="B" out="W"/></markov>\n</sequence>\n' > "$dir/gslow/models/islands.xml"
+expect 6 'timeout of 0.5 s' "$T" pack gallery "$dir/gslow" --timeout 0.5 -o "$dir/gs.html"
+grep -q 'class="failed">[^<]*timeout of 0.5 s' "$dir/gs.html" && ok || bad "the card of a run stopped by --timeout"
 expect 3 'error' "$T" pack gallery "$dir/badxml" -o "$dir/gb.html"
 [ ! -e "$dir/gb.html" ] && ok || bad "a pack that does not open still got a page"
 expect 2 "unknown option '--timout'; did you mean '--timeout'" "$T" pack gallery "$P" --timout 3
