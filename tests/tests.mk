@@ -59,7 +59,7 @@ DOCS_BROKEN := tests/docs/broken
 docs-test: smalti $(BUILD)/libsmalti.a
 	sh tests/docs_test.sh ./smalti $(BUILD)/libsmalti.a
 	@out=$$(sh tests/docs_test.sh ./smalti $(BUILD)/libsmalti.a $(DOCS_BROKEN) 2>&1) && { echo "docs-test passed a rotted page: $$out"; exit 1; }; \
-	for want in '$(DOCS_BROKEN)/README.md:12: the model no longer loads' '$(DOCS_BROKEN)/README.md:14: error: output code R' \
+	for want in '$(DOCS_BROKEN)/README.md:12: the model no longer loads' '$(DOCS_BROKEN)/README.md:14: error: output symbol' \
 	    '$(DOCS_BROKEN)/README.md:18: the link docs/moved.md points to no file' '$(DOCS_BROKEN)/docs/page.md:4: an empty fragment' \
 	    '$(DOCS_BROKEN)/docs/page.md:7: the link gone.png points to no file' \
 	    '$(DOCS_BROKEN)/docs/page.md:8: the link ../README.md#the-old-section names no heading' \

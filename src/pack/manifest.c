@@ -245,6 +245,7 @@ static bool parse_pack_model(diag *d, const xmlNode *el, pack_manifest *m)
     xml_check_attrs(d, el, known);
     pack_model *pm = add_model(d, m, xml_line(el));
     if (!pm) return false;
+    pm->line = xml_line(el);
     if (!xml_attr(el, "file")) return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<model> needs a file=\"...\" (its XML in the pack)");
     if (!safe_name_attr(d, el, "file", &pm->file) || !safe_name_attr(d, el, "thumbnail", &pm->thumbnail)) return false;
     size_t len = strlen(pm->file);

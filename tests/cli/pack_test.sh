@@ -27,7 +27,7 @@ expect 0 'Usage: smalti pack check PACK' "$T" help pack check
 # Unsafe packs: each refused, naming the entry, exit 3, and nothing written anywhere. Commands run in a
 # work folder inside the fixtures, writing to a target folder there.
 mkdir -p "$P/work/target"
-find "$dir" | sort > "$dir/before"
+find "$dir" ! -name before ! -name after | sort > "$dir/before"
 refused() { # refused FIXTURE PATTERN [options]: pack check, pack list, run and batch all refuse it
     fixture=$1 pattern=$2; shift 2
     expect 3 "$pattern" sh -c 'cd "$1/work" && shift && exec "$@"' - "$P" "$T" pack check "$P/$fixture" "$@"
@@ -53,7 +53,7 @@ expect 3 '^failed    image: .*bad_model.zip:models/image.xml:5: malformed XML' "
 expect 3 'escape_zip.zip:models/image.xml:1: rule image "rules/../../outside/Dot" climbs out' "$T" pack check "$P/escape_zip.zip"
 expect 3 '^failed    .*escape/resources/rules/Dot.png: a symbolic link that leads out of the pack' "$T" pack check "$P/escape"
 expect 3 'escape/models/image.xml:1: error: rule image "Dot" leaves the resource folder' "$T" run "$P/escape" image -q -o "$P/work/target/e.txt"
-find "$dir" | sort > "$dir/after"
+find "$dir" ! -name before ! -name after | sort > "$dir/after"
 if cmp -s "$dir/before" "$dir/after" && [ ! -e /tmp/smalti-evil.xml ]; then ok; else bad "files appeared: $(comm -13 "$dir/before" "$dir/after")"; fi
 
 # The bundled models: a clean pack; zipped (here with Python's zipfile), every model run from the zip gives

@@ -45,5 +45,6 @@ int run_poisson_tests(void);
 int run_anim_tests(void);
 int run_memres_tests(void);
 int run_settings_tests(void);
+int run_pack_tests(void);
 int run_lint_tests(void);
 #endif
