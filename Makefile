@@ -6,10 +6,10 @@ WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes
 # -ffp-contract=off: no fused multiply-add, so floating point rounds the same on every
 # machine (the generator nodes promise the same grid everywhere for a seed).
 CPPFLAGS_ALL := -std=c11 -D_DEFAULT_SOURCE -ffp-contract=off -Iinclude -Ibuild/gen -I/usr/include/libxml2 $(WARN)
-LDLIBS  := -lxml2 -lgif -lz -lm
+LDLIBS  := -lxml2 -lzip -lcrypto -lgif -lz -lm
 BUILD   ?= build
 
-LIB_SRC := $(wildcard src/core/*.c src/wfc/*.c src/nodes/*.c src/engine/*.c src/io/*.c src/trace/*.c)
+LIB_SRC := $(wildcard src/core/*.c src/wfc/*.c src/nodes/*.c src/engine/*.c src/io/*.c src/trace/*.c src/pack/*.c)
 CLI_SRC := $(wildcard src/cli/*.c)
 LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:src/%.c=$(BUILD)/obj/%.o)
@@ -20,7 +20,9 @@ DEPS := libxml2-dev:/usr/include/libxml2/libxml/parser.h \
         libstb-dev:/usr/include/stb/stb_image.h \
         libcmocka-dev:/usr/include/cmocka.h \
         zlib1g-dev:/usr/include/zlib.h \
-        libgif-dev:/usr/include/gif_lib.h
+        libgif-dev:/usr/include/gif_lib.h \
+        libzip-dev:/usr/include/zip.h \
+        libssl-dev:/usr/include/openssl/evp.h
 # ... and those only `make test` needs (the viewer's browser test).
 TEST_DEPS := chromium:/usr/bin/chromium \
         nodejs:/usr/bin/node \
@@ -99,7 +101,7 @@ screenshot: smalti $(BROWSER_MODULES)
 
 run: smalti
 	@mkdir -p out
-	./smalti batch models/models.xml --models models --resources rules -o out
+	./smalti batch models/ -o out
 
 include tests/tests.mk
 include tests/fuzz/fuzz.mk

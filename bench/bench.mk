@@ -1,6 +1,7 @@
 # bench.mk — `make bench`: speed and memory on a fixed list of corpus models (bench/models.tsv),
 # then the classic WFC cases (bench/wfc.sh), the generator nodes (bench/gen.sh) and traces
-# (bench/trace.sh: recording cost, size, viewer load and seek times).
+# (bench/trace.sh: recording cost, size, viewer load and seek times) and `pack check` on the corpus
+# (bench/pack.sh).
 $(BUILD)/bench: bench/bench.c $(BUILD)/libsmalti.a
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libsmalti.a $(LDLIBS)
 
@@ -15,5 +16,6 @@ bench: smalti $(BUILD)/bench $(BUILD)/wfc_bench $(BUILD)/trace_bench $(BROWSER_M
 	@sh bench/wfc.sh
 	@sh bench/gen.sh
 	@sh bench/trace.sh
+	@sh bench/pack.sh
 
 .PHONY: bench

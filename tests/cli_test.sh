@@ -58,7 +58,7 @@ header_is() { # FILE LINE...: the file's header lines 2, 4 and 7 are these
 }
 "$T" run models/upscale.xml --size 16 --steps 0 -q -o "$dir/map.txt" && header_is "$dir/map.txt" "grid 16 16 1|steps-limit 0|size 48 48 1|" \
     && ok || bad "map header: $(head -7 "$dir/map.txt" | tr '\n' '|')"
-"$T" run models/tiledungeon.xml --resources rules --size 12 --steps -7 -q -o "$dir/tiles.txt" \
+"$T" run models/tiledungeon.xml --resources models/resources --size 12 --steps -7 -q -o "$dir/tiles.txt" \
     && header_is "$dir/tiles.txt" "grid 12 12 1|steps-limit -7|size 60 60 1|" && ok || bad "tile wfc header: $(head -7 "$dir/tiles.txt" | tr '\n' '|')"
 "$T" run "$M" --size 9 --seed 3 --steps 120 > "$dir/limit.txt" && header_is "$dir/limit.txt" "grid 9 9 1|steps-limit 120|size 9 9 1|" \
     && ok || bad "steps-limit as given"
@@ -371,7 +371,7 @@ printf '<sequence values="BW">\n  <lsystem mode="scan" axiom="W" maxLength="100"
 expect 4 "grow.xml:2: error: <lsystem>: generation 7 would be longer than maxLength=100" "$T" run "$dir/grow.xml" --size 30 -q
 # Every bundled model renders (what `make run` does): one picture per entry of models/models.xml.
 entries=$(grep -c '<model ' models/models.xml)
-if "$T" batch models/models.xml --models models --resources rules -o "$dir/bundled" -q && [ "$(ls "$dir/bundled" | grep -c '\.png$')" = "$entries" ]
+if "$T" batch models/models.xml --models models --resources models/resources -o "$dir/bundled" -q && [ "$(ls "$dir/bundled" | grep -c '\.png$')" = "$entries" ]
 then ok; else bad "make run: the bundled models do not all render ($entries entries)"; fi
 # Budgets. --timeout stops a search that would run without end (MultiSokoban8 at 9x9 from the corpus):
 # exit 6, its message, no output. `timeout` only guards the test against a run that ignores it.

@@ -12,7 +12,8 @@ allowed() {
     engine) echo "core engine" ;;                       # the run state, the node interface, the step loop
     nodes)  echo "core io wfc engine nodes" ;;          # node kinds and model loading
     trace)  echo "core io engine nodes trace" ;;        # recording runs (traces, animations) through the API
-    cli)    echo "core io wfc engine nodes trace cli" ;; # the smalti command
+    pack)   echo "core io engine nodes pack" ;;         # model packs: manifests, folders and zips
+    cli)    echo "core io wfc engine nodes trace pack cli" ;; # the smalti command
     esac
 }
 out=$(mktemp) || exit 1

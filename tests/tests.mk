@@ -29,9 +29,10 @@ $(BROWSER_MODULES): tests/browser/package.json tests/browser/package-lock.json |
 	cd tests/browser && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
-# The viewer page in headless Chromium (Debian's, from make deps).
+# The viewer page and the pack gallery page in headless Chromium (Debian's, from make deps).
 browser-test: smalti $(BUILD)/trace_expect $(BROWSER_MODULES)
 	node tests/browser/viewer_test.js ./smalti $(BUILD)/trace_expect
+	node tests/browser/gallery_test.js ./smalti
 
 unit: $(BUILD)/unit_tests
 	$(BUILD)/unit_tests

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""make_wfc_assets.py — writes smalti's own wfc example resources into rules/ deterministically.
+"""make_wfc_assets.py — writes smalti's own wfc example resources into models/resources/ deterministically.
 
-  rules/tilesets/DungeonRooms.xml + rules/tilesets/DungeonRooms/*.vox   rooms, walls, doors, corridors
-  rules/tilesets/Pipes.xml        + rules/tilesets/Pipes/*.vox          pipes: straight, turn, T, cross, bridge, cap
-  rules/samples/Bricks.png                                              a periodic 16x12 brick wall
-  rules/samples/PipeRing.png                                            a density picture: a soft grey ring
+  models/resources/tilesets/DungeonRooms.xml + models/resources/tilesets/DungeonRooms/*.vox   rooms, walls, doors, corridors
+  models/resources/tilesets/Pipes.xml        + models/resources/tilesets/Pipes/*.vox          pipes: straight, turn, T, cross, bridge, cap
+  models/resources/samples/Bricks.png                                              a periodic 16x12 brick wall
+  models/resources/samples/PipeRing.png                                            a density picture: a soft grey ring
 
 Tiles are drawn below as text (one character a voxel, x to the right, y down) and written as one-layer
 MagicaVoxel files. The neighbor lists are not written by hand: two tiles may touch when the pixels along
@@ -259,7 +259,7 @@ def write_tileset(root, name, tiles, colours, comment):
 
 
 def main():
-    root = "rules"
+    root = os.path.join("models", "resources")
     write_tileset(root, "DungeonRooms", DUNGEON, DUNGEON_COLOURS,
                   "rooms walled in by rock, doors, corridors with walls (values: rock, wall, floor, door, pillar)")
     write_tileset(root, "Pipes", PIPES, PIPE_COLOURS,

@@ -11,6 +11,7 @@
 #include "../core/xmlutil.h"
 #include "../nodes/settings.h"
 #include "../trace/anim.h"
+#include "pack_cli.h"
 
 typedef struct batch_args {
     const char *list, *models_dir, *out_dir;
@@ -20,6 +21,7 @@ typedef struct batch_args {
     bool quiet;
     bool seeded; /* --seed given: the master seed */
     long seed;
+    uint64_t max_unpacked; /* with a pack */
 } batch_args;
 
 /* Run one <model> entry; returns an exit code (0 when every run was written). */
@@ -188,6 +190,11 @@ int cmd_batch(int argc, char **argv)
         const char *arg = argv[i];
         if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) { a.quiet = true; continue; }
         if (strcmp(arg, "--allow-any-path") == 0) { a.allow_any_path = true; continue; }
+        if (strcmp(arg, "--max-unpacked") == 0) {
+            if (!parse_max_unpacked(i + 1 < argc ? argv[i + 1] : NULL, &a.max_unpacked)) return EXIT_USAGE;
+            i++;
+            continue;
+        }
         if (strcmp(arg, "--seed") == 0) {
             if (i + 1 >= argc || !parse_int_arg(argv[i + 1], INT32_MIN, INT32_MAX, &a.seed)) {
                 fprintf(stderr, "smalti: --seed takes an integer from %ld to %ld\n", (long)INT32_MIN, (long)INT32_MAX);
@@ -215,6 +222,12 @@ int cmd_batch(int argc, char **argv)
         } else a.list = arg;
     }
     if (!a.list) { fprintf(stderr, "smalti: batch needs MODELS.xml\n"); return EXIT_USAGE; }
+    if (pack_path_is_pack(a.list)) {
+        if (a.models_dir || a.resource_count || a.seeded || a.allow_any_path)
+            return usage_error("%s", "batch PACK takes only -o DIR, -q and --max-unpacked: the pack gives the models, "
+                                     "resources and seeds");
+        return pack_batch(a.list, a.out_dir, a.max_unpacked, a.quiet);
+    }
     char models_dir[4096];
     if (!a.models_dir) {
         const char *slash = strrchr(a.list, '/');

@@ -3,6 +3,8 @@
 #define SMALTI_CLI_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 #include "smalti.h"
 #include "../io/output.h"
 #include "../trace/trace.h"
@@ -39,6 +41,8 @@ const char *base_name(const char *path, char *buf, size_t size);
 /* Make the folder unless it exists; false after printing why not. */
 bool make_output_dir(const char *path);
 double now_seconds(void); /* a monotonic clock */
+/* data as base64 (with padding, no line breaks), for a page that embeds it. */
+void put_base64(FILE *f, const uint8_t *data, size_t len);
 
 /* Temporary files (tempfiles.c): temp_files_guard, at the start, makes SIGINT,
    SIGTERM, SIGHUP and SIGPIPE remove the temporary files still listed before

@@ -113,3 +113,24 @@ bool parse_size_arg(const char *text, size_t *out)
     *out = (size_t)n << shift;
     return *out >= ((size_t)1 << 20);
 }
+
+void put_base64(FILE *f, const uint8_t *data, size_t len)
+{
+    static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    char line[4 * 1024 + 1];
+    size_t n = 0;
+    for (size_t i = 0; i < len; i += 3) {
+        uint32_t v = (uint32_t)data[i] << 16;
+        if (i + 1 < len) v |= (uint32_t)data[i + 1] << 8;
+        if (i + 2 < len) v |= data[i + 2];
+        line[n++] = digits[v >> 18 & 63];
+        line[n++] = digits[v >> 12 & 63];
+        line[n++] = i + 1 < len ? digits[v >> 6 & 63] : '=';
+        line[n++] = i + 2 < len ? digits[v & 63] : '=';
+        if (n == sizeof line - 1) {
+            fwrite(line, 1, n, f);
+            n = 0;
+        }
+    }
+    fwrite(line, 1, n, f);
+}

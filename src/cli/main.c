@@ -8,9 +8,12 @@
 #include "../nodes/settings.h"
 #include "../trace/anim.h"
 #include "lint_report.h"
+#include "pack_cli.h"
 
 typedef struct run_args {
     const char *model, *output, *palette_file, *trace;
+    const char *pack_model;       /* run PACK MODEL: the model of the pack at `model` */
+    uint64_t max_unpacked;        /* --max-unpacked; 0: the default cap */
     const char *gif, *frames_dir; /* recordings of the run */
     long size, length, width, height, dim, seed, steps, pixel_size; /* sides, dim, pixel_size: 0 when not given */
     bool seed_given, steps_given;
@@ -63,6 +66,11 @@ static int parse_run_args(const char *command, int argc, char **argv, run_args *
             i++;
             continue;
         }
+        if (strcmp(arg, "--max-unpacked") == 0) {
+            if (!parse_max_unpacked(val, &a->max_unpacked)) return EXIT_USAGE;
+            i++;
+            continue;
+        }
         if (strcmp(arg, "--max-memory") == 0) {
             if (!val) return usage_error("%s needs a value", arg);
             if (!parse_size_arg(val, &a->max_memory))
@@ -95,6 +103,7 @@ static int parse_run_args(const char *command, int argc, char **argv, run_args *
             i++;
             continue;
         } else if (arg[0] == '-' && arg[1]) return unknown_option(command, arg);
+        else if (a->model && !a->pack_model && pack_path_is_pack(a->model)) { a->pack_model = arg; continue; }
         else if (a->model) return usage_error("unexpected argument %s", arg);
         else { a->model = arg; continue; }
         if (!val) return usage_error("%s needs a value", arg);
@@ -105,6 +114,8 @@ static int parse_run_args(const char *command, int argc, char **argv, run_args *
         i++;
     }
     if (!a->model) return usage_error("%s", "missing MODEL.xml");
+    if (!a->pack_model && pack_path_is_pack(a->model))
+        return usage_error("%s is a pack: name one of its models (smalti pack list lists them)", a->model);
     if (a->every && !a->gif && !a->frames_dir) return usage_error("%s", "--every needs --gif FILE or --frames DIR");
     if (a->delay && !a->gif) return usage_error("%s", "--delay needs --gif FILE");
     if (a->dim == 2 && a->height > 1) return usage_error("%s", "--dim 2 with --height: a 2-D grid has no height; give --length X --width Y");
@@ -160,7 +171,36 @@ static int apply_model_settings(run_args *a, palette *pal, int *mx, int *my, int
     return EXIT_OK;
 }
 
-static int load_for_args(const run_args *a, int mx, int my, int mz, smalti_model **model, lint_report *warnings)
+/* run PACK MODEL: the settings of the model's manifest entry, then its own <smalti> element's, fill
+   in what the command line left out. */
+static int apply_pack_settings(run_args *a, pack **pk, const pack_model **pm, palette *pal, int *mx, int *my, int *mz)
+{
+    int rc = EXIT_OK;
+    *pk = cli_pack_open(a->model, a->max_unpacked, a->quiet, &rc);
+    if (!*pk) return rc;
+    *pm = pack_find_model(*pk, a->pack_model);
+    if (!*pm) {
+        fprintf(stderr, "%s: error: the pack has no model \"%s\" ('smalti pack list %s' lists them)\n", a->model, a->pack_model,
+                a->model);
+        return EXIT_USAGE;
+    }
+    grid_request over = {(int)a->size, (int)a->length, (int)a->width, (int)a->height, (int)a->dim};
+    pack_defaults def;
+    smalti_error err;
+    if (!pack_model_defaults(*pk, *pm, &over, &def, &err)) {
+        print_error(&err);
+        return exit_code_for(err.status);
+    }
+    if (!a->seed_given) a->seed = def.seed;
+    if (!a->steps_given) a->steps = def.steps;
+    if (!a->pixel_size) a->pixel_size = def.pixel_size;
+    pack_model_palette(*pm, &def, pal);
+    *mx = def.mx, *my = def.my, *mz = def.mz;
+    return EXIT_OK;
+}
+
+static int load_for_args(const run_args *a, const pack *pk, const pack_model *pm, int mx, int my, int mz, smalti_model **model,
+                         lint_report *warnings)
 {
     smalti_load_options opt = smalti_load_defaults();
     opt.mx = mx;
@@ -175,7 +215,7 @@ static int load_for_args(const run_args *a, int mx, int my, int mz, smalti_model
     opt.warn = lint_report_warn;
     opt.warn_userdata = warnings;
     smalti_error err;
-    *model = smalti_model_load(a->model, &opt, &err);
+    *model = pk ? pack_load_model(pk, pm, &opt, &err) : smalti_model_load(a->model, &opt, &err);
     if (!*model) {
         print_error(&err);
         return exit_code_for(err.status);
@@ -213,15 +253,28 @@ static int cmd_run(int argc, char **argv, bool check_only)
     palette pal;
     palette_default(&pal);
     int mx, my, mz;
-    if ((rc = apply_model_settings(&a, &pal, &mx, &my, &mz)) != EXIT_OK) return rc;
+    pack *pk = NULL;
+    const pack_model *pm = NULL;
+    rc = a.pack_model ? apply_pack_settings(&a, &pk, &pm, &pal, &mx, &my, &mz) : apply_model_settings(&a, &pal, &mx, &my, &mz);
     smalti_error err;
-    if (a.palette_file && !palette_load_file(&pal, a.palette_file, &err)) {
+    if (rc == EXIT_OK && a.palette_file && !palette_load_file(&pal, a.palette_file, &err)) {
         print_error(&err);
-        return exit_code_for(err.status);
+        rc = exit_code_for(err.status);
     }
-    smalti_model *model;
+    smalti_model *model = NULL;
     lint_report warnings = {0};
-    rc = load_for_args(&a, mx, my, mz, &model, &warnings);
+    if (rc == EXIT_OK) rc = load_for_args(&a, pk, pm, mx, my, mz, &model, &warnings);
+    /* A model of a pack is named as "PACK/models/x.xml" or "PACK.zip:models/x.xml" from here on. */
+    char entry_label[4200];
+    char name[256];
+    if (pk && pm) {
+        pack_entry_label(pk, pm->file, entry_label, sizeof entry_label);
+        a.model = entry_label;
+        snprintf(name, sizeof name, "%s", pm->name);
+    } else {
+        base_name(a.model, name, sizeof name);
+    }
+    pack_close(pk); /* a loaded model keeps nothing of its pack */
     if (rc != EXIT_OK) return rc;
     lint_report_palette(&warnings, model, &pal, a.model);
     if ((rc = lint_report_verdict(&warnings, a.strict, a.model)) != EXIT_OK) {
@@ -244,8 +297,6 @@ static int cmd_run(int argc, char **argv, bool check_only)
         smalti_model_free(model);
         return exit_code_for(err.status);
     }
-    char name[256];
-    base_name(a.model, name, sizeof name);
     /* Observers of the run, all on its one observer slot. */
     observer_fanout fan = {0};
     trace_writer *tracer = NULL;
@@ -351,6 +402,12 @@ int main(int argc, char **argv)
     temp_files_guard();
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) return print_help(NULL);
     if (strcmp(cmd, "help") == 0) {
+        /* "help pack check": a pack command's own help. */
+        if (argc == 4 && strcmp(argv[2], "pack") == 0) {
+            char full[64];
+            snprintf(full, sizeof full, "pack %s", argv[3]);
+            return usage_of(full) ? print_help(full) : print_help("pack");
+        }
         if (argc > 3) return usage_error("%s", "help takes at most one COMMAND");
         return print_help(argc == 3 ? argv[2] : NULL);
     }
@@ -358,6 +415,7 @@ int main(int argc, char **argv)
         printf("smalti %s\n", SMALTI_VERSION);
         return EXIT_OK;
     }
+    if (strcmp(cmd, "pack") == 0) return cmd_pack(argc - 2, argv + 2);
     if (usage_of(cmd) && wants_help(argc - 2, argv + 2)) return print_help(cmd);
     if (strcmp(cmd, "run") == 0) return cmd_run(argc - 2, argv + 2, false);
     if (strcmp(cmd, "check") == 0) return cmd_run(argc - 2, argv + 2, true);

@@ -16,6 +16,8 @@ static const char overview_text[] =
     "  batch MODELS.xml    run a models.xml list as MarkovJunior does\n"
     "  wfc SAMPLES.xml     the classic WaveFunctionCollapse sample list\n"
     "  view RUN.trace      a trace as one self-contained HTML viewer page\n"
+    "  pack COMMAND PACK   model packs (a folder or a .zip with pack.xml): check, list,\n"
+    "                      new, build, gallery\n"
     "  help [COMMAND]      this list, or a command's options and examples\n"
     "  -h, --help          this list\n"
     "  --version           the version\n"
@@ -33,8 +35,11 @@ static const char overview_text[] =
 
 static const char run_text[] =
     "Usage: smalti run MODEL.xml [options]\n"
+    "       smalti run PACK MODEL [options]\n"
     "\n"
-    "Run a model once and write its final grid. A model's own settings, a\n"
+    "Run a model once and write its final grid; MODEL of a pack (a folder or .zip,\n"
+    "see 'smalti help pack') runs straight from it, with the pack's resources only\n"
+    "and its manifest's settings under these options. A model's own settings, a\n"
     "<smalti size=\"48\" seed=\"3\" steps=\"2000\" pixelsize=\"6\"> element (with\n"
     "<color symbol=\"X\" value=\"RRGGBB\"/> children) as the first child of its root,\n"
     "fill in what these options leave out.\n"
@@ -54,8 +59,9 @@ static const char run_text[] =
     "                        or G (2G); past it the run stops (exit 7, no output).\n"
     "                        Loading the model (its images) has the same budget\n"
     "  --resources DIR       resource root (repeatable; default ./resources, then\n"
-    "                        ../resources beside the model)\n"
+    "                        resources/ in the model's folder, then ../resources)\n"
     "  --allow-any-path      let the model name resources outside the roots\n"
+    "  --max-unpacked SIZE   with a PACK: the most it may unpack to (default 1G)\n"
     "\n"
     "Output:\n"
     "  -o, --output FILE     .png (palette colours), .txt (text grid) or .vox (3-D);\n"
@@ -101,6 +107,8 @@ static const char run_text[] =
     "  smalti run MarkovJunior/models/MazeGrowth.xml --size 95 --every 20 --gif maze.gif\n"
     "  smalti run MarkovJunior/models/MazeGrowth.xml --size 255 --watch\n"
     "  smalti run models/maze.xml --trace maze.trace -o maze.png && smalti view maze.trace\n"
+    "  smalti run models/ dungeon -o dungeon.png\n"
+    "  smalti run castles-1.0.0.zip keep --seed 7 -o keep.png\n"
     "(MarkovJunior/: a clone of github.com/mxgmn/MarkovJunior, for its models.)\n";
 
 static const char check_text[] =
@@ -126,6 +134,10 @@ static const char check_text[] =
 
 static const char batch_text[] =
     "Usage: smalti batch MODELS.xml [options]\n"
+    "       smalti batch PACK [-o DIR] [-q] [--max-unpacked SIZE]\n"
+    "\n"
+    "With a PACK (a folder or .zip, see 'smalti help pack'), run each of its models for\n"
+    "each seed its entry lists (else its default seed), straight from the pack.\n"
     "\n"
     "Run a models.xml list as MarkovJunior's Program.cs does: each <model name=\"X\">\n"
     "entry runs MODELS_DIR/X.xml with its size (or length, width, height), d, amount\n"
@@ -146,10 +158,12 @@ static const char batch_text[] =
     "  -o, --output DIR      output folder (default: output); 2-D grids and iso=\"True\"\n"
     "                        entries give MODEL_SEED.png, other 3-D grids MODEL_SEED.vox\n"
     "  -q, --quiet           no per-output lines, progress line or warnings\n"
+    "  --max-unpacked SIZE   with a PACK: the most it may unpack to (default 1G)\n"
     "\n"
     "Examples:\n"
     "  smalti batch MarkovJunior/models.xml -o out/\n"
-    "  smalti batch models/models.xml --models models --resources rules --seed 1 -o gallery/\n"
+    "  smalti batch models/ -o out/\n"
+    "  smalti batch models/models.xml --seed 1 -o gallery/\n"
     "(MarkovJunior/: a clone of github.com/mxgmn/MarkovJunior, for its models.)\n";
 
 static const char wfc_text[] =
@@ -187,6 +201,131 @@ static const char view_text[] =
     "  smalti run models/maze.xml --trace maze.trace -o maze.png\n"
     "  smalti view maze.trace -o maze.html\n";
 
+static const char pack_text[] =
+    "Usage: smalti pack COMMAND PACK [options]\n"
+    "\n"
+    "A pack is a folder or a .zip file with a manifest, pack.xml (its format is in\n"
+    "docs/formats.md), or a MarkovJunior folder (models.xml, models/, resources/).\n"
+    "Making and sharing packs: docs/packs.md.\n"
+    "A pack is untrusted: unsafe names, links, duplicate entries, zip bombs and\n"
+    "resources outside it are refused. Run its models with 'smalti run PACK MODEL'\n"
+    "and 'smalti batch PACK', straight from the folder or zip.\n"
+    "\n"
+    "Commands:\n"
+    "  pack check PACK       check the manifest, and load, lint and run every model\n"
+    "  pack list PACK        the models with their titles and defaults\n"
+    "  pack new DIR          write a skeleton: pack.xml, one working model, a README\n"
+    "  pack build DIR        a reproducible zip of a pack folder, to share\n"
+    "  pack gallery PACK     one self-contained HTML page of every model's picture\n"
+    "\n"
+    "'smalti help pack COMMAND' shows a command's options.\n"
+    "\n"
+    "Examples:\n"
+    "  smalti pack check models/\n"
+    "  smalti pack list ../shared/mj\n"
+    "  smalti run models/ maze -o maze.png\n";
+
+static const char pack_check_text[] =
+    "Usage: smalti pack check PACK [options]\n"
+    "\n"
+    "Check a pack: its manifest, its names and links, and for each model (in the\n"
+    "manifest's order) that it loads with the pack's resources only, its lint, its\n"
+    "thumbnail, and a run at its default settings and first seed. One line per model:\n"
+    "ok, warnings (listed under it), failed (with file:line) or capped (stopped by the\n"
+    "time cap, or by the step cap when the entry gives no step limit), then a summary.\n"
+    "Exit 0 when all are ok, 3 when one failed, 6 when none failed but one was capped.\n"
+    "\n"
+    "Options:\n"
+    "  --timeout SECONDS     wall time of each model's run (default 10)\n"
+    "  --steps N             step cap for models whose entry gives no steps (default 50000)\n"
+    "  --max-memory SIZE     the most memory each run may hold (500M, 2G)\n"
+    "  --max-unpacked SIZE   the most a pack may unpack to, in all (default 1G)\n"
+    "  -j, --jobs N          check N models at once (default 1); the order stays\n"
+    "  --strict              a model with warnings fails\n"
+    "  -q, --quiet           no warning lines under the models\n"
+    "\n"
+    "Examples:\n"
+    "  smalti pack check models/\n"
+    "  smalti pack check ../shared/mj -j 2 --timeout 5\n";
+
+static const char pack_list_text[] =
+    "Usage: smalti pack list PACK [options]\n"
+    "\n"
+    "The pack's name, version, description, licence and authors, then each model:\n"
+    "its name (what 'smalti run PACK NAME' takes), default grid, seeds, step limit\n"
+    "and title, and its tags.\n"
+    "\n"
+    "Options:\n"
+    "  --max-unpacked SIZE   the most a pack may unpack to, in all (default 1G)\n"
+    "\n"
+    "Examples:\n"
+    "  smalti pack list models/\n"
+    "  smalti pack list castles-1.0.0.zip\n";
+
+static const char pack_new_text[] =
+    "Usage: smalti pack new DIR [--name NAME] [-q]\n"
+    "\n"
+    "Write the skeleton of a pack into DIR, which must be new or empty: pack.xml (the\n"
+    "manifest), one working model (models/islands.xml) and a README.md. The folder\n"
+    "appears whole or not at all.\n"
+    "\n"
+    "Options:\n"
+    "  --name NAME           the pack's name (default: DIR's last part, made fit for a\n"
+    "                        name: letters, digits, '-', '_' and '.')\n"
+    "  -q, --quiet           print nothing but errors\n"
+    "\n"
+    "Examples:\n"
+    "  smalti pack new castles && smalti pack check castles\n"
+    "  smalti run castles islands -o islands.png\n";
+
+static const char pack_build_text[] =
+    "Usage: smalti pack build DIR [-o FILE.zip] [options]\n"
+    "\n"
+    "Make a pack folder into one reproducible zip to share: two builds of the same\n"
+    "files give the same bytes. Entries are sorted by name, dated SOURCE_DATE_EPOCH\n"
+    "(else 1980-01-01, in UTC), mode 0644, deflated at level 6, with no directory\n"
+    "entries and no extra fields, and a SHA256SUMS list (as sha256sum -c reads it) is\n"
+    "added. Left out: hidden files and folders (.git, .DS_Store), editor backups and\n"
+    "leftovers (name~, #name#, *.swp, *.bak, *.orig, *.rej), Thumbs.db, desktop.ini,\n"
+    "a SHA256SUMS at the top (made afresh) and the output itself. Refused, as a pack\n"
+    "reader refuses them: a symbolic link, a special file, an unsafe name, a bad\n"
+    "manifest, a model or thumbnail the manifest names but the zip would not hold, a\n"
+    "model that does not load from the zip's files, and more than --max-unpacked in\n"
+    "all. The zip is written whole or not at all. Models are loaded, not run: 'smalti\n"
+    "pack check DIR' runs them.\n"
+    "\n"
+    "Options:\n"
+    "  -o, --output FILE     the zip (default NAME-VERSION.zip from pack.xml, in the\n"
+    "                        current folder; - for stdout)\n"
+    "  --max-unpacked SIZE   the most the pack may hold, in all (default 1G)\n"
+    "  -v, --verbose         list the files as they go in\n"
+    "  -q, --quiet           print nothing but errors\n"
+    "\n"
+    "Examples:\n"
+    "  smalti pack build castles                  # castles-0.1.0.zip\n"
+    "  SOURCE_DATE_EPOCH=$(git log -1 --format=%ct) smalti pack build castles -o dist/castles.zip\n";
+
+static const char pack_gallery_text[] =
+    "Usage: smalti pack gallery PACK [-o FILE.html] [options]\n"
+    "\n"
+    "Write one self-contained HTML page of a pack (a folder or a .zip): for each model\n"
+    "a picture of its run at its default settings and first seed (or the thumbnail\n"
+    "its entry names), as an embedded PNG, with its title, description, tags and the\n"
+    "command that makes the picture again. The page has no script, links nowhere and\n"
+    "may load nothing but its own images (a Content-Security-Policy says so). A model\n"
+    "that fails gets its error on the page and on stderr, and the exit code is its.\n"
+    "\n"
+    "Options:\n"
+    "  -o, --output FILE     the page (default gallery.html; - for stdout)\n"
+    "  --timeout SECONDS     stop each model's run after this much wall time (default\n"
+    "                        60); the card then says so\n"
+    "  --max-unpacked SIZE   the most a pack may unpack to, in all (default 1G)\n"
+    "  -q, --quiet           no progress lines\n"
+    "\n"
+    "Examples:\n"
+    "  smalti pack gallery models/ -o models.html\n"
+    "  smalti pack gallery castles-0.1.0.zip -o castles.html\n";
+
 static const char help_text[] =
     "Usage: smalti help [COMMAND]\n"
     "\n"
@@ -202,6 +341,8 @@ static const struct {
     const char *text;
 } commands[] = {
     {"run", run_text}, {"check", check_text}, {"batch", batch_text}, {"wfc", wfc_text}, {"view", view_text}, {"help", help_text},
+    {"pack", pack_text}, {"pack check", pack_check_text}, {"pack list", pack_list_text},
+    {"pack new", pack_new_text}, {"pack build", pack_build_text}, {"pack gallery", pack_gallery_text},
 };
 
 const char *usage_overview(void) { return overview_text; }
@@ -258,8 +399,10 @@ int unknown_option(const char *command, const char *option)
 int unknown_command(const char *command)
 {
     const char *list[sizeof commands / sizeof *commands + 1];
-    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) list[i] = commands[i].name;
-    list[sizeof commands / sizeof *commands] = NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        if (!strchr(commands[i].name, ' ')) list[n++] = commands[i].name; /* not "pack check" */
+    list[n] = NULL;
     const char *near = suggest_nearest(command, list);
     if (near) fprintf(stderr, "smalti: unknown command '%s'; did you mean '%s'?\n", command, near);
     else fprintf(stderr, "smalti: unknown command '%s'\n", command);

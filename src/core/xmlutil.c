@@ -178,25 +178,38 @@ xmlNode *xml_next(const xmlNode *el)
     return NULL;
 }
 
-xmlDoc *xml_read_file_first_error(const char *path, int options, int *line, char *message, size_t size)
+/* The parse of a file (data NULL) or of memory, keeping the first error's line and words. */
+static xmlDoc *read_first_error(const char *path, const char *data, int size, int options, int *line, char *message,
+                                size_t message_size)
 {
     xml_first_error fe;
     *line = 0;
-    snprintf(message, size, "parse error");
+    snprintf(message, message_size, "parse error");
     xmlParserCtxt *ctx = xml_parser_new(&fe);
     if (!ctx) {
-        snprintf(message, size, "out of memory");
+        snprintf(message, message_size, "out of memory");
         return NULL;
     }
-    xmlDoc *doc = xmlCtxtReadFile(ctx, path, NULL, options);
+    xmlDoc *doc = data ? xmlCtxtReadMemory(ctx, data, size, path, NULL, options) : xmlCtxtReadFile(ctx, path, NULL, options);
     if (fe.set) {
         xmlFreeDoc(doc);
         doc = NULL;
         *line = fe.line;
         const char *prefix = "malformed XML: "; /* the caller says what was malformed */
         const char *words = strncmp(fe.message, prefix, strlen(prefix)) == 0 ? fe.message + strlen(prefix) : fe.message;
-        snprintf(message, size, "%s", words);
+        snprintf(message, message_size, "%s", words);
     }
     xmlFreeParserCtxt(ctx);
     return doc;
+}
+
+xmlDoc *xml_read_file_first_error(const char *path, int options, int *line, char *message, size_t size)
+{
+    return read_first_error(path, NULL, 0, options, line, message, size);
+}
+
+xmlDoc *xml_read_memory_first_error(const char *data, int size, const char *name, int options, int *line, char *message,
+                                    size_t message_size)
+{
+    return read_first_error(name, data, size, options, line, message, message_size);
 }

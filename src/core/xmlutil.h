@@ -39,4 +39,7 @@ bool xml_parse_int_text(const char *text, int *out);
 /* Parse a file with options; on malformed XML NULL, with the first error's line (0 if none)
    and message in *line and message (the parser context holds them: no global handler). */
 xmlDoc *xml_read_file_first_error(const char *path, int options, int *line, char *message, size_t size);
+/* The same from size bytes in memory; name is the document's name in libxml2's messages. */
+xmlDoc *xml_read_memory_first_error(const char *data, int size, const char *name, int options, int *line, char *message,
+                                    size_t message_size);
 #endif

@@ -80,6 +80,10 @@ bool save_png(const char *path, const grid_view *g, const uint32_t *colors, int 
               smalti_error *err);
 /* A truecolour PNG of width*height 0xRRGGBB pixels, row by row. */
 bool save_png_rgb(const char *path, const uint32_t *pixels, int width, int height, const temp_hook *temps, smalti_error *err);
+/* The same two PNGs written to an open stream (an open_memstream, for a page that embeds
+   them); false with err set when too large or compression failed. */
+bool png_write_grid(FILE *f, const grid_view *g, const uint32_t *colors, int pixel_size, smalti_error *err);
+bool png_write_rgb(FILE *f, const uint32_t *pixels, int width, int height, smalti_error *err);
 /* Whether a PNG of that size may be written; sets err when not. */
 bool png_size_ok(const char *path, int64_t width, int64_t height, smalti_error *err);
 

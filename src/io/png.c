@@ -115,15 +115,11 @@ static void grid_row(const void *ctx, uint32_t y, unsigned char *row)
     for (int x = 0; x < gr->g->mx; x++) memset(row + (size_t)x * ps, cells[x], (size_t)ps);
 }
 
-bool save_png(const char *path, const grid_view *g, const uint32_t *colors, int pixel_size, const temp_hook *temps,
-              smalti_error *err)
+/* The palette PNG's header and palette, then its pixels; false when compression failed. */
+static bool grid_png_body(FILE *f, const grid_view *g, const uint32_t *colors, int pixel_size)
 {
-    if (pixel_size < 1) pixel_size = 1;
-    int64_t w = (int64_t)g->mx * pixel_size, h = (int64_t)g->my * pixel_size;
-    if (!check_size(path, w, h, err)) return false;
-    atomic_file af;
-    if (!atomic_open(&af, path, temps, err)) return false;
-    write_header(af.f, (uint32_t)w, (uint32_t)h, 3 /* indexed colour */);
+    uint32_t w = (uint32_t)g->mx * (uint32_t)pixel_size, h = (uint32_t)g->my * (uint32_t)pixel_size;
+    write_header(f, w, h, 3 /* indexed colour */);
     unsigned char plte[3 * 256];
     int n = 0;
     while (g->legend[n]) {
@@ -132,10 +128,33 @@ bool save_png(const char *path, const grid_view *g, const uint32_t *colors, int 
         plte[3 * n + 2] = (unsigned char)colors[n];
         n++;
     }
-    write_chunk(af.f, "PLTE", plte, (uint32_t)(3 * (n ? n : 1)));
+    write_chunk(f, "PLTE", plte, (uint32_t)(3 * (n ? n : 1)));
     /* A 3-D grid shows its bottom layer here; callers draw it with save_iso_png. */
     grid_rows gr = {g, pixel_size};
-    return finish(&af, write_pixels(af.f, (uint32_t)h, (size_t)w, grid_row, &gr), path, err);
+    return write_pixels(f, h, (size_t)w, grid_row, &gr);
+}
+
+bool save_png(const char *path, const grid_view *g, const uint32_t *colors, int pixel_size, const temp_hook *temps,
+              smalti_error *err)
+{
+    if (pixel_size < 1) pixel_size = 1;
+    int64_t w = (int64_t)g->mx * pixel_size, h = (int64_t)g->my * pixel_size;
+    if (!check_size(path, w, h, err)) return false;
+    atomic_file af;
+    if (!atomic_open(&af, path, temps, err)) return false;
+    return finish(&af, grid_png_body(af.f, g, colors, pixel_size), path, err);
+}
+
+bool png_write_grid(FILE *f, const grid_view *g, const uint32_t *colors, int pixel_size, smalti_error *err)
+{
+    if (pixel_size < 1) pixel_size = 1;
+    if (!check_size("<png>", (int64_t)g->mx * pixel_size, (int64_t)g->my * pixel_size, err)) return false;
+    if (!grid_png_body(f, g, colors, pixel_size)) {
+        error_set(err, SMALTI_ERR_RUNTIME, "<png>", 0, "PNG compression failed (out of memory?)");
+        return false;
+    }
+    write_chunk(f, "IEND", NULL, 0);
+    return !ferror(f);
 }
 
 typedef struct rgb_rows {
@@ -167,4 +186,17 @@ bool save_png_rgb(const char *path, const uint32_t *pixels, int width, int heigh
     write_header(af.f, (uint32_t)width, (uint32_t)height, 2 /* truecolour RGB */);
     rgb_rows rr = {pixels, width};
     return finish(&af, write_pixels(af.f, (uint32_t)height, (size_t)width * 3, rgb_row, &rr), path, err);
+}
+
+bool png_write_rgb(FILE *f, const uint32_t *pixels, int width, int height, smalti_error *err)
+{
+    if (!check_size("<png>", width, height, err)) return false;
+    write_header(f, (uint32_t)width, (uint32_t)height, 2 /* truecolour RGB */);
+    rgb_rows rr = {pixels, width};
+    if (!write_pixels(f, (uint32_t)height, (size_t)width * 3, rgb_row, &rr)) {
+        error_set(err, SMALTI_ERR_RUNTIME, "<png>", 0, "PNG compression failed (out of memory?)");
+        return false;
+    }
+    write_chunk(f, "IEND", NULL, 0);
+    return !ferror(f);
 }

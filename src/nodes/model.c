@@ -57,14 +57,18 @@ static smalti_model *model_build_within(xmlDoc *doc, const char *name, const sma
         return NULL;
     }
     xmlNode *root = xmlDocGetRootElement(doc);
-    /* Default roots: ./resources, then the corpus layout models/X.xml beside resources/. */
-    char beside_model[4096];
+    /* Default roots: ./resources, then a pack's layout (resources/ beside the model), then the
+       corpus layout (models/X.xml beside resources/). */
+    char in_model_dir[4096], beside_model[4096];
     const char *slash = strrchr(name, '/');
-    snprintf(beside_model, sizeof beside_model, "%.*s%sresources", slash ? (int)(slash - name) : 0, name,
-             slash ? "/../" : "../");
-    const char *default_roots[] = {"resources", beside_model};
+    int dir_len = slash ? (int)(slash - name) : 0;
+    snprintf(in_model_dir, sizeof in_model_dir, "%.*s%sresources", dir_len, name, slash ? "/" : "");
+    snprintf(beside_model, sizeof beside_model, "%.*s%sresources", dir_len, name, slash ? "/../" : "../");
+    const char *default_roots[] = {"resources", in_model_dir, beside_model};
+    int default_count = slash ? 3 : 2; /* without a folder, the model's own is ./ */
+    if (!slash) default_roots[1] = beside_model;
     resources res = {.roots = opt->resource_dir_count > 0 ? opt->resource_dirs : default_roots,
-                     .root_count = opt->resource_dir_count > 0 ? opt->resource_dir_count : 2,
+                     .root_count = opt->resource_dir_count > 0 ? opt->resource_dir_count : default_count,
                      .allow_any_path = opt->allow_any_path != 0,
                      .reader = reader};
     loader ld = {.d = &d, .grid = &m->grid, .res = &res};

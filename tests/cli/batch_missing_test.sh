@@ -13,7 +13,8 @@ printf '<one values="BW" in="B" out="W"/>\n' > "$dir/l/models/nosize.xml"
 printf '<models>\n  <model name="nosize" amount="1"/>\n</models>\n' > "$dir/l/list2.xml"
 expect 3 "list2.xml:2: error: <model name=\"nosize\"> needs a positive size" "$T" batch "$dir/l/list2.xml" -o "$dir/l/out"
 # The bundled list, as `smalti help batch` shows it (one entry, to stay quick).
-expect 0 'models/models.xml --models models --resources rules --seed 1' "$T" help batch
+expect 0 'smalti batch models/models.xml --seed 1' "$T" help batch
+# (pipes reads its tileset from models/resources/, a default root: the resources beside the model)
 printf '<models>\n  <model name="pipes" amount="1"/>\n</models>\n' > "$dir/bundled.xml"
-expect 0 'pipes_.*steps' "$T" batch "$dir/bundled.xml" --models models --resources rules --seed 1 -o "$dir/b"
+expect 0 'pipes_.*steps' "$T" batch "$dir/bundled.xml" --models models --seed 1 -o "$dir/b"
 finish batch-missing

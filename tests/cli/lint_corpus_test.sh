@@ -44,5 +44,5 @@ if [ -f "$corpus/models.xml" ]; then
 else
     echo "lint corpus: skipped: corpus not found ($corpus)"
 fi
-check_list models/models.xml models --resources rules
+check_list models/models.xml models --resources models/resources
 finish lint_corpus

@@ -27,7 +27,7 @@ pack_dir tests/badinput tests/badinput bad /dev/null
 [ -d "$shared/mj/models" ] && pack_dir "$shared/mj/models" "$shared/mj/resources" mj "$shared/mj/models.xml"
 
 # image: every PNG and VOX file.
-for dir in rules tests/badinput "$shared/mj/resources" "$shared/wfc"; do
+for dir in rules models/resources tests/badinput "$shared/mj/resources" "$shared/wfc"; do
     [ -d "$dir" ] || continue
     find "$dir" -type f \( -name '*.png' -o -name '*.vox' \) | while read -r f; do
         cp "$f" "$out/image/$(echo "$f" | sed 's|^\.*/*||; s|[/ ]|_|g')"

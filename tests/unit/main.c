@@ -31,6 +31,7 @@ int main(void)
     failed += run_budget_tests();
     failed += run_memres_tests();
     failed += run_settings_tests();
+    failed += run_pack_tests();
     failed += run_lint_tests();
     failed += run_atomic_tests();
     return failed ? 1 : 0;

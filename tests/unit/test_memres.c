@@ -37,7 +37,7 @@ static const unsigned char *mem_read(void *userdata, const char *path, size_t *s
         }
     if (strncmp(path, "mem/", 4) != 0) return NULL;
     char disk[1024];
-    snprintf(disk, sizeof disk, "rules/%s", path + 4);
+    snprintf(disk, sizeof disk, "models/resources/%s", path + 4);
     assert_true(m->count < MEM_FILES);
     unsigned char *data = read_file(disk, size);
     if (!data) {
@@ -97,7 +97,7 @@ static void model_resources_from_memory(void **state)
         smalti_load_options opt = smalti_load_defaults();
         opt.mx = opt.my = 14;
         opt.quiet = 1;
-        const char *disk_roots[] = {"rules"}, *mem_roots[] = {"mem"};
+        const char *disk_roots[] = {"models/resources"}, *mem_roots[] = {"mem"};
         opt.resource_dirs = disk_roots;
         opt.resource_dir_count = 1;
         smalti_error err;
@@ -133,12 +133,12 @@ static void reader_is_the_only_source(void **state)
     mem_files files = {0};
     resource_reader reader = {mem_read, &files};
     smalti_load_options opt = smalti_load_defaults();
-    const char *roots[] = {"rules"};
+    const char *roots[] = {"models/resources"};
     opt.resource_dirs = roots;
     opt.resource_dir_count = 1;
     opt.quiet = 1;
     smalti_error err;
-    /* rules/samples/Bricks.png exists, but the reader serves only mem/... paths. */
+    /* models/resources/samples/Bricks.png exists, but the reader serves only mem/... paths. */
     smalti_model *m = model_load_string_from("<wfc sample=\"Bricks\" values=\"DNna\" n=\"3\" periodic=\"True\"/>", "t.xml",
                                              &opt, &reader, &err);
     assert_null(m);
@@ -161,7 +161,7 @@ static void classic_entry_from_memory(void **state)
     assert_true(wfc_classic_read_entry(&d, xmlDocGetRootElement(doc), &e));
     mem_files files = {0};
     resource_reader reader = {mem_read, &files};
-    wfc_classic *from_disk = wfc_classic_load(&d, "rules", &e);
+    wfc_classic *from_disk = wfc_classic_load(&d, "models/resources", &e);
     wfc_classic *from_memory = wfc_classic_load_from(&d, "mem", &reader, &e);
     assert_non_null(from_disk);
     assert_non_null(from_memory);

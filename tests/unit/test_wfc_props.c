@@ -12,7 +12,7 @@
 
 static smalti_model *load_rules_model(const char *xml, int mx, int my)
 {
-    return unit_load(xml, "props.xml", mx, my, 1, "rules");
+    return unit_load(xml, "props.xml", mx, my, 1, "models/resources");
 }
 
 /* Runs to the end and returns the finished grid, failing unless the wfc wrote a grid of the expected size and legend. */
@@ -111,7 +111,7 @@ static void pipes_model_keeps_its_border_empty(void **state)
 {
     (void)state;
     smalti_load_options opt = smalti_load_defaults();
-    const char *roots[] = {"rules"};
+    const char *roots[] = {"models/resources"};
     opt.mx = 10; opt.my = 8; opt.mz = 1;
     opt.resource_dirs = roots;
     opt.resource_dir_count = 1;
@@ -134,7 +134,7 @@ static void pipes_model_keeps_its_border_empty(void **state)
 static unsigned char *load_bricks(int *w, int *h)
 {
     diag d = {.file = "test", .quiet = 1};
-    uint32_t *argb = image_load_argb(&d, 0, "rules/samples/Bricks.png", w, h);
+    uint32_t *argb = image_load_argb(&d, 0, "models/resources/samples/Bricks.png", w, h);
     assert_non_null(argb);
     unsigned char *ords = malloc((size_t)*w * *h);
     uint32_t colours[8];

@@ -64,7 +64,7 @@ static bool tile_is(const unsigned char *g, int W, int tx, int ty, const char *c
 static void fixed_tiles_survive(void **state)
 {
     (void)state;
-    const char *roots[] = {"rules"};
+    const char *roots[] = {"models/resources"};
     smalti_model *m = load("<sequence values=\"BRLDX\"><wfc tileset=\"Pipes\" values=\"iLUY\">"
                        "<rule in=\"R\" out=\"z Cap\"/><rule in=\"L\" out=\"Cap 2\"/><rule in=\"D\" out=\"Cap 3\"/>"
                        "<rule in=\"X\" out=\"Cross\"/></wfc></sequence>",
@@ -98,7 +98,7 @@ static void fixed_tiles_survive(void **state)
 static void fixed_overlap_values_survive(void **state)
 {
     (void)state;
-    const char *roots[] = {"rules"};
+    const char *roots[] = {"models/resources"};
     smalti_model *m = load("<sequence values=\"BX\"><wfc sample=\"Bricks\" values=\"DNna\" n=\"3\" periodic=\"True\">"
                        "<rule in=\"X\" out=\"a\"/></wfc></sequence>",
                        24, 18, roots, 1);
@@ -176,7 +176,7 @@ static void density_shifts_tiles_where_painted(void **state)
 {
     (void)state;
     char *dir = halves_root();
-    const char *roots[] = {dir, "rules"};
+    const char *roots[] = {dir, "models/resources"};
     int left, right;
     count_empty("<sequence values=\"B\"><wfc tileset=\"Pipes\" values=\"iLUY\" density=\"Halves\">"
                 "<density tile=\"Empty\" d=\"0.9\"/></wfc></sequence>",
@@ -197,7 +197,7 @@ static void density_shifts_overlap_values(void **state)
 {
     (void)state;
     char *dir = halves_root();
-    const char *roots[] = {dir, "rules"};
+    const char *roots[] = {dir, "models/resources"};
     smalti_model *m = load("<sequence values=\"B\"><wfc sample=\"Bricks\" values=\"DNna\" n=\"3\" periodic=\"True\" shannon=\"True\" "
                        "density=\"Halves\"><density value=\"a\" d=\"1\"/></wfc></sequence>",
                        32, 24, roots, 2);
@@ -220,7 +220,7 @@ static void neutral_density_changes_nothing(void **state)
 {
     (void)state;
     char *dir = halves_root();
-    const char *roots[] = {dir, "rules"};
+    const char *roots[] = {dir, "models/resources"};
     static const char *const pairs[][2] = {
         {"<sequence values=\"B\"><wfc tileset=\"Pipes\" values=\"iLUY\"/></sequence>",
          "<sequence values=\"B\"><wfc tileset=\"Pipes\" values=\"iLUY\" density=\"Halves\" densityPower=\"4\"/></sequence>"},

@@ -45,6 +45,7 @@ int run_poisson_tests(void);
 int run_anim_tests(void);
 int run_memres_tests(void);
 int run_settings_tests(void);
+int run_pack_tests(void);
 int run_lint_tests(void);
 int run_atomic_tests(void);
 #endif

@@ -1,0 +1,25 @@
+/* pack_cli.h — the `smalti pack` commands, and running a model of a pack from `run` and `batch`. */
+#ifndef SMALTI_CLI_PACK_H
+#define SMALTI_CLI_PACK_H
+#include <stdint.h>
+#include "cli.h"
+#include "../pack/pack.h"
+
+/* `smalti pack SUBCOMMAND ...`: argv[0] is the subcommand. */
+int cmd_pack(int argc, char **argv);
+int cmd_pack_check(int argc, char **argv);
+int cmd_pack_list(int argc, char **argv);
+int cmd_pack_new(int argc, char **argv);     /* pack_new.c */
+int cmd_pack_build(int argc, char **argv);   /* pack_build.c */
+int cmd_pack_gallery(int argc, char **argv); /* pack_gallery.c */
+
+/* Open the pack at path for a command (max_unpacked 0: the default cap); NULL after printing why,
+   with the exit code in *rc. */
+pack *cli_pack_open(const char *path, uint64_t max_unpacked, bool quiet, int *rc);
+/* The colours of a pack's model: the built-in palette, the model's own <smalti> colours, then the entry's. */
+void pack_model_palette(const pack_model *m, const pack_defaults *def, palette *pal);
+/* `batch PACK`: every model of the pack, for each of its seeds (its default seed when it lists none). */
+int pack_batch(const char *path, const char *out_dir, uint64_t max_unpacked, bool quiet);
+/* "--max-unpacked SIZE" with the value at val; false after a usage message. */
+bool parse_max_unpacked(const char *val, uint64_t *out);
+#endif

@@ -1,0 +1,75 @@
+/* load.c — a pack's models: their settings (entry, then the model's own, then defaults) and loading them with the pack's resources only. */
+#include "pack.h"
+#include <libxml/parser.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../core/diag.h"
+#include "../nodes/nodes.h"
+
+bool pack_model_defaults(const pack *p, const pack_model *m, const grid_request *over, pack_defaults *out, smalti_error *err)
+{
+    memset(out, 0, sizeof *out);
+    settings_clear(&out->own);
+    size_t size;
+    unsigned char *xml = pack_read(p, m->file, &size, err);
+    if (!xml) return false;
+    char label[PATH_MAX + 64];
+    pack_entry_label(p, m->file, label, sizeof label);
+    /* A model that is not XML has no settings here; loading it says why. */
+    xmlDoc *doc = size <= INT_MAX ? xmlReadMemory((const char *)xml, (int)size, label, NULL,
+                                                  XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOERROR | XML_PARSE_NOWARNING)
+                                  : NULL;
+    free(xml);
+    diag d = {.file = label, .err = err, .quiet = 1};
+    bool ok = !doc || settings_parse(&d, xmlDocGetRootElement(doc), &out->own);
+    xmlFreeDoc(doc);
+    if (!ok) return false;
+    grid_request entry = {m->size, m->length, m->width, m->height, m->dim};
+    grid_request use = entry;
+    if (over && (over->size || over->length || over->width || over->height)) {
+        use = *over;
+        if (!use.dim) use.dim = m->dim;
+    } else if (over && over->dim) {
+        use.dim = over->dim;
+    }
+    settings_grid(&out->own, &use, 64, 24, &out->mx, &out->my, &out->mz);
+    out->seed = m->seed_count > 0 ? m->seeds[0] : out->own.has_seed ? out->own.seed : 1;
+    out->steps = m->has_steps ? m->steps : out->own.has_steps ? out->own.steps : 50000;
+    out->pixel_size = m->pixel_size > 0 ? m->pixel_size : out->own.pixel_size > 0 ? out->own.pixel_size : 4;
+    out->iso = m->iso >= 0 ? m->iso == 1 : out->own.iso == 1;
+    return true;
+}
+
+smalti_model *pack_load_model(const pack *p, const pack_model *m, const smalti_load_options *opt, smalti_error *err)
+{
+    smalti_load_options o = opt ? *opt : smalti_load_defaults();
+    if (o.mx <= 0 || o.my <= 0 || o.mz <= 0) {
+        pack_defaults def;
+        if (!pack_model_defaults(p, m, NULL, &def, err)) return NULL;
+        o.mx = def.mx, o.my = def.my, o.mz = def.mz;
+    }
+    size_t size;
+    unsigned char *xml = pack_read(p, m->file, &size, err);
+    if (!xml) return NULL;
+    char label[PATH_MAX + 64], root[PATH_MAX + 64];
+    pack_entry_label(p, m->file, label, sizeof label);
+    if (strlen((const char *)xml) != size) {
+        free(xml);
+        error_set(err, SMALTI_ERR_MODEL, label, 0, "the model holds a NUL byte: not an XML file");
+        return NULL;
+    }
+    /* Resources come from the pack's resource folder and nowhere else: a zip's through its reader
+       (names such as "resources/rules/x.png"), a folder's from its files, which resource_find keeps
+       inside that folder. */
+    if (pack_is_zip(p)) snprintf(root, sizeof root, "%s", pack_manifest_of(p)->resources);
+    else snprintf(root, sizeof root, "%s/%s", pack_path(p), pack_manifest_of(p)->resources);
+    const char *roots[] = {root};
+    o.resource_dirs = roots;
+    o.resource_dir_count = 1;
+    o.allow_any_path = 0;
+    smalti_model *model = model_load_string_from((const char *)xml, label, &o, pack_resource_reader(p), err);
+    free(xml);
+    return model;
+}
