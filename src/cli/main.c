@@ -116,6 +116,9 @@ static int parse_run_args(const char *command, int argc, char **argv, run_args *
     if (!a->model) return usage_error("%s", "missing MODEL.xml");
     if (!a->pack_model && pack_path_is_pack(a->model))
         return usage_error("%s is a pack: name one of its models (smalti pack list lists them)", a->model);
+    if (a->pack_model && (a->resource_count || a->allow_any_path))
+        return usage_error("%s is a pack: its models take resources from it alone (no --resources or --allow-any-path)",
+                           a->model);
     if (a->every && !a->gif && !a->frames_dir) return usage_error("%s", "--every needs --gif FILE or --frames DIR");
     if (a->delay && !a->gif) return usage_error("%s", "--delay needs --gif FILE");
     if (a->dim == 2 && a->height > 1) return usage_error("%s", "--dim 2 with --height: a 2-D grid has no height; give --length X --width Y");

@@ -20,6 +20,7 @@ expect 0 '' "$T" run "$P/good" models/image.xml -q -o "$dir/image_dir.txt"
 if cmp -s "$dir/image_zip.txt" "$dir/image_dir.txt"; then ok; else bad "run image from the zip and the folder differ"; fi
 expect 2 'the pack has no model "nothing"' "$T" run "$P/good.zip" nothing
 expect 2 'is a pack: name one of its models' "$T" run "$P/good.zip"
+expect 2 'its models take resources from it alone' "$T" run "$P/good.zip" image --resources /etc
 expect 2 "unknown option '--timout'; did you mean '--timeout'" "$T" pack check "$P/good" --timout 3
 expect 2 "unknown pack command 'chekc'" "$T" pack chekc "$P/good"
 expect 0 'Usage: smalti pack check PACK' "$T" help pack check
