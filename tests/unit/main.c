@@ -32,5 +32,6 @@ int main(void)
     failed += run_memres_tests();
     failed += run_settings_tests();
     failed += run_lint_tests();
+    failed += run_lastnode_tests();
     return failed ? 1 : 0;
 }

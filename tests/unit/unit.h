@@ -46,4 +46,5 @@ int run_anim_tests(void);
 int run_memres_tests(void);
 int run_settings_tests(void);
 int run_lint_tests(void);
+int run_lastnode_tests(void);
 #endif
