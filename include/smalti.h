@@ -226,6 +226,12 @@ SMALTI_API int smalti_run_out_of_memory(const smalti_run *run);
    file:line: message and the status that says which. */
 SMALTI_API int smalti_run_error(const smalti_run *run, smalti_error *err);
 SMALTI_API long smalti_run_counter(const smalti_run *run);
+/* The leaf node that acted in the last step made (an id for smalti_model_node_info), or -1
+   when no step was made yet or no node acted in it (a branch handing control back, a node
+   that keeps failing). steps, if not NULL, gets how many steps in a row, up to and including
+   the last, had that same actor (0 before the first step). After a run that stopped at its
+   step limit, this names the node that kept the model from finishing. */
+SMALTI_API int smalti_run_last_node(const smalti_run *run, long *steps);
 
 SMALTI_API const unsigned char *smalti_run_grid(const smalti_run *run, int *mx, int *my, int *mz);
 SMALTI_API const char *smalti_run_legend(const smalti_run *run);

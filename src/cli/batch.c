@@ -138,7 +138,7 @@ static int run_entry(const batch_args *a, diag *d, const xmlNode *xm, const pale
         /* gif="True": the reference's gif mode writes a picture of every step; here they
            are the frames of one animated GIF. */
         anim_recorder *recorder = NULL;
-        char gif_path[4096];
+        char gif_path[4096], out_path[4096];
         if (gif) {
             snprintf(gif_path, sizeof gif_path, "%s/%s.gif", a->out_dir, label);
             anim_options ao = {.gif_path = gif_path, .every = 1, .pixel_size = pixelsize, .delay_cs = ANIM_DEFAULT_DELAY,
@@ -161,21 +161,24 @@ static int run_entry(const batch_args *a, diag *d, const xmlNode *xm, const pale
             break;
         }
         if (recorder && !a->quiet) printf("%s: animation of every step -> %s\n", label, gif_path);
-        if (!a->quiet && steps > 0 && !smalti_run_finished(run) && smalti_run_counter(run) >= steps)
+        if (!a->quiet && steps > 0 && !smalti_run_finished(run) && smalti_run_counter(run) >= steps) {
+            char actor[1200];
+            step_limit_actor(model, run, path, actor, sizeof actor);
             fprintf(stderr, "%s:%d: %s stopped at the step limit (%d %s) before the model finished; raise the entry's steps, "
-                            "or set steps=\"0\" for none\n", a->list, xml_line(xm), label, steps, plural(steps, "step", "steps"));
+                            "or set steps=\"0\" for none%s\n", a->list, xml_line(xm), label, steps, plural(steps, "step", "steps"), actor);
+        }
         /* As Program.cs: a picture when the final grid is 2-D or the entry asks for
            iso (then drawn isometrically), else a VOX. A map node may change the size. */
         int fx, fy, fz;
         smalti_run_grid(run, &fx, &fy, &fz);
-        snprintf(path, sizeof path, "%s/%s.%s", a->out_dir, label, fz == 1 || iso ? "png" : "vox");
+        snprintf(out_path, sizeof out_path, "%s/%s.%s", a->out_dir, label, fz == 1 || iso ? "png" : "vox");
         text_header header = result_header(model, name, seed, steps);
-        if (!write_result(path, run, &header, &pal, pixelsize, a->quiet, &err)) {
+        if (!write_result(out_path, run, &header, &pal, pixelsize, a->quiet, &err)) {
             print_error(&err);
             rc = exit_code_for(err.status);
         } else if (!a->quiet) {
             long n = smalti_run_counter(run);
-            printf("%s: %ld %s -> %s\n", label, n, plural(n, "step", "steps"), path);
+            printf("%s: %ld %s -> %s\n", label, n, plural(n, "step", "steps"), out_path);
         }
     }
     smalti_run_free(run);

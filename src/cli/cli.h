@@ -53,6 +53,10 @@ const temp_hook *temp_files_hook(void);
 
 /* Run to the end (or the limit), with a progress line on a terminal after a second. */
 long run_with_progress(smalti_run *run, long step_limit, const char *label, bool quiet);
+/* The end of a step-limit note, naming what made the last steps: "; the last 4990 steps were all
+   made by <path> at line 12" (then " of FILE" when file is not NULL), "; no node acted in the
+   last 30 steps", or "" when there is nothing to say. */
+void step_limit_actor(const smalti_model *model, const smalti_run *run, const char *file, char *buf, size_t size);
 /* The text header of a run of model: its name, the size it was loaded for, the seed and the step limit
    as the user gave it (the steps are filled in by write_result). */
 text_header result_header(const smalti_model *model, const char *model_name, int32_t seed, long step_limit);

@@ -373,11 +373,14 @@ static int cmd_run(int argc, char **argv, bool check_only)
         rc = exit_code_for(err.status);
     } else {
         /* Exit 0 still, as the reference's scripts expect; but the picture is unfinished. */
-        if (!a.quiet && a.steps > 0 && !smalti_run_finished(run) && smalti_run_counter(run) >= a.steps)
+        if (!a.quiet && a.steps > 0 && !smalti_run_finished(run) && smalti_run_counter(run) >= a.steps) {
+            char actor[1200];
+            step_limit_actor(model, run, NULL, actor, sizeof actor);
             fprintf(stderr,
                     "%s: stopped at the step limit (%ld %s) before the model finished; raise it with --steps N, or 0 "
-                    "for none\n",
-                    a.model, a.steps, plural(a.steps, "step", "steps"));
+                    "for none%s\n",
+                    a.model, a.steps, plural(a.steps, "step", "steps"), actor);
+        }
         if (recorder && !anim_finish(recorder, &err)) {
             print_error(&err);
             rc = exit_code_for(err.status);

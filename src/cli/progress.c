@@ -30,3 +30,23 @@ done:
     if (printed) fprintf(stderr, "\r\033[K");
     return smalti_run_counter(run);
 }
+
+void step_limit_actor(const smalti_model *model, const smalti_run *run, const char *file, char *buf, size_t size)
+{
+    long streak = 0;
+    int id = smalti_run_last_node(run, &streak);
+    smalti_node_info info;
+    buf[0] = 0;
+    if (streak <= 0) return;
+    if (id < 0) {
+        /* A branch handing control back makes one such step; many in a row is a node failing
+           again and again (a wfc without a solution). */
+        if (streak > 1) snprintf(buf, size, "; no node acted in the last %ld steps", streak);
+        return;
+    }
+    if (!smalti_model_node_info(model, id, &info)) return;
+    char where[64 + 1024] = "";
+    if (info.line > 0) snprintf(where, sizeof where, " at line %d%s%s", info.line, file ? " of " : "", file ? file : "");
+    if (streak == 1) snprintf(buf, size, "; the last step was made by <%s>%s", info.kind, where);
+    else snprintf(buf, size, "; the last %ld steps were all made by <%s>%s", streak, info.kind, where);
+}

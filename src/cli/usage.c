@@ -96,7 +96,7 @@ static const char run_text[] =
     "                        and no -o output then (PNG frames made so far stay)\n"
     "\n"
     "A run that reaches the step limit before the model finished says so on stderr\n"
-    "(exit 0 still).\n"
+    "(exit 0 still), naming the node that made the last steps and its line.\n"
     "\n"
     "Examples:\n"
     "  smalti run models/maze.xml -o maze.png\n"

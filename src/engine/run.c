@@ -116,6 +116,8 @@ void smalti_run_reset(smalti_run *run, int32_t seed)
     node_reset(r, m->nodes[m->root]);
     r->current = m->root;
     r->counter = 0;
+    r->acting_node = -1;
+    r->acting_streak = 0;
     r->out_of_memory = false;
     stop_rearm(&r->stop, r->timeout_ns);
     r->failed = false;
@@ -252,11 +254,16 @@ static inline __attribute__((always_inline)) int run_step(smalti_run *run)
             r->first_cap *= 2;
         }
     }
+    int before = r->acting_node;
     r->acting_node = -1;
     node_go(r, r->model->nodes[r->current]);
     /* A node that a deadline or cancel interrupted left its step half done: it is not counted and
        not observed, and the run stays stopped until a reset. */
-    if (stop_said(&r->stop)) return 0;
+    if (stop_said(&r->stop)) {
+        r->acting_node = before;
+        return 0;
+    }
+    r->acting_streak = r->acting_node == before ? r->acting_streak + 1 : 1;
     r->counter++;
     r->first[r->first_len++] = run_changes_end(r);
     if (r->observer) notify_observer(r);
@@ -319,6 +326,12 @@ int smalti_run_error(const smalti_run *run, smalti_error *err)
     return 1;
 }
 long smalti_run_counter(const smalti_run *run) { return run->rs.counter; }
+
+int smalti_run_last_node(const smalti_run *run, long *steps)
+{
+    if (steps) *steps = run->rs.acting_streak;
+    return run->rs.acting_node;
+}
 
 const unsigned char *smalti_run_grid(const smalti_run *run, int *mx, int *my, int *mz)
 {

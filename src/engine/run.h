@@ -41,7 +41,8 @@ struct run_state {
     int64_t *first;          /* first[t - first_base]: position of the first change of step t */
     int64_t first_len, first_cap;
     long first_base;         /* steps before it are no longer needed */
-    int acting_node;         /* the leaf that acted in the current step */
+    int acting_node;         /* the leaf that acted in the current step (then the last), -1: none */
+    long acting_streak;      /* steps in a row, up to the last, whose acting_node was the same */
     smalti_observer_fn observer;
     void *observer_userdata;
     bool out_of_memory;

@@ -31,7 +31,12 @@ bool palette_read_colors(palette *p, const xmlNode *parent, const char *file, sm
         const char *symbol = xml_attr(c, "symbol");
         uint32_t rgb;
         if (!xml_is(c, "color") || !symbol || strlen(symbol) != 1 || !parse_rrggbb(xml_attr(c, "value"), &rgb)) {
-            error_set(err, SMALTI_ERR_MODEL, file, xml_line(c), "expected <color symbol=\"X\" value=\"RRGGBB\"/>");
+            const char *value = xml_attr(c, "value");
+            /* The CSS habit: say what to write instead. */
+            if (xml_is(c, "color") && value && value[0] == '#' && parse_rrggbb(value + 1, &rgb))
+                error_set(err, SMALTI_ERR_MODEL, file, xml_line(c),
+                          "value=\"%s\" of <color>: write the colour without '#', as value=\"%s\"", value, value + 1);
+            else error_set(err, SMALTI_ERR_MODEL, file, xml_line(c), "expected <color symbol=\"X\" value=\"RRGGBB\"/>");
             return false;
         }
         p->rgb[(unsigned char)symbol[0]] = rgb;

@@ -34,5 +34,6 @@ int main(void)
     failed += run_pack_tests();
     failed += run_lint_tests();
     failed += run_atomic_tests();
+    failed += run_lastnode_tests();
     return failed ? 1 : 0;
 }

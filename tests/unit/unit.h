@@ -48,4 +48,5 @@ int run_settings_tests(void);
 int run_pack_tests(void);
 int run_lint_tests(void);
 int run_atomic_tests(void);
+int run_lastnode_tests(void);
 #endif
