@@ -94,6 +94,8 @@ test: all
 	@$(MAKE) --no-print-directory docs-test
 	@$(MAKE) --no-print-directory trace-roundtrip
 	@$(MAKE) --no-print-directory browser-test
+	@$(MAKE) --no-print-directory python-test
+	@$(MAKE) --no-print-directory install-test
 	@$(MAKE) --no-print-directory sanitize
 	@$(MAKE) --no-print-directory conformance
 	@$(MAKE) --no-print-directory fuzz-replay
