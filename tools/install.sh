@@ -54,6 +54,7 @@ install_all() {
     put 644 "$BUILD/smalti.1" "$MANDIR/man1/smalti.1"
     put 644 tools/completion.bash "$COMPLETIONDIR/smalti"
     put 644 rules/palette.xml "$DATADIR/palette.xml"
+    put 644 bindings/python/smalti.py "$DATADIR/python/smalti.py"
     find models -type f ! -name '.*' | LC_ALL=C sort | while read -r f; do put 644 "$f" "$DATADIR/$f"; done
     make_dir "$DATADIR"
     echo "f $DATADIR/install-manifest" >>"$list"

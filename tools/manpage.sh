@@ -24,17 +24,18 @@ section() {
         /^Examples:$/ { close_verbatim(); print ".PP"; print ".B Examples:"; print ".RS"; print ".nf"; verbatim = 1; next }
         verbatim && /^$/ { close_verbatim(); next }
         verbatim { sub(/^  /, ""); print; next }
-        /^$/ { para = 1; next }
+        /^$/ { para = 1; prose = 0; next }
         /^  [^ ]/ {
             line = substr($0, 3); i = index(line, "  ")
             if (i) { tag = substr(line, 1, i - 1); rest = substr(line, i); sub(/^ +/, "", rest) }
             else { tag = line; rest = "" }
-            print ".TP"; print ".B " tag; if (rest != "") print rest; para = 0; next
+            print ".TP"; print ".B " tag; if (rest != "") print rest; para = 0; prose = 0; next
         }
         /^    / { sub(/^ +/, ""); print; next }
-        /:$/ { print ".PP"; print ".B " $0; para = 0; next }
-        { if (para) { print ".PP"; para = 0 } print }
-        END { close_verbatim(); if (usage) print ".fi" }'
+        /:$/ && !prose { print ".PP"; print ".B " $0; para = 0; next }
+        { if (para) { print ".PP"; para = 0 } print; prose = 1 }
+        END { close_verbatim(); if (usage) print ".fi" }' |
+        awk '/^[.\047]/ && !/^\.(TP|B|PP|nf|fi|RS|RE)( |$)/ { $0 = "\\&" $0 } { print }'
 }
 
 cat <<ROFF
@@ -55,7 +56,7 @@ traces. Each command below lists its options, as
 shows them.
 .SH COMMANDS
 ROFF
-section | awk '/^\.B Examples:$/ { exit } { print }' | sed '1,/^\.fi$/d'
+section | awk '/^\.B Examples:$/ { exit } { print }' | sed -e '1,/^\.fi$/d' -e '/^\.B Commands:$/d'
 for cmd in run check batch wfc view pack "pack check" "pack list" "pack new" "pack build" "pack gallery" help; do
     printf '.SH "SMALTI %s"\n' "$(printf '%s' "$cmd" | tr a-z A-Z)"
     # shellcheck disable=SC2086 # "pack check" is two words
