@@ -192,5 +192,27 @@ class Threads(unittest.TestCase):
         self.assertEqual(got, want)
 
 
+class Docs(unittest.TestCase):
+    def test_python_md_scripts_run(self):
+        # Every ```python block of docs/python.md runs from the repository's root.
+        import contextlib
+        import io
+        import re
+        with open(os.path.join(ROOT, "docs", "python.md")) as f:
+            blocks = re.findall(r"^```python\n(.*?)^```$", f.read(), re.S | re.M)
+        self.assertGreaterEqual(len(blocks), 2)
+        cwd = os.getcwd()
+        os.chdir(ROOT)
+        try:
+            for block in blocks:
+                out = io.StringIO()
+                with contextlib.redirect_stdout(out):
+                    exec(compile(block, "docs/python.md", "exec"), {})
+                self.assertTrue(out.getvalue())
+        finally:
+            os.chdir(cwd)
+        self.assertRegex(out.getvalue(), r"^bad\.xml:1: output symbol 'Q'")
+
+
 if __name__ == "__main__":
     unittest.main()
