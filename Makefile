@@ -5,8 +5,13 @@ CFLAGS  ?= $(OPT) -g
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes
 # -ffp-contract=off: no fused multiply-add, so floating point rounds the same on every
 # machine (the generator nodes promise the same grid everywhere for a seed).
-CPPFLAGS_ALL := -std=c11 -D_DEFAULT_SOURCE -ffp-contract=off -Iinclude -Ibuild/gen -I/usr/include/libxml2 $(WARN)
-LDLIBS  := -lxml2 -lzip -lcrypto -lgif -lz -lm
+# libxml2's flags from pkg-config (else xml2-config), asked once and only when a recipe needs them,
+# so that a fresh system's `make deps` can install libxml2 first.
+XML2_FLAGS = $(shell pkg-config --$(1) libxml-2.0 2>/dev/null || xml2-config --$(1) 2>/dev/null)
+XML2_CFLAGS = $(eval XML2_CFLAGS := $(call XML2_FLAGS,cflags))$(XML2_CFLAGS)
+XML2_LIBS = $(eval XML2_LIBS := $(or $(call XML2_FLAGS,libs),-lxml2))$(XML2_LIBS)
+CPPFLAGS_ALL = -std=c11 -D_DEFAULT_SOURCE -ffp-contract=off -Iinclude -Ibuild/gen $(XML2_CFLAGS) $(WARN)
+LDLIBS  = $(XML2_LIBS) -lzip -lcrypto -lgif -lz -lm
 BUILD   ?= build
 
 LIB_SRC := $(wildcard src/core/*.c src/wfc/*.c src/nodes/*.c src/engine/*.c src/io/*.c src/trace/*.c src/pack/*.c)
@@ -18,13 +23,14 @@ HEADERS := $(wildcard include/*.h src/*/*.h)
 # Debian packages the build needs, with a file that shows each is there.
 DEPS := libxml2-dev:/usr/include/libxml2/libxml/parser.h \
         libstb-dev:/usr/include/stb/stb_image.h \
-        libcmocka-dev:/usr/include/cmocka.h \
         zlib1g-dev:/usr/include/zlib.h \
         libgif-dev:/usr/include/gif_lib.h \
         libzip-dev:/usr/include/zip.h \
         libssl-dev:/usr/include/openssl/evp.h
-# ... and those only `make test` needs (the viewer's browser test).
-TEST_DEPS := chromium:/usr/bin/chromium \
+# ... and those only `make test` needs (unit tests, the viewer's browser test, the man page check).
+TEST_DEPS := libcmocka-dev:/usr/include/cmocka.h \
+        man-db:/usr/bin/man \
+        chromium:/usr/bin/chromium \
         nodejs:/usr/bin/node \
         npm:/usr/bin/npm
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -107,6 +113,7 @@ include tests/tests.mk
 include tests/fuzz/fuzz.mk
 include bench/bench.mk
 include docs/pictures.mk
+include install.mk
 
 clean:
 	rm -rf build smalti out

@@ -103,7 +103,7 @@ if [ -s "$tmp/index" ]; then
             case $page in */api.md) ;; *) continue ;; esac
             grep -q 'main *(' "$block" || continue
             cp "$block" "$tmp/program.c"
-            if ! out=$($CC -std=c11 -Wall -Wextra -Werror -Iinclude -I/usr/include/libxml2 -o "$tmp/program" \
+            if ! out=$($CC -std=c11 -Wall -Wextra -Werror -Iinclude -o "$tmp/program" \
                     "$tmp/program.c" "$LIB" -lxml2 -lgif -lz -lm 2>&1); then
                 bad "$page:$line: the C program no longer compiles:"; printf '%s\n' "$out" | sed 's/^/    /'
                 continue

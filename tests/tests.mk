@@ -1,6 +1,8 @@
 # tests.mk — `make test`: unit tests (cmocka), CLI checks, corpus conformance, sanitizer build.
 UNIT_SRC := $(wildcard tests/unit/*.c)
-TEST_LIBS := $(LDLIBS) -lcmocka -lpthread
+TEST_LIBS = $(LDLIBS) -lcmocka -lpthread
+# cmocka is a test-only package: `make test` installs it (TEST_DEPS), plain `make` does not need it.
+$(BUILD)/unit_tests $(BUILD)/conformance $(BUILD)/trace_roundtrip: | $(BUILD)/.test-deps
 SMALTI_MJ_CORPUS ?= ../shared/mj
 export SMALTI_MJ_CORPUS
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -92,6 +94,8 @@ test: all
 	@$(MAKE) --no-print-directory docs-test
 	@$(MAKE) --no-print-directory trace-roundtrip
 	@$(MAKE) --no-print-directory browser-test
+	@$(MAKE) --no-print-directory python-test
+	@$(MAKE) --no-print-directory install-test
 	@$(MAKE) --no-print-directory sanitize
 	@$(MAKE) --no-print-directory conformance
 	@$(MAKE) --no-print-directory fuzz-replay

@@ -66,6 +66,13 @@ text_header result_header(const smalti_model *model, const char *model_name, int
    drawn grey, with a warning unless quiet. */
 bool write_result(const char *path, const smalti_run *run, const text_header *header, const palette *pal, int pixel_size,
                   bool quiet, smalti_error *err);
+/* The bundled models of an installed smalti (datadir.c): DIR/models of $SMALTI_DATADIR, else of
+   ../share/smalti beside the binary, else of the data folder it was built for; false when none
+   has a pack.xml. */
+bool datadir_models(char *buf, size_t size);
+/* `smalti run maze`: a NAME (or NAME.xml) that is no file here and has no '/' but is one of the
+   bundled models: its folder in dir and its pack name in model. */
+bool datadir_find_model(const char *name, char *dir, size_t size, char *model, size_t model_size);
 /* Help (usage.c): the overview, a command's usage text (NULL if no such command). */
 const char *usage_overview(void);
 const char *usage_of(const char *command);

@@ -24,6 +24,7 @@ typedef struct run_args {
     int resource_count;
     bool allow_any_path;
     bool quiet, iso, watch, strict;
+    char bundled_dir[4096], bundled_name[256]; /* `run maze`: the installed models' folder and the name */
 } run_args;
 
 /* -o names the final grid's file by its extension; say so before running, and point
@@ -114,6 +115,11 @@ static int parse_run_args(const char *command, int argc, char **argv, run_args *
         i++;
     }
     if (!a->model) return usage_error("%s", "missing MODEL.xml");
+    if (!a->pack_model && datadir_find_model(a->model, a->bundled_dir, sizeof a->bundled_dir, a->bundled_name,
+                                             sizeof a->bundled_name)) {
+        a->model = a->bundled_dir;
+        a->pack_model = a->bundled_name;
+    }
     if (!a->pack_model && pack_path_is_pack(a->model))
         return usage_error("%s is a pack: name one of its models (smalti pack list lists them)", a->model);
     if (a->pack_model && (a->resource_count || a->allow_any_path))

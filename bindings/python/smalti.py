@@ -1,0 +1,485 @@
+"""smalti.py — Python binding of libsmalti (the smalti MarkovJunior interpreter) through ctypes.
+
+No compiler is needed: the module loads the shared library, found (in this order) at $SMALTI_LIB,
+beside this file, in the source tree's build/ (bindings/python/../../build), in the lib/ of the
+prefix this file is installed under (PREFIX/share/smalti/python/../../../lib), through the
+system's loader, and in /usr/local/lib.
+
+    import smalti
+    model = smalti.Model.load("models/maze.xml", size=(21, 21))
+    run = model.run(seed=42)
+    run.on_step(lambda event: print(event.step, len(event.changed)))
+    run.to_end(50000)
+    print(run.text())
+
+Errors raise smalti.Error (ModelError, IOError, ...) whose str() is "file:line: message".
+docs/python.md is the manual.
+"""
+import ctypes
+import ctypes.util
+import os
+
+__all__ = ["Model", "Run", "StepEvent", "Error", "ModelError", "FileError", "RunError", "UsageError",
+           "TimeoutError", "CancelledError", "MemoryError", "load_library", "run"]
+
+# --- the C types of include/smalti.h ---------------------------------------------------------
+
+class _Error(ctypes.Structure):
+    _fields_ = [("status", ctypes.c_int), ("file", ctypes.c_char * 512), ("line", ctypes.c_int),
+                ("message", ctypes.c_char * 512)]
+
+
+_WarningFn = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p)
+
+
+class _LoadOptions(ctypes.Structure):
+    _fields_ = [("mx", ctypes.c_int), ("my", ctypes.c_int), ("mz", ctypes.c_int),
+                ("resource_dirs", ctypes.POINTER(ctypes.c_char_p)), ("resource_dir_count", ctypes.c_int),
+                ("allow_any_path", ctypes.c_int), ("warn", _WarningFn), ("warn_userdata", ctypes.c_void_p),
+                ("quiet", ctypes.c_int), ("max_memory", ctypes.c_size_t)]
+
+
+class _StepEvent(ctypes.Structure):
+    _fields_ = [("step", ctypes.c_long), ("node_id", ctypes.c_int), ("changed", ctypes.POINTER(ctypes.c_int32)),
+                ("changed_count", ctypes.c_size_t), ("grid", ctypes.POINTER(ctypes.c_ubyte))]
+
+
+_ObserverFn = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.POINTER(_StepEvent))
+
+
+class _RunOptions(ctypes.Structure):
+    _fields_ = [("timeout_seconds", ctypes.c_double), ("max_memory", ctypes.c_size_t)]
+
+
+class _NodeInfo(ctypes.Structure):
+    _fields_ = [("kind", ctypes.c_char_p), ("line", ctypes.c_int), ("parent", ctypes.c_int), ("depth", ctypes.c_int),
+                ("attributes", ctypes.c_char_p)]
+
+
+class _Settings(ctypes.Structure):
+    _fields_ = [("size", ctypes.c_int), ("length", ctypes.c_int), ("width", ctypes.c_int), ("height", ctypes.c_int),
+                ("dim", ctypes.c_int), ("has_steps", ctypes.c_int), ("steps", ctypes.c_long),
+                ("has_seed", ctypes.c_int), ("seed", ctypes.c_int32), ("pixel_size", ctypes.c_int),
+                ("iso", ctypes.c_int), ("color_count", ctypes.c_int), ("color_symbols", ctypes.c_char * 257),
+                ("color_rgb", ctypes.c_uint32 * 256)]
+
+
+# --- errors ----------------------------------------------------------------------------------
+
+class Error(Exception):
+    """A failure of the library: status (smalti_status), file, line (0: none) and message;
+    str() gives "file:line: message" as the command line prints it."""
+
+    def __init__(self, status, file, line, message):
+        self.status, self.file, self.line, self.message = status, file, line, message
+        where = "%s:%d" % (file, line) if file and line else file
+        super().__init__("%s: %s" % (where, message) if where else message)
+
+
+class ModelError(Error):
+    """The model is wrong: XML, node, attribute, rule (SMALTI_ERR_MODEL)."""
+
+
+class FileError(Error):
+    """A file could not be read or written (SMALTI_ERR_IO)."""
+
+
+class RunError(Error):
+    """A run failed (SMALTI_ERR_RUNTIME)."""
+
+
+class UsageError(Error):
+    """Bad arguments (SMALTI_ERR_USAGE)."""
+
+
+class TimeoutError(Error):  # noqa: A001 - the library's name for it
+    """A run passed its deadline (SMALTI_ERR_TIMEOUT)."""
+
+
+class CancelledError(Error):
+    """A run was cancelled (SMALTI_ERR_CANCELLED), or a step callback raised."""
+
+
+class MemoryError(Error):  # noqa: A001
+    """A run or a load needed more than its memory budget (SMALTI_ERR_MEMORY)."""
+
+
+_ERRORS = {1: ModelError, 2: FileError, 3: RunError, 4: UsageError, 5: TimeoutError, 6: CancelledError,
+           7: MemoryError}
+
+
+def _raise(err):
+    cls = _ERRORS.get(err.status, Error)
+    raise cls(err.status, err.file.decode("utf-8", "replace"), err.line, err.message.decode("utf-8", "replace"))
+
+
+# --- the library -----------------------------------------------------------------------------
+
+_lib = None
+_SONAME = "libsmalti.so.0"
+
+
+def _candidates():
+    env = os.environ.get("SMALTI_LIB")
+    if env:
+        return [env]  # asked for: that one or none
+    here = os.path.dirname(os.path.abspath(__file__))
+    names = [os.path.join(here, _SONAME),
+             os.path.join(here, "..", "..", "build", _SONAME),
+             os.path.join(here, "..", "..", "..", "lib", _SONAME)]
+    found = ctypes.util.find_library("smalti")
+    return names + [found or _SONAME, "/usr/local/lib/" + _SONAME]
+
+
+def load_library(path=None):
+    """The ctypes handle of libsmalti (loaded once); path overrides the search."""
+    global _lib
+    if _lib is not None and path is None:
+        return _lib
+    tried = []
+    for name in [path] if path else _candidates():
+        if os.sep in name and not os.path.exists(name):
+            tried.append(name)
+            continue
+        try:
+            lib = ctypes.CDLL(name)
+            break
+        except OSError as e:
+            tried.append("%s (%s)" % (name, e))
+    else:
+        raise OSError("smalti: libsmalti not found; build it (make) or set SMALTI_LIB. Tried: " + "; ".join(tried))
+    _declare(lib)
+    _lib = lib
+    return lib
+
+
+def _declare(lib):
+    P, I, L, V = ctypes.c_void_p, ctypes.c_int, ctypes.c_long, None
+    E = ctypes.POINTER(_Error)
+    pi = ctypes.POINTER(ctypes.c_int)
+    for name, res, args in [
+        ("smalti_load_defaults", _LoadOptions, []),
+        ("smalti_model_load", P, [ctypes.c_char_p, ctypes.POINTER(_LoadOptions), E]),
+        ("smalti_model_load_string", P, [ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(_LoadOptions), E]),
+        ("smalti_model_free", V, [P]),
+        ("smalti_model_node_count", I, [P]),
+        ("smalti_model_node_info", I, [P, I, ctypes.POINTER(_NodeInfo)]),
+        ("smalti_model_legend", ctypes.c_char_p, [P]),
+        ("smalti_model_grid_size", V, [P, pi, pi, pi]),
+        ("smalti_model_settings", V, [P, ctypes.POINTER(_Settings)]),
+        ("smalti_run_defaults", _RunOptions, []),
+        ("smalti_run_new_with", P, [P, ctypes.c_int32, ctypes.POINTER(_RunOptions), E]),
+        ("smalti_run_cancel", V, [P]),
+        ("smalti_run_reset", V, [P, ctypes.c_int32]),
+        ("smalti_run_free", V, [P]),
+        ("smalti_run_step", I, [P]),
+        ("smalti_run_to_end", L, [P, L]),
+        ("smalti_run_finished", I, [P]),
+        ("smalti_run_error", I, [P, E]),
+        ("smalti_run_counter", L, [P]),
+        ("smalti_run_last_node", I, [P, ctypes.POINTER(L)]),
+        ("smalti_run_grid", ctypes.POINTER(ctypes.c_ubyte), [P, pi, pi, pi]),
+        ("smalti_run_legend", ctypes.c_char_p, [P]),
+        ("smalti_run_set_observer", V, [P, _ObserverFn, P]),
+    ]:
+        f = getattr(lib, name)
+        f.restype, f.argtypes = res, args
+
+
+def _numpy():
+    try:
+        import numpy
+        return numpy
+    except ImportError:
+        return None
+
+
+def _grid_size(size):
+    """size: None (the model's own settings), N (N×N, 2-D), (X, Y) or (X, Y, Z)."""
+    if size is None:
+        return 0, 0, 0
+    if isinstance(size, int):
+        return size, size, 1
+    size = tuple(size)
+    if len(size) == 2:
+        return size[0], size[1], 1
+    if len(size) == 3:
+        return size
+    raise ValueError("size is N, (X, Y) or (X, Y, Z), not %r" % (size,))
+
+
+# --- models ----------------------------------------------------------------------------------
+
+class Model:
+    """A loaded, compiled model for one grid size; immutable, shared by any number of runs."""
+
+    def __init__(self, handle, lib, keep):
+        self._handle, self._lib, self._keep = handle, lib, keep
+        # Runs still open: the model is freed only after the last (the garbage collector may
+        # finalize a model before a run that refers to it, when they are in a cycle).
+        self._live_runs, self._closing = 0, False
+
+    @classmethod
+    def load(cls, path, size=None, resources=None, allow_any_path=False, quiet=False, warnings=None,
+             max_memory=0, library=None):
+        """Load a model file. size: None (the model's <smalti> settings, else 16 per side), N, (X, Y)
+        or (X, Y, Z). resources: folders searched for rule images, samples and tilesets.
+        warnings: a function(file, line, message) given each load warning (default: stderr;
+        quiet=True drops them). Raises ModelError, FileError, ... with "file:line: message"."""
+        return cls._load(None, os.fspath(path), size, resources, allow_any_path, quiet, warnings, max_memory, library)
+
+    @classmethod
+    def from_string(cls, xml, name="model.xml", size=None, resources=None, allow_any_path=False, quiet=False,
+                    warnings=None, max_memory=0, library=None):
+        """Load a model from XML text; name stands for the file in messages."""
+        return cls._load(xml, name, size, resources, allow_any_path, quiet, warnings, max_memory, library)
+
+    @classmethod
+    def _load(cls, xml, name, size, resources, allow_any_path, quiet, warnings, max_memory, library):
+        lib = load_library(library)
+        opt = lib.smalti_load_defaults()
+        opt.mx, opt.my, opt.mz = _grid_size(size)
+        keep = []
+        if resources:
+            dirs = (ctypes.c_char_p * len(resources))(*[os.fsencode(d) for d in resources])
+            keep.append(dirs)
+            opt.resource_dirs = ctypes.cast(dirs, ctypes.POINTER(ctypes.c_char_p))
+            opt.resource_dir_count = len(resources)
+        opt.allow_any_path = 1 if allow_any_path else 0
+        opt.quiet = 1 if quiet else 0
+        opt.max_memory = max_memory or 0
+        if warnings is not None:
+            def warn(_userdata, file, line, message):
+                warnings(file.decode("utf-8", "replace") if file else "", line, message.decode("utf-8", "replace"))
+            callback = _WarningFn(warn)
+            keep.append(callback)
+            opt.warn = callback
+        err = _Error()
+        if xml is None:
+            handle = lib.smalti_model_load(os.fsencode(name), ctypes.byref(opt), ctypes.byref(err))
+        else:
+            data = xml.encode("utf-8") if isinstance(xml, str) else bytes(xml)
+            handle = lib.smalti_model_load_string(data, name.encode("utf-8"), ctypes.byref(opt), ctypes.byref(err))
+        if not handle:
+            _raise(err)
+        return cls(handle, lib, keep)
+
+    def close(self):
+        """Free the model (once its runs are closed too)."""
+        self._closing = True
+        if self._handle and self._live_runs == 0:
+            self._lib.smalti_model_free(self._handle)
+            self._handle = None
+
+    def __del__(self):
+        self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    @property
+    def legend(self):
+        """The model's values: legend[v] is the symbol of cell value v."""
+        return self._lib.smalti_model_legend(self._handle).decode("latin-1")
+
+    @property
+    def size(self):
+        """(X, Y, Z), the grid the model was loaded for."""
+        x, y, z = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
+        self._lib.smalti_model_grid_size(self._handle, ctypes.byref(x), ctypes.byref(y), ctypes.byref(z))
+        return x.value, y.value, z.value
+
+    def settings(self):
+        """The model's own <smalti> settings as a dict of what it gives (size, length, width, height,
+        dim, steps, seed, pixel_size, iso, colors)."""
+        s = _Settings()
+        self._lib.smalti_model_settings(self._handle, ctypes.byref(s))
+        out = {k: getattr(s, k) for k in ("size", "length", "width", "height", "dim", "pixel_size") if getattr(s, k)}
+        if s.has_steps:
+            out["steps"] = s.steps
+        if s.has_seed:
+            out["seed"] = s.seed
+        if s.iso >= 0:
+            out["iso"] = bool(s.iso)
+        if s.color_count:
+            syms = s.color_symbols[:s.color_count].decode("latin-1")
+            out["colors"] = {syms[i]: "%06X" % s.color_rgb[i] for i in range(s.color_count)}
+        return out
+
+    def nodes(self):
+        """The compiled tree: a list of dicts (kind, line, parent, depth, attributes) by node id."""
+        out = []
+        for i in range(self._lib.smalti_model_node_count(self._handle)):
+            info = _NodeInfo()
+            if self._lib.smalti_model_node_info(self._handle, i, ctypes.byref(info)):
+                out.append({"kind": info.kind.decode(), "line": info.line, "parent": info.parent,
+                            "depth": info.depth, "attributes": info.attributes.decode("utf-8", "replace")})
+        return out
+
+    def run(self, seed=1, timeout=0, max_memory=0):
+        """A new run with this seed, before its first step. timeout (seconds) and max_memory (bytes)
+        are budgets; 0: none."""
+        return Run(self, seed, timeout, max_memory)
+
+
+class StepEvent:
+    """What one step did: step (1-based), node_id (-1: none acted), changed (flat indices of the
+    changed cells; one may appear twice) and run, whose grid is the grid after the step."""
+    __slots__ = ("step", "node_id", "changed", "run")
+
+    def __init__(self, step, node_id, changed, run):
+        self.step, self.node_id, self.changed, self.run = step, node_id, changed, run
+
+
+class Run:
+    """One run of a model; used by one thread at a time."""
+
+    def __init__(self, model, seed, timeout=0, max_memory=0):
+        self.model, self._lib, self._handle = model, model._lib, None
+        if not model._handle:
+            raise ValueError("smalti: the model is closed")
+        opt = _RunOptions(float(timeout or 0), int(max_memory or 0))
+        err = _Error()
+        self._handle = self._lib.smalti_run_new_with(model._handle, seed, ctypes.byref(opt), ctypes.byref(err))
+        if not self._handle:
+            _raise(err)
+        model._live_runs += 1
+        self._observer = None
+        self._callback_error = None
+
+    def close(self):
+        if self._handle:
+            self._lib.smalti_run_free(self._handle)
+            self._handle = None
+            self.model._live_runs -= 1
+            if self.model._closing:
+                self.model.close()
+
+    def __del__(self):
+        self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def on_step(self, callback):
+        """Call callback(StepEvent) after every step (None: stop). An exception in it cancels the
+        run, and step() or to_end() raises it."""
+        if callback is None:
+            self._observer = None
+            self._lib.smalti_run_set_observer(self._handle, _ObserverFn(), None)
+            return
+
+        def observe(_userdata, event_p):
+            if self._callback_error is not None:
+                return
+            e = event_p.contents
+            changed = e.changed[:e.changed_count] if e.changed_count else []
+            try:
+                callback(StepEvent(e.step, e.node_id, changed, self))
+            except BaseException as exc:  # handed back to the caller of step()/to_end()
+                self._callback_error = exc
+                self._lib.smalti_run_cancel(self._handle)
+        self._observer = _ObserverFn(observe)
+        self._lib.smalti_run_set_observer(self._handle, self._observer, None)
+
+    def _check(self):
+        if self._callback_error is not None:
+            exc, self._callback_error = self._callback_error, None
+            raise exc
+        err = _Error()
+        if self._lib.smalti_run_error(self._handle, ctypes.byref(err)):
+            _raise(err)
+
+    def step(self):
+        """Make one step; False once the run has ended."""
+        made = self._lib.smalti_run_step(self._handle)
+        self._check()
+        return bool(made)
+
+    def to_end(self, limit=50000):
+        """Step until the model ends or limit steps are made (0 or None: no limit); the step count."""
+        steps = self._lib.smalti_run_to_end(self._handle, int(limit or 0))
+        self._check()
+        return steps
+
+    def reset(self, seed):
+        """Start over with another seed, reusing the memory."""
+        self._callback_error = None
+        self._lib.smalti_run_reset(self._handle, seed)
+
+    def cancel(self):
+        """Ask the run to stop (from any thread); it raises CancelledError."""
+        self._lib.smalti_run_cancel(self._handle)
+
+    @property
+    def finished(self):
+        """Whether the model ended by itself."""
+        return bool(self._lib.smalti_run_finished(self._handle))
+
+    @property
+    def counter(self):
+        """Steps made so far."""
+        return self._lib.smalti_run_counter(self._handle)
+
+    @property
+    def last_node(self):
+        """(node id, steps in a row) of the last step's actor; node id -1 when none acted."""
+        steps = ctypes.c_long()
+        node = self._lib.smalti_run_last_node(self._handle, ctypes.byref(steps))
+        return node, steps.value
+
+    @property
+    def legend(self):
+        """The symbols of the cell values (the model's values)."""
+        return self._lib.smalti_run_legend(self._handle).decode("latin-1")
+
+    def _grid(self):
+        x, y, z = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
+        cells = self._lib.smalti_run_grid(self._handle, ctypes.byref(x), ctypes.byref(y), ctypes.byref(z))
+        return cells, x.value, y.value, z.value
+
+    @property
+    def size(self):
+        """(X, Y, Z) of the current grid (a map or tile wfc node may change it)."""
+        return self._grid()[1:]
+
+    def grid_bytes(self):
+        """A copy of the cells: cell (x, y, z) is at x + y*X + z*X*Y; each byte indexes legend."""
+        cells, x, y, z = self._grid()
+        return ctypes.string_at(cells, x * y * z)
+
+    def grid_list(self):
+        """The cells as nested lists, rows[y][x] in 2-D and layers[z][y][x] in 3-D."""
+        data, (x, y, z) = self.grid_bytes(), self.size
+        layers = [[list(data[(k * y + j) * x:(k * y + j + 1) * x]) for j in range(y)] for k in range(z)]
+        return layers[0] if z == 1 else layers
+
+    def grid_array(self):
+        """The cells as a NumPy uint8 array of shape (Y, X) in 2-D, (Z, Y, X) in 3-D (needs NumPy)."""
+        np = _numpy()
+        if np is None:
+            raise ImportError("grid_array needs NumPy; grid_bytes() and grid_list() do not")
+        data, (x, y, z) = self.grid_bytes(), self.size
+        arr = np.frombuffer(data, dtype=np.uint8).reshape((z, y, x))
+        return arr[0] if z == 1 else arr
+
+    def text(self):
+        """The grid in the model's symbols, a line per row (3-D: layers separated by a blank line)."""
+        legend, data, (x, y, z) = self.legend, self.grid_bytes(), self.size
+        layers = ["\n".join("".join(legend[c] for c in data[(k * y + j) * x:(k * y + j + 1) * x]) for j in range(y))
+                  for k in range(z)]
+        return "\n\n".join(layers) + "\n"
+
+
+def run(path, seed=1, size=None, steps=50000, **load_options):
+    """Load a model, run it to its end (or steps), and return the finished Run."""
+    model = Model.load(path, size=size, **load_options)
+    r = model.run(seed)
+    r.to_end(steps)
+    return r

@@ -1,0 +1,218 @@
+"""test_smalti.py — the Python binding (bindings/python/smalti.py) against the library and the CLI.
+Run by `make python-test` (in `make test`) with SMALTI_LIB=build/libsmalti.so and SMALTI=./smalti."""
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "bindings", "python"))
+import smalti  # noqa: E402
+
+SMALTI = os.environ.get("SMALTI", os.path.join(ROOT, "smalti"))
+CORPUS = os.environ.get("SMALTI_MJ_CORPUS", os.path.join(ROOT, "..", "shared", "mj"))
+MAZE_GROWTH = os.path.join(CORPUS, "models", "MazeGrowth.xml")
+MAZE = os.path.join(ROOT, "models", "maze.xml")
+
+
+def cli_grid(model, *args):
+    """The rows of the CLI's .txt output of a run (the lines after its `size` header line)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "grid.txt")
+        subprocess.run([SMALTI, "run", model, "-q", "-o", out] + list(args), check=True)
+        with open(out) as f:
+            lines = f.read().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("size ")) + 1
+    return [line for line in lines[start:] if line]
+
+
+class CompareWithCli(unittest.TestCase):
+    def check_same_as_cli(self, path, size, seed):
+        run = smalti.Model.load(path, size=size, quiet=True).run(seed=seed)
+        steps = run.to_end(50000)
+        self.assertTrue(run.finished)
+        self.assertGreater(steps, 0)
+        rows = run.text().splitlines()
+        self.assertEqual(rows, cli_grid(path, "--size", str(size), "--seed", str(seed)))
+        # Each form of the grid says the same.
+        data = run.grid_bytes()
+        self.assertEqual(len(data), size * size)
+        grid = run.grid_list()
+        self.assertEqual(len(grid), size)
+        self.assertEqual(["".join(run.legend[v] for v in row) for row in grid], rows)
+        self.assertEqual(bytes(v for row in grid for v in row), data)
+        try:
+            import numpy
+        except ImportError:
+            return
+        arr = run.grid_array()
+        self.assertEqual(arr.shape, (size, size))
+        self.assertEqual(arr.dtype, numpy.uint8)
+        self.assertEqual(arr.tobytes(), data)
+
+    def test_maze_growth_64_seed_1(self):
+        if not os.path.exists(MAZE_GROWTH):
+            self.skipTest("skipped: corpus not found (%s)" % MAZE_GROWTH)
+        self.check_same_as_cli(MAZE_GROWTH, 64, 1)
+
+    def test_bundled_maze(self):
+        # The fallback when the corpus is absent, and a second model besides.
+        self.check_same_as_cli(MAZE, 21, 7)
+
+    def test_from_string_and_3d(self):
+        xml = '<sequence values="BWR"><one in="B" out="W" steps="5"/><all in="B" out="R"/></sequence>'
+        run = smalti.Model.from_string(xml, "inline.xml", size=(4, 3, 2)).run(seed=3)
+        run.to_end()
+        self.assertEqual(run.size, (4, 3, 2))
+        layers = run.grid_list()
+        self.assertEqual((len(layers), len(layers[0]), len(layers[0][0])), (2, 3, 4))
+        flat = [v for layer in layers for row in layer for v in row]
+        self.assertEqual(flat.count(1), 5)
+        self.assertEqual(flat.count(2), 4 * 3 * 2 - 5)
+        self.assertEqual(run.legend, "BWR")
+
+
+class Callbacks(unittest.TestCase):
+    def test_every_step_seen(self):
+        run = smalti.Model.load(MAZE, size=21, quiet=True).run(seed=42)
+        seen = []
+        run.on_step(lambda e: seen.append((e.step, e.node_id, len(e.changed))))
+        steps = run.to_end(50000)
+        self.assertEqual([s for s, _, _ in seen], list(range(1, steps + 1)))
+        self.assertEqual(run.counter, steps)
+        self.assertTrue(any(n for _, _, n in seen))
+        kinds = {n["kind"] for n in run.model.nodes()}
+        self.assertTrue(all(node == -1 or 0 <= node < len(run.model.nodes()) for _, node, _ in seen), kinds)
+
+    def test_step_by_step_equals_to_end(self):
+        model = smalti.Model.load(MAZE, size=21, quiet=True)
+        a = model.run(seed=5)
+        calls = []
+        a.on_step(lambda e: calls.append(e.step))
+        made = 0
+        while a.step():
+            made += 1
+            self.assertEqual(calls[-1], made)
+        b = model.run(seed=5)
+        b.to_end()
+        self.assertEqual(a.grid_bytes(), b.grid_bytes())
+        self.assertEqual(made, b.counter)
+
+    def test_grid_read_while_running_is_consistent(self):
+        # In each callback, the grid differs from the one before the step only in the cells the step
+        # reports changed, and the last callback's grid is the final grid.
+        run = smalti.Model.load(MAZE, size=21, quiet=True).run(seed=9)
+        before = [run.grid_bytes()]
+        checked = []
+
+        def observe(e):
+            now = e.run.grid_bytes()
+            diff = {i for i in range(len(now)) if now[i] != before[0][i]}
+            self.assertLessEqual(diff, set(e.changed))
+            self.assertEqual(len(e.run.grid_list()), 21)
+            before[0] = now
+            checked.append(e.step)
+        run.on_step(observe)
+        run.to_end()
+        self.assertEqual(len(checked), run.counter)
+        self.assertEqual(before[0], run.grid_bytes())
+
+    def test_callback_error_stops_the_run(self):
+        run = smalti.Model.load(MAZE, size=21, quiet=True).run(seed=1)
+
+        def fail(e):
+            if e.step == 3:
+                raise ValueError("stop at 3")
+        run.on_step(fail)
+        with self.assertRaisesRegex(ValueError, "stop at 3"):
+            run.to_end()
+        self.assertLess(run.counter, 10)
+
+
+class Errors(unittest.TestCase):
+    def test_bad_model_file_has_file_and_line(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "bad.xml")
+            with open(path, "w") as f:
+                f.write('<sequence values="BW">\n  <one in="B" out="W"/>\n  <one in="B" out="Q"/>\n</sequence>\n')
+            with self.assertRaises(smalti.ModelError) as cm:
+                smalti.Model.load(path, size=8)
+        e = cm.exception
+        self.assertEqual((e.file, e.line), (path, 3))
+        self.assertRegex(str(e), r"^%s:3: .*'Q'" % path)
+
+    def test_bad_string_and_missing_file(self):
+        with self.assertRaisesRegex(smalti.ModelError, r"^inline\.xml:1: "):
+            smalti.Model.from_string('<one values="BW" in="B" out="Q"/>', "inline.xml")
+        with self.assertRaises(smalti.FileError) as cm:
+            smalti.Model.load("/nonexistent/model.xml")
+        self.assertIn("/nonexistent/model.xml", str(cm.exception))
+        with self.assertRaises(ValueError):
+            smalti.Model.load(MAZE, size=(1, 2, 3, 4))
+
+    def test_warnings_go_to_the_callback(self):
+        got = []
+        smalti.Model.from_string('<one values="BW" in="B" out="W" colour="x"/>', "w.xml", size=4,
+                                 warnings=lambda f, l, m: got.append((f, l, m)))
+        self.assertTrue(got and got[0][0] == "w.xml" and got[0][1] == 1, got)
+
+    def test_timeout_and_cancel(self):
+        model = smalti.Model.load(MAZE, size=21, quiet=True)
+        run = model.run(seed=1)
+        run.on_step(lambda e: run.cancel() if e.step == 2 else None)
+        with self.assertRaises(smalti.CancelledError):
+            run.to_end()
+        run.on_step(None)
+        run.reset(1)
+        run.to_end()
+        self.assertTrue(run.finished)
+
+
+class Threads(unittest.TestCase):
+    def test_runs_of_one_model_in_threads(self):
+        model = smalti.Model.load(MAZE, size=21, quiet=True)
+        want = {}
+        for seed in range(4):
+            r = model.run(seed)
+            r.to_end()
+            want[seed] = r.grid_bytes()
+        got = {}
+
+        def work(seed):
+            r = model.run(seed)
+            r.to_end()
+            got[seed] = r.grid_bytes()
+        threads = [threading.Thread(target=work, args=(s,)) for s in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(got, want)
+
+
+class Docs(unittest.TestCase):
+    def test_python_md_scripts_run(self):
+        # Every ```python block of docs/python.md runs from the repository's root.
+        import contextlib
+        import io
+        import re
+        with open(os.path.join(ROOT, "docs", "python.md")) as f:
+            blocks = re.findall(r"^```python\n(.*?)^```$", f.read(), re.S | re.M)
+        self.assertGreaterEqual(len(blocks), 2)
+        cwd = os.getcwd()
+        os.chdir(ROOT)
+        try:
+            for block in blocks:
+                out = io.StringIO()
+                with contextlib.redirect_stdout(out):
+                    exec(compile(block, "docs/python.md", "exec"), {})
+                self.assertTrue(out.getvalue())
+        finally:
+            os.chdir(cwd)
+        self.assertRegex(out.getvalue(), r"^bad\.xml:1: output symbol 'Q'")
+
+
+if __name__ == "__main__":
+    unittest.main()
