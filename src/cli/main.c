@@ -407,6 +407,10 @@ static int run_command(int argc, char **argv, bool check_only, tile_sheet *tiles
         text_header header = result_header(model, name, (int32_t)a.seed, a.steps);
         /* The lint has named the model's values without a colour already; a map may end on others. */
         bool colours_said = a.quiet || strcmp(smalti_run_legend(run), smalti_model_legend(model)) == 0;
+        char untiled[257];
+        if (a.tiles_file && !a.quiet && write_final) tile_sheet_untiled(tiles, smalti_run_legend(run), untiled);
+        if (a.tiles_file && !a.quiet && write_final && untiled[0])
+            fprintf(stderr, "%s: warning: no tile for symbols \"%s\"; left empty\n", a.tiles_file, untiled);
         if (write_final && !write_result_tiles(a.output, run, &header, &pal, (int)a.pixel_size, a.tiles_file ? tiles : NULL,
                                                colours_said, &err)) {
             print_error(&err);

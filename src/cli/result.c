@@ -29,17 +29,6 @@ static bool tilemap_kind_of(const char *ext, tilemap_kind *kind)
     return false;
 }
 
-/* Symbols of the legend with no tile in the sheet are left empty; say which. */
-static void warn_untiled(const char *legend, const tile_sheet *tiles)
-{
-    char missing[257];
-    size_t n = 0;
-    for (const char *c = legend; *c; c++)
-        if (tiles->rule[(unsigned char)*c].kind == TILE_NONE) missing[n++] = *c;
-    missing[n] = 0;
-    if (n) fprintf(stderr, "smalti: warning: no tile for symbols \"%s\" in the tile sheet file; left empty\n", missing);
-}
-
 bool write_result_tiles(const char *path, const smalti_run *run, const text_header *header, const palette *pal, int pixel_size,
                         const tile_sheet *tiles, bool quiet, smalti_error *err)
 {
@@ -62,7 +51,6 @@ bool write_result_tiles(const char *path, const smalti_run *run, const text_head
         write_text_result(af.f, &h, &g);
         return atomic_commit(&af, err);
     }
-    if (tiles && !quiet) warn_untiled(g.legend, tiles);
     if (tiles && strcasecmp(ext, ".png") == 0) return save_tiles_png(path, &g, tiles, temp_files_hook(), err);
     uint32_t colors[GRID_COLORS_MAX];
     char missing[64];

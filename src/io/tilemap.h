@@ -34,6 +34,8 @@ typedef struct tile_sheet {
 /* Read TILES.xml into s; false with file:line in err (SMALTI_ERR_MODEL for a bad file). */
 bool tile_sheet_load(tile_sheet *s, const char *path, smalti_error *err);
 void tile_sheet_free(tile_sheet *s);
+/* The symbols of legend that the sheet gives no tile (they are left empty), in missing (257 bytes). */
+void tile_sheet_untiled(const tile_sheet *s, const char *legend, char *missing);
 
 /* Autotiling of the cell (x, y) in layer z: the neighbours' joined masks and the tile's offset in its set. */
 int autotile_edge_mask(const grid_view *g, const tile_rule *r, int x, int y, int z);

@@ -198,6 +198,14 @@ bool tile_sheet_load(tile_sheet *s, const char *path, smalti_error *err)
     return ok;
 }
 
+void tile_sheet_untiled(const tile_sheet *s, const char *legend, char *missing)
+{
+    size_t n = 0;
+    for (const char *c = legend; *c && n < 256; c++)
+        if (s->rule[(unsigned char)*c].kind == TILE_NONE) missing[n++] = *c;
+    missing[n] = 0;
+}
+
 void tile_sheet_free(tile_sheet *s)
 {
     mem_free(s->pixels);
