@@ -27,12 +27,13 @@ DEPS := libxml2-dev:/usr/include/libxml2/libxml/parser.h \
         libgif-dev:/usr/include/gif_lib.h \
         libzip-dev:/usr/include/zip.h \
         libssl-dev:/usr/include/openssl/evp.h
-# ... and those only `make test` needs (unit tests, the viewer's browser test, the man page check).
+# ... and those only `make test` needs (unit tests, the viewer's browser test, the man page check; Tiled, which reads our maps back).
 TEST_DEPS := libcmocka-dev:/usr/include/cmocka.h \
         man-db:/usr/bin/man \
         chromium:/usr/bin/chromium \
         nodejs:/usr/bin/node \
-        npm:/usr/bin/npm
+        npm:/usr/bin/npm \
+        tiled:/usr/bin/tiled
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps run test unit conformance badinput sanitize bench clean help screenshot

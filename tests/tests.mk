@@ -96,11 +96,16 @@ test: all
 	@$(MAKE) --no-print-directory browser-test
 	@$(MAKE) --no-print-directory python-test
 	@$(MAKE) --no-print-directory install-test
+	@$(MAKE) --no-print-directory tiled-roundtrip
 	@$(MAKE) --no-print-directory sanitize
 	@$(MAKE) --no-print-directory conformance
 	@$(MAKE) --no-print-directory fuzz-replay
 
-.PHONY: symbols layers unit cli-test docs-test conformance sanitize trace-roundtrip browser-test
+# Tiled (the map editor) opens our .tmx and .tmj maps and exports them; the ids it read must be ours.
+tiled-roundtrip: smalti | $(BUILD)/.test-deps
+	sh tests/tiled_roundtrip.sh ./smalti
+
+.PHONY: symbols layers unit cli-test docs-test conformance sanitize trace-roundtrip browser-test tiled-roundtrip
 
 # -Wall -Wextra must stay clean under both gcc and clang.
 warnings: $(BUILD)/gen/palette.inc $(VIEW_INC)

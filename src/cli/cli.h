@@ -60,7 +60,7 @@ void step_limit_actor(const smalti_model *model, const smalti_run *run, const ch
 /* The text header of a run of model: its name, the size it was loaded for, the seed and the step limit
    as the user gave it (the steps are filled in by write_result). */
 text_header result_header(const smalti_model *model, const char *model_name, int32_t seed, long step_limit);
-/* Write the outcome of a run to path by its extension (.png, .txt, .vox), or
+/* Write the outcome of a run to path by its extension (.png, .txt, .vox; see write_result_tiles), or
    the text form to stdout when path is NULL or "-". A 3-D grid's .png is its
    isometric picture with cubes of pixel_size. Symbols without a colour in pal are
    drawn grey, with a warning unless quiet. */
@@ -73,6 +73,11 @@ bool datadir_models(char *buf, size_t size);
 /* `smalti run maze`: a NAME (or NAME.xml) that is no file here and has no '/' but is one of the
    bundled models: its folder in dir and its pack name in model. */
 bool datadir_find_model(const char *name, char *dir, size_t size, char *model, size_t model_size);
+/* The same, and also .tmx, .tmj, .csv and .json tile maps (src/io/tilemap.h); with tiles (--tiles), the
+   maps use that sheet and a .png is drawn with its tiles. */
+typedef struct tile_sheet tile_sheet;
+bool write_result_tiles(const char *path, const smalti_run *run, const text_header *header, const palette *pal, int pixel_size,
+                        const tile_sheet *tiles, bool quiet, smalti_error *err);
 /* Help (usage.c): the overview, a command's usage text (NULL if no such command). */
 const char *usage_overview(void);
 const char *usage_of(const char *command);

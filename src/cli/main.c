@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "../io/tilemap.h"
 #include "../nodes/settings.h"
 #include "../trace/anim.h"
 #include "lint_report.h"
@@ -12,6 +13,7 @@
 
 typedef struct run_args {
     const char *model, *output, *palette_file, *trace;
+    const char *tiles_file;       /* --tiles: symbols to tiles of the user's sheet */
     const char *pack_model;       /* run PACK MODEL: the model of the pack at `model` */
     uint64_t max_unpacked;        /* --max-unpacked; 0: the default cap */
     const char *gif, *frames_dir; /* recordings of the run */
@@ -32,15 +34,24 @@ typedef struct run_args {
 static int check_output_kind(const run_args *a)
 {
     const char *out = a->output;
-    if (!out || strcmp(out, "-") == 0 || is_special_file(out) || has_extension(out, ".png") || has_extension(out, ".txt") || has_extension(out, ".vox"))
+    bool tile_map = out && (has_extension(out, ".tmx") || has_extension(out, ".tmj") || has_extension(out, ".csv") ||
+                            has_extension(out, ".json"));
+    if (a->tiles_file && !tile_map && !(out && has_extension(out, ".png")))
+        return usage_error("%s", "--tiles draws with a tile sheet: give -o FILE.png, .tmx, .tmj, .csv or .json");
+    if (!out || strcmp(out, "-") == 0 || is_special_file(out) || has_extension(out, ".png") || has_extension(out, ".txt") ||
+        has_extension(out, ".vox") || tile_map)
         return EXIT_OK;
     if (has_extension(out, ".gif")) {
-        fprintf(stderr, "smalti: -o %s: -o writes the final grid as .png, .txt or .vox; for an animated GIF of the run use --gif %s\n",
+        fprintf(stderr,
+                "smalti: -o %s: -o writes the final grid as .png, .txt, .vox, .tmx, .tmj, .csv or .json; for an animated GIF "
+                "of the run use --gif %s\n",
                 out, out);
         return EXIT_USAGE;
     }
-    fprintf(stderr, "smalti: -o %s: unknown output kind \"%s\": use .png, .txt or .vox (or --gif FILE for an animation)\n", out,
-            path_extension(out));
+    fprintf(stderr,
+            "smalti: -o %s: unknown output kind \"%s\": use .png, .txt, .vox, .tmx, .tmj, .csv or .json (or --gif FILE for an "
+            "animation)\n",
+            out, path_extension(out));
     return EXIT_USAGE;
 }
 
@@ -91,7 +102,7 @@ static int parse_run_args(const char *command, int argc, char **argv, run_args *
         else if (strcmp(arg, "--delay") == 0) { target = &a->delay; max = 65535; }
         else if (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0 || strcmp(arg, "--resources") == 0 ||
                  strcmp(arg, "--palette") == 0 || strcmp(arg, "--gif") == 0 || strcmp(arg, "--frames") == 0 ||
-                 strcmp(arg, "--trace") == 0) {
+                 strcmp(arg, "--trace") == 0 || strcmp(arg, "--tiles") == 0) {
             if (!val) return usage_error("%s needs a value", arg);
             if (strcmp(arg, "--resources") == 0) {
                 if (a->resource_count == CLI_MAX_RESOURCES) return usage_error("too many %s options", arg);
@@ -100,6 +111,7 @@ static int parse_run_args(const char *command, int argc, char **argv, run_args *
             else if (strcmp(arg, "--gif") == 0) a->gif = val;
             else if (strcmp(arg, "--frames") == 0) a->frames_dir = val;
             else if (strcmp(arg, "--trace") == 0) a->trace = val;
+            else if (strcmp(arg, "--tiles") == 0) a->tiles_file = val;
             else a->output = val;
             i++;
             continue;
@@ -248,13 +260,15 @@ static void warn_unbounded_search(const smalti_model *model, const char *path)
     }
 }
 
-static int cmd_run(int argc, char **argv, bool check_only)
+/* run and check; tiles receives the --tiles sheet, which the caller frees. */
+static int run_command(int argc, char **argv, bool check_only, tile_sheet *tiles)
 {
     run_args a;
     int rc = parse_run_args(check_only ? "check" : "run", argc, argv, &a);
     if (rc != EXIT_OK) return rc;
     if (a.iso && !check_only && (!a.output || !has_extension(a.output, ".png")))
         return usage_error("%s", "--iso draws a PNG: give -o FILE.png");
+    if (a.iso && a.tiles_file) return usage_error("%s", "--iso draws cubes in palette colours; --tiles draws a sheet's tiles: give one");
     if (a.watch && !check_only && !isatty(STDOUT_FILENO))
         return usage_error("%s", "--watch draws on a terminal, and stdout is not one; record the run with --gif FILE "
                                  "or --frames DIR instead");
@@ -267,6 +281,11 @@ static int cmd_run(int argc, char **argv, bool check_only)
     rc = a.pack_model ? apply_pack_settings(&a, &pk, &pm, &pal, &mx, &my, &mz) : apply_model_settings(&a, &pal, &mx, &my, &mz);
     smalti_error err;
     if (rc == EXIT_OK && a.palette_file && !palette_load_file(&pal, a.palette_file, &err)) {
+        print_error(&err);
+        rc = exit_code_for(err.status);
+    }
+    /* The tile sheet is read before the run, so that a mistake in it costs no run. */
+    if (rc == EXIT_OK && a.tiles_file && !tile_sheet_load(tiles, a.tiles_file, &err)) {
         print_error(&err);
         rc = exit_code_for(err.status);
     }
@@ -394,13 +413,26 @@ static int cmd_run(int argc, char **argv, bool check_only)
         text_header header = result_header(model, name, (int32_t)a.seed, a.steps);
         /* The lint has named the model's values without a colour already; a map may end on others. */
         bool colours_said = a.quiet || strcmp(smalti_run_legend(run), smalti_model_legend(model)) == 0;
-        if (write_final && !write_result(a.output, run, &header, &pal, (int)a.pixel_size, colours_said, &err)) {
+        char untiled[257];
+        if (a.tiles_file && !a.quiet && write_final) tile_sheet_untiled(tiles, smalti_run_legend(run), untiled);
+        if (a.tiles_file && !a.quiet && write_final && untiled[0])
+            fprintf(stderr, "%s: warning: no tile for symbols \"%s\"; left empty\n", a.tiles_file, untiled);
+        if (write_final && !write_result_tiles(a.output, run, &header, &pal, (int)a.pixel_size, a.tiles_file ? tiles : NULL,
+                                               colours_said, &err)) {
             print_error(&err);
             if (rc == EXIT_OK) rc = exit_code_for(err.status);
         }
     }
     smalti_run_free(run);
     smalti_model_free(model);
+    return rc;
+}
+
+static int cmd_run(int argc, char **argv, bool check_only)
+{
+    tile_sheet tiles = {0};
+    int rc = run_command(argc, argv, check_only, &tiles);
+    tile_sheet_free(&tiles);
     return rc;
 }
 

@@ -1,6 +1,7 @@
-/* result.c — write a finished run as text, PNG (isometric in 3-D) or VOX, chosen by the file extension. */
+/* result.c — write a finished run as text, PNG (isometric in 3-D), VOX or a tile map, chosen by the file extension. */
 #include "cli.h"
 #include "../core/diag.h"
+#include "../io/tilemap.h"
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -14,6 +15,22 @@ text_header result_header(const smalti_model *model, const char *model_name, int
 
 bool write_result(const char *path, const smalti_run *run, const text_header *header, const palette *pal, int pixel_size,
                   bool quiet, smalti_error *err)
+{
+    return write_result_tiles(path, run, header, pal, pixel_size, NULL, quiet, err);
+}
+
+/* The tile map kinds, by extension. */
+static bool tilemap_kind_of(const char *ext, tilemap_kind *kind)
+{
+    static const struct { const char *ext; tilemap_kind kind; } kinds[] = {
+        {".tmx", TILEMAP_TMX}, {".tmj", TILEMAP_TMJ}, {".csv", TILEMAP_CSV}, {".json", TILEMAP_JSON}};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strcasecmp(ext, kinds[i].ext) == 0) return *kind = kinds[i].kind, true;
+    return false;
+}
+
+bool write_result_tiles(const char *path, const smalti_run *run, const text_header *header, const palette *pal, int pixel_size,
+                        const tile_sheet *tiles, bool quiet, smalti_error *err)
 {
     text_header h = *header;
     h.steps = smalti_run_counter(run);
@@ -34,6 +51,7 @@ bool write_result(const char *path, const smalti_run *run, const text_header *he
         write_text_result(af.f, &h, &g);
         return atomic_commit(&af, err);
     }
+    if (tiles && strcasecmp(ext, ".png") == 0) return save_tiles_png(path, &g, tiles, temp_files_hook(), err);
     uint32_t colors[GRID_COLORS_MAX];
     char missing[64];
     palette_colors(pal, g.legend, colors, missing, sizeof missing);
@@ -43,6 +61,8 @@ bool write_result(const char *path, const smalti_run *run, const text_header *he
         return g.mz > 1 ? save_iso_png(path, &g, colors, pixel_size, temp_files_hook(), err)
                         : save_png(path, &g, colors, pixel_size, temp_files_hook(), err);
     if (strcasecmp(ext, ".vox") == 0) return save_vox(path, &g, colors, temp_files_hook(), err);
-    error_set(err, SMALTI_ERR_USAGE, path, 0, "unknown output kind \"%s\": use .png, .txt or .vox", ext);
+    tilemap_kind kind;
+    if (tilemap_kind_of(ext, &kind)) return save_tilemap(path, kind, &g, colors, tiles, temp_files_hook(), err);
+    error_set(err, SMALTI_ERR_USAGE, path, 0, "unknown output kind \"%s\": use .png, .txt, .vox, .tmx, .tmj, .csv or .json", ext);
     return false;
 }

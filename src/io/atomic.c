@@ -107,6 +107,7 @@ bool atomic_open(atomic_file *af, const char *path, const temp_hook *temps, smal
 /* Close the file, or only flush standard output, which stays open. */
 static bool close_file(atomic_file *af)
 {
+    if (!af->f) return true; /* closed already (atomic_commit_pair) */
     bool ok = !ferror(af->f);
     ok = (af->f == stdout ? fflush(af->f) == 0 : fclose(af->f) == 0) && ok;
     af->f = NULL;
@@ -131,4 +132,21 @@ void atomic_abort(atomic_file *af)
     if (!af->tmp[0]) return;
     remove(af->tmp);
     release(af);
+}
+
+bool atomic_commit_pair(atomic_file *first, atomic_file *second, smalti_error *err)
+{
+    bool ok_first = close_file(first), ok_second = close_file(second);
+    if (!ok_first || !ok_second) {
+        error_set(err, SMALTI_ERR_IO, ok_first ? second->path : first->path, 0, "cannot write: %s", strerror(errno ? errno : EIO));
+        atomic_abort(first);
+        atomic_abort(second);
+        return false;
+    }
+    /* Both are complete: now the renames, which fail only when the folder changes under us. */
+    if (!atomic_commit(first, err)) {
+        atomic_abort(second);
+        return false;
+    }
+    return atomic_commit(second, err);
 }

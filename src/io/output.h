@@ -56,6 +56,9 @@ typedef struct atomic_file {
 bool atomic_open(atomic_file *af, const char *path, const temp_hook *temps, smalti_error *err);
 bool atomic_commit(atomic_file *af, smalti_error *err); /* closes; renames on success */
 void atomic_abort(atomic_file *af);                     /* closes; removes the temporary file */
+/* Two files that belong together (a map and its tileset): both are closed, and renamed only
+   when both were written without error (first, then second); else neither is. */
+bool atomic_commit_pair(atomic_file *first, atomic_file *second, smalti_error *err);
 
 typedef struct grid_view {
     const unsigned char *cells;
