@@ -5,8 +5,10 @@ SMALTI_MJ_CORPUS ?= ../shared/mj
 export SMALTI_MJ_CORPUS
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-$(BUILD)/unit_tests: $(UNIT_SRC) tests/unit/unit.h $(BUILD)/libsmalti.a
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $(UNIT_SRC) $(BUILD)/libsmalti.a $(TEST_LIBS)
+# The pure parts of the CLI that unit tests reach (seed lists, shards, templates of many runs).
+UNIT_CLI_SRC := src/cli/seeds.c src/cli/template.c
+$(BUILD)/unit_tests: $(UNIT_SRC) $(UNIT_CLI_SRC) tests/unit/unit.h src/cli/many.h $(BUILD)/libsmalti.a
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $(UNIT_SRC) $(UNIT_CLI_SRC) $(BUILD)/libsmalti.a $(TEST_LIBS)
 
 $(BUILD)/conformance: tests/conformance.c $(BUILD)/libsmalti.a
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libsmalti.a $(TEST_LIBS)
