@@ -3,7 +3,9 @@
    threads changes only the order in which the manifest's lines are written. */
 #include "many.h"
 #include "cli.h"
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -176,6 +178,74 @@ static void *worker(void *arg)
     return NULL;
 }
 
+/* The output path of item (m, k); false when the template makes it too long. */
+static bool item_path(const many_state *s, int m, int64_t k, int32_t seed, char *path, size_t size)
+{
+    int w, h, d;
+    smalti_model_grid_size(s->models[m].model, &w, &h, &d);
+    template_fields f = {s->models[m].name, seed, k, w, h, d};
+    return template_expand(s->models[m].out, &f, path, size);
+}
+
+/* NAME.tmpPID or NAME.tmpPID.N (io/atomic.c) of a process that is gone: its pid, else 0. */
+static long dead_temp_pid(const char *name, size_t *base_len)
+{
+    const char *t = strstr(name, ".tmp");
+    for (; t; t = strstr(t + 1, ".tmp")) {
+        char *end;
+        long pid = strtol(t + 4, &end, 10);
+        if (end == t + 4 || pid <= 0) continue;
+        if (*end == '.') {
+            const char *n = end + 1;
+            strtol(n, &end, 10);
+            if (end == n) continue;
+        }
+        if (*end) continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) return 0; /* alive (or not ours to judge) */
+        *base_len = (size_t)(t - name);
+        return pid;
+    }
+    return 0;
+}
+
+/* --resume after a crash (kill -9 cannot be caught): remove the temporary files that dead
+   smalti processes left beside the outputs still to make. Only names of this work list are
+   touched, and only those of processes that no longer run here. */
+static void remove_stale_temps(many_state *s)
+{
+    manifest_done *todo = manifest_done_new(), *dirs = manifest_done_new();
+    char path[4200], dir[4200];
+    for (int64_t g = 0; todo && dirs && g < s->total; g++) {
+        int m;
+        int64_t k;
+        int32_t seed;
+        if (!is_todo(s, g, &m, &k, &seed) || !item_path(s, m, k, seed, path, sizeof path)) continue;
+        manifest_done_add(todo, path, 0);
+        char *slash = strrchr(path, '/');
+        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+        manifest_done_add(dirs, dir, 0);
+    }
+    /* Each folder once. */
+    for (size_t i = 0; dirs && i < manifest_done_capacity(dirs); i++) {
+        const char *d = manifest_done_slot(dirs, i);
+        DIR *folder = d ? opendir(d) : NULL;
+        if (!folder) continue;
+        struct dirent *e;
+        while ((e = readdir(folder))) {
+            size_t base_len;
+            if (!dead_temp_pid(e->d_name, &base_len)) continue;
+            bool here = strcmp(d, ".") == 0 && !strchr(s->models[0].out, '/');
+            snprintf(path, sizeof path, "%s%s%.*s", here ? "" : d, here ? "" : "/", (int)base_len, e->d_name);
+            if (!manifest_done_has(todo, path, 0)) continue;
+            snprintf(path, sizeof path, "%s/%s", d, e->d_name);
+            if (unlink(path) == 0 && !s->o->quiet) fprintf(stderr, "smalti: removed %s, left by a run cut short\n", path);
+        }
+        closedir(folder);
+    }
+    manifest_done_free(todo);
+    manifest_done_free(dirs);
+}
+
 int many_execute(many_model *models, int count, const many_options *o)
 {
     many_state s = {.models = models, .count = count, .o = o, .manifest_fd = -1};
@@ -202,6 +272,7 @@ int many_execute(many_model *models, int count, const many_options *o)
         in_shard += shard_has(g, o->shard_k, o->shard_n);
         todo += is_todo(&s, g, &m, &k, &seed);
     }
+    if (o->resume) remove_stale_temps(&s);
     long jobs = o->jobs > 0 ? o->jobs : sysconf(_SC_NPROCESSORS_ONLN);
     if (jobs < 1) jobs = 1;
     if (jobs > MANY_MAX_JOBS) jobs = MANY_MAX_JOBS;

@@ -117,6 +117,16 @@ static bool done_insert(manifest_done *d, const char *model, int32_t seed)
     return true;
 }
 
+manifest_done *manifest_done_new(void)
+{
+    return calloc(1, sizeof(manifest_done));
+}
+
+bool manifest_done_add(manifest_done *d, const char *model, int32_t seed)
+{
+    return done_insert(d, model, seed);
+}
+
 bool manifest_done_has(const manifest_done *d, const char *model, int32_t seed)
 {
     if (!d || !d->cap) return false;
@@ -126,6 +136,16 @@ bool manifest_done_has(const manifest_done *d, const char *model, int32_t seed)
         j = (j + 1) & (d->cap - 1);
     }
     return false;
+}
+
+size_t manifest_done_capacity(const manifest_done *d)
+{
+    return d ? d->cap : 0;
+}
+
+const char *manifest_done_slot(const manifest_done *d, size_t i)
+{
+    return d->slots[i].model;
 }
 
 long manifest_done_count(const manifest_done *d)

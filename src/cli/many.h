@@ -62,6 +62,12 @@ typedef struct manifest_done manifest_done; /* the (model, seed) pairs a manifes
    torn last line is cut off and *done gets every pair whose outputs all exist. EXIT_OK or an
    exit code after printing why. */
 int manifest_open(const char *path, bool resume, int *fd, manifest_done **done);
+/* The set on its own, for other strings: a new empty one (NULL when out of memory), and adding to it. */
+manifest_done *manifest_done_new(void);
+bool manifest_done_add(manifest_done *done, const char *model, int32_t seed);
+/* Walking the set: slot i's string, or NULL when it is empty, for i below the capacity. */
+size_t manifest_done_capacity(const manifest_done *done);
+const char *manifest_done_slot(const manifest_done *done, size_t i);
 bool manifest_done_has(const manifest_done *done, const char *model, int32_t seed);
 long manifest_done_count(const manifest_done *done);
 void manifest_done_free(manifest_done *done);
