@@ -106,3 +106,9 @@ warnings: $(BUILD)/gen/palette.inc $(VIEW_INC)
 	  for f in $(LIB_SRC) $(CLI_SRC); do $$cc $(CPPFLAGS_ALL) -Werror -fsyntax-only $$f || exit 1; done; \
 	  echo "$$cc: no warnings"; done
 .PHONY: warnings
+
+# A real single-node Slurm cluster (slurm-wlm and munge from apt-get, daemons on localhost, all
+# in a temporary folder): a 4-task array of examples/slurm/smalti-array.sbatch over 400 runs.
+test-slurm: smalti
+	sh tests/slurm_test.sh ./smalti
+.PHONY: test-slurm
