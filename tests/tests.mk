@@ -7,8 +7,10 @@ SMALTI_MJ_CORPUS ?= ../shared/mj
 export SMALTI_MJ_CORPUS
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-$(BUILD)/unit_tests: $(UNIT_SRC) tests/unit/unit.h $(BUILD)/libsmalti.a
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $(UNIT_SRC) $(BUILD)/libsmalti.a $(TEST_LIBS)
+# The pure parts of the CLI that unit tests reach (seed lists, shards, templates of many runs).
+UNIT_CLI_SRC := src/cli/seeds.c src/cli/template.c
+$(BUILD)/unit_tests: $(UNIT_SRC) $(UNIT_CLI_SRC) tests/unit/unit.h src/cli/many.h $(BUILD)/libsmalti.a
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $(UNIT_SRC) $(UNIT_CLI_SRC) $(BUILD)/libsmalti.a $(TEST_LIBS)
 
 $(BUILD)/conformance: tests/conformance.c $(BUILD)/libsmalti.a
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libsmalti.a $(TEST_LIBS)
@@ -113,3 +115,9 @@ warnings: $(BUILD)/gen/palette.inc $(VIEW_INC)
 	  for f in $(LIB_SRC) $(CLI_SRC); do $$cc $(CPPFLAGS_ALL) -Werror -fsyntax-only $$f || exit 1; done; \
 	  echo "$$cc: no warnings"; done
 .PHONY: warnings
+
+# A real single-node Slurm cluster (slurm-wlm and munge from apt-get, daemons on localhost, all
+# in a temporary folder): a 4-task array of examples/slurm/smalti-array.sbatch over 400 runs.
+test-slurm: smalti
+	sh tests/slurm_test.sh ./smalti
+.PHONY: test-slurm

@@ -11,6 +11,7 @@
 #include "../core/xmlutil.h"
 #include "../nodes/settings.h"
 #include "../trace/anim.h"
+#include "many.h"
 #include "pack_cli.h"
 
 typedef struct batch_args {
@@ -22,10 +23,38 @@ typedef struct batch_args {
     bool seeded; /* --seed given: the master seed */
     long seed;
     uint64_t max_unpacked; /* with a pack */
+    many_cli many;         /* -j, --manifest, --resume, --shard */
+    bool template_out;     /* -o names files ({model}, {seed}...): many runs */
+    many_model *gathered;  /* the entries gathered for many runs */
+    int gathered_count, gathered_cap;
 } batch_args;
 
+/* Many runs: keep the entry's loaded model and seeds for many_execute (which runs them after
+   the last entry); false when out of memory. */
+static bool gather_entry(batch_args *a, smalti_model *model, const char *name, const char *path, const palette *pal,
+                         int pixelsize, int steps, const int32_t *seeds, int amount)
+{
+    if (a->gathered_count == a->gathered_cap) {
+        int cap = a->gathered_cap ? a->gathered_cap * 2 : 16;
+        many_model *grown = realloc(a->gathered, (size_t)cap * sizeof *grown);
+        if (!grown) return false;
+        a->gathered = grown;
+        a->gathered_cap = cap;
+    }
+    many_model *m = &a->gathered[a->gathered_count];
+    *m = (many_model){.model = model, .pal = *pal, .pixel_size = pixelsize, .steps = steps, .out = a->out_dir};
+    snprintf(m->name, sizeof m->name, "%s", name);
+    m->label = strdup(path);
+    if (!m->label || !seed_list_of(seeds, amount, &m->seeds)) {
+        free((char *)m->label);
+        return false;
+    }
+    a->gathered_count++;
+    return true;
+}
+
 /* Run one <model> entry; returns an exit code (0 when every run was written). */
-static int run_entry(const batch_args *a, diag *d, const xmlNode *xm, const palette *base, rng *meta)
+static int run_entry(batch_args *a, diag *d, const xmlNode *xm, const palette *base, rng *meta)
 {
     static const char *const known[] = {"name", "size", "d", "length", "width", "height", "amount", "pixelsize",
                                         "seeds", "steps", "gif", "iso", "gui", NULL};
@@ -116,20 +145,38 @@ static int run_entry(const batch_args *a, diag *d, const xmlNode *xm, const pale
         print_error(&err);
         return exit_code_for(err.status);
     }
+    /* The entry's seeds: those it lists, then draws of the master generator. */
+    int32_t *entry_seeds = malloc((size_t)(amount > 0 ? amount : 1) * sizeof *entry_seeds);
+    if (!entry_seeds) {
+        smalti_model_free(model);
+        fprintf(stderr, "smalti: out of memory\n");
+        return EXIT_MEMORY;
+    }
     const char *seed_cursor = seeds;
-    int rc = EXIT_OK;
-    smalti_run *run = NULL;
-    for (int k = 0; k < amount && rc == EXIT_OK; k++) {
-        int32_t seed;
+    for (int k = 0; k < amount; k++) {
         char *end = NULL;
         long given = seed_cursor ? strtol(seed_cursor, &end, 10) : 0;
         if (seed_cursor && end != seed_cursor) {
-            seed = (int32_t)given;
+            entry_seeds[k] = (int32_t)given;
             seed_cursor = end;
         } else {
-            seed = rng_next(meta);
+            entry_seeds[k] = rng_next(meta);
             seed_cursor = NULL;
         }
+    }
+    if (a->template_out) {
+        if (gif) diag_warn(d, xml_line(xm), "<model name=\"%s\"> gif=\"True\": many runs write final grids only, not the animation", name);
+        bool ok = gather_entry(a, model, name, path, &pal, pixelsize, steps, entry_seeds, amount);
+        free(entry_seeds);
+        if (ok) return EXIT_OK;
+        fprintf(stderr, "%s:%d: error: <model name=\"%s\"> lists a seed twice (or memory ran out)\n", a->list, xml_line(xm), name);
+        smalti_model_free(model);
+        return EXIT_MODEL;
+    }
+    int rc = EXIT_OK;
+    smalti_run *run = NULL;
+    for (int k = 0; k < amount && rc == EXIT_OK; k++) {
+        int32_t seed = entry_seeds[k];
         if (!run) run = smalti_run_new(model, seed, &err);
         else smalti_run_reset(run, seed);
         if (!run) { print_error(&err); rc = EXIT_RUNTIME; break; }
@@ -181,8 +228,50 @@ static int run_entry(const batch_args *a, diag *d, const xmlNode *xm, const pale
             printf("%s: %ld %s -> %s\n", label, n, plural(n, "step", "steps"), out_path);
         }
     }
+    free(entry_seeds);
     smalti_run_free(run);
     smalti_model_free(model);
+    return rc;
+}
+
+/* Entries of one name run the same model file; the manifest and --resume know an output by
+   (name, seed), so no seed may come twice under a name. */
+static bool names_seeds_unique(const batch_args *a)
+{
+    for (int x = 0; x < a->gathered_count; x++)
+        for (int y = x + 1; y < a->gathered_count; y++) {
+            if (strcmp(a->gathered[x].name, a->gathered[y].name) != 0) continue;
+            for (int64_t k = 0; k < a->gathered[y].seeds.total; k++) {
+                int32_t seed = seed_list_at(&a->gathered[y].seeds, k);
+                for (int64_t j = 0; j < a->gathered[x].seeds.total; j++)
+                    if (seed_list_at(&a->gathered[x].seeds, j) == seed) {
+                        fprintf(stderr, "%s: error: two entries of model \"%s\" run seed %d; many runs know an output by its "
+                                        "model and seed (give the entries seeds of their own)\n", a->list, a->gathered[x].name, (int)seed);
+                        return false;
+                    }
+            }
+        }
+    return true;
+}
+
+/* Run what the entries gathered, then free it. */
+static int run_gathered(batch_args *a)
+{
+    int64_t most = 0;
+    for (int m = 0; m < a->gathered_count; m++)
+        if (a->gathered[m].seeds.total > most) most = a->gathered[m].seeds.total;
+    int rc = names_seeds_unique(a) ? many_check_template(a->out_dir, most, a->gathered_count) : EXIT_MODEL;
+    if (rc == EXIT_OK && a->gathered_count > 0) {
+        a->many.o.quiet = a->quiet;
+        if (a->many.o.shard_n == 0) a->many.o.shard_k = a->many.o.shard_n = 1;
+        rc = many_execute(a->gathered, a->gathered_count, &a->many.o);
+    }
+    for (int m = 0; m < a->gathered_count; m++) {
+        smalti_model_free((smalti_model *)a->gathered[m].model);
+        free((char *)a->gathered[m].label);
+        seed_list_free(&a->gathered[m].seeds);
+    }
+    free(a->gathered);
     return rc;
 }
 
@@ -198,6 +287,9 @@ int cmd_batch(int argc, char **argv)
             i++;
             continue;
         }
+        int took = many_cli_option(&a.many, arg, i + 1 < argc ? argv[i + 1] : NULL);
+        if (took < 0) return EXIT_USAGE;
+        if (took > 0) { i += took - 1; continue; }
         if (strcmp(arg, "--seed") == 0) {
             if (i + 1 >= argc || !parse_int_arg(argv[i + 1], INT32_MIN, INT32_MAX, &a.seed)) {
                 fprintf(stderr, "smalti: --seed takes an integer from %ld to %ld\n", (long)INT32_MIN, (long)INT32_MAX);
@@ -225,7 +317,14 @@ int cmd_batch(int argc, char **argv)
         } else a.list = arg;
     }
     if (!a.list) { fprintf(stderr, "smalti: batch needs MODELS.xml\n"); return EXIT_USAGE; }
+    a.template_out = strchr(a.out_dir, '{') || many_cli_wanted(&a.many);
+    if (a.many.seeds) return usage_error("%s", "batch takes no --seeds: the entries' seeds and amount, and --seed S, give them");
+    if (a.template_out && !strchr(a.out_dir, '{'))
+        return usage_error("%s", "-j, --manifest, --resume and --shard need -o with a file name template, such as "
+                                 "-o 'out/{model}_{seed}.png'");
+    if (a.many.o.resume && !a.many.o.manifest) return usage_error("%s", "--resume needs --manifest FILE, which says what is done");
     if (pack_path_is_pack(a.list)) {
+        if (a.template_out) return usage_error("%s", "batch PACK does not take -o templates or many-run options yet");
         if (a.models_dir || a.resource_count || a.seeded || a.allow_any_path)
             return usage_error("%s", "batch PACK takes only -o DIR, -q and --max-unpacked: the pack gives the models, "
                                      "resources and seeds");
@@ -241,7 +340,7 @@ int cmd_batch(int argc, char **argv)
     xmlDoc *doc;
     int read = read_list_file(a.list, "model list", &doc);
     if (read != EXIT_OK) return read;
-    if (!make_output_dir(a.out_dir)) { xmlFreeDoc(doc); return EXIT_IO; }
+    if (!a.template_out && !make_output_dir(a.out_dir)) { xmlFreeDoc(doc); return EXIT_IO; }
     palette pal;
     palette_default(&pal);
     rng meta;
@@ -262,6 +361,10 @@ int cmd_batch(int argc, char **argv)
         if (rc != EXIT_OK) { failures++; worst = rc; }
     }
     xmlFreeDoc(doc);
+    if (a.template_out) {
+        int rc = run_gathered(&a);
+        if (rc != EXIT_OK) worst = rc;
+    }
     if (!a.quiet || failures) fprintf(stderr, "batch: %d %s, %d failed\n", entries, plural(entries, "entry", "entries"), failures);
     return worst;
 }

@@ -9,6 +9,7 @@
 #include "../nodes/settings.h"
 #include "../trace/anim.h"
 #include "lint_report.h"
+#include "many.h"
 #include "pack_cli.h"
 
 typedef struct run_args {
@@ -27,6 +28,7 @@ typedef struct run_args {
     bool allow_any_path;
     bool quiet, iso, watch, strict;
     char bundled_dir[4096], bundled_name[256]; /* `run maze`: the installed models' folder and the name */
+    many_cli many;                /* --seeds, -j, --manifest, --resume, --shard */
 } run_args;
 
 /* -o names the final grid's file by its extension; say so before running, and point
@@ -64,6 +66,9 @@ static int parse_run_args(const char *command, int argc, char **argv, run_args *
         const char *arg = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
         long *target = NULL, min = 1, max = 1L << 24;
+        int took = many_cli_option(&a->many, arg, val);
+        if (took < 0) return EXIT_USAGE;
+        if (took > 0) { i += took - 1; continue; }
         if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) { a->quiet = true; continue; }
         if (strcmp(arg, "--allow-any-path") == 0) { a->allow_any_path = true; continue; }
         if (strcmp(arg, "--iso") == 0) { a->iso = true; continue; }
@@ -140,6 +145,15 @@ static int parse_run_args(const char *command, int argc, char **argv, run_args *
     if (a->every && !a->gif && !a->frames_dir) return usage_error("%s", "--every needs --gif FILE or --frames DIR");
     if (a->delay && !a->gif) return usage_error("%s", "--delay needs --gif FILE");
     if (a->dim == 2 && a->height > 1) return usage_error("%s", "--dim 2 with --height: a 2-D grid has no height; give --length X --width Y");
+    if (many_cli_wanted(&a->many) && strcmp(command, "run") == 0) {
+        if (a->seed_given && a->many.seeds) return usage_error("%s", "--seed and --seeds: give one");
+        if (a->gif || a->frames_dir || a->trace || a->watch)
+            return usage_error("%s", "--seeds, -j, --manifest, --resume and --shard write final grids only (no --gif, "
+                                     "--frames, --trace or --watch)");
+        if (!a->output || strcmp(a->output, "-") == 0 || is_special_file(a->output))
+            return usage_error("%s", "many runs need -o with a file name template, such as -o 'out/{model}_{seed}.png'");
+        if (a->many.o.resume && !a->many.o.manifest) return usage_error("%s", "--resume needs --manifest FILE, which says what is done");
+    }
     return check_output_kind(a);
 }
 
@@ -315,6 +329,12 @@ static int run_command(int argc, char **argv, bool check_only, tile_sheet *tiles
         printf("%s: ok (%d %s, values %s)\n", a.model, nodes, plural(nodes, "node", "nodes"), smalti_model_legend(model));
         smalti_model_free(model);
         return EXIT_OK;
+    }
+    if (many_cli_wanted(&a.many)) {
+        rc = many_run_model(model, name, a.model, &pal, (int)a.pixel_size, a.steps, a.output, &a.many, a.quiet, a.timeout,
+                            a.max_memory, (int32_t)a.seed);
+        smalti_model_free(model);
+        return rc;
     }
     smalti_run_options run_opt = smalti_run_defaults();
     run_opt.timeout_seconds = a.timeout;

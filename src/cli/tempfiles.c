@@ -9,46 +9,60 @@
 
    The list is global mutable state, the one piece in smalti: a signal handler
    can reach nothing else. It belongs to the command, not to the library, whose
-   runs share nothing. It changes with those signals blocked, so the handler
-   never sees half a name. A signal ignored when smalti starts (nohup, a
+   runs share nothing. Threads of many runs change it at once; a slot's state
+   is an atomic, so the handler never sees half a name. A signal ignored when smalti starts (nohup, a
    background job of a script) stays ignored. --watch blocks SIGINT and SIGTERM
    itself and ends the run in order (watch.c); the handler then never runs. */
 #include "cli.h"
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 /* A command has at most one temporary file per output open at a time: the
-   result, the GIF, the trace and a PNG frame. A name beyond the slots would go
-   unlisted (and be left by a signal), but cannot happen. */
-#define TEMP_SLOTS 8
+   result, the GIF, the trace and a PNG frame; many runs (jobs.c) have one per
+   thread, and at most 256 threads. A name beyond the slots would go unlisted
+   (and be left by a signal), but cannot happen. */
+#define TEMP_SLOTS 264
 
+/* Each slot is free, being filled or emptied by one thread, or listed. Threads
+   take a free slot with a compare-and-swap, so that two never share one, and
+   the handler (on whichever thread the signal lands) reads only listed slots,
+   whose names are complete: the name is written before the slot is marked
+   listed, and the mark is taken off before the name changes. Lock-free atomics
+   are safe in a signal handler; a mutex would not be. */
+enum { SLOT_FREE, SLOT_BUSY, SLOT_LISTED };
 static char temp_names[TEMP_SLOTS][sizeof ((atomic_file *)0)->tmp];
-static volatile sig_atomic_t temp_listed[TEMP_SLOTS];
+static atomic_int temp_state[TEMP_SLOTS];
 
 static const int ending_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 #define ENDING_SIGNAL_COUNT (int)(sizeof ending_signals / sizeof *ending_signals)
 
-/* Put tmp in a free slot of the list, or take it off, with the ending signals blocked. */
+/* Put tmp in a free slot of the list, or take it off, with the ending signals
+   blocked on this thread (so that its own handler never sees its slot busy). */
 static void change_list(const char *tmp, bool add)
 {
     sigset_t set, old;
     sigemptyset(&set);
     for (int i = 0; i < ENDING_SIGNAL_COUNT; i++) sigaddset(&set, ending_signals[i]);
-    sigprocmask(SIG_BLOCK, &set, &old);
+    pthread_sigmask(SIG_BLOCK, &set, &old);
     for (int i = 0; i < TEMP_SLOTS; i++) {
-        if (add && !temp_listed[i]) {
+        int expected = add ? SLOT_FREE : SLOT_LISTED;
+        /* Only the thread that listed a name takes it off; another's slot may hold the same
+           name only if both write one file, which the callers never do. */
+        if (!add && (atomic_load(&temp_state[i]) != SLOT_LISTED || strcmp(temp_names[i], tmp) != 0)) continue;
+        if (!atomic_compare_exchange_strong(&temp_state[i], &expected, SLOT_BUSY)) continue;
+        if (add) {
             snprintf(temp_names[i], sizeof temp_names[i], "%s", tmp);
-            temp_listed[i] = 1;
-            break;
+            atomic_store(&temp_state[i], SLOT_LISTED);
+        } else {
+            atomic_store(&temp_state[i], SLOT_FREE);
         }
-        if (!add && temp_listed[i] && strcmp(temp_names[i], tmp) == 0) {
-            temp_listed[i] = 0;
-            break;
-        }
+        break;
     }
-    sigprocmask(SIG_SETMASK, &old, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 static void claim(void *ctx, const char *tmp)
@@ -75,7 +89,7 @@ const temp_hook *temp_files_hook(void)
 static void remove_temp_files(int sig)
 {
     for (int i = 0; i < TEMP_SLOTS; i++)
-        if (temp_listed[i]) unlink(temp_names[i]);
+        if (atomic_load(&temp_state[i]) == SLOT_LISTED) unlink(temp_names[i]);
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;

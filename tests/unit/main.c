@@ -36,5 +36,6 @@ int main(void)
     failed += run_atomic_tests();
     failed += run_lastnode_tests();
     failed += run_tilemap_tests();
+    failed += run_many_tests();
     return failed ? 1 : 0;
 }

@@ -50,4 +50,5 @@ int run_lint_tests(void);
 int run_atomic_tests(void);
 int run_lastnode_tests(void);
 int run_tilemap_tests(void);
+int run_many_tests(void);
 #endif
