@@ -1,6 +1,7 @@
 /* result.c — write a finished run as text, PNG (isometric in 3-D) or VOX, chosen by the file extension. */
 #include "cli.h"
 #include "../core/diag.h"
+#include "../io/twisted.h"
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -38,11 +39,19 @@ bool write_result(const char *path, const smalti_run *run, const text_header *he
     char missing[64];
     palette_colors(pal, g.legend, colors, missing, sizeof missing);
     if (missing[0] && !quiet) fprintf(stderr, "smalti: warning: no colour for symbols \"%s\" in the palette; drawn grey\n", missing);
+    /* A run with a growgrid lattice draws its pictures and data twisted onto it. */
+    twisted_lattice lattice;
+    if (twisted_kind(ext) && smalti_run_geometry(run, &lattice.x, &lattice.y, &lattice.nx, &lattice.ny))
+        return save_twisted(path, ext, &g, colors, &lattice, pixel_size, temp_files_hook(), err);
     /* The reference draws a 3-D grid's picture isometrically, pixelsize being the cube size. */
     if (strcasecmp(ext, ".png") == 0)
         return g.mz > 1 ? save_iso_png(path, &g, colors, pixel_size, temp_files_hook(), err)
                         : save_png(path, &g, colors, pixel_size, temp_files_hook(), err);
     if (strcasecmp(ext, ".vox") == 0) return save_vox(path, &g, colors, temp_files_hook(), err);
+    if (twisted_kind(ext)) {
+        error_set(err, SMALTI_ERR_USAGE, path, 0, "a %s output is a twisted map, and this run has no lattice: add a <growgrid> node", ext);
+        return false;
+    }
     error_set(err, SMALTI_ERR_USAGE, path, 0, "unknown output kind \"%s\": use .png, .txt or .vox", ext);
     return false;
 }
