@@ -35,5 +35,6 @@ int main(void)
     failed += run_lint_tests();
     failed += run_atomic_tests();
     failed += run_lastnode_tests();
+    failed += run_growgrid_tests();
     return failed ? 1 : 0;
 }

@@ -49,4 +49,5 @@ int run_pack_tests(void);
 int run_lint_tests(void);
 int run_atomic_tests(void);
 int run_lastnode_tests(void);
+int run_growgrid_tests(void);
 #endif
