@@ -235,6 +235,12 @@ SMALTI_API int smalti_run_last_node(const smalti_run *run, long *steps);
 
 SMALTI_API const unsigned char *smalti_run_grid(const smalti_run *run, int *mx, int *my, int *mz);
 SMALTI_API const char *smalti_run_legend(const smalti_run *run);
+/* The lattice a <growgrid> node fitted in this run: *points_x by *points_y points, row by row
+   (point (i,j) at (*px)[i + j * *points_x], (*py)[...]), in lattice units, where the straight
+   lattice has point (i,j) at (i,j). Each quad of four neighbouring points holds one block of
+   grid cells, (grid width)/(points_x - 1) cells wide. Returns 1, or 0 (and NULL, 0) when the run
+   has no geometry. The arrays belong to the run: valid until its next step, reset or free. */
+SMALTI_API int smalti_run_geometry(const smalti_run *run, const double **px, const double **py, int *points_x, int *points_y);
 SMALTI_API void smalti_run_set_observer(smalti_run *run, smalti_observer_fn fn, void *userdata);
 
 #ifdef __cplusplus

@@ -43,6 +43,8 @@ static int check_output_kind(const run_args *a)
     if (!out || strcmp(out, "-") == 0 || is_special_file(out) || has_extension(out, ".png") || has_extension(out, ".txt") ||
         has_extension(out, ".vox") || tile_map)
         return EXIT_OK;
+    /* twisted maps of a run with a growgrid lattice (without one, the write says so) */
+    if (has_extension(out, ".svg") || has_extension(out, ".obj") || has_extension(out, ".json")) return EXIT_OK;
     if (has_extension(out, ".gif")) {
         fprintf(stderr,
                 "smalti: -o %s: -o writes the final grid as .png, .txt, .vox, .tmx, .tmj, .csv or .json; for an animated GIF "

@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "../core/diag.h"
 #include "../io/tilemap.h"
+#include "../io/twisted.h"
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -56,6 +57,10 @@ bool write_result_tiles(const char *path, const smalti_run *run, const text_head
     char missing[64];
     palette_colors(pal, g.legend, colors, missing, sizeof missing);
     if (missing[0] && !quiet) fprintf(stderr, "smalti: warning: no colour for symbols \"%s\" in the palette; drawn grey\n", missing);
+    /* A run with a growgrid lattice draws its pictures and data twisted onto it. */
+    twisted_lattice lattice;
+    if (twisted_kind(ext) && smalti_run_geometry(run, &lattice.x, &lattice.y, &lattice.nx, &lattice.ny))
+        return save_twisted(path, ext, &g, colors, &lattice, pixel_size, temp_files_hook(), err);
     /* The reference draws a 3-D grid's picture isometrically, pixelsize being the cube size. */
     if (strcasecmp(ext, ".png") == 0)
         return g.mz > 1 ? save_iso_png(path, &g, colors, pixel_size, temp_files_hook(), err)
@@ -63,6 +68,10 @@ bool write_result_tiles(const char *path, const smalti_run *run, const text_head
     if (strcasecmp(ext, ".vox") == 0) return save_vox(path, &g, colors, temp_files_hook(), err);
     tilemap_kind kind;
     if (tilemap_kind_of(ext, &kind)) return save_tilemap(path, kind, &g, colors, tiles, temp_files_hook(), err);
+    if (twisted_kind(ext)) { /* .svg, .obj: the kinds only a lattice has */
+        error_set(err, SMALTI_ERR_USAGE, path, 0, "a %s output is a twisted map, and this run has no lattice: add a <growgrid> node", ext);
+        return false;
+    }
     error_set(err, SMALTI_ERR_USAGE, path, 0, "unknown output kind \"%s\": use .png, .txt, .vox, .tmx, .tmj, .csv or .json", ext);
     return false;
 }

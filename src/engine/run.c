@@ -28,6 +28,7 @@ void smalti_run_free(smalti_run *run)
     planes_free(&r->planes);
     mem_free(r->unlogged);
     mem_free(r->event_cells);
+    geometry_free(r->geometry);
     budget_leave(r, caller);
     mem_free(run);
 }
@@ -125,6 +126,7 @@ void smalti_run_reset(smalti_run *run, int32_t seed)
     r->fail_message[0] = 0;
     r->planes.valid = false;
     r->unlogged_len = 0;
+    run_set_geometry(r, NULL);
     budget_leave(r, caller);
 }
 
@@ -326,6 +328,16 @@ int smalti_run_error(const smalti_run *run, smalti_error *err)
     return 1;
 }
 long smalti_run_counter(const smalti_run *run) { return run->rs.counter; }
+
+int smalti_run_geometry(const smalti_run *run, const double **px, const double **py, int *points_x, int *points_y)
+{
+    const geometry *g = run->rs.geometry;
+    if (px) *px = g ? g->x : NULL;
+    if (py) *py = g ? g->y : NULL;
+    if (points_x) *points_x = g ? g->nx : 0;
+    if (points_y) *points_y = g ? g->ny : 0;
+    return g != NULL;
+}
 
 int smalti_run_last_node(const smalti_run *run, long *steps)
 {

@@ -8,6 +8,7 @@
 #include "../core/rng.h"
 #include "../core/stop.h"
 #include "../core/mem.h"
+#include "../core/geometry.h"
 #include "node.h"
 #include "planes.h"
 
@@ -63,6 +64,8 @@ struct run_state {
     int64_t unlogged_len, unlogged_cap;
     int32_t *event_cells;     /* logged + unlogged changes of a step, for observers */
     int64_t event_cap;
+    /* The lattice a growgrid node fitted (smalti_run_geometry), owned by the run; NULL: none. */
+    geometry *geometry;
 };
 
 struct smalti_run {
@@ -80,6 +83,12 @@ static inline void run_change(run_state *r, int32_t index)
     r->changes[r->changes_len++] = index;
 }
 bool run_note_unlogged(run_state *r, int32_t index);
+/* Give the run a geometry (it takes g), replacing any it had. */
+static inline void run_set_geometry(run_state *r, geometry *g)
+{
+    geometry_free(r->geometry);
+    r->geometry = g;
+}
 /* Stop the run with an error at a model line (a node's length cap, say);
    smalti_run_error reports it as file:line: message. */
 void run_fail(run_state *r, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

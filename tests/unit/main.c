@@ -37,5 +37,6 @@ int main(void)
     failed += run_lastnode_tests();
     failed += run_tilemap_tests();
     failed += run_many_tests();
+    failed += run_growgrid_tests();
     return failed ? 1 : 0;
 }

@@ -51,4 +51,5 @@ int run_atomic_tests(void);
 int run_lastnode_tests(void);
 int run_tilemap_tests(void);
 int run_many_tests(void);
+int run_growgrid_tests(void);
 #endif

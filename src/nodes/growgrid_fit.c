@@ -1,0 +1,410 @@
+/* growgrid_fit.c — Growing Grid: a lattice grown row by row and column by column toward a picture's density.
+   Each sample moves the winner (the nearest point) and its lattice neighbours toward it; after each epoch a
+   row or column goes in beside the point that won most often, toward its most distant neighbour; one
+   fine-tuning epoch with shrinking rate and range ends it. Winners are found through a bucket grid
+   that follows the points as they move, so a sample costs a few buckets, not the whole lattice. */
+#include "growgrid.h"
+#include "../core/mem.h"
+#include <math.h>
+#include <string.h>
+
+uint8_t *growgrid_density(const uint32_t *argb, int w, int h, int intervals, int64_t *total)
+{
+    uint8_t *weight = mem_malloc((size_t)w * h);
+    if (!weight) return NULL;
+    int64_t sum = 0;
+    for (int64_t i = 0; i < (int64_t)w * h; i++) {
+        uint32_t c = argb[i];
+        unsigned a = c >> 24, r = (c >> 16) & 255, g = (c >> 8) & 255, b = c & 255;
+        unsigned grey = (r * 299 + g * 587 + b * 114 + 500) / 1000 * a / 255;
+        /* grey 1..255 falls in one of `intervals` equal bands, the brightest being level `intervals` */
+        int level = grey == 0 ? 0 : (int)((grey * (unsigned)intervals + 254) / 255);
+        weight[i] = (uint8_t)level;
+        sum += level;
+    }
+    *total = sum;
+    return weight;
+}
+
+double growgrid_quad_area(const geometry *g, int i, int j)
+{
+    int a = i + j * g->nx, b = a + 1, c = b + g->nx, d = a + g->nx;
+    /* shoelace over a,b,c,d; the straight lattice (y down, as grid rows) gives +1 */
+    double s = g->x[a] * g->y[b] - g->x[b] * g->y[a] + g->x[b] * g->y[c] - g->x[c] * g->y[b] + g->x[c] * g->y[d] -
+               g->x[d] * g->y[c] + g->x[d] * g->y[a] - g->x[a] * g->y[d];
+    return s / 2;
+}
+
+/* The sample table's size above which it falls out of the cache and a sample costs several misses. */
+#define GROWGRID_TABLE_CELLS 65536
+
+typedef struct alias_entry {
+    double keep;       /* below this fraction, the entry's own box; else the other */
+    int32_t box, other;
+} alias_entry;
+
+typedef struct fitter {
+    const growgrid_params *p;
+    alias_entry *table; /* samples come from boxes of w*h, row by row */
+    int32_t entries;
+    int w, h;
+    double scale_x, scale_y; /* pixel to lattice units */
+    int cx, cy;         /* lattice size now */
+    double *x, *y;      /* cx*cy points, room for nx*ny */
+    int32_t *wins;
+    /* buckets: a grid of cells of side `side` over the lattice's extent, each a list of points */
+    double side;
+    int bw, bh;
+    int32_t *head, *next, *prev, *bucket_of;
+    int bucket_cap;
+} fitter;
+
+static int bucket_at(const fitter *f, double x, double y)
+{
+    int bx = (int)(x / f->side), by = (int)(y / f->side);
+    if (bx < 0) bx = 0;
+    if (bx >= f->bw) bx = f->bw - 1;
+    if (by < 0) by = 0;
+    if (by >= f->bh) by = f->bh - 1;
+    return bx + by * f->bw;
+}
+
+static void bucket_unlink(fitter *f, int32_t k)
+{
+    int b = f->bucket_of[k];
+    if (f->prev[k] >= 0) f->next[f->prev[k]] = f->next[k];
+    else f->head[b] = f->next[k];
+    if (f->next[k] >= 0) f->prev[f->next[k]] = f->prev[k];
+}
+
+static void bucket_link(fitter *f, int32_t k, int b)
+{
+    f->bucket_of[k] = b;
+    f->prev[k] = -1;
+    f->next[k] = f->head[b];
+    if (f->head[b] >= 0) f->prev[f->head[b]] = k;
+    f->head[b] = k;
+}
+
+static void bucket_move(fitter *f, int32_t k)
+{
+    int b = bucket_at(f, f->x[k], f->y[k]);
+    if (b == f->bucket_of[k]) return;
+    bucket_unlink(f, k);
+    bucket_link(f, k, b);
+}
+
+/* Buckets about one lattice spacing wide for the lattice's present size. */
+static bool buckets_rebuild(fitter *f)
+{
+    double width = f->p->nx - 1, height = f->p->ny - 1;
+    int n = f->cx * f->cy;
+    f->side = sqrt(width * height / n);
+    f->bw = (int)(width / f->side) + 1;
+    f->bh = (int)(height / f->side) + 1;
+    if (f->bw * f->bh > f->bucket_cap) {
+        int32_t *head = mem_realloc(f->head, (size_t)f->bw * f->bh * sizeof *head);
+        if (!head) return false;
+        f->head = head;
+        f->bucket_cap = f->bw * f->bh;
+    }
+    for (int b = 0; b < f->bw * f->bh; b++) f->head[b] = -1;
+    for (int32_t k = 0; k < n; k++) bucket_link(f, k, bucket_at(f, f->x[k], f->y[k]));
+    return true;
+}
+
+/* The nearest point to (sx, sy) (the lowest index among equals): rings of buckets outward until no
+   unvisited bucket can hold a nearer one. */
+static int32_t nearest(const fitter *f, double sx, double sy)
+{
+    int bx = (int)(sx / f->side), by = (int)(sy / f->side);
+    if (bx >= f->bw) bx = f->bw - 1;
+    if (by >= f->bh) by = f->bh - 1;
+    int32_t best = -1;
+    double best_d = INFINITY;
+    int reach = f->bw > f->bh ? f->bw : f->bh;
+    for (int r = 0; r <= reach; r++) {
+        for (int y = by - r; y <= by + r; y++) {
+            if (y < 0 || y >= f->bh) continue;
+            bool edge_row = y == by - r || y == by + r;
+            for (int x = bx - r; x <= bx + r; x += edge_row ? 1 : 2 * r) {
+                if (x >= 0 && x < f->bw)
+                    for (int32_t k = f->head[x + y * f->bw]; k >= 0; k = f->next[k]) {
+                        double dx = f->x[k] - sx, dy = f->y[k] - sy, d = dx * dx + dy * dy;
+                        if (d < best_d || (d == best_d && k < best)) {
+                            best_d = d;
+                            best = k;
+                        }
+                    }
+                if (r == 0) break;
+            }
+        }
+        /* every bucket beyond ring r is at least r*side away (points outside the extent are clamped
+           into edge buckets, which ring r has already covered when it reached the edge) */
+        if (best >= 0) {
+            /* the nearest any bucket outside the rings so far can be: the box they make, edges of the extent aside */
+            double out = INFINITY;
+            if (bx - r > 0 && sx - (bx - r) * f->side < out) out = sx - (bx - r) * f->side;
+            if (bx + r < f->bw - 1 && (bx + r + 1) * f->side - sx < out) out = (bx + r + 1) * f->side - sx;
+            if (by - r > 0 && sy - (by - r) * f->side < out) out = sy - (by - r) * f->side;
+            if (by + r < f->bh - 1 && (by + r + 1) * f->side - sy < out) out = (by + r + 1) * f->side - sy;
+            if (best_d <= out * out) break;
+        }
+    }
+    return best;
+}
+
+static void draw_sample(const fitter *f, rng *random, double *sx, double *sy)
+{
+    /* Walker's alias method: one entry, chosen uniformly, gives its own box or its alias */
+    double v = rng_next_double(random) * f->entries;
+    int32_t e = (int32_t)v;
+    if (e >= f->entries) e = f->entries - 1;
+    const alias_entry *a = &f->table[e];
+    int32_t box = v - e < a->keep ? a->box : a->other;
+    double px = (double)(box % f->w) + rng_next_double(random), py = (double)(box / f->w) + rng_next_double(random);
+    *sx = px * f->scale_x;
+    *sy = py * f->scale_y;
+    /* the last box of a picture whose side the box does not divide sticks out */
+    if (*sx > f->p->nx - 1) *sx = f->p->nx - 1;
+    if (*sy > f->p->ny - 1) *sy = f->p->ny - 1;
+}
+
+/* The alias table over the boxes of nonzero weight (Vose's construction, in a fixed order). */
+static bool alias_build(fitter *f, const int64_t *box_weight, int64_t boxes, int64_t sum)
+{
+    int32_t m = 0;
+    for (int64_t k = 0; k < boxes; k++) m += box_weight[k] > 0;
+    f->entries = m;
+    f->table = mem_malloc((size_t)m * sizeof *f->table);
+    double *scaled = mem_malloc((size_t)m * sizeof *scaled);
+    int32_t *small = mem_malloc((size_t)m * sizeof *small), *large = mem_malloc((size_t)m * sizeof *large);
+    bool ok = f->table && scaled && small && large;
+    if (ok) {
+        int32_t ns = 0, nl = 0, e = 0;
+        for (int64_t k = 0; k < boxes; k++) {
+            if (!box_weight[k]) continue;
+            f->table[e].box = f->table[e].other = (int32_t)k;
+            scaled[e] = (double)box_weight[k] * m / (double)sum;
+            if (scaled[e] < 1) small[ns++] = e;
+            else large[nl++] = e;
+            e++;
+        }
+        while (ns && nl) {
+            int32_t s = small[--ns], l = large[nl - 1];
+            f->table[s].keep = scaled[s];
+            f->table[s].other = f->table[l].box;
+            scaled[l] -= 1 - scaled[s];
+            if (scaled[l] < 1) {
+                nl--;
+                small[ns++] = l;
+            }
+        }
+        while (nl) f->table[large[--nl]].keep = 1;
+        while (ns) f->table[small[--ns]].keep = 1; /* rounding left it a hair below 1 */
+    }
+    mem_free(scaled);
+    mem_free(small);
+    mem_free(large);
+    return ok;
+}
+
+/* Move the winner's lattice neighbourhood toward the sample. Points whose weight would be below 1/100 of
+   the rate are left out; kernel[d2] holds exp(-d2/2sigma^2) for the lattice distances d2 that count. */
+#define KERNEL_MAX 1024
+static void adapt(fitter *f, int32_t winner, double sx, double sy, double rate, const double *kernel, int d2max)
+{
+    int wi = winner % f->cx, wj = winner / f->cx;
+    int reach = 0;
+    while ((reach + 1) * (reach + 1) <= d2max) reach++;
+    for (int j = wj - reach; j <= wj + reach; j++) {
+        if (j < 0 || j >= f->cy) continue;
+        for (int i = wi - reach; i <= wi + reach; i++) {
+            if (i < 0 || i >= f->cx) continue;
+            int d2 = (i - wi) * (i - wi) + (j - wj) * (j - wj);
+            if (d2 > d2max) continue;
+            double h = rate * kernel[d2];
+            int32_t k = i + j * f->cx;
+            f->x[k] += h * (sx - f->x[k]);
+            f->y[k] += h * (sy - f->y[k]);
+            bucket_move(f, k);
+        }
+    }
+}
+
+/* The kernel for range sigma; returns the largest lattice distance squared that counts. */
+static int make_kernel(double sigma, double *kernel)
+{
+    double cut = 2 * sigma * sigma * log(100.0);
+    int d2max = cut >= KERNEL_MAX - 1 ? KERNEL_MAX - 1 : (int)cut;
+    for (int d2 = 0; d2 <= d2max; d2++) kernel[d2] = exp(-d2 / (2 * sigma * sigma));
+    return d2max;
+}
+
+/* One epoch of epoch*points samples; rate and range go geometrically from start to end over it. */
+static bool run_epoch(fitter *f, rng *random, run_stop *stop, double rate0, double rate1, double sigma0, double sigma1)
+{
+    int n = f->cx * f->cy;
+    long samples = (long)ceil(f->p->epoch * n);
+    if (samples < 1) samples = 1;
+    memset(f->wins, 0, (size_t)n * sizeof *f->wins);
+    double kernel[KERNEL_MAX];
+    int d2max = make_kernel(sigma0, kernel);
+    bool decays = rate0 != rate1 || sigma0 != sigma1;
+    for (long s = 0; s < samples; s++) {
+        if ((s & 4095) == 4095 && stop && stop_requested(stop)) return false;
+        double rate = rate0;
+        if (decays && (s & 63) == 0) { /* the range changes slowly: a new kernel every 64 samples */
+            double t = samples > 1 ? (double)s / (double)(samples - 1) : 0;
+            d2max = make_kernel(sigma0 * pow(sigma1 / sigma0, t), kernel);
+        }
+        if (decays) rate = rate0 * pow(rate1 / rate0, samples > 1 ? (double)s / (double)(samples - 1) : 0);
+        double sx, sy;
+        draw_sample(f, random, &sx, &sy);
+        int32_t winner = nearest(f, sx, sy);
+        f->wins[winner]++;
+        adapt(f, winner, sx, sy, rate, kernel, d2max);
+    }
+    return true;
+}
+
+/* Insert a column after column `a` (vertical: a row after row a), at the midpoints of its neighbours. */
+static void insert_line(fitter *f, bool column, int a)
+{
+    int cx = f->cx, cy = f->cy;
+    int ncx = column ? cx + 1 : cx, ncy = column ? cy : cy + 1;
+    /* fill from the end so that the points move into place without a second array */
+    for (int j = ncy - 1; j >= 0; j--)
+        for (int i = ncx - 1; i >= 0; i--) {
+            int si = i, sj = j; /* source in the old lattice */
+            double nxv, nyv;
+            if (column && i == a + 1) {
+                int l = a + j * cx, r = a + 1 + j * cx;
+                nxv = (f->x[l] + f->x[r]) / 2;
+                nyv = (f->y[l] + f->y[r]) / 2;
+            } else if (!column && j == a + 1) {
+                int u = i + a * cx, d = i + (a + 1) * cx;
+                nxv = (f->x[u] + f->x[d]) / 2;
+                nyv = (f->y[u] + f->y[d]) / 2;
+            } else {
+                if (column && i > a) si = i - 1;
+                if (!column && j > a) sj = j - 1;
+                nxv = f->x[si + sj * cx];
+                nyv = f->y[si + sj * cx];
+            }
+            f->x[i + j * ncx] = nxv;
+            f->y[i + j * ncx] = nyv;
+        }
+    f->cx = ncx;
+    f->cy = ncy;
+}
+
+/* After an epoch: the point that won most often, and its most distant neighbour along a direction
+   that may still grow; the line between them goes in. */
+static void grow(fitter *f)
+{
+    int n = f->cx * f->cy;
+    int32_t q = 0;
+    for (int32_t k = 1; k < n; k++)
+        if (f->wins[k] > f->wins[q]) q = k;
+    int qi = q % f->cx, qj = q / f->cx;
+    bool can_col = f->cx < f->p->nx, can_row = f->cy < f->p->ny;
+    static const int di[4] = {-1, 1, 0, 0}, dj[4] = {0, 0, -1, 1};
+    double far = -1;
+    int pick = -1;
+    for (int dir = 0; dir < 4; dir++) {
+        if (dir < 2 ? !can_col : !can_row) continue;
+        int i = qi + di[dir], j = qj + dj[dir];
+        if (i < 0 || i >= f->cx || j < 0 || j >= f->cy) continue;
+        int32_t k = i + j * f->cx;
+        double dx = f->x[k] - f->x[q], dy = f->y[k] - f->y[q], d = dx * dx + dy * dy;
+        if (d > far) {
+            far = d;
+            pick = dir;
+        }
+    }
+    if (pick < 2) insert_line(f, true, pick == 0 ? qi - 1 : qi);
+    else insert_line(f, false, pick == 2 ? qj - 1 : qj);
+}
+
+/* Reverse the order of the columns: mirrors the lattice's turning. */
+static void flip(geometry *g)
+{
+    for (int j = 0; j < g->ny; j++)
+        for (int i = 0; i < g->nx / 2; i++) {
+            int a = i + j * g->nx, b = g->nx - 1 - i + j * g->nx;
+            double t = g->x[a]; g->x[a] = g->x[b]; g->x[b] = t;
+            t = g->y[a]; g->y[a] = g->y[b]; g->y[b] = t;
+        }
+}
+
+bool growgrid_fit(const growgrid_params *p, const uint8_t *weight, int w, int h, int64_t total, rng *random, run_stop *stop,
+                  geometry *out)
+{
+    (void)total;
+    fitter f;
+    memset(&f, 0, sizeof f);
+    f.p = p;
+    /* Samples finer than a quarter of a quad change nothing, and a small table stays in the cache:
+       the picture is summed over boxes of fx*fy pixels. */
+    int fx = w / (4 * (p->nx - 1)), fy = h / (4 * (p->ny - 1));
+    if ((int64_t)(w / (fx > 1 ? fx : 1)) * (h / (fy > 1 ? fy : 1)) > GROWGRID_TABLE_CELLS) { /* half a quad then */
+        fx = w / (2 * (p->nx - 1));
+        fy = h / (2 * (p->ny - 1));
+    }
+    if (fx < 1) fx = 1;
+    if (fy < 1) fy = 1;
+    f.w = (w + fx - 1) / fx;
+    f.h = (h + fy - 1) / fy;
+    f.scale_x = (double)(p->nx - 1) / w * fx;
+    f.scale_y = (double)(p->ny - 1) / h * fy;
+    size_t cap = (size_t)p->nx * p->ny;
+    int64_t *box_weight = mem_calloc((size_t)f.w * f.h, sizeof *box_weight);
+    f.wins = mem_malloc(cap * sizeof *f.wins);
+    f.next = mem_malloc(cap * sizeof *f.next);
+    f.prev = mem_malloc(cap * sizeof *f.prev);
+    f.bucket_of = mem_malloc(cap * sizeof *f.bucket_of);
+    f.x = out->x;
+    f.y = out->y;
+    bool ok = box_weight && f.wins && f.next && f.prev && f.bucket_of;
+    if (ok) {
+        int64_t sum = 0;
+        double mx = 0, my = 0;
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) box_weight[x / fx + (int64_t)(y / fy) * f.w] += weight[x + (int64_t)y * w];
+        int64_t n = (int64_t)f.w * f.h;
+        for (int64_t k = 0; k < n; k++) {
+            mx += (double)box_weight[k] * (k % f.w + 0.5);
+            my += (double)box_weight[k] * (k / f.w + 0.5);
+            sum += box_weight[k];
+        }
+        ok = alias_build(&f, box_weight, n, sum);
+        /* a small straight 2x2 square at the density's centre of mass */
+        mx = mx / (double)sum * f.scale_x;
+        my = my / (double)sum * f.scale_y;
+        double half = 0.05 * (p->nx + p->ny);
+        f.cx = f.cy = 2;
+        f.x[0] = f.x[2] = mx - half;
+        f.x[1] = f.x[3] = mx + half;
+        f.y[0] = f.y[1] = my - half;
+        f.y[2] = f.y[3] = my + half;
+    }
+    while (ok) {
+        ok = buckets_rebuild(&f);
+        if (!ok) break;
+        bool last = f.cx == p->nx && f.cy == p->ny;
+        if (last) ok = run_epoch(&f, random, stop, p->rate_start, p->rate_end, p->sigma_start, p->sigma_end);
+        else ok = run_epoch(&f, random, stop, p->rate_start, p->rate_start, p->sigma_start, p->sigma_start);
+        if (!ok || last) break;
+        grow(&f);
+    }
+    if (ok && growgrid_quad_area(out, 0, 0) < 0) flip(out);
+    mem_free(box_weight);
+    mem_free(f.table);
+    mem_free(f.wins);
+    mem_free(f.next);
+    mem_free(f.prev);
+    mem_free(f.bucket_of);
+    mem_free(f.head);
+    return ok;
+}

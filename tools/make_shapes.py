@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""make_shapes.py — writes the shape pictures of smalti's growgrid examples into models/resources/shapes/.
+
+  Disc.png   512x512: a white disc (radius 0.45 of the side) on black, its edge anti-aliased
+
+A shape picture is grey levels: black is outside, brighter is denser. Run from the repository root:
+python3 tools/make_shapes.py
+"""
+import os
+import struct
+import zlib
+
+
+def grey_png(levels):
+    """An 8-bit greyscale PNG from rows of 0..255."""
+    h, w = len(levels), len(levels[0])
+    raw = b"".join(b"\x00" + bytes(row) for row in levels)
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", w, h, 8, 0, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b"")
+
+
+def disc(size=512, radius=0.45):
+    """4x4 samples a pixel decide how much of it the disc covers."""
+    r2 = (radius * size) ** 2
+    c = size / 2
+    rows = []
+    for y in range(size):
+        row = []
+        for x in range(size):
+            inside = sum(1 for sy in range(4) for sx in range(4)
+                         if (x + (sx + 0.5) / 4 - c) ** 2 + (y + (sy + 0.5) / 4 - c) ** 2 <= r2)
+            row.append(round(255 * inside / 16))
+        rows.append(row)
+    return rows
+
+
+def main():
+    os.makedirs("models/resources/shapes", exist_ok=True)
+    with open("models/resources/shapes/Disc.png", "wb") as f:
+        f.write(grey_png(disc()))
+
+
+if __name__ == "__main__":
+    main()
