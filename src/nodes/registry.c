@@ -14,6 +14,7 @@ static const node_kind *const kinds[] = {
     &node_kind_lsystem,
     &node_kind_noise,
     &node_kind_voronoi, &node_kind_poisson,
+    &node_kind_chisel,
 };
 
 static const char *const planned[] = {NULL};
