@@ -359,6 +359,7 @@ static probe_result probe(chisel_work *w, int32_t c, int32_t budget, const int8_
             int32_t x = w->queue[i];
             if (w->cell[x] == CHISEL_OPEN && set_find(set_parent, w->lab[x]) == su) shut(w, x);
         }
+        if (w->open <= w->target) return PROBE_DEFER; /* enough closed: c stays, the pass ends */
         if (--live == 1) return PROBE_CLOSE;
     }
     return PROBE_CLOSE;
