@@ -31,4 +31,5 @@ extern const node_kind node_kind_lsystem;
 extern const node_kind node_kind_noise;
 extern const node_kind node_kind_voronoi, node_kind_poisson;
 extern const node_kind node_kind_growgrid;
+extern const node_kind node_kind_chisel;
 #endif

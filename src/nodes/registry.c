@@ -15,6 +15,7 @@ static const node_kind *const kinds[] = {
     &node_kind_noise,
     &node_kind_voronoi, &node_kind_poisson,
     &node_kind_growgrid,
+    &node_kind_chisel,
 };
 
 static const char *const planned[] = {NULL};

@@ -26,6 +26,7 @@ int main(void)
     failed += run_trace_tests();
     failed += run_noise_tests();
     failed += run_voronoi_tests();
+    failed += run_chisel_tests();
     failed += run_poisson_tests();
     failed += run_anim_tests();
     failed += run_budget_tests();

@@ -41,6 +41,7 @@ int run_trace_tests(void);
 int run_noise_tests(void);
 int run_budget_tests(void);
 int run_voronoi_tests(void);
+int run_chisel_tests(void);
 int run_poisson_tests(void);
 int run_anim_tests(void);
 int run_memres_tests(void);
