@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "smalti.h"
+#include "../pack/pack.h" /* PACK_CHECKSUMS_NAME, pack_sha256_hex */
 
 /* One file of the pack, as it will be stored: its name inside the zip ("models/a.xml") and its bytes. */
 typedef struct zip_member {
@@ -13,15 +14,11 @@ typedef struct zip_member {
     size_t size;
 } zip_member;
 
-/* The name of the checksum list a built zip holds: "HEX  NAME" lines, as sha256sum prints them. */
-#define PACK_CHECKSUMS_NAME "SHA256SUMS"
 
 /* Sort members by name (byte order), and find one by name in sorted members (NULL if none). */
 void zip_members_sort(zip_member *members, size_t count);
 const zip_member *zip_members_find(const zip_member *members, size_t count, const char *name);
 
-/* The SHA-256 of data as 64 lowercase hex digits and a NUL. */
-void pack_sha256_hex(const void *data, size_t size, char hex[65]);
 
 /* MS-DOS date and time (what a zip entry stores) of a Unix time, in UTC, clamped to the
    years DOS can say (1980 to 2107). */

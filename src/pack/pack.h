@@ -40,8 +40,8 @@
    absolute names, backslashes or drive letters, symbolic links (in a zip; in a folder, those that
    lead out of the pack), duplicate names, more than max_unpacked bytes in all, an entry inflating
    more than PACK_BOMB_RATIO times its compressed size past PACK_BOMB_MIN bytes, malformed XML
-   (file:line, "PACK.zip:pack.xml:3"), sizes over the grid caps, and a pack that needs a newer
-   smalti. A zip's entries are inflated into memory once, at open (counting the bytes as they come,
+   (file:line, "PACK.zip:pack.xml:3"), sizes over the grid caps, a pack that needs a newer
+   smalti, and a zip whose SHA256SUMS (pack build writes one) does not match its entries. A zip's entries are inflated into memory once, at open (counting the bytes as they come,
    not trusting the sizes in its headers); nothing is ever written to disk. After pack_open a pack
    is not changed, so threads may load and run its models at once. */
 #ifndef SMALTI_PACK_H
@@ -123,6 +123,23 @@ const pack_model *pack_find_model(const pack *p, const char *name);
    in *size bytes; malloc'd, free() them. NULL with err set when the name is unsafe, missing, leads
    out of the pack (a folder's symbolic link) or is larger than the pack's limit. */
 unsigned char *pack_read(const pack *p, const char *name, size_t *size, smalti_error *err);
+
+/* A zip's entries, sorted by name (a folder has none here: its files are read when asked for). */
+size_t pack_entry_count(const pack *p);
+const char *pack_entry_name(const pack *p, size_t i);
+/* Entry i's index by name, (size_t)-1 when the zip has none; and the bytes of the entry name
+   (NULL if none), owned by the pack. */
+size_t pack_entry_index(const pack *p, const char *name);
+const unsigned char *pack_entry_data(const pack *p, const char *name, size_t *size);
+
+/* The checksum list a built zip holds (checksums.c): "HEX  NAME" lines, as sha256sum prints them. */
+#define PACK_CHECKSUMS_NAME "SHA256SUMS"
+/* The SHA-256 of data as 64 lowercase hex digits and a NUL. */
+void pack_sha256_hex(const void *data, size_t size, char hex[65]);
+/* A zip with a SHA256SUMS: every entry but the list itself is listed once, with its SHA-256, and
+   every listed entry is there; false with err naming the entry otherwise. true without a list.
+   pack_open calls it for every zip. */
+bool pack_verify_checksums(const pack *p, smalti_error *err);
 
 /* How model loading reads the pack's resources: a zip's reader, or NULL for a folder (the files themselves). */
 const resource_reader *pack_resource_reader(const pack *p);
