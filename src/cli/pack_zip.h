@@ -20,6 +20,16 @@ void zip_members_sort(zip_member *members, size_t count);
 const zip_member *zip_members_find(const zip_member *members, size_t count, const char *name);
 
 
+/* The files of a pack folder as pack build takes them (pack_build.c): plain files only (a link,
+   device, FIFO or socket refused), hidden files, backups and a top SHA256SUMS left out, names a
+   pack reader accepts, at most cap_bytes (0: the default cap) in all; sorted by name. false with
+   err naming the file. */
+bool pack_folder_members(const char *dir, uint64_t cap_bytes, zip_member **members, size_t *count, smalti_error *err);
+/* Whether members (sorted) hold every model and thumbnail p's manifest names, and every model loads
+   from them with the pack's resources only; root names the pack in messages. */
+bool pack_members_usable(const pack *p, const char *root, zip_member *members, size_t count, smalti_error *err);
+void zip_members_free(zip_member *members, size_t count);
+
 /* MS-DOS date and time (what a zip entry stores) of a Unix time, in UTC, clamped to the
    years DOS can say (1980 to 2107). */
 void pack_dos_time(int64_t unix_time, uint16_t *dos_time, uint16_t *dos_date);

@@ -48,6 +48,7 @@ static bool folder_has(const char *dir, const char *name)
 
 bool pack_path_is_pack(const char *path)
 {
+    if (path[0] == '@') return true; /* an installed pack; pack_open says when there is none */
     if (is_dir(path)) return folder_has(path, "pack.xml") || folder_has(path, "models.xml");
     return ends_with_zip(path);
 }
@@ -347,6 +348,11 @@ static bool read_manifest(pack *p, const pack_options *opt, smalti_error *err)
 
 pack *pack_open(const char *path, const pack_options *opt, smalti_error *err)
 {
+    char installed[4096];
+    if (path[0] == '@') {
+        if (!pack_installed_find(path, installed, sizeof installed, err)) return NULL;
+        path = installed;
+    }
     pack *p = calloc(1, sizeof *p);
     if (!p || !(p->path = strdup(path))) {
         free(p);

@@ -166,6 +166,17 @@ typedef struct pack_defaults {
 } pack_defaults;
 bool pack_model_defaults(const pack *p, const pack_model *m, const grid_request *over, pack_defaults *out, smalti_error *err);
 
+/* Installed packs (installed.c): `pack install` copies a pack to ROOT/NAME/VERSION, where ROOT is
+   $XDG_DATA_HOME/smalti/packs, or ~/.local/share/smalti/packs when XDG_DATA_HOME is unset or not
+   absolute. pack_open and pack_path_is_pack take "@NAME" (the newest version installed, by
+   semantic version order) and "@NAME@VERSION" for such a folder. */
+bool pack_installed_root(char *buf, size_t size, smalti_error *err);
+/* The folder of the installed pack spec ("@castles", "@castles@1.2.0"); false with err set
+   (SMALTI_ERR_USAGE) when it is not a pack name or not installed. */
+bool pack_installed_find(const char *spec, char *buf, size_t size, smalti_error *err);
+/* A pack name: letters, digits, '-', '_' and '.', starting with a letter or digit, at most 64. */
+bool pack_name_is_valid(const char *name);
+
 /* The manifest parser alone, for tests: parse pack.xml's bytes (label names it in messages). */
 pack_manifest *pack_manifest_parse(const char *xml, size_t size, const char *label, const pack_options *opt, smalti_error *err);
 /* A MarkovJunior models.xml read as a manifest; pack_name names the pack. */
