@@ -75,10 +75,10 @@ static bool install_members(const pack *p, uint64_t max_unpacked, zip_member **m
         zip_member *m = &(*members)[i];
         const unsigned char *data = pack_entry_data(p, pack_entry_name(p, i), &m->size);
         m->name = strdup(pack_entry_name(p, i));
-        m->data = malloc(m->size ? m->size : 1);
+        m->data = malloc(m->size + 1); /* with the NUL after it, as pack build's members have */
         (*count)++;
         if (!m->name || !m->data) break;
-        memcpy(m->data, data, m->size);
+        memcpy(m->data, data, m->size + 1);
     }
     if (*members && *count == n && (!n || (*members)[n - 1].data)) return true;
     zip_members_free(*members, *count);
