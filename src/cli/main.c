@@ -16,6 +16,7 @@ typedef struct run_args {
     const char *model, *output, *palette_file, *trace;
     const char *tiles_file;       /* --tiles: symbols to tiles of the user's sheet */
     const char *pack_model;       /* run PACK MODEL: the model of the pack at `model` */
+    char installed[300];          /* run @NAME/MODEL: "@NAME", what `model` then points to */
     uint64_t max_unpacked;        /* --max-unpacked; 0: the default cap */
     const char *gif, *frames_dir; /* recordings of the run */
     long size, length, width, height, dim, seed, steps, pixel_size; /* sides, dim, pixel_size: 0 when not given */
@@ -125,7 +126,16 @@ static int parse_run_args(const char *command, int argc, char **argv, run_args *
         } else if (arg[0] == '-' && arg[1]) return unknown_option(command, arg);
         else if (a->model && !a->pack_model && pack_path_is_pack(a->model)) { a->pack_model = arg; continue; }
         else if (a->model) return usage_error("unexpected argument %s", arg);
-        else { a->model = arg; continue; }
+        else if (arg[0] == '@' && strchr(arg, '/')) {
+            /* @NAME/MODEL or @NAME@VERSION/MODEL: a model of an installed pack. */
+            const char *slash = strchr(arg, '/');
+            if ((size_t)(slash - arg) >= sizeof a->installed || !slash[1])
+                return usage_error("%s: expected @NAME/MODEL or @NAME@VERSION/MODEL", arg);
+            snprintf(a->installed, sizeof a->installed, "%.*s", (int)(slash - arg), arg);
+            a->model = a->installed;
+            a->pack_model = slash + 1;
+            continue;
+        } else { a->model = arg; continue; }
         if (!val) return usage_error("%s needs a value", arg);
         if (!parse_int_arg(val, min, max, target)) {
             fprintf(stderr, "smalti: %s %s: expected an integer from %ld to %ld\n", arg, val, min, max);

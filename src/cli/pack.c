@@ -13,6 +13,8 @@ static const struct {
     {"new", cmd_pack_new},
     {"build", cmd_pack_build},
     {"gallery", cmd_pack_gallery},
+    {"install", cmd_pack_install},
+    {"uninstall", cmd_pack_uninstall},
 };
 
 int cmd_pack(int argc, char **argv)
@@ -77,15 +79,19 @@ int cmd_pack_list(int argc, char **argv)
 {
     const char *path = NULL;
     uint64_t max_unpacked = 0;
+    bool installed = false;
     for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--max-unpacked") == 0) {
+        if (strcmp(argv[i], "--installed") == 0) installed = true;
+        else if (strcmp(argv[i], "--max-unpacked") == 0) {
             if (!parse_max_unpacked(i + 1 < argc ? argv[i + 1] : NULL, &max_unpacked)) return EXIT_USAGE;
             i++;
         } else if (argv[i][0] == '-' && argv[i][1]) return unknown_option("pack list", argv[i]);
         else if (path) return usage_error("unexpected argument %s", argv[i]);
         else path = argv[i];
     }
-    if (!path) return usage_error("%s", "pack list needs PACK (a folder or a .zip)");
+    if (installed && path) return usage_error("%s", "pack list takes PACK or --installed, not both");
+    if (installed) return pack_list_installed();
+    if (!path) return usage_error("%s", "pack list needs PACK (a folder or a .zip), or --installed");
     int rc = EXIT_OK;
     pack *p = cli_pack_open(path, max_unpacked, false, &rc);
     if (!p) return rc;

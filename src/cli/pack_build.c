@@ -236,13 +236,34 @@ static bool models_load(build_state *b, const pack *p)
     return true;
 }
 
-static void free_members(build_state *b)
+void zip_members_free(zip_member *members, size_t count)
 {
-    for (size_t i = 0; i < b->count; i++) {
-        free(b->members[i].name);
-        free(b->members[i].data);
+    for (size_t i = 0; i < count; i++) {
+        free(members[i].name);
+        free(members[i].data);
     }
-    free(b->members);
+    free(members);
+}
+
+static void free_members(build_state *b) { zip_members_free(b->members, b->count); }
+
+bool pack_folder_members(const char *dir, uint64_t cap_bytes, zip_member **members, size_t *count, smalti_error *err)
+{
+    build_state b = {.root = dir, .cap_bytes = cap_bytes ? cap_bytes : PACK_MAX_UNPACKED_DEFAULT, .err = err};
+    if (!walk(&b, "", 0)) {
+        free_members(&b);
+        return false;
+    }
+    zip_members_sort(b.members, b.count);
+    *members = b.members;
+    *count = b.count;
+    return true;
+}
+
+bool pack_members_usable(const pack *p, const char *root, zip_member *members, size_t count, smalti_error *err)
+{
+    build_state b = {.root = root, .members = members, .count = count, .err = err};
+    return manifest_files_kept(&b, p) && models_load(&b, p);
 }
 
 static int write_zip(const char *output, const unsigned char *zip, size_t size, smalti_error *err)

@@ -12,6 +12,10 @@ int cmd_pack_list(int argc, char **argv);
 int cmd_pack_new(int argc, char **argv);     /* pack_new.c */
 int cmd_pack_build(int argc, char **argv);   /* pack_build.c */
 int cmd_pack_gallery(int argc, char **argv); /* pack_gallery.c */
+int cmd_pack_install(int argc, char **argv);   /* pack_install.c */
+int cmd_pack_uninstall(int argc, char **argv); /* pack_install.c */
+/* `pack list --installed`: name, version, description and folder of each installed pack. */
+int pack_list_installed(void);
 
 /* Open the pack at path for a command (max_unpacked 0: the default cap); NULL after printing why,
    with the exit code in *rc. */

@@ -2,26 +2,11 @@
    compression level, and a SHA256SUMS list inside; built in memory so that the caller can
    write it atomically. */
 #include "pack_zip.h"
-#include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <zip.h>
 #include "../core/diag.h"
-
-void pack_sha256_hex(const void *data, size_t size, char hex[65])
-{
-    unsigned char md[32];
-    unsigned int md_len = 0;
-    /* OpenSSL's libcrypto is already loaded with libzip (its encryption backend). */
-    if (!EVP_Digest(data, size, md, &md_len, EVP_sha256(), NULL) || md_len != 32) memset(md, 0, sizeof md);
-    static const char digits[] = "0123456789abcdef";
-    for (int i = 0; i < 32; i++) {
-        hex[2 * i] = digits[md[i] >> 4];
-        hex[2 * i + 1] = digits[md[i] & 15];
-    }
-    hex[64] = 0;
-}
 
 void pack_dos_time(int64_t unix_time, uint16_t *dos_time, uint16_t *dos_date)
 {

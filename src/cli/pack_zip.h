@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "smalti.h"
+#include "../pack/pack.h" /* PACK_CHECKSUMS_NAME, pack_sha256_hex */
 
 /* One file of the pack, as it will be stored: its name inside the zip ("models/a.xml") and its bytes. */
 typedef struct zip_member {
@@ -13,15 +14,21 @@ typedef struct zip_member {
     size_t size;
 } zip_member;
 
-/* The name of the checksum list a built zip holds: "HEX  NAME" lines, as sha256sum prints them. */
-#define PACK_CHECKSUMS_NAME "SHA256SUMS"
 
 /* Sort members by name (byte order), and find one by name in sorted members (NULL if none). */
 void zip_members_sort(zip_member *members, size_t count);
 const zip_member *zip_members_find(const zip_member *members, size_t count, const char *name);
 
-/* The SHA-256 of data as 64 lowercase hex digits and a NUL. */
-void pack_sha256_hex(const void *data, size_t size, char hex[65]);
+
+/* The files of a pack folder as pack build takes them (pack_build.c): plain files only (a link,
+   device, FIFO or socket refused), hidden files, backups and a top SHA256SUMS left out, names a
+   pack reader accepts, at most cap_bytes (0: the default cap) in all; sorted by name. false with
+   err naming the file. */
+bool pack_folder_members(const char *dir, uint64_t cap_bytes, zip_member **members, size_t *count, smalti_error *err);
+/* Whether members (sorted) hold every model and thumbnail p's manifest names, and every model loads
+   from them with the pack's resources only; root names the pack in messages. */
+bool pack_members_usable(const pack *p, const char *root, zip_member *members, size_t count, smalti_error *err);
+void zip_members_free(zip_member *members, size_t count);
 
 /* MS-DOS date and time (what a zip entry stores) of a Unix time, in UTC, clamped to the
    years DOS can say (1980 to 2107). */

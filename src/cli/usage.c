@@ -36,10 +36,13 @@ static const char overview_text[] =
 static const char run_text[] =
     "Usage: smalti run MODEL.xml [options]\n"
     "       smalti run PACK MODEL [options]\n"
+    "       smalti run @NAME/MODEL [options]\n"
     "\n"
     "Run a model once and write its final grid; MODEL of a pack (a folder or .zip,\n"
     "see 'smalti help pack') runs straight from it, with the pack's resources only\n"
-    "and its manifest's settings under these options. A model's own settings, a\n"
+    "and its manifest's settings under these options; @NAME/MODEL (or\n"
+    "@NAME@VERSION/MODEL) is one of an installed pack ('smalti help pack install').\n"
+    "A model's own settings, a\n"
     "<smalti size=\"48\" seed=\"3\" steps=\"2000\" pixelsize=\"6\"> element (with\n"
     "<color symbol=\"X\" value=\"RRGGBB\"/> children) as the first child of its root,\n"
     "fill in what these options leave out.\n"
@@ -247,6 +250,10 @@ static const char pack_text[] =
     "  pack new DIR          write a skeleton: pack.xml, one working model, a README\n"
     "  pack build DIR        a reproducible zip of a pack folder, to share\n"
     "  pack gallery PACK     one self-contained HTML page of every model's picture\n"
+    "  pack install PACK     copy a checked pack to the installed packs: then\n"
+    "                        'smalti run @NAME/MODEL' runs its models\n"
+    "  pack uninstall NAME   remove an installed pack's newest version (NAME@VERSION:\n"
+    "                        that one)\n"
     "\n"
     "'smalti help pack COMMAND' shows a command's options.\n"
     "\n"
@@ -261,13 +268,16 @@ static const char pack_check_text[] =
     "Check a pack: its manifest, its names and links, and for each model (in the\n"
     "manifest's order) that it loads with the pack's resources only, its lint, its\n"
     "thumbnail, and a run at its default settings and first seed. One line per model:\n"
-    "ok, warnings (listed under it), failed (with file:line) or capped (stopped by the\n"
-    "time cap, or by the step cap when the entry gives no step limit), then a summary.\n"
-    "Exit 0 when all are ok, 3 when one failed, 6 when none failed but one was capped.\n"
+    "ok, warnings (listed under it), failed (with file:line) or capped (it could not\n"
+    "be checked within the time cap), then a summary. Exit 0 when none failed or was\n"
+    "capped, 3 when one failed, 6 when none failed but one was capped.\n"
+    "A run still going at the step limit stops there, as 'smalti run' and MarkovJunior\n"
+    "stop it (some models never finish: SmartSAW): ok at its own limit (the entry's or\n"
+    "its <smalti> steps), a warning at the default one (--steps), so --strict fails it.\n"
     "\n"
     "Options:\n"
     "  --timeout SECONDS     wall time of each model's run (default 10)\n"
-    "  --steps N             step cap for models whose entry gives no steps (default 50000)\n"
+    "  --steps N             step limit of models that give none (default 50000)\n"
     "  --max-memory SIZE     the most memory each run may hold (500M, 2G)\n"
     "  --max-unpacked SIZE   the most a pack may unpack to, in all (default 1G)\n"
     "  -j, --jobs N          check N models at once (default 1); the order stays\n"
@@ -280,17 +290,55 @@ static const char pack_check_text[] =
 
 static const char pack_list_text[] =
     "Usage: smalti pack list PACK [options]\n"
+    "       smalti pack list --installed\n"
     "\n"
     "The pack's name, version, description, licence and authors, then each model:\n"
     "its name (what 'smalti run PACK NAME' takes), default grid, seeds, step limit\n"
-    "and title, and its tags.\n"
+    "and title, and its tags. With --installed: each installed pack's name, version,\n"
+    "description and folder (see 'smalti help pack install').\n"
     "\n"
     "Options:\n"
+    "  --installed           list the installed packs instead\n"
     "  --max-unpacked SIZE   the most a pack may unpack to, in all (default 1G)\n"
     "\n"
     "Examples:\n"
     "  smalti pack list models/\n"
     "  smalti pack list castles-1.0.0.zip\n";
+
+static const char pack_install_text[] =
+    "Usage: smalti pack install PACK [--force] [options]\n"
+    "\n"
+    "Copy a pack (a folder or a .zip) into $XDG_DATA_HOME/smalti/packs/NAME/VERSION\n"
+    "(~/.local/share/smalti/packs/... when XDG_DATA_HOME is unset), from its pack.xml's\n"
+    "name and version. The pack is checked first as a reader checks it (manifest,\n"
+    "names, links, sizes, a zip's SHA256SUMS) and as pack build checks a folder (plain\n"
+    "files only, every file the manifest names present, every model loading with the\n"
+    "pack's resources); models are not run: 'smalti pack check PACK' runs them. A\n"
+    "folder's hidden files and backups are left out, as pack build leaves them out.\n"
+    "The version appears whole, by a rename of a folder built beside it, or not at\n"
+    "all; nothing is written elsewhere. Then 'smalti run @NAME/MODEL' runs a model of\n"
+    "the newest version installed (@NAME@VERSION/MODEL of another), and @NAME works\n"
+    "wherever a PACK does (batch, pack list, pack check, pack gallery).\n"
+    "\n"
+    "Options:\n"
+    "  -f, --force           replace the same version when it is installed already\n"
+    "  --max-unpacked SIZE   the most the pack may unpack to, in all (default 1G)\n"
+    "  -q, --quiet           print nothing but errors\n"
+    "\n"
+    "Examples:\n"
+    "  smalti pack install castles-1.2.0.zip && smalti run @castles/keep -o keep.png\n"
+    "  smalti pack list --installed\n";
+
+static const char pack_uninstall_text[] =
+    "Usage: smalti pack uninstall NAME[@VERSION] [-q]\n"
+    "\n"
+    "Remove an installed pack: the version given, else the newest installed.\n"
+    "\n"
+    "Options:\n"
+    "  -q, --quiet           print nothing but errors\n"
+    "\n"
+    "Examples:\n"
+    "  smalti pack uninstall castles@1.2.0\n";
 
 static const char pack_new_text[] =
     "Usage: smalti pack new DIR [--name NAME] [-q]\n"
@@ -372,7 +420,7 @@ static const struct {
 } commands[] = {
     {"run", run_text}, {"check", check_text}, {"batch", batch_text}, {"wfc", wfc_text}, {"view", view_text}, {"help", help_text},
     {"pack", pack_text}, {"pack check", pack_check_text}, {"pack list", pack_list_text},
-    {"pack new", pack_new_text}, {"pack build", pack_build_text}, {"pack gallery", pack_gallery_text},
+    {"pack new", pack_new_text}, {"pack install", pack_install_text}, {"pack uninstall", pack_uninstall_text}, {"pack build", pack_build_text}, {"pack gallery", pack_gallery_text},
 };
 
 const char *usage_overview(void) { return overview_text; }

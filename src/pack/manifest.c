@@ -169,13 +169,7 @@ static char *name_of_file(const char *file)
     return strndup(base, len);
 }
 
-static bool valid_pack_name(const char *s)
-{
-    if (!s || !isalnum((unsigned char)s[0]) || strlen(s) > 64) return false;
-    for (; *s; s++)
-        if (!isalnum((unsigned char)*s) && *s != '-' && *s != '_' && *s != '.') return false;
-    return true;
-}
+static bool valid_pack_name(const char *s) { return s && pack_name_is_valid(s); }
 
 /* An SPDX licence expression: ids of letters, digits, '.', '-' and '+', joined by AND, OR, WITH and parentheses. */
 static bool valid_license(const char *s)

@@ -48,6 +48,7 @@ static bool folder_has(const char *dir, const char *name)
 
 bool pack_path_is_pack(const char *path)
 {
+    if (path[0] == '@') return true; /* an installed pack; pack_open says when there is none */
     if (is_dir(path)) return folder_has(path, "pack.xml") || folder_has(path, "models.xml");
     return ends_with_zip(path);
 }
@@ -347,6 +348,11 @@ static bool read_manifest(pack *p, const pack_options *opt, smalti_error *err)
 
 pack *pack_open(const char *path, const pack_options *opt, smalti_error *err)
 {
+    char installed[4096];
+    if (path[0] == '@') {
+        if (!pack_installed_find(path, installed, sizeof installed, err)) return NULL;
+        path = installed;
+    }
     pack *p = calloc(1, sizeof *p);
     if (!p || !(p->path = strdup(path))) {
         free(p);
@@ -374,6 +380,7 @@ pack *pack_open(const char *path, const pack_options *opt, smalti_error *err)
             ok = zip_open_entries(p, err);
         }
     }
+    if (ok && p->zip && !pack_verify_checksums(p, err)) ok = false;
     if (ok && !read_manifest(p, opt, err)) ok = false;
     if (!ok) {
         pack_close(p);
@@ -407,4 +414,21 @@ const pack_model *pack_find_model(const pack *p, const char *name)
         if (strcmp(p->manifest->models[i].name, name) == 0 || strcmp(p->manifest->models[i].file, name) == 0)
             return &p->manifest->models[i];
     return NULL;
+}
+
+size_t pack_entry_count(const pack *p) { return p->entry_count; }
+const char *pack_entry_name(const pack *p, size_t i) { return i < p->entry_count ? p->entries[i].name : NULL; }
+
+size_t pack_entry_index(const pack *p, const char *name)
+{
+    const pack_entry *e = zip_entry(p, name);
+    return e ? (size_t)(e - p->entries) : (size_t)-1;
+}
+
+const unsigned char *pack_entry_data(const pack *p, const char *name, size_t *size)
+{
+    const pack_entry *e = zip_entry(p, name);
+    if (!e) return NULL;
+    *size = e->size;
+    return e->data;
 }

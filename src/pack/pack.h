@@ -40,8 +40,8 @@
    absolute names, backslashes or drive letters, symbolic links (in a zip; in a folder, those that
    lead out of the pack), duplicate names, more than max_unpacked bytes in all, an entry inflating
    more than PACK_BOMB_RATIO times its compressed size past PACK_BOMB_MIN bytes, malformed XML
-   (file:line, "PACK.zip:pack.xml:3"), sizes over the grid caps, and a pack that needs a newer
-   smalti. A zip's entries are inflated into memory once, at open (counting the bytes as they come,
+   (file:line, "PACK.zip:pack.xml:3"), sizes over the grid caps, a pack that needs a newer
+   smalti, and a zip whose SHA256SUMS (pack build writes one) does not match its entries. A zip's entries are inflated into memory once, at open (counting the bytes as they come,
    not trusting the sizes in its headers); nothing is ever written to disk. After pack_open a pack
    is not changed, so threads may load and run its models at once. */
 #ifndef SMALTI_PACK_H
@@ -124,6 +124,23 @@ const pack_model *pack_find_model(const pack *p, const char *name);
    out of the pack (a folder's symbolic link) or is larger than the pack's limit. */
 unsigned char *pack_read(const pack *p, const char *name, size_t *size, smalti_error *err);
 
+/* A zip's entries, sorted by name (a folder has none here: its files are read when asked for). */
+size_t pack_entry_count(const pack *p);
+const char *pack_entry_name(const pack *p, size_t i);
+/* Entry i's index by name, (size_t)-1 when the zip has none; and the bytes of the entry name
+   (NULL if none), owned by the pack. */
+size_t pack_entry_index(const pack *p, const char *name);
+const unsigned char *pack_entry_data(const pack *p, const char *name, size_t *size);
+
+/* The checksum list a built zip holds (checksums.c): "HEX  NAME" lines, as sha256sum prints them. */
+#define PACK_CHECKSUMS_NAME "SHA256SUMS"
+/* The SHA-256 of data as 64 lowercase hex digits and a NUL. */
+void pack_sha256_hex(const void *data, size_t size, char hex[65]);
+/* A zip with a SHA256SUMS: every entry but the list itself is listed once, with its SHA-256, and
+   every listed entry is there; false with err naming the entry otherwise. true without a list.
+   pack_open calls it for every zip. */
+bool pack_verify_checksums(const pack *p, smalti_error *err);
+
 /* How model loading reads the pack's resources: a zip's reader, or NULL for a folder (the files themselves). */
 const resource_reader *pack_resource_reader(const pack *p);
 
@@ -148,6 +165,17 @@ typedef struct pack_defaults {
     smalti_settings own; /* the model's own <smalti> settings */
 } pack_defaults;
 bool pack_model_defaults(const pack *p, const pack_model *m, const grid_request *over, pack_defaults *out, smalti_error *err);
+
+/* Installed packs (installed.c): `pack install` copies a pack to ROOT/NAME/VERSION, where ROOT is
+   $XDG_DATA_HOME/smalti/packs, or ~/.local/share/smalti/packs when XDG_DATA_HOME is unset or not
+   absolute. pack_open and pack_path_is_pack take "@NAME" (the newest version installed, by
+   semantic version order) and "@NAME@VERSION" for such a folder. */
+bool pack_installed_root(char *buf, size_t size, smalti_error *err);
+/* The folder of the installed pack spec ("@castles", "@castles@1.2.0"); false with err set
+   (SMALTI_ERR_USAGE) when it is not a pack name or not installed. */
+bool pack_installed_find(const char *spec, char *buf, size_t size, smalti_error *err);
+/* A pack name: letters, digits, '-', '_' and '.', starting with a letter or digit, at most 64. */
+bool pack_name_is_valid(const char *name);
 
 /* The manifest parser alone, for tests: parse pack.xml's bytes (label names it in messages). */
 pack_manifest *pack_manifest_parse(const char *xml, size_t size, const char *label, const pack_options *opt, smalti_error *err);

@@ -1,0 +1,109 @@
+#!/bin/sh
+# pack3_test.sh — installed packs (pack install from a folder and a zip, run @NAME/MODEL, batch @NAME,
+# pack list --installed, uninstall; refusals that install nothing), a zip's SHA256SUMS verified when it is
+# read, and pack check's step-limit and time-cap outcomes.
+# Usage: pack3_test.sh ./smalti
+T=${1:-./smalti}
+. "$(dirname "$0")/lib.sh"
+case $T in /*) ;; *) T=$(pwd)/$T ;; esac
+# Everything installed goes under the test's folder.
+HOME=$dir/home XDG_DATA_HOME=$dir/xdg
+export HOME XDG_DATA_HOME
+I=$dir/xdg/smalti/packs
+P=$dir/packs
+python3 "$(dirname "$0")/../packs/make_packs.py" "$P" || { echo "FAIL: make_packs.py"; exit 1; }
+
+# --- install from a folder and from a zip; run @NAME/MODEL gives the pack's own output ---
+C=$dir/castles
+"$T" pack new "$C" -q
+"$T" pack build "$C" -q -o "$dir/castles.zip"
+expect 0 'no packs installed in .*/xdg/smalti/packs' "$T" pack list --installed
+expect 0 "installed castles 0.1.0 (4 files) in $I/castles/0.1.0" "$T" pack install "$dir/castles.zip"
+[ -f "$I/castles/0.1.0/models/islands.xml" ] && [ -f "$I/castles/0.1.0/SHA256SUMS" ] && ok || bad "the zip's files are not installed"
+"$T" run "$C" islands -q -o "$dir/from_pack.txt"
+expect 0 '' "$T" run @castles/islands -q -o "$dir/installed.txt"
+cmp -s "$dir/from_pack.txt" "$dir/installed.txt" && ok || bad "run @castles/islands differs from run PACK islands"
+expect 0 '' "$T" run @castles@0.1.0/islands -q -o "$dir/installed2.txt"
+cmp -s "$dir/from_pack.txt" "$dir/installed2.txt" && ok || bad "run @castles@0.1.0/islands differs"
+expect 0 '^grid 48 48 1$' "$T" run @castles islands
+expect 0 '^castles  *0\.1\.0  *An example pack: islands in the sea  (.*/xdg/smalti/packs/castles/0\.1\.0)$' "$T" pack list --installed
+expect 0 '' "$T" batch @castles -q -o "$dir/batch"
+[ -f "$dir/batch/islands_1.png" ] && ok || bad "batch @castles wrote no islands_1.png"
+expect 0 '1 model: 1 ok' "$T" pack check @castles
+# The same version again: refused, and left as it was; --force replaces it (here from the folder).
+before=$(cd "$I" && find . | LC_ALL=C sort)
+expect 5 'castles/0.1.0: error: castles 0.1.0 is installed already; --force replaces it' "$T" pack install "$C"
+[ "$(cd "$I" && find . | LC_ALL=C sort)" = "$before" ] && ok || bad "a refused install changed $I"
+expect 0 'installed castles 0.1.0 (3 files)' "$T" pack install "$C" --force
+[ ! -e "$I/castles/0.1.0/SHA256SUMS" ] && [ "$(ls -A "$I/castles")" = "0.1.0" ] && ok || bad "--force left old files or temporary folders: $(ls -A "$I/castles")"
+# A newer version: @castles runs the newest; @castles@0.1.0 the older one.
+sed 's/version="0.1.0"/version="0.10.0"/; s/islands in the sea/islands, newer/' "$C/pack.xml" > "$dir/pack.xml" && cp "$dir/pack.xml" "$C/pack.xml"
+sed 's/steps="900"/steps="10"/' "$C/models/islands.xml" > "$dir/islands.xml" && cp "$dir/islands.xml" "$C/models/islands.xml"
+expect 0 'installed castles 0.10.0' "$T" pack install "$C"
+"$T" run "$C" islands -q -o "$dir/newer.txt"
+"$T" run @castles/islands -q -o "$dir/installed_newest.txt"
+cmp -s "$dir/newer.txt" "$dir/installed_newest.txt" && ok || bad "@castles is not the newest version (0.10.0)"
+"$T" run @castles@0.1.0/islands -q -o "$dir/installed_old.txt"
+cmp -s "$dir/from_pack.txt" "$dir/installed_old.txt" && ok || bad "@castles@0.1.0 is not the older version"
+expect 0 '^castles  *0\.10\.0  *An example pack: islands, newer' "$T" pack list --installed
+expect 2 '@castles@9.9.9: error: no such pack is installed' "$T" run @castles@9.9.9/islands
+expect 2 '@nothing: error: no such pack is installed' "$T" run @nothing/islands
+expect 2 '@castles: error: the pack has no model "keep"' "$T" run @castles/keep
+expect 2 "@\.\.: error: not an installed pack's name" "$T" run @../x/islands
+expect 0 'removed .*/castles/0\.10\.0' "$T" pack uninstall castles
+"$T" run @castles/islands -q -o "$dir/after_uninstall.txt"
+cmp -s "$dir/from_pack.txt" "$dir/after_uninstall.txt" && ok || bad "after uninstalling 0.10.0, @castles is not 0.1.0"
+expect 0 'removed ' "$T" pack uninstall castles@0.1.0
+[ ! -e "$I/castles" ] && ok || bad "uninstall left $I/castles"
+
+# --- hostile packs install nothing, and write nothing anywhere ---
+find "$dir" ! -name before ! -name after | sort > "$dir/before"
+for z in slip_dotdot.zip slip_absolute.zip symlink.zip duplicate.zip bomb.zip newer.zip bad_model.zip escape_zip.zip; do
+    expect 3 "$z" "$T" pack install "$P/$z"
+done
+expect 3 'escape/resources/rules/Dot.png: error: a symbolic link' "$T" pack install "$P/escape"
+find "$dir" ! -name before ! -name after | sort > "$dir/after"
+cmp -s "$dir/before" "$dir/after" && [ ! -e /tmp/smalti-evil.xml ] && ok || bad "files appeared: $(comm -13 "$dir/before" "$dir/after")"
+
+# --- SHA256SUMS: a changed, an unlisted and a missing entry, and a bad line, are refused by name ---
+python3 - "$dir/castles.zip" "$dir" <<'PY'
+import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1]); items = [(n, z.read(n)) for n in z.namelist()]
+def write(name, entries):
+    with zipfile.ZipFile(sys.argv[2] + "/" + name, "w", zipfile.ZIP_DEFLATED) as o:
+        for n, b in entries: o.writestr(n, b)
+write("changed.zip", [(n, b.replace(b"grows", b"GROWS") if n == "models/islands.xml" else b) for n, b in items])
+write("unlisted.zip", items + [("resources/extra.txt", b"hi\n")])
+write("missing.zip", [(n, b) for n, b in items if n != "README.md"])
+write("badline.zip", [(n, b"not a checksum\n" if n == "SHA256SUMS" else b) for n, b in items])
+PY
+expect 3 'changed.zip:models/islands.xml: error: the entry.s SHA-256 is not the one SHA256SUMS lists' "$T" pack check "$dir/changed.zip"
+expect 3 'changed.zip:models/islands.xml: error: the entry.s SHA-256' "$T" run "$dir/changed.zip" islands
+expect 3 'unlisted.zip:resources/extra.txt: error: the zip holds this entry, but SHA256SUMS does not list it' "$T" pack list "$dir/unlisted.zip"
+expect 3 'missing.zip:README.md: error: SHA256SUMS lists this entry, but the zip does not hold it' "$T" pack list "$dir/missing.zip"
+expect 3 'badline.zip:SHA256SUMS:1: error: not a "SHA256  NAME" line' "$T" pack list "$dir/badline.zip"
+expect 3 'changed.zip:models/islands.xml: error: the entry.s SHA-256' "$T" pack install "$dir/changed.zip"
+[ ! -e "$I/castles" ] && ok || bad "a zip with a bad checksum was installed"
+expect 0 '1 model: 1 ok' "$T" pack check "$dir/castles.zip"
+
+# --- pack check: the step limit and the time cap ---
+S=$dir/steps
+mkdir -p "$S/models"
+printf '<markov values="AB">\n  <one in="A" out="B"/>\n  <one in="B" out="A"/>\n</markov>\n' > "$S/models/flip.xml"
+cp "$S/models/flip.xml" "$S/models/flip2.xml"
+cat > "$S/pack.xml" <<'XML'
+<pack name="steps" version="1.0.0" description="models that never finish">
+  <model file="models/flip.xml" name="flip" size="4"/>
+  <model file="models/flip2.xml" name="flip_limited" size="4" steps="300"/>
+</pack>
+XML
+# Stopped at the default limit (here --steps 200): passes with a warning, as run stops it there too.
+expect 0 '^warnings  flip: 4x4, seed 1, 200 steps (stopped at the default step limit)' "$T" pack check "$S" --steps 200
+expect 0 'the run was still going at the default step limit of 200 steps' "$T" pack check "$S" --steps 200
+expect 0 '^ok        flip_limited: 4x4, seed 1, 300 steps (its step limit)' "$T" pack check "$S" --steps 200
+expect 0 '2 models: 1 ok, 1 with warnings, 0 failed, 0 capped' "$T" pack check "$S" --steps 200
+expect 3 '^failed    flip: ' "$T" pack check "$S" --steps 200 --strict
+# With no step limit the time cap stops it: capped, exit 6, never ok.
+expect 6 '^capped    flip: 4x4, seed 1: stopped by the time cap of 0.3 s' "$T" pack check "$S" --steps 0 --timeout 0.3
+expect 6 '1 ok, 0 with warnings, 0 failed, 1 capped' "$T" pack check "$S" --steps 0 --timeout 0.3
+finish pack3
