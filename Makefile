@@ -33,7 +33,8 @@ TEST_DEPS := libcmocka-dev:/usr/include/cmocka.h \
         chromium:/usr/bin/chromium \
         nodejs:/usr/bin/node \
         npm:/usr/bin/npm \
-        tiled:/usr/bin/tiled
+        tiled:/usr/bin/tiled \
+        python3-numpy:/usr/lib/python3/dist-packages/numpy/__init__.py
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps run test unit conformance badinput sanitize bench clean help screenshot

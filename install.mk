@@ -51,7 +51,9 @@ install-test: all | $(BUILD)/.test-deps
 	sh tests/install_test.sh
 
 # The Python binding's tests (bindings/python), on build/libsmalti.so.
-python-test: all
+# Also under Debian's own python3 with its python3-numpy (TEST_DEPS), where the NumPy view must work.
+python-test: all | $(BUILD)/.test-deps
 	SMALTI_LIB=$(BUILD)/libsmalti.so SMALTI=./smalti python3 -m unittest discover -s tests/python -v
+	SMALTI_LIB=$(BUILD)/libsmalti.so SMALTI=./smalti SMALTI_REQUIRE_NUMPY=1 /usr/bin/python3 -m unittest discover -s tests/python
 
 .PHONY: install uninstall man install-test python-test FORCE
