@@ -51,8 +51,8 @@ def draw(corners):
     return rows
 
 
-def preview(tiles):
-    """The 14 variants in a row, one blank pixel between them."""
+def preview(tiles, scale=6):
+    """The 14 variants in a row, one blank pixel between them, each pixel scale x scale."""
     variants = []
     for _, _, art in tiles:
         seen = []
@@ -64,7 +64,8 @@ def preview(tiles):
         variants += seen
     rows = []
     for y in range(SIZE):
-        rows.append(" ".join(v[y] for v in variants))
+        row = "".join(ch * scale for ch in " ".join(v[y] for v in variants))
+        rows += [row] * scale
     return rows, len(variants)
 
 
