@@ -14,7 +14,7 @@ GALLERY_COLUMNS := 7
 EXAMPLE_MODELS := $(wildcard docs/examples/*.xml)
 
 .PHONY: pictures tutorial-check
-pictures: smalti $(BUILD)/tools/contact_sheet tutorial-check
+pictures: smalti $(BUILD)/tools/contact_sheet tutorial-check twisted-pictures
 	@for m in $(EXAMPLE_MODELS); do \
 	  ./smalti run $$m -q --resources rules -o $${m%.xml}.png || exit 1; echo "$${m%.xml}.png"; done
 	@mkdir -p $(BUILD)/gallery
@@ -23,6 +23,20 @@ pictures: smalti $(BUILD)/tools/contact_sheet tutorial-check
 	  args="$$args $(BUILD)/gallery/$$m.png $$m"; done; \
 	$(BUILD)/tools/contact_sheet docs/gallery.png $(GALLERY_CELL) $(GALLERY_COLUMNS) $$args
 	@echo "docs/gallery.png ($$(wc -c < docs/gallery.png) bytes)"
+
+# language.md's growgrid and chisel pictures: each twisted map beside its straight grid (the flat texture
+# that `-o X.obj` writes), and the chiselled dungeon. Run alone with `make twisted-pictures`.
+TWISTED_MODELS := twisted_town cave_modules
+.PHONY: twisted-pictures
+twisted-pictures: smalti
+	@mkdir -p $(BUILD)/twisted docs/images/growgrid docs/images/chisel
+	@set -e; for m in $(TWISTED_MODELS); do \
+	  ./smalti run models/$$m.xml -q -o docs/images/growgrid/$$m.png; \
+	  ./smalti run models/$$m.xml -q -o $(BUILD)/twisted/$$m.obj; \
+	  cp $(BUILD)/twisted/$${m}_texture.png docs/images/growgrid/$${m}_straight.png; \
+	  echo "docs/images/growgrid/$$m.png docs/images/growgrid/$${m}_straight.png"; done
+	@./smalti run models/chisel_dungeon.xml -q -o docs/images/chisel/chisel_dungeon.png
+	@echo "docs/images/chisel/chisel_dungeon.png"
 
 # Each example the tutorial shows is its file, word for word.
 tutorial-check:

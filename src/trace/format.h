@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define TRACE_MAGIC "SMTRACE\x1a"
 /* The magic of traces recorded before the rename (tessera); refused with a message saying so. */
@@ -52,6 +53,9 @@ static inline bool trace_get_varint(const uint8_t **p, const uint8_t *end, uint6
     return false;
 }
 
+/* The LATT chunk's size bounds: a growgrid lattice has at most 257 points a side. */
+#define TRACE_LATTICE_MAX 257
+
 static inline void trace_put_u32(uint8_t *p, uint32_t v)
 {
     for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
@@ -59,5 +63,20 @@ static inline void trace_put_u32(uint8_t *p, uint32_t v)
 static inline uint32_t trace_get_u32(const uint8_t *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+/* A double as 8 bytes, little-endian IEEE 754 (the LATT chunk), so a lattice reads back exactly. */
+static inline void trace_put_f64(uint8_t *p, double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(u >> (8 * i));
+}
+static inline double trace_get_f64(const uint8_t *p)
+{
+    uint64_t u = 0;
+    for (int i = 0; i < 8; i++) u |= (uint64_t)p[i] << (8 * i);
+    double v;
+    memcpy(&v, &u, sizeof v);
+    return v;
 }
 #endif

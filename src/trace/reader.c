@@ -124,6 +124,21 @@ static bool read_tree(trace_reader *r, span s)
     return true;
 }
 
+/* LATT: points_x, points_y (2..257 each), then x and y of each point as f64; nothing after them. */
+static bool read_lattice(trace_reader *r, span s)
+{
+    long nx, ny;
+    if (!get_int(&s, TRACE_LATTICE_MAX, &nx) || !get_int(&s, TRACE_LATTICE_MAX, &ny) || nx < 2 || ny < 2 ||
+        (size_t)(s.end - s.p) != (size_t)(nx * ny) * 16)
+        return false;
+    r->info.lattice = malloc((size_t)(nx * ny) * 2 * sizeof *r->info.lattice);
+    if (!r->info.lattice) return false;
+    for (long i = 0; i < 2 * nx * ny; i++) r->info.lattice[i] = trace_get_f64(s.p + 8 * i);
+    r->info.lattice_x = (int)nx;
+    r->info.lattice_y = (int)ny;
+    return true;
+}
+
 static bool read_ends(trace_reader *r, span s)
 {
     long end;
@@ -197,7 +212,7 @@ static trace_reader *open_bytes(trace_reader *r, smalti_error *err)
     span index_span = {0};
     /* The chunks about the whole run come at most once: a second one is not this run's (and reading it over
        the first would lose what the first holds). */
-    static const char *const once[] = {"INFO", "SRC ", "TREE", "ENDS", "INDX"};
+    static const char *const once[] = {"INFO", "SRC ", "TREE", "ENDS", "INDX", "LATT"};
     unsigned seen = 0;
     while (at < r->len - TRACE_FOOTER_LEN) {
         char tag[5];
@@ -218,6 +233,7 @@ static trace_reader *open_bytes(trace_reader *r, smalti_error *err)
         if (strcmp(tag, "INFO") == 0) ok = have_info = read_info(r, s);
         else if (strcmp(tag, "TREE") == 0) ok = have_tree = read_tree(r, s);
         else if (strcmp(tag, "ENDS") == 0) ok = have_ends = read_ends(r, s);
+        else if (strcmp(tag, "LATT") == 0) ok = read_lattice(r, s);
         else if (strcmp(tag, "SRC ") == 0) {
             r->info.source = malloc((size_t)(s.end - s.p) + 1);
             ok = r->info.source != NULL;
@@ -314,6 +330,7 @@ void trace_reader_free(trace_reader *r)
     free(r->info.model_path);
     free(r->info.source);
     free(r->info.end_message);
+    free(r->info.lattice);
     free(r->entries);
     free(r->cells);
     free(r->step_cells);

@@ -59,6 +59,10 @@ typedef struct trace_info {
     char *end_message;       /* the error for TRACE_END_ERROR, else "" */
     int node_count;
     trace_node *nodes;
+    /* The growgrid lattice the run had at its end (the LATT chunk), as smalti_run_geometry gives it:
+       lattice_x by lattice_y points, row by row, x then y of each; NULL and 0, 0 when it had none. */
+    int lattice_x, lattice_y;
+    double *lattice;
 } trace_info;
 
 /* One recorded step, as trace_next gives it. */

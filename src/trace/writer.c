@@ -403,6 +403,21 @@ bool trace_writer_finish(trace_writer *w, smalti_error *err)
             message = run_err.message;
         } else if (smalti_run_finished(w->run)) end = TRACE_END_FINISHED;
         bytes b = {0};
+        /* The lattice the run ends with, so that viewers can draw the twisted map too. */
+        const double *px, *py;
+        int nx, ny;
+        if (smalti_run_geometry(w->run, &px, &py, &nx, &ny)) {
+            put_varint(w, &b, (uint64_t)nx);
+            put_varint(w, &b, (uint64_t)ny);
+            for (int i = 0; i < nx * ny; i++) {
+                uint8_t xy[16];
+                trace_put_f64(xy, px[i]);
+                trace_put_f64(xy + 8, py[i]);
+                put_bytes(w, &b, xy, sizeof xy);
+            }
+            put_chunk(w, "LATT", &b, NULL, 0);
+            b.len = 0;
+        }
         put_varint(w, &b, (uint64_t)w->steps);
         put_varint(w, &b, (uint64_t)w->changes);
         put_varint(w, &b, (uint64_t)end);

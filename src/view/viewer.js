@@ -56,7 +56,7 @@
     const T = { source: "", nodes: [], grids: [], keys: [] };
     let indexChunk = null;
     /* The chunks about the whole run come at most once (as the C reader checks). */
-    const ONCE = ["INFO", "SRC ", "TREE", "ENDS", "INDX"], seen = new Set();
+    const ONCE = ["INFO", "SRC ", "TREE", "ENDS", "INDX", "LATT"], seen = new Set();
     for (let at = 12; at < limit; ) {
       const tag = String.fromCharCode(...bytes.subarray(at, at + 4));
       const start = at + 8, end = start + u32(bytes, at + 4);
@@ -80,6 +80,15 @@
       } else if (tag === "ENDS") {
         const r = new Cursor(bytes, start, end);
         T.steps = r.varint(); T.changes = r.varint(); T.end = r.varint(); T.endMessage = r.string();
+      } else if (tag === "LATT") {
+        /* The run's final growgrid lattice: points_x, points_y, then x, y of each point as little-endian doubles. */
+        const r = new Cursor(bytes, start, end);
+        const nx = r.varint(), ny = r.varint();
+        if (nx < 2 || ny < 2 || nx > 257 || ny > 257 || end - r.pos !== nx * ny * 16) fail("a bad LATT chunk");
+        const view = new DataView(bytes.buffer, bytes.byteOffset + r.pos, nx * ny * 16);
+        const pts = new Float64Array(2 * nx * ny);
+        for (let i = 0; i < pts.length; i++) pts[i] = view.getFloat64(8 * i, true);
+        T.lattice = { nx, ny, pts };
       } else if (tag === "INDX" && at === indexAt) indexChunk = c;
       at = end;
     }
@@ -426,6 +435,7 @@
       if (S.sliceStale) { S.dirtyAll = true; S.sliceStale = false; }
       if (S.dirtyAll || S.dirty.length) paintSlice();
     }
+    if (T.lattice && (S.dirtyAll || S.dirty.length || S.twistedStale !== false)) { drawTwisted(); S.twistedStale = false; }
     S.dirtyAll = false;
     S.dirty.length = 0;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
@@ -451,6 +461,58 @@
       }
     }
     updateUi();
+  }
+
+  /* The twisted view, beside the straight one when the trace holds a lattice: each cell of a 2-D grid whose
+     sides are whole multiples of the lattice's quads is drawn as its own quad, its corners placed bilinearly
+     in its block's quad (as smalti's twisted outputs do). Other grids leave it empty. */
+  const twisted = $("twisted"), tctx = twisted.getContext("2d");
+  function drawTwisted() {
+    const w = Math.max(1, Math.round(twisted.clientWidth * dpr)), h = Math.max(1, Math.round(twisted.clientHeight * dpr));
+    if (twisted.width !== w || twisted.height !== h) { twisted.width = w; twisted.height = h; }
+    tctx.setTransform(1, 0, 0, 1, 0, 0);
+    tctx.fillStyle = "#0e0f12";
+    tctx.fillRect(0, 0, w, h);
+    const L = T.lattice, g = S.grid, qx = L.nx - 1, qy = L.ny - 1;
+    S.twistedShown = g.mz === 1 && g.mx % qx === 0 && g.my % qy === 0;
+    if (!S.twistedShown) return;
+    const bx = g.mx / qx, by = g.my / qy, P = L.pts;
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (let i = 0; i < P.length; i += 2) {
+      x0 = Math.min(x0, P[i]); x1 = Math.max(x1, P[i]); y0 = Math.min(y0, P[i + 1]); y1 = Math.max(y1, P[i + 1]);
+    }
+    const s = Math.min((w - 24 * dpr) / (x1 - x0 || 1), (h - 24 * dpr) / (y1 - y0 || 1));
+    const ox = (w - (x1 - x0) * s) / 2 - x0 * s, oy = (h - (y1 - y0) * s) / 2 - y0 * s;
+    S.twistedMap = { s, ox, oy, bx, by };
+    /* A point at lattice coordinates (u, v), u in 0..qx, from the bilinear blend of its quad's corners. */
+    const at = (u, v) => {
+      const i = Math.min(Math.floor(u), qx - 1), j = Math.min(Math.floor(v), qy - 1), fu = u - i, fv = v - j;
+      const a = 2 * (i + j * L.nx), b = a + 2, c = a + 2 * L.nx, d = c + 2;
+      const px = (1 - fv) * ((1 - fu) * P[a] + fu * P[b]) + fv * ((1 - fu) * P[c] + fu * P[d]);
+      const py = (1 - fv) * ((1 - fu) * P[a + 1] + fu * P[b + 1]) + fv * ((1 - fu) * P[c + 1] + fu * P[d + 1]);
+      return [ox + px * s, oy + py * s];
+    };
+    const corners = new Float64Array((g.mx + 1) * (g.my + 1) * 2);
+    for (let y = 0; y <= g.my; y++)
+      for (let x = 0; x <= g.mx; x++) {
+        const [px, py] = at(x / bx, y / by), k = 2 * (x + y * (g.mx + 1));
+        corners[k] = px; corners[k + 1] = py;
+      }
+    const colors = g.colors.map(([r, gg, b]) => `rgb(${r},${gg},${b})`), base = S.z * g.mx * g.my;
+    tctx.lineWidth = 0.6;
+    for (let y = 0; y < g.my; y++)
+      for (let x = 0; x < g.mx; x++) {
+        const k = 2 * (x + y * (g.mx + 1)), r = k + 2 * (g.mx + 1);
+        tctx.beginPath();
+        tctx.moveTo(corners[k], corners[k + 1]);
+        tctx.lineTo(corners[k + 2], corners[k + 3]);
+        tctx.lineTo(corners[r + 2], corners[r + 3]);
+        tctx.lineTo(corners[r], corners[r + 1]);
+        tctx.closePath();
+        tctx.fillStyle = tctx.strokeStyle = colors[S.cells[base + x + y * g.mx]];
+        tctx.fill();
+        tctx.stroke(); /* closes the hairline seams between neighbouring quads */
+      }
   }
 
   /* The cells the current step changed, outlined (at least 5 pixels wide so that small cells show). */
@@ -795,7 +857,7 @@
       showHover(e.clientX, e.clientY);
     });
     canvas.addEventListener("mouseleave", () => { $("hover").hidden = true; S.hover = null; draw(); });
-    window.addEventListener("resize", () => { S.fitted = false; draw(); });
+    window.addEventListener("resize", () => { S.fitted = false; S.twistedStale = true; draw(); });
   }
 
   function showHover(clientX, clientY) {
@@ -839,6 +901,7 @@
     buildTree();
     buildSource();
     bindUi();
+    if (T.lattice) { $("stage").classList.add("twin"); twisted.hidden = false; }
     seek(0);
     if (S.grid.mz > 1) S.mode = "iso";
     updateModeButtons();
@@ -856,6 +919,21 @@
       setMode,
       setZ,
       /* The centre of cell (x, y) of the shown layer in canvas pixels. */
+      hasTwisted: () => !!T.lattice && S.twistedShown,
+      /* The centre of cell (x, y)'s quad in the twisted canvas's pixels (its corners' mean), or null. */
+      twistedCenter: (x, y) => {
+        if (!T.lattice || !S.twistedShown) return null;
+        const L = T.lattice, m = S.twistedMap, P = L.pts;
+        let sx = 0, sy = 0;
+        for (const [dx, dy] of [[0, 0], [1, 0], [0, 1], [1, 1]]) {
+          const u = (x + dx) / m.bx, v = (y + dy) / m.by;
+          const i = Math.min(Math.floor(u), L.nx - 2), j = Math.min(Math.floor(v), L.ny - 2), fu = u - i, fv = v - j;
+          const a = 2 * (i + j * L.nx), b = a + 2, c = a + 2 * L.nx, d = c + 2;
+          sx += (1 - fv) * ((1 - fu) * P[a] + fu * P[b]) + fv * ((1 - fu) * P[c] + fu * P[d]);
+          sy += (1 - fv) * ((1 - fu) * P[a + 1] + fu * P[b + 1]) + fv * ((1 - fu) * P[c + 1] + fu * P[d + 1]);
+        }
+        return { x: Math.floor(m.ox + (sx / 4) * m.s), y: Math.floor(m.oy + (sy / 4) * m.s) };
+      },
       cellCenter: (x, y) => ({ x: Math.floor((S.ox + (x + 0.5) * S.scale) * dpr), y: Math.floor((S.oy + (y + 0.5) * S.scale) * dpr) }),
     };
   }

@@ -1,7 +1,8 @@
 // viewer_test.js — the trace viewer in headless Chromium: a 2-D trace is stepped to chosen
 // steps through the page's own controls, and the canvas must show the grid the C reader
 // replays there, in the palette colours, with the acting node highlighted; a 3-D trace must
-// draw its isometric and z-slice views; no page may reach the network or log an error.
+// draw its isometric and z-slice views; a trace with a growgrid lattice its twisted view beside the
+// straight one; no page may reach the network or log an error.
 // Usage: node viewer_test.js SMALTI TRACE_EXPECT
 "use strict";
 const fs = require("fs");
@@ -161,12 +162,53 @@ async function test3d(browser) {
   await page.close();
 }
 
+/* A trace with a growgrid lattice shows the twisted view beside the straight one: the colour at each sampled
+   cell's quad centre is that cell's colour; a trace without one shows no twisted view. */
+async function testTwisted(browser) {
+  const t = prepare("cave", "models/cave_modules.xml", ["--size", "8"], (n) => [0, n]);
+  const [first, last] = t.expected;
+  const { page, network, errors } = await openViewer(browser, t.html);
+  await page.keyboard.press("End");
+  await checkStep(page, last, `twisted: step ${last.step} (End)`);
+  const shown = await page.evaluate(() => {
+    const c = document.getElementById("twisted");
+    return !c.hidden && c.clientWidth > 100 && window.smaltiViewer.hasTwisted();
+  });
+  check(shown, "a trace with a lattice shows the twisted canvas");
+  /* Quads at least 5 pixels across both ways (the disc's rim squeezes some below that, and antialiasing blends them). */
+  let bad = 0, checked = 0, where = "";
+  for (let y = 0; y < last.my; y += 3)
+    for (let x = (y / 3) % 3; x < last.mx; x += 3) {
+      const want = last.colors[last.cells.charCodeAt(x + y * last.mx) - 48];
+      const got = await page.evaluate(([cx, cy]) => {
+        const v = window.smaltiViewer, c = v.twistedCenter(cx, cy), ex = v.twistedCenter(cx + 1, cy), ey = v.twistedCenter(cx, cy + 1);
+        if (Math.min(Math.hypot(ex.x - c.x, ex.y - c.y), Math.hypot(ey.x - c.x, ey.y - c.y)) < 5) return null;
+        const d = document.getElementById("twisted").getContext("2d").getImageData(c.x, c.y, 1, 1).data;
+        return [d[0], d[1], d[2]].map((v) => v.toString(16).padStart(2, "0")).join("");
+      }, [x, y]);
+      if (got === null) continue;
+      checked++;
+      if (got !== want) { bad++; if (!where) where = ` (cell ${x},${y}: ${got}, expected ${want})`; }
+    }
+  check(checked > 200, `twisted view: only ${checked} quads were large enough to check`);
+  check(bad === 0, `twisted view: ${bad} quads show the wrong colour${where}`);
+  check(network.length === 0, "twisted page made network requests: " + network.join(" "));
+  check(errors.length === 0, "twisted page errors: " + errors.join("; "));
+  await page.close();
+  const plain = prepare("plainmaze", "models/maze.xml", ["--size", "11"], (n) => [n]);
+  const p2 = await openViewer(browser, plain.html);
+  const hidden = await p2.page.evaluate(() => document.getElementById("twisted").hidden && !window.smaltiViewer.hasTwisted());
+  check(hidden, "a trace without a lattice shows no twisted canvas");
+  await p2.page.close();
+}
+
 (async () => {
   let browser;
   try {
     browser = await launch();
     await test2d(browser);
     await test3d(browser);
+    await testTwisted(browser);
   } catch (e) {
     failed++;
     console.log("FAIL: " + (e && e.stack ? e.stack : e));

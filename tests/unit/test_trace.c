@@ -52,11 +52,11 @@ static void watch(void *ud, const smalti_step_event *ev)
     keep_grid(rec, ev->step);
 }
 
-/* Record `xml` into memory, up to `limit` steps (<= 0: to its end). */
-static recording *record(const char *xml, int mx, int my, int mz, int seed, long limit)
+/* Record `xml` into memory, up to `limit` steps (<= 0: to its end), with resources under `resources`. */
+static recording *record_in(const char *xml, int mx, int my, int mz, int seed, long limit, const char *resources)
 {
     recording *rec = calloc(1, sizeof *rec);
-    rec->model = unit_load(xml, "trace.xml", mx, my, mz, NULL);
+    rec->model = unit_load(xml, "trace.xml", mx, my, mz, resources);
     rec->run = smalti_run_new(rec->model, seed, NULL);
     palette pal;
     palette_default(&pal);
@@ -69,6 +69,11 @@ static recording *record(const char *xml, int mx, int my, int mz, int seed, long
     rec->steps = smalti_run_to_end(rec->run, limit);
     assert_true(trace_writer_finish(rec->writer, &err));
     return rec;
+}
+
+static recording *record(const char *xml, int mx, int my, int mz, int seed, long limit)
+{
+    return record_in(xml, mx, my, mz, seed, limit, NULL);
 }
 
 static trace_reader *read_back(recording *rec)
@@ -407,6 +412,60 @@ static void repeated_chunks_are_refused(void **state)
     done(rec);
 }
 
+/* A run with a growgrid lattice writes it in a LATT chunk that reads back bit for bit as smalti_run_geometry
+   gives it; a run without one has none; a second LATT chunk, or a cut one, is refused. */
+static void lattice_round_trips(void **state)
+{
+    (void)state;
+    const char *xml = "<sequence values=\"BW\">\n  <growgrid shape=\"Disc\" block=\"4\"/>\n"
+                      "  <all in=\"B\" out=\"W\"/>\n</sequence>\n";
+    recording *rec = record_in(xml, 24, 12, 1, 7, 0, "models/resources");
+    const double *px, *py;
+    int nx, ny;
+    assert_int_equal(smalti_run_geometry(rec->run, &px, &py, &nx, &ny), 1);
+    trace_reader *r = read_back(rec);
+    const trace_info *info = trace_reader_info(r);
+    assert_int_equal(info->lattice_x, nx);
+    assert_int_equal(info->lattice_y, ny);
+    assert_non_null(info->lattice);
+    for (int i = 0; i < nx * ny; i++) {
+        assert_memory_equal(&info->lattice[2 * i], &px[i], sizeof *px);
+        assert_memory_equal(&info->lattice[2 * i + 1], &py[i], sizeof *py);
+    }
+    assert_true(trace_verify(r, NULL));
+    trace_reader_free(r);
+
+    size_t len;
+    const uint8_t *bytes = trace_writer_bytes(rec->writer, &len);
+    smalti_error err;
+    uint8_t *twice = NULL;
+    size_t twice_len = 0;
+    assert_true(with_chunk_twice(bytes, len, "LATT", &twice, &twice_len));
+    memset(&err, 0, sizeof err);
+    assert_null(trace_read_memory(twice, twice_len, "twice.trace", &err));
+    assert_non_null(strstr(err.message, "a second LATT chunk"));
+    free(twice);
+    /* a LATT claiming one point more than it holds */
+    uint8_t *copy = malloc(len);
+    memcpy(copy, bytes, len);
+    size_t at = TRACE_HEADER_LEN;
+    while (memcmp(copy + at, "LATT", 4) != 0) at += TRACE_CHUNK_HEAD + trace_get_u32(copy + at + 4);
+    copy[at + TRACE_CHUNK_HEAD]++;
+    memset(&err, 0, sizeof err);
+    assert_null(trace_read_memory(copy, len, "cut.trace", &err));
+    assert_non_null(strstr(err.message, "bad LATT chunk"));
+    free(copy);
+    done(rec);
+
+    rec = record(growth_xml, 9, 9, 1, 1, 0);
+    r = read_back(rec);
+    info = trace_reader_info(r);
+    assert_null(info->lattice);
+    assert_int_equal(info->lattice_x, 0);
+    trace_reader_free(r);
+    done(rec);
+}
+
 int run_trace_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -418,6 +477,7 @@ int run_trace_tests(void)
         cmocka_unit_test(trace_files_are_written_atomically),
         cmocka_unit_test(damaged_traces_are_refused),
         cmocka_unit_test(repeated_chunks_are_refused),
+        cmocka_unit_test(lattice_round_trips),
     };
     return cmocka_run_group_tests_name("trace", tests, NULL, NULL);
 }
