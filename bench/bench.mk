@@ -1,7 +1,8 @@
 # bench.mk — `make bench`: speed and memory on a fixed list of corpus models (bench/models.tsv),
 # then the classic WFC cases (bench/wfc.sh), the generator nodes (bench/gen.sh) and traces
 # (bench/trace.sh: recording cost, size, viewer load and seek times) and `pack check` on the corpus
-# (bench/pack.sh) and the throughput of many runs (bench/many.sh).
+# (bench/pack.sh) and the throughput of many runs (bench/many.sh). `make bench BASELINE=OLD`: the heavy
+# rows side by side with an older binary (bench/side.sh).
 $(BUILD)/bench: bench/bench.c $(BUILD)/libsmalti.a
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libsmalti.a $(LDLIBS)
 
@@ -11,6 +12,11 @@ $(BUILD)/wfc_bench: bench/wfc_bench.c $(BUILD)/libsmalti.a $(HEADERS)
 $(BUILD)/trace_bench: bench/trace_bench.c $(BUILD)/libsmalti.a $(HEADERS)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libsmalti.a $(LDLIBS)
 
+# With BASELINE=OLD_BINARY, only the side-by-side comparison of the heavy rows (bench/side.sh).
+ifdef BASELINE
+bench: smalti
+	@sh bench/side.sh "$(BASELINE)" ./smalti
+else
 bench: smalti $(BUILD)/bench $(BUILD)/wfc_bench $(BUILD)/trace_bench $(BROWSER_MODULES)
 	@sh bench/run.sh
 	@sh bench/wfc.sh
@@ -18,6 +24,7 @@ bench: smalti $(BUILD)/bench $(BUILD)/wfc_bench $(BUILD)/trace_bench $(BROWSER_M
 	@sh bench/trace.sh
 	@sh bench/pack.sh
 	@sh bench/many.sh ./smalti
+endif
 
 # Throughput of many runs alone: -j 1, -j 2 and separate processes (bench/many.sh).
 bench-many: smalti

@@ -1,0 +1,88 @@
+#!/bin/sh
+# side.sh — `make bench BASELINE=OLD`: the heavy rows timed with an older binary and this one in
+# alternation (whole processes, median of 5, peak memory), with the ratio, after checking that both
+# write identical outputs (text grids; the header's
+# grid and steps-limit lines aside). Usage: sh bench/side.sh OLD [NEW]; RUNS=N for the count.
+set -e
+OLD=$1
+NEW=${2:-./smalti}
+RUNS=${RUNS:-5}
+CORPUS=${SMALTI_MJ_CORPUS:-../shared/mj}
+SAMPLES=${SMALTI_WFC_SAMPLES:-../shared/wfc}
+OUT=build/side
+if [ -z "$OLD" ] || [ ! -x "$OLD" ]; then echo "bench side: BASELINE must name an executable binary" >&2; exit 2; fi
+if [ ! -d "$CORPUS/models" ]; then echo "bench side: skipped: corpus not found at $CORPUS"; exit 0; fi
+rm -rf "$OUT"; mkdir -p "$OUT"
+
+# time_one SIDE CMD... : one whole process; appends "ms kib" to $OUT/SIDE.times
+time_one() {
+    side=$1; shift
+    t0=$(date +%s%N)
+    /usr/bin/time -f %M -o "$OUT/mem" "$@" >/dev/null 2>"$OUT/err" || { echo "bench side: failed: $*" >&2; cat "$OUT/err" >&2; exit 4; }
+    t1=$(date +%s%N)
+    echo "$(( (t1 - t0) / 1000 )) $(tail -1 "$OUT/mem")" >>"$OUT/$side.times"
+}
+
+# median FILE COLUMN : the median of a column of numbers
+median() { awk -v c="$2" '{ print $c }' "$1" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+printf 'side by side: old %s, new %s, %s alternating whole processes each, median\n' "$OLD" "$NEW" "$RUNS"
+printf '%-34s %10s %10s %7s %9s %9s  %s\n' row old_ms new_ms ratio old_MiB new_MiB output
+bad=0
+# row LABEL MODEL X Y Z STEPS : one corpus model, text output
+row() {
+    label=$1 model=$2 x=$3 y=$4 z=$5 steps=$6
+    set -- run "$CORPUS/models/$model.xml" --length "$x" --width "$y" --height "$z" --seed 1 --steps "$steps" -q
+    rm -f "$OUT/old.times" "$OUT/new.times"
+    k=0
+    while [ "$k" -lt "$RUNS" ]; do
+        time_one old "$OLD" "$@" -o "$OUT/old.txt"
+        time_one new "$NEW" "$@" -o "$OUT/new.txt"
+        k=$((k + 1))
+    done
+    # The header's grid and steps-limit lines echo the options (older binaries wrote -1 for no
+    # limit, and the last grid's sides for a model whose wfc node scales the grid); all else counts.
+    if grep -Ev '^(steps-limit|grid) ' "$OUT/old.txt" >"$OUT/old.cmp" && grep -Ev '^(steps-limit|grid) ' "$OUT/new.txt" >"$OUT/new.cmp" &&
+        cmp -s "$OUT/old.cmp" "$OUT/new.cmp"; then same=identical; else same=DIFFERENT; bad=1; fi
+    report "$label" "$same"
+}
+report() {
+    awk -v l="$1" -v o="$(median "$OUT/old.times" 1)" -v n="$(median "$OUT/new.times" 1)" \
+        -v om="$(median "$OUT/old.times" 2)" -v nm="$(median "$OUT/new.times" 2)" -v s="$2" \
+        'BEGIN { printf "%-34s %10.1f %10.1f %6.2fx %9.1f %9.1f  %s\n", l, o / 1000, n / 1000, (n > 0 ? o / n : 0), om / 1024, nm / 1024, s }'
+}
+row "Growth 1023^2"                  Growth 1023 1023 1 0
+row "Growth 511^2"                   Growth 511 511 1 0
+row "MazeGrowth 1023^2"              MazeGrowth 1023 1023 1 0
+row "MazeGrowth 511^2"               MazeGrowth 511 511 1 0
+row "MazeBacktracker 967^2, 200k"    MazeBacktracker 967 967 1 200000
+row "MazeBacktracker 511^2, 50k"     MazeBacktracker 511 511 1 50000
+row "River 256^2"                    River 256 256 1 50000
+row "NystromDungeon 79^2"            NystromDungeon 79 79 1 50000
+row "BasicDungeonGrowth 79^2"        BasicDungeonGrowth 79 79 1 50000
+row "FireNoise 300^2"                FireNoise 300 300 1 50000
+row "ForestFire 600^2, 80 steps"     ForestFire 600 600 1 80
+row "DungeonGrowth 79^2"             DungeonGrowth 79 79 1 50000
+row "PeriodicEscher 8^3"             PeriodicEscher 8 8 8 50000
+row "OpenCave3D 40^3"                OpenCave3D 40 40 40 50000
+row "CompleteSAWSmart 23^2"          CompleteSAWSmart 23 23 1 50000
+row "BiasedVoronoi 80^2"             BiasedVoronoi 80 80 1 50000
+row "Island 800^2"                   Island 800 800 1 0
+
+# The classic WFC command with krychu/wfc's settings: seeds 1..10, one attempt each; the outputs
+# written (one per seed that did not contradict) must be the same files with the same bytes.
+if [ -f "$SAMPLES/samples.xml" ] && "$OLD" wfc 2>&1 | grep -qv 'unknown command'; then
+    printf '<samples>\n  <overlapping name="Flowers" N="3" symmetry="2" size="128"/>\n</samples>\n' >"$OUT/flowers.xml"
+    rm -f "$OUT/old.times" "$OUT/new.times"
+    k=0
+    while [ "$k" -lt "$RUNS" ]; do
+        rm -rf "$OUT/old.wfc" "$OUT/new.wfc"
+        time_one old "$OLD" wfc "$OUT/flowers.xml" --samples "$SAMPLES" --runs 10 --tries 1 -q -o "$OUT/old.wfc"
+        time_one new "$NEW" wfc "$OUT/flowers.xml" --samples "$SAMPLES" --runs 10 --tries 1 -q -o "$OUT/new.wfc"
+        k=$((k + 1))
+    done
+    written=$(ls "$OUT/new.wfc" | wc -l)
+    if diff -r "$OUT/old.wfc" "$OUT/new.wfc" >/dev/null; then same="identical ($written/10 written)"; else same=DIFFERENT; bad=1; fi
+    report "wfc Flowers N=3 sym 2 128^2, 10" "$same"
+fi
+if [ "$bad" = 0 ]; then echo "bench side: every row's output identical in both binaries"; else echo "bench side: some outputs DIFFER" >&2; exit 1; fi
