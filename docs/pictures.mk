@@ -8,7 +8,8 @@
 GALLERY_MODELS := maze dungeon cave river riverdelta kingdoms growth tower3d \
     pathfinder upscale tiledungeon pipes pipering bricks cave_ca life forestfire \
     caves_runner roots_runner plant village_roads village_lsystem village_noise \
-    village_voronoi village_poisson terrain frontier stained_glass
+    village_voronoi village_poisson terrain frontier stained_glass ruins twisted_town \
+    cave_modules chisel_dungeon
 GALLERY_CELL := 150
 GALLERY_COLUMNS := 7
 EXAMPLE_MODELS := $(wildcard docs/examples/*.xml)
@@ -19,7 +20,8 @@ pictures: smalti $(BUILD)/tools/contact_sheet tutorial-check twisted-pictures
 	  ./smalti run $$m -q --resources rules -o $${m%.xml}.png || exit 1; echo "$${m%.xml}.png"; done
 	@mkdir -p $(BUILD)/gallery
 	@set -e; args=""; for m in $(GALLERY_MODELS); do \
-	  ./smalti run models/$$m.xml -q --resources rules -o $(BUILD)/gallery/$$m.png; \
+	  tiles=""; [ -f models/resources/tiles/$$m.xml ] && tiles="--tiles models/resources/tiles/$$m.xml"; \
+	  ./smalti run models/$$m.xml -q $$tiles -o $(BUILD)/gallery/$$m.png; \
 	  args="$$args $(BUILD)/gallery/$$m.png $$m"; done; \
 	$(BUILD)/tools/contact_sheet docs/gallery.png $(GALLERY_CELL) $(GALLERY_COLUMNS) $$args
 	@echo "docs/gallery.png ($$(wc -c < docs/gallery.png) bytes)"
