@@ -306,8 +306,10 @@ int cmd_pack_build(int argc, char **argv)
     if (rc != EXIT_OK) return rc;
     smalti_error err;
     struct stat st;
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        error_set(&err, SMALTI_ERR_IO, dir, 0, "%s", errno == ENOENT ? "no such folder" : "not a folder; pack build makes a zip of a pack folder");
+    bool found = stat(dir, &st) == 0;
+    if (!found || !S_ISDIR(st.st_mode)) { /* errno speaks only of a failed stat */
+        error_set(&err, SMALTI_ERR_IO, dir, 0, "%s",
+                  !found && errno == ENOENT ? "no such folder" : "not a folder; pack build makes a zip of a pack folder");
         print_error(&err);
         return EXIT_IO;
     }
