@@ -13,6 +13,8 @@ XML2_LIBS = $(eval XML2_LIBS := $(or $(call XML2_FLAGS,libs),-lxml2))$(XML2_LIBS
 CPPFLAGS_ALL = -std=c11 -D_DEFAULT_SOURCE -ffp-contract=off -Iinclude -Ibuild/gen $(XML2_CFLAGS) $(WARN)
 LDLIBS  = $(XML2_LIBS) -lzip -lcrypto -lgif -lz -lm
 BUILD   ?= build
+# Only the CLI's `smalti studio` serves HTTP; the library does not link libmicrohttpd.
+CLI_LIBS = -lmicrohttpd -lpthread
 
 LIB_SRC := $(wildcard src/core/*.c src/wfc/*.c src/nodes/*.c src/engine/*.c src/io/*.c src/trace/*.c src/pack/*.c)
 CLI_SRC := $(wildcard src/cli/*.c)
@@ -26,7 +28,8 @@ DEPS := libxml2-dev:/usr/include/libxml2/libxml/parser.h \
         zlib1g-dev:/usr/include/zlib.h \
         libgif-dev:/usr/include/gif_lib.h \
         libzip-dev:/usr/include/zip.h \
-        libssl-dev:/usr/include/openssl/evp.h
+        libssl-dev:/usr/include/openssl/evp.h \
+        libmicrohttpd-dev:/usr/include/microhttpd.h
 # ... and those only `make test` needs (unit tests, the viewer's browser test, the man page check; Tiled, which reads our maps back).
 TEST_DEPS := libcmocka-dev:/usr/include/cmocka.h \
         man-db:/usr/bin/man \
@@ -74,7 +77,7 @@ VIEW_INC := $(VIEW_SRC:src/view/%=$(BUILD)/gen/view/%.inc)
 $(BUILD)/gen/view/%.inc: src/view/% | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
-$(BUILD)/obj/cli/view.o: $(VIEW_INC)
+$(BUILD)/obj/cli/view.o $(BUILD)/obj/cli/studio_http.o: $(VIEW_INC)
 
 # The library is built with hidden visibility: only what smalti.h marks SMALTI_API is exported.
 $(BUILD)/obj/%.o: src/%.c $(HEADERS) $(BUILD)/gen/palette.inc | $(BUILD)/.deps
@@ -98,7 +101,7 @@ $(BUILD)/libsmalti.so: $(BUILD)/libsmalti.so.$(SO_VERSION)
 	ln -sf libsmalti.so.$(SO_MAJOR) $@
 
 smalti: $(CLI_OBJ) $(BUILD)/libsmalti.a
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libsmalti.a $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libsmalti.a $(LDLIBS) $(CLI_LIBS)
 
 # docs/viewer.png, the picture of the trace viewer in the README and docs/viewer.md: models/dungeon.xml, 63², seed 1,
 # at 60 % of its steps, in headless Chromium.

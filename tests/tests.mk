@@ -86,7 +86,7 @@ sanitize:
 	build/asan/conformance --jobs 2 --tier wfc --max-cells 20000
 
 $(BUILD)/smalti-asan: $(CLI_OBJ) $(BUILD)/libsmalti.a
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libsmalti.a $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libsmalti.a $(LDLIBS) $(CLI_LIBS)
 
 test: all
 	@$(MAKE) --no-print-directory warnings
