@@ -12,6 +12,7 @@
 #include <sys/inotify.h>
 #include <time.h>
 #include <unistd.h>
+#include "../core/resource.h"
 #include "../nodes/settings.h"
 #include "cli.h"
 
@@ -267,15 +268,18 @@ int cmd_studio(int argc, char **argv)
         else s.model_path = a;
     }
     if (!s.model_path) return studio_usage("%s", "missing MODEL.xml");
+    /* A model that is not there (or a folder) is an error now; a broken one is shown in the page. */
+    int why_not = input_file_error(s.model_path);
+    if (why_not) {
+        fprintf(stderr, "%s: error: cannot read: %s\n", s.model_path, strerror(why_not));
+        return EXIT_IO;
+    }
     /* The model's own seed and step limit, unless given here. */
     smalti_settings st;
     smalti_error err;
     if (settings_read_file(s.model_path, NULL, &st, &err)) {
         if (!seed_given && st.has_seed) p.seed = st.seed;
         if (!steps_given && st.has_steps && st.steps > 0) p.steps = st.steps;
-    } else if (err.status == SMALTI_ERR_IO) { /* a broken model is shown in the page; a missing one is an error now */
-        print_error(&err);
-        return exit_code_for(err.status);
     }
     const char *slash = strrchr(s.model_path, '/');
     snprintf(s.model_name, sizeof s.model_name, "%s", slash ? slash + 1 : s.model_path);
