@@ -20,6 +20,7 @@
     const atEnd = studio.runs === 0 || V.step >= V.steps;
     V.show(V.base64Bytes(d.trace), atEnd ? Infinity : V.step);
     studio.runs++;
+    studio.shownAt = Date.now(); /* when the new run was drawn (bench/studio_latency.js) */
     studio.error = null;
     studio.end = d.end;
     studio.note = d.note;
