@@ -50,7 +50,7 @@ help:
 	@echo "make docs-test  run every model, program and link of README.md and docs/"
 	@echo "make bench    speed and memory figures"
 	@echo "make fuzz     each libFuzzer target for FUZZ_TIME seconds (default 60); make fuzz-ci: 30 s each"
-	@echo "make screenshot  docs/viewer.png: the trace viewer on models/dungeon.xml"
+	@echo "make screenshot  docs/viewer.png and docs/studio.png: the trace viewer and studio on models/dungeon.xml"
 
 # Install what is missing, once (again when the Makefile, and so perhaps DEPS, changes);
 # a marker file keeps later builds quiet.
@@ -109,6 +109,7 @@ screenshot: smalti $(BROWSER_MODULES)
 	./smalti run models/dungeon.xml --size 63 --seed 1 -q --trace $(BUILD)/dungeon.trace -o $(BUILD)/dungeon.png
 	./smalti view $(BUILD)/dungeon.trace -o $(BUILD)/dungeon.html
 	node tests/browser/screenshot.js $(BUILD)/dungeon.html docs/viewer.png 0.6 1600x1000
+	node tests/browser/studio_screenshot.js ./smalti docs/studio.png
 
 run: smalti
 	@mkdir -p out

@@ -8,6 +8,7 @@
   /* What the browser test reads. */
   const studio = { runs: 0, failures: 0, error: null, end: null, note: "" };
   window.smaltiStudio = studio;
+  document.querySelector(".brand span").textContent = "studio";
 
   function fill(id, value) {
     const el = $(id);
