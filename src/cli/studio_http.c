@@ -146,10 +146,11 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
         while (!s->quit && (!s->latest || s->latest->gen <= sc->sent_gen)) {
             struct timespec until;
             clock_gettime(CLOCK_REALTIME, &until);
-            until.tv_sec += 5;
+            until.tv_sec += 2;
             if (pthread_cond_timedwait(&s->changed, &s->lock, &until) == ETIMEDOUT) {
                 pthread_mutex_unlock(&s->lock);
-                /* A comment line now and then: a closed tab shows as a failed write, and its thread ends. */
+                /* A comment line every 2 s: a closed tab shows as a failed write, and its thread ends;
+                   it also keeps the stream from the idle timeout. */
                 static const char ping[] = ": ping\n\n";
                 if (max < sizeof ping - 1) return 0;
                 memcpy(buf, ping, sizeof ping - 1);
@@ -313,7 +314,7 @@ bool studio_http_start(studio *s, unsigned port, char *err, size_t err_size)
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     s->httpd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION, (uint16_t)port, NULL, NULL,
                                 handle, s, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_CONNECTION_LIMIT,
-                                (unsigned)64, MHD_OPTION_END);
+                                (unsigned)64, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10, MHD_OPTION_END);
     if (!s->httpd) {
         snprintf(err, err_size, "cannot listen on 127.0.0.1:%u%s", port, port ? " (in use?)" : "");
         return false;

@@ -2,8 +2,9 @@
 // time: the page opens on a model; a rewrite of the model on disk shows its new colours
 // within 2 s; a broken model shows its file:line message with the line marked and keeps the
 // last picture; the fixed model recovers; requests without the token or with a foreign Host
-// get 403, and `..` and absolute paths 404 without the file's bytes; a model that never ends
-// is stopped by the step cap and by the time cap, and a save cancels it; 200 reloads leave the server's RSS flat.
+// get 403, and `..` and absolute paths 404 without the file's bytes; a user scrubbing stays at
+// the same step; a model that never ends is stopped by the step cap and by the time cap, and a
+// save cancels it; 200 reloads leave the server's RSS flat; closed tabs leave no threads.
 // Usage: node studio_test.js SMALTI
 "use strict";
 const fs = require("fs");
@@ -129,6 +130,15 @@ async function main() {
       marked: document.querySelectorAll("#source .ln.err").length }));
     check(recovered.error === null && recovered.hidden && recovered.marked === 0, "the error is gone once the model is fixed");
 
+    // Scrubbing: a new run is shown at the step the user was looking at, not at its end.
+    await page.evaluate(() => window.smaltiViewer.seek(0));
+    const seen = await page.evaluate(() => window.smaltiStudio.runs);
+    save(model("ff2020"));
+    await page.waitForFunction((n) => window.smaltiStudio.runs > n, seen, { timeout: 3000 });
+    check(await page.evaluate(() => window.smaltiViewer.step === 0), "a user scrubbing at step 0 stays at step 0 of the new run");
+    check((await cellColor(page, 3, 3)) === "000000", "and the canvas shows that step (the black start grid)");
+    await page.evaluate(() => window.smaltiViewer.seek(window.smaltiViewer.steps));
+
     // 5. Without the token, or with a foreign Host: 403.
     const port = studio.port, tok = studio.token;
     check((await get(port, "/")).status === 403, "no token: 403");
@@ -193,6 +203,19 @@ async function main() {
     const after = rss(studio.proc.pid);
     console.log(`studio: RSS ${before} kB after 20 reloads, ${after} kB after 200`);
     check(after - before < 2048, `RSS stays flat over 200 reloads (${before} kB -> ${after} kB)`);
+    // Tabs opened and closed: their connection threads end (a closed event stream fails at a
+    // keep-alive, every 2 s; an idle connection times out after 10 s).
+    const threads = (pid) => +fs.readFileSync(`/proc/${pid}/status`, "utf8").match(/Threads:\s+(\d+)/)[1];
+    const base = threads(studio.proc.pid);
+    for (let i = 0; i < 8; i++) {
+      const tab = await browser.newPage();
+      await tab.goto(studio.url);
+      await tab.waitForFunction(() => window.smaltiStudio && window.smaltiStudio.runs >= 1, null, { timeout: 5000 });
+      await tab.close();
+    }
+    let left = threads(studio.proc.pid);
+    for (let t0 = Date.now(); left > base && Date.now() - t0 < 15000; left = threads(studio.proc.pid)) await new Promise((r) => setTimeout(r, 200));
+    check(left <= base, `8 tabs opened and closed leave no threads behind (${base} before, ${left} after)`);
     check(errors.length === 0, "the page reports no errors: " + errors.join(" | "));
   } finally {
     await browser.close();
