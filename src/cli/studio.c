@@ -211,7 +211,13 @@ static void *watch_files(void *arg)
     char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
     while (!s->quit) {
         struct pollfd pfd = {.fd = fd, .events = POLLIN};
-        if (poll(&pfd, 1, 200) <= 0) continue;
+        int ready = poll(&pfd, 1, 200);
+        if (studio_signalled) { /* Ctrl-C: the run going on stops now, not at its caps */
+            pthread_mutex_lock(&s->lock);
+            if (s->running) smalti_run_cancel(s->running);
+            pthread_mutex_unlock(&s->lock);
+        }
+        if (ready <= 0) continue;
         ssize_t n = read(fd, buf, sizeof buf);
         bool ours = false;
         for (char *p = buf; n > 0 && p < buf + n;) {

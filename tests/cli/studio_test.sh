@@ -1,7 +1,7 @@
 #!/bin/sh
 # studio_test.sh — `smalti studio`'s command line: usage errors (exit 2, did-you-mean), a model that
 # cannot be read (exit 5, before any server), a port already taken (exit 5), and SIGTERM ending it
-# cleanly. The page itself is tested in tests/browser/studio_test.js.
+# cleanly, at once even during an endless run. The page itself is tested in tests/browser/studio_test.js.
 # Usage: studio_test.sh ./smalti
 T=${1:-./smalti}
 . "$(dirname "$0")/lib.sh"
@@ -27,4 +27,14 @@ kill -TERM $pid
 wait $pid
 rc=$?
 if [ $rc = 0 ]; then ok; else bad "studio exited $rc on SIGTERM: $(cat "$dir/err")"; fi
+# SIGTERM during an endless run (time cap 60 s) ends studio at once.
+printf '<markov values="BW">\n  <one in="B" out="W"/>\n  <one in="W" out="B"/>\n</markov>\n' > "$dir/endless.xml"
+"$T" studio "$dir/endless.xml" --size 4 --steps 1000000000 --timeout 60 > "$dir/url2" 2> "$dir/err2" &
+pid=$!
+sleep 0.5
+start=$(date +%s)
+kill -TERM $pid
+wait $pid
+rc=$? took=$(($(date +%s) - start))
+if [ $rc = 0 ] && [ $took -le 2 ]; then ok; else bad "studio on an endless run: exit $rc after $took s on SIGTERM: $(cat "$dir/err2")"; fi
 finish studio
