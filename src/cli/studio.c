@@ -18,6 +18,28 @@
 
 #define STUDIO_DEFAULT_STEPS 100000
 #define STUDIO_DEFAULT_TIMEOUT 10.0
+/* Cell changes a run may record: the page holds them all (about 10 bytes each in the browser), so a
+   run that rewrites a big grid at every step is stopped before it fills the memory of both. */
+#define STUDIO_MAX_CHANGES 10000000
+
+/* The trace recorder, behind a count of the cells it has recorded. */
+typedef struct studio_recorder {
+    trace_writer *tw;
+    smalti_run *run;
+    long long changes;
+    bool over;
+} studio_recorder;
+
+static void studio_observe(void *userdata, const smalti_step_event *event)
+{
+    studio_recorder *r = userdata;
+    trace_observe(r->tw, event);
+    r->changes += (long long)event->changed_count;
+    if (!r->over && r->changes > STUDIO_MAX_CHANGES) {
+        r->over = true;
+        smalti_run_cancel(r->run);
+    }
+}
 
 static volatile sig_atomic_t studio_signalled;
 static void on_signal(int sig) { studio_signalled = sig; }
@@ -141,7 +163,8 @@ static studio_event *run_once(studio *s, const studio_params *p, long request)
         smalti_model_free(model);
         return error_event(s, &err);
     }
-    smalti_run_set_observer(run, trace_observe, tw);
+    studio_recorder rec = {.tw = tw, .run = run};
+    smalti_run_set_observer(run, studio_observe, &rec);
     pthread_mutex_lock(&s->lock);
     s->running = run;
     if (s->requested != request) smalti_run_cancel(run); /* asked for again before it was cancellable */
@@ -153,7 +176,7 @@ static studio_event *run_once(studio *s, const studio_params *p, long request)
     smalti_error rerr;
     bool failed = smalti_run_error(run, &rerr);
     studio_event *e = NULL;
-    if (failed && rerr.status == SMALTI_ERR_CANCELLED) goto done;
+    if (failed && rerr.status == SMALTI_ERR_CANCELLED && !rec.over) goto done;
     if (!trace_writer_finish(tw, &err)) {
         e = error_event(s, &err);
         goto done;
@@ -169,7 +192,11 @@ static studio_event *run_once(studio *s, const studio_params *p, long request)
     smalti_run_grid(run, &mx, &my, &mz);
     const char *end = "finished";
     char note[200] = "";
-    if (failed && rerr.status == SMALTI_ERR_TIMEOUT) {
+    if (rec.over) {
+        end = "changecap";
+        snprintf(note, sizeof note, "stopped after %d cell changes, more than the page holds; lower the step cap",
+                 STUDIO_MAX_CHANGES);
+    } else if (failed && rerr.status == SMALTI_ERR_TIMEOUT) {
         end = "timecap";
         snprintf(note, sizeof note, "stopped by the time cap (%g s)", p->timeout);
     } else if (failed) end = "error";

@@ -3,8 +3,8 @@
 // within 2 s; a broken model shows its file:line message with the line marked and keeps the
 // last picture; the fixed model recovers; requests without the token or with a foreign Host
 // get 403, and `..` and absolute paths 404 without the file's bytes; a user scrubbing stays at
-// the same step; a model that never ends is stopped by the step cap and by the time cap, and a
-// save cancels it; 200 reloads leave the server's RSS flat; closed tabs leave no threads.
+// the same step; a model that never ends is stopped by the step cap, the time cap and the cap on
+// recorded changes, and a save cancels it; 200 reloads leave the server's RSS flat; closed tabs leave no threads.
 // Usage: node studio_test.js SMALTI
 "use strict";
 const fs = require("fs");
@@ -181,6 +181,23 @@ async function main() {
     const capped = Date.now() - t0;
     check(capped < 4000, `the time cap of 0.5 s stops the run (shown after ${capped} ms)`);
     check(/time cap/.test(await page.textContent("#st-state")), "the page says the time cap stopped the run");
+
+    // An endless model that rewrites a 128² grid at every step: stopped by the cap on recorded changes.
+    save(`<all values="BW">
+  <smalti size="128"/>
+  <rule in="B" out="W"/>
+  <rule in="W" out="B"/>
+</all>
+`);
+    await page.waitForFunction(() => window.smaltiStudio.end === "changecap", null, { timeout: 20000 });
+    check(/more than the page holds/.test(await page.textContent("#st-state")), "the page says the run was stopped at the change cap");
+    save(`<markov values="BW">
+  <smalti size="4"/>
+  <one in="B" out="W"/>
+  <one in="W" out="B"/>
+</markov>
+`);
+    await page.waitForFunction(() => window.smaltiStudio.end === "timecap", null, { timeout: 5000 });
 
     // A new edit cancels a run still going (capped at 30 s here).
     await page.fill("#st-timeout", "30");
