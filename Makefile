@@ -13,6 +13,8 @@ XML2_LIBS = $(eval XML2_LIBS := $(or $(call XML2_FLAGS,libs),-lxml2))$(XML2_LIBS
 CPPFLAGS_ALL = -std=c11 -D_DEFAULT_SOURCE -ffp-contract=off -Iinclude -Ibuild/gen $(XML2_CFLAGS) $(WARN)
 LDLIBS  = $(XML2_LIBS) -lzip -lcrypto -lgif -lz -lm
 BUILD   ?= build
+# Only the CLI's `smalti studio` serves HTTP; the library does not link libmicrohttpd.
+CLI_LIBS = -lmicrohttpd -lpthread
 
 LIB_SRC := $(wildcard src/core/*.c src/wfc/*.c src/nodes/*.c src/engine/*.c src/io/*.c src/trace/*.c src/pack/*.c)
 CLI_SRC := $(wildcard src/cli/*.c)
@@ -26,7 +28,8 @@ DEPS := libxml2-dev:/usr/include/libxml2/libxml/parser.h \
         zlib1g-dev:/usr/include/zlib.h \
         libgif-dev:/usr/include/gif_lib.h \
         libzip-dev:/usr/include/zip.h \
-        libssl-dev:/usr/include/openssl/evp.h
+        libssl-dev:/usr/include/openssl/evp.h \
+        libmicrohttpd-dev:/usr/include/microhttpd.h
 # ... and those only `make test` needs (unit tests, the viewer's browser test, the man page check; Tiled, which reads our maps back).
 TEST_DEPS := libcmocka-dev:/usr/include/cmocka.h \
         man-db:/usr/bin/man \
@@ -47,7 +50,7 @@ help:
 	@echo "make docs-test  run every model, program and link of README.md and docs/"
 	@echo "make bench    speed and memory figures"
 	@echo "make fuzz     each libFuzzer target for FUZZ_TIME seconds (default 60); make fuzz-ci: 30 s each"
-	@echo "make screenshot  docs/viewer.png: the trace viewer on models/dungeon.xml"
+	@echo "make screenshot  docs/viewer.png and docs/studio.png: the trace viewer and studio on models/dungeon.xml"
 
 # Install what is missing, once (again when the Makefile, and so perhaps DEPS, changes);
 # a marker file keeps later builds quiet.
@@ -74,7 +77,7 @@ VIEW_INC := $(VIEW_SRC:src/view/%=$(BUILD)/gen/view/%.inc)
 $(BUILD)/gen/view/%.inc: src/view/% | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
-$(BUILD)/obj/cli/view.o: $(VIEW_INC)
+$(BUILD)/obj/cli/view.o $(BUILD)/obj/cli/studio_http.o: $(VIEW_INC)
 
 # The library is built with hidden visibility: only what smalti.h marks SMALTI_API is exported.
 $(BUILD)/obj/%.o: src/%.c $(HEADERS) $(BUILD)/gen/palette.inc | $(BUILD)/.deps
@@ -98,7 +101,7 @@ $(BUILD)/libsmalti.so: $(BUILD)/libsmalti.so.$(SO_VERSION)
 	ln -sf libsmalti.so.$(SO_MAJOR) $@
 
 smalti: $(CLI_OBJ) $(BUILD)/libsmalti.a
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libsmalti.a $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libsmalti.a $(LDLIBS) $(CLI_LIBS)
 
 # docs/viewer.png, the picture of the trace viewer in the README and docs/viewer.md: models/dungeon.xml, 63², seed 1,
 # at 60 % of its steps, in headless Chromium.
@@ -106,6 +109,7 @@ screenshot: smalti $(BROWSER_MODULES)
 	./smalti run models/dungeon.xml --size 63 --seed 1 -q --trace $(BUILD)/dungeon.trace -o $(BUILD)/dungeon.png
 	./smalti view $(BUILD)/dungeon.trace -o $(BUILD)/dungeon.html
 	node tests/browser/screenshot.js $(BUILD)/dungeon.html docs/viewer.png 0.6 1600x1000
+	node tests/browser/studio_screenshot.js ./smalti docs/studio.png
 
 run: smalti
 	@mkdir -p out

@@ -38,6 +38,7 @@ browser-test: smalti $(BUILD)/trace_expect $(BROWSER_MODULES)
 	node tests/browser/viewer_test.js ./smalti $(BUILD)/trace_expect
 	node tests/browser/gallery_test.js ./smalti
 	node tests/browser/twisted_svg_test.js ./smalti
+	node tests/browser/studio_test.js ./smalti
 
 unit: $(BUILD)/unit_tests
 	$(BUILD)/unit_tests
@@ -86,7 +87,7 @@ sanitize:
 	build/asan/conformance --jobs 2 --tier wfc --max-cells 20000
 
 $(BUILD)/smalti-asan: $(CLI_OBJ) $(BUILD)/libsmalti.a
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libsmalti.a $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libsmalti.a $(LDLIBS) $(CLI_LIBS)
 
 test: all
 	@$(MAKE) --no-print-directory warnings

@@ -97,6 +97,7 @@ int read_list_file(const char *path, const char *what, xmlDoc **doc);
 int cmd_batch(int argc, char **argv);
 int cmd_wfc(int argc, char **argv);
 int cmd_view(int argc, char **argv);
+int cmd_studio(int argc, char **argv); /* studio.c */
 /* Recording for run --trace: a writer for `run` (before its first step) with
    the model's source text, or NULL with err set. */
 trace_writer *trace_record_start(const char *trace_path, const char *model_path, smalti_run *run, const smalti_model *model,

@@ -498,6 +498,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "batch") == 0) return cmd_batch(argc - 2, argv + 2);
     if (strcmp(cmd, "wfc") == 0) return cmd_wfc(argc - 2, argv + 2);
     if (strcmp(cmd, "view") == 0) return cmd_view(argc - 2, argv + 2);
+    if (strcmp(cmd, "studio") == 0) return cmd_studio(argc - 2, argv + 2);
     if (cmd[0] == '-') return unknown_option(NULL, cmd);
     return unknown_command(cmd);
 }

@@ -16,6 +16,7 @@ static const char overview_text[] =
     "  batch MODELS.xml    run a models.xml list as MarkovJunior does\n"
     "  wfc SAMPLES.xml     the classic WaveFunctionCollapse sample list\n"
     "  view RUN.trace      a trace as one self-contained HTML viewer page\n"
+    "  studio MODEL.xml    a local web page that re-runs the model each time you save it\n"
     "  pack COMMAND PACK   model packs (a folder or a .zip with pack.xml): check, list,\n"
     "                      new, build, gallery\n"
     "  help [COMMAND]      this list, or a command's options and examples\n"
@@ -233,6 +234,28 @@ static const char view_text[] =
     "  smalti run models/maze.xml --trace maze.trace -o maze.png\n"
     "  smalti view maze.trace -o maze.html\n";
 
+static const char studio_text[] =
+    "Usage: smalti studio MODEL.xml [--size N] [--seed S] [--steps N] [--timeout SECONDS]\n"
+    "                     [--port P]\n"
+    "\n"
+    "Serve a page on 127.0.0.1 that shows the model's run in the trace viewer, and print\n"
+    "its URL (it holds a random token; requests without it are refused). Edit the model\n"
+    "in your own editor: each save re-runs it and the page shows the new run; a model\n"
+    "that fails to load shows its file:line message, its line marked, and the last good\n"
+    "run. The page also sets the seed, the size and the caps, and runs again. Ctrl-C\n"
+    "stops the server. More: docs/studio.md.\n"
+    "\n"
+    "Options:\n"
+    "  --size N              cells per side (default: the model's own, else 64)\n"
+    "  --seed S              the first run's seed (default: the model's own, else 0)\n"
+    "  --steps N             the step cap of a run (default: the model's own, else 100000)\n"
+    "  --timeout SECONDS     the time cap of a run (default 10)\n"
+    "  --port P              listen on port P (default: a free port)\n"
+    "\n"
+    "Examples:\n"
+    "  smalti studio models/maze.xml\n"
+    "  smalti studio my.xml --size 128 --port 8800\n";
+
 static const char pack_text[] =
     "Usage: smalti pack COMMAND PACK [options]\n"
     "\n"
@@ -417,7 +440,8 @@ static const struct {
     const char *name;
     const char *text;
 } commands[] = {
-    {"run", run_text}, {"check", check_text}, {"batch", batch_text}, {"wfc", wfc_text}, {"view", view_text}, {"help", help_text},
+    {"run", run_text}, {"check", check_text}, {"batch", batch_text}, {"wfc", wfc_text}, {"view", view_text}, {"studio", studio_text},
+    {"help", help_text},
     {"pack", pack_text}, {"pack check", pack_check_text}, {"pack list", pack_list_text},
     {"pack new", pack_new_text}, {"pack install", pack_install_text}, {"pack uninstall", pack_uninstall_text}, {"pack build", pack_build_text}, {"pack gallery", pack_gallery_text},
 };

@@ -80,6 +80,7 @@ static bool write_page(FILE *f, const char *title, const uint8_t *trace, size_t 
         size_t name_len = (size_t)(close - mark - 5);
         const char *name = mark + 5;
         if (name_len == 5 && memcmp(name, "TITLE", 5) == 0) put_escaped(f, title);
+        else if (name_len == 6 && memcmp(name, "STUDIO", 6) == 0) { /* smalti studio's controls: none in a static page */ }
         else if (name_len == 3 && memcmp(name, "CSS", 3) == 0) fprintf(f, "<style>\n%s</style>", viewer_css);
         else if (name_len == 2 && memcmp(name, "JS", 2) == 0) fprintf(f, "<script>\n%s\n%s</script>", inflate_js, viewer_js);
         else if (name_len == 5 && memcmp(name, "TRACE", 5) == 0) {

@@ -239,7 +239,8 @@
   }
 
   function setGrid(g) {
-    const same = S.grid && S.grid.mx === g.mx && S.grid.my === g.my && S.grid.mz === g.mz;
+    const old = S.grid || S.lastGrid; /* studio: a new run of a grid of the same size keeps the zoom */
+    const same = old && old.mx === g.mx && old.my === g.my && old.mz === g.mz;
     S.grid = g;
     if (!S.cells || S.cells.length !== g.count) S.cells = new Uint8Array(g.count);
     S.palette = new Uint32Array(g.values);
@@ -794,9 +795,6 @@
       o.textContent = fmt(v) + " steps/s";
       sel.append(o);
     }
-    /* A whole run plays in about 15 seconds by default. */
-    S.speed = speeds.find((v) => v * 15 >= T.steps) || speeds[speeds.length - 1];
-    sel.value = S.speed;
     sel.addEventListener("change", () => { S.speed = +sel.value; sel.blur(); });
     const click = (id, fn) => $(id).addEventListener("click", (e) => { fn(); e.currentTarget.blur(); });
     click("btn-first", () => { setPlaying(false); goTo(0); });
@@ -811,11 +809,8 @@
     click("mode-iso", () => setMode("iso"));
     $("z-slider").addEventListener("input", (e) => setZ(+e.target.value));
     const scrub = $("scrubber");
-    scrub.max = T.steps;
     scrub.addEventListener("input", () => { const t = +scrub.value; setPlaying(false); goTo(t); });
     const input = $("step-input");
-    input.max = T.steps;
-    $("step-total").textContent = fmt(T.steps);
     const jump = () => { const t = +input.value || 0; setPlaying(false); goTo(t); };
     input.addEventListener("change", jump);
     input.addEventListener("keydown", (e) => { if (e.key === "Enter") { jump(); input.blur(); } });
@@ -891,26 +886,57 @@
     }
   }
 
-  function begin() {
-    const el = $("trace-data");
-    if (!el) throw new Error("this page holds no trace");
-    T = loadTrace(base64Bytes(el.textContent));
+  /* The controls that depend on the run's length. */
+  function setRunUi() {
+    const speeds = [...$("speed").options].map((o) => +o.value);
+    /* A whole run plays in about 15 seconds by default. */
+    S.speed = speeds.find((v) => v * 15 >= T.steps) || speeds[speeds.length - 1];
+    $("speed").value = S.speed;
+    $("scrubber").max = T.steps;
+    $("step-input").max = T.steps;
+    $("step-total").textContent = fmt(T.steps);
+  }
+
+  /* Show a trace; `at` is the step to show (clamped), the first one by default. */
+  let bound = false;
+  function show(bytes, at) {
+    const next = loadTrace(bytes);
+    S.playing = false;
+    S.lastGrid = S.grid;
+    S.grid = null;
+    S.cells = null;
+    S.pos = 0;
+    S.keyCache.clear();
+    S.acting = -2;
+    S.statsStep = -1;
+    S.iso = null;
+    T = next;
     const file = T.modelPath.split("/").pop();
     $("run-title").textContent = file || "(model)";
     $("source-name").textContent = T.modelPath;
     buildTree();
     buildSource();
-    bindUi();
-    if (T.lattice) { $("stage").classList.add("twin"); twisted.hidden = false; }
-    seek(0);
-    if (S.grid.mz > 1) S.mode = "iso";
+    if (!bound) { bindUi(); bound = true; }
+    setRunUi();
+    /* A trace with a lattice shows its twisted view beside the straight one (studio may show one without next). */
+    $("stage").classList.toggle("twin", !!T.lattice);
+    twisted.hidden = !T.lattice;
+    seek(at === undefined ? 0 : Math.min(T.steps, at));
+    if (S.grid.mz > 1 && !S.lastGrid) S.mode = "iso";
     updateModeButtons();
     draw();
+  }
+
+  function begin() {
+    const el = $("trace-data");
+    const studio = document.body.dataset.studio !== undefined;
+    if (!el && !studio) throw new Error("this page holds no trace");
+    if (el) show(base64Bytes(el.textContent));
     window.smaltiViewer = {
       ready: true,
       loadMs: performance.now(),
       parseMs: performance.now() - t0,
-      steps: T.steps,
+      get steps() { return T ? T.steps : 0; },
       get step() { return S.pos; },
       get mode() { return S.mode; },
       get gridSize() { return [S.grid.mx, S.grid.my, S.grid.mz]; },
@@ -935,6 +961,10 @@
         return { x: Math.floor(m.ox + (sx / 4) * m.s), y: Math.floor(m.oy + (sy / 4) * m.s) };
       },
       cellCenter: (x, y) => ({ x: Math.floor((S.ox + (x + 0.5) * S.scale) * dpr), y: Math.floor((S.oy + (y + 0.5) * S.scale) * dpr) }),
+      /* For smalti studio: show another run's trace (bytes), at step `at`. */
+      show,
+      base64Bytes,
+      get endText() { return T ? endText() : ""; },
     };
   }
 

@@ -1,0 +1,371 @@
+/* studio.c — `smalti studio MODEL.xml`: runs the model, re-runs it when its file changes
+   (inotify) or the page asks, and hands each run (its trace) or its error to the web server. */
+#define _GNU_SOURCE
+#include "studio.h"
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <time.h>
+#include <unistd.h>
+#include "../core/resource.h"
+#include "../nodes/settings.h"
+#include "cli.h"
+
+#define STUDIO_DEFAULT_STEPS 100000
+#define STUDIO_DEFAULT_TIMEOUT 10.0
+/* Cell changes a run may record: the page holds them all (about 10 bytes each in the browser), so a
+   run that rewrites a big grid at every step is stopped before it fills the memory of both. */
+#define STUDIO_MAX_CHANGES 10000000
+
+/* The trace recorder, behind a count of the cells it has recorded. */
+typedef struct studio_recorder {
+    trace_writer *tw;
+    smalti_run *run;
+    long long changes;
+    bool over;
+} studio_recorder;
+
+static void studio_observe(void *userdata, const smalti_step_event *event)
+{
+    studio_recorder *r = userdata;
+    trace_observe(r->tw, event);
+    r->changes += (long long)event->changed_count;
+    if (!r->over && r->changes > STUDIO_MAX_CHANGES) {
+        r->over = true;
+        smalti_run_cancel(r->run);
+    }
+}
+
+static volatile sig_atomic_t studio_signalled;
+static void on_signal(int sig) { studio_signalled = sig; }
+
+void studio_request_run(studio *s)
+{
+    s->requested++;
+    if (s->running) smalti_run_cancel(s->running); /* a new edit makes the run going on moot */
+    pthread_cond_broadcast(&s->changed);
+}
+
+void studio_event_release(studio *s, studio_event *e)
+{
+    (void)s;
+    if (e && --e->refs == 0) {
+        free(e->text);
+        free(e);
+    }
+}
+
+char *studio_read_model(const studio *s, size_t *len)
+{
+    FILE *f = fopen(s->model_path, "rb");
+    if (!f) return NULL;
+    char *text = NULL;
+    size_t n = 0;
+    FILE *out = open_memstream(&text, &n);
+    char buf[8192];
+    size_t got;
+    while (out && (got = fread(buf, 1, sizeof buf, f)) > 0) fwrite(buf, 1, got, out);
+    fclose(f);
+    if (!out || fclose(out) != 0) {
+        free(text);
+        return NULL;
+    }
+    *len = n;
+    return text;
+}
+
+static void put_json_string(FILE *f, const char *s, size_t n)
+{
+    fputc('"', f);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+        else if (c == '\n') fputs("\\n", f);
+        else if (c < 0x20) fprintf(f, "\\u%04x", c);
+        else fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void put_error_text(FILE *f, const smalti_error *err)
+{
+    char text[1200];
+    if (err->file[0] && err->line > 0) snprintf(text, sizeof text, "%s:%d: error: %s", err->file, err->line, err->message);
+    else if (err->file[0]) snprintf(text, sizeof text, "%s: error: %s", err->file, err->message);
+    else snprintf(text, sizeof text, "smalti: error: %s", err->message);
+    put_json_string(f, text, strlen(text));
+}
+
+/* An event "failed": the model does not load; the page keeps the last run and marks the line. */
+static studio_event *error_event(const studio *s, const smalti_error *err)
+{
+    studio_event *e = calloc(1, sizeof *e);
+    FILE *f = e ? open_memstream(&e->text, &e->len) : NULL;
+    if (!f) {
+        free(e);
+        return NULL;
+    }
+    fputs("event: failed\ndata: {\"message\":", f);
+    put_error_text(f, err);
+    fprintf(f, ",\"file\":");
+    put_json_string(f, err->file, strlen(err->file));
+    fprintf(f, ",\"line\":%d,\"source\":", err->line);
+    size_t len = 0;
+    char *source = studio_read_model(s, &len);
+    put_json_string(f, source ? source : "", source ? len : 0);
+    free(source);
+    fputs("}\n\n", f);
+    if (fclose(f) != 0) {
+        free(e->text);
+        free(e);
+        return NULL;
+    }
+    return e;
+}
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* Run the model once with p; NULL when the run was cancelled (a newer one is asked for). */
+static studio_event *run_once(studio *s, const studio_params *p, long request)
+{
+    double t0 = now_ms();
+    smalti_error err;
+    smalti_settings st;
+    if (!settings_read_file(s->model_path, NULL, &st, &err)) return error_event(s, &err);
+    palette pal;
+    palette_default(&pal);
+    for (int i = 0; i < st.color_count; i++) {
+        pal.rgb[(unsigned char)st.color_symbols[i]] = st.color_rgb[i];
+        pal.has[(unsigned char)st.color_symbols[i]] = true;
+    }
+    grid_request over = {(int)p->size, 0, 0, 0, 0};
+    smalti_load_options opt = smalti_load_defaults();
+    settings_grid(&st, &over, 64, 24, &opt.mx, &opt.my, &opt.mz);
+    smalti_model *model = smalti_model_load(s->model_path, &opt, &err);
+    if (!model) return error_event(s, &err);
+    smalti_run_options ro = smalti_run_defaults();
+    ro.timeout_seconds = p->timeout;
+    int32_t seed = (int32_t)p->seed;
+    smalti_run *run = smalti_run_new_with(model, seed, &ro, &err);
+    trace_writer *tw = run ? trace_record_start(NULL, s->model_path, run, model, seed, p->steps, &pal, &err) : NULL;
+    if (!tw) {
+        smalti_run_free(run);
+        smalti_model_free(model);
+        return error_event(s, &err);
+    }
+    studio_recorder rec = {.tw = tw, .run = run};
+    smalti_run_set_observer(run, studio_observe, &rec);
+    pthread_mutex_lock(&s->lock);
+    s->running = run;
+    if (s->requested != request) smalti_run_cancel(run); /* asked for again before it was cancellable */
+    pthread_mutex_unlock(&s->lock);
+    smalti_run_to_end(run, p->steps);
+    pthread_mutex_lock(&s->lock);
+    s->running = NULL;
+    pthread_mutex_unlock(&s->lock);
+    smalti_error rerr;
+    bool failed = smalti_run_error(run, &rerr);
+    studio_event *e = NULL;
+    if (failed && rerr.status == SMALTI_ERR_CANCELLED && !rec.over) goto done;
+    if (!trace_writer_finish(tw, &err)) {
+        e = error_event(s, &err);
+        goto done;
+    }
+    e = calloc(1, sizeof *e);
+    FILE *f = e ? open_memstream(&e->text, &e->len) : NULL;
+    if (!f) {
+        free(e);
+        e = NULL;
+        goto done;
+    }
+    int mx, my, mz;
+    smalti_run_grid(run, &mx, &my, &mz);
+    const char *end = "finished";
+    char note[200] = "";
+    if (rec.over) {
+        end = "changecap";
+        snprintf(note, sizeof note, "stopped after %d cell changes, more than the page holds; lower the step cap",
+                 STUDIO_MAX_CHANGES);
+    } else if (failed && rerr.status == SMALTI_ERR_TIMEOUT) {
+        end = "timecap";
+        snprintf(note, sizeof note, "stopped by the time cap (%g s)", p->timeout);
+    } else if (failed) end = "error";
+    else if (!smalti_run_finished(run)) {
+        end = "stepcap";
+        snprintf(note, sizeof note, "stopped by the step cap (%ld steps)", p->steps);
+    }
+    fprintf(f, "event: run\ndata: {\"seed\":%ld,\"size\":[%d,%d,%d],\"steps\":%ld,\"end\":\"%s\",\"note\":", p->seed, mx, my,
+            mz, smalti_run_counter(run), end);
+    if (failed && !note[0]) put_error_text(f, &rerr);
+    else put_json_string(f, note, strlen(note));
+    fprintf(f, ",\"stepcap\":%ld,\"timecap\":%g,\"ms\":%.1f,\"trace\":\"", p->steps, p->timeout, now_ms() - t0);
+    size_t len;
+    const uint8_t *bytes = trace_writer_bytes(tw, &len);
+    put_base64(f, bytes, len);
+    fputs("\"}\n\n", f);
+    if (fclose(f) != 0) {
+        free(e->text);
+        free(e);
+        e = NULL;
+    }
+done:
+    trace_writer_free(tw);
+    smalti_run_free(run);
+    smalti_model_free(model);
+    return e;
+}
+
+/* The watcher: the model's directory (editors often save by renaming a new file over the old). */
+static void *watch_files(void *arg)
+{
+    studio *s = arg;
+    int fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+    if (fd < 0 || inotify_add_watch(fd, s->model_dir, IN_CLOSE_WRITE | IN_MOVED_TO) < 0) {
+        fprintf(stderr, "smalti: warning: cannot watch %s (%s); use the page's re-run button\n", s->model_dir, strerror(errno));
+        if (fd >= 0) close(fd);
+        return NULL;
+    }
+    char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+    while (!s->quit) {
+        struct pollfd pfd = {.fd = fd, .events = POLLIN};
+        int ready = poll(&pfd, 1, 200);
+        if (studio_signalled) { /* Ctrl-C: the run going on stops now, not at its caps */
+            pthread_mutex_lock(&s->lock);
+            if (s->running) smalti_run_cancel(s->running);
+            pthread_mutex_unlock(&s->lock);
+        }
+        if (ready <= 0) continue;
+        ssize_t n = read(fd, buf, sizeof buf);
+        bool ours = false;
+        for (char *p = buf; n > 0 && p < buf + n;) {
+            const struct inotify_event *ev = (const struct inotify_event *)p;
+            if (ev->len && strcmp(ev->name, s->model_name) == 0) ours = true;
+            p += sizeof *ev + ev->len;
+        }
+        if (ours) {
+            pthread_mutex_lock(&s->lock);
+            studio_request_run(s);
+            pthread_mutex_unlock(&s->lock);
+        }
+    }
+    close(fd);
+    return NULL;
+}
+
+static int studio_usage(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "smalti: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nUsage: smalti studio MODEL.xml [--size N] [--seed S] [--steps N] [--timeout SECONDS] [--port P]\n");
+    return EXIT_USAGE;
+}
+
+int cmd_studio(int argc, char **argv)
+{
+    studio s = {0};
+    studio_params p = {.seed = 0, .size = 0, .steps = STUDIO_DEFAULT_STEPS, .timeout = STUDIO_DEFAULT_TIMEOUT};
+    long port = 0;
+    bool seed_given = false, steps_given = false;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        bool valued = strcmp(a, "--size") == 0 || strcmp(a, "--seed") == 0 || strcmp(a, "--port") == 0 ||
+                      strcmp(a, "--steps") == 0 || strcmp(a, "--timeout") == 0;
+        if (valued && i + 1 >= argc) return studio_usage("%s needs a value", a);
+        const char *v = valued ? argv[++i] : NULL;
+        if (strcmp(a, "--size") == 0) {
+            if (!parse_int_arg(v, 1, 4096, &p.size)) return studio_usage("--size: a whole number from 1 to 4096, not %s", v);
+        } else if (strcmp(a, "--seed") == 0) {
+            if (!parse_int_arg(v, INT32_MIN, INT32_MAX, &p.seed)) return studio_usage("--seed: a whole number, not %s", v);
+            seed_given = true;
+        } else if (strcmp(a, "--port") == 0) {
+            if (!parse_int_arg(v, 1, 65535, &port)) return studio_usage("--port: 1 to 65535, not %s", v);
+        } else if (strcmp(a, "--steps") == 0) {
+            if (!parse_int_arg(v, 1, 1000000000, &p.steps)) return studio_usage("--steps: 1 to 1000000000, not %s", v);
+            steps_given = true;
+        } else if (strcmp(a, "--timeout") == 0) {
+            char *end;
+            p.timeout = strtod(v, &end);
+            if (*end || !(p.timeout > 0 && p.timeout <= 3600)) return studio_usage("--timeout: seconds, over 0, at most 3600, not %s", v);
+        } else if (a[0] == '-' && a[1]) return unknown_option("studio", a);
+        else if (s.model_path) return studio_usage("unexpected argument %s", a);
+        else s.model_path = a;
+    }
+    if (!s.model_path) return studio_usage("%s", "missing MODEL.xml");
+    /* A model that is not there (or a folder) is an error now; a broken one is shown in the page. */
+    int why_not = input_file_error(s.model_path);
+    if (why_not) {
+        fprintf(stderr, "%s: error: cannot read: %s\n", s.model_path, strerror(why_not));
+        return EXIT_IO;
+    }
+    /* The model's own seed and step limit, unless given here. */
+    smalti_settings st;
+    smalti_error err;
+    if (settings_read_file(s.model_path, NULL, &st, &err)) {
+        if (!seed_given && st.has_seed) p.seed = st.seed;
+        if (!steps_given && st.has_steps && st.steps > 0) p.steps = st.steps;
+    }
+    const char *slash = strrchr(s.model_path, '/');
+    snprintf(s.model_name, sizeof s.model_name, "%s", slash ? slash + 1 : s.model_path);
+    if (slash) snprintf(s.model_dir, sizeof s.model_dir, "%.*s", (int)(slash - s.model_path) ? (int)(slash - s.model_path) : 1, s.model_path);
+    else snprintf(s.model_dir, sizeof s.model_dir, ".");
+    s.params = p;
+    s.requested = 1; /* the first run */
+    pthread_mutex_init(&s.lock, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_cond_init(&s.changed, &ca);
+    char why[300];
+    if (!studio_http_start(&s, (unsigned)port, why, sizeof why)) {
+        fprintf(stderr, "smalti: error: %s\n", why);
+        return EXIT_IO;
+    }
+    printf("http://127.0.0.1:%u/%s/\n", s.port, s.token);
+    fflush(stdout);
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    signal(SIGPIPE, SIG_IGN);
+    pthread_t watcher;
+    bool watching = pthread_create(&watcher, NULL, watch_files, &s) == 0;
+    pthread_mutex_lock(&s.lock);
+    while (!studio_signalled) {
+        if (s.requested == s.started) {
+            struct timespec until;
+            clock_gettime(CLOCK_REALTIME, &until);
+            until.tv_nsec += 200 * 1000000L;
+            if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+            pthread_cond_timedwait(&s.changed, &s.lock, &until);
+            continue;
+        }
+        long request = s.started = s.requested;
+        studio_params now = s.params;
+        pthread_mutex_unlock(&s.lock);
+        studio_event *e = run_once(&s, &now, request);
+        pthread_mutex_lock(&s.lock);
+        if (e) {
+            e->refs = 1;
+            e->gen = ++s.gen;
+            studio_event_release(&s, s.latest);
+            s.latest = e;
+            pthread_cond_broadcast(&s.changed);
+        }
+    }
+    s.quit = 1;
+    pthread_cond_broadcast(&s.changed);
+    pthread_mutex_unlock(&s.lock);
+    if (watching) pthread_join(watcher, NULL);
+    studio_http_stop(&s);
+    pthread_mutex_lock(&s.lock);
+    studio_event_release(&s, s.latest);
+    pthread_mutex_unlock(&s.lock);
+    return EXIT_OK;
+}

@@ -1,0 +1,48 @@
+/* studio.h — `smalti studio`: the state the runner, the file watcher and the web server share. */
+#ifndef SMALTI_STUDIO_H
+#define SMALTI_STUDIO_H
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include "smalti.h"
+
+/* One message for the page (a Server-Sent Event), shared by every connection that sends it. */
+typedef struct studio_event {
+    int refs;              /* under studio.lock */
+    long gen;
+    char *text;            /* "event: ...\ndata: ...\n\n" */
+    size_t len;
+} studio_event;
+
+/* What a run asks for; the page can change each. */
+typedef struct studio_params {
+    long seed, size, steps;
+    double timeout;
+} studio_params;
+
+typedef struct studio {
+    const char *model_path;
+    char model_dir[4096], model_name[256];
+    pthread_mutex_t lock;
+    pthread_cond_t changed;   /* a run asked for, an event published, or quitting */
+    studio_params params;     /* under lock */
+    long requested, started;  /* run requests asked for / taken by the runner */
+    smalti_run *running;      /* the run going on, for cancelling; under lock */
+    studio_event *latest;     /* the last run or error, for a page that connects now */
+    long gen;
+    volatile int quit;
+    char token[33];
+    unsigned port;
+    struct MHD_Daemon *httpd;
+} studio;
+
+/* studio_http.c */
+bool studio_http_start(studio *s, unsigned port, char *err, size_t err_size);
+void studio_http_stop(studio *s);
+/* studio.c: ask for a run (cancelling one going on); call under s->lock. */
+void studio_request_run(studio *s);
+void studio_event_release(studio *s, studio_event *e); /* call under s->lock */
+/* The model file's text (malloc'd, NUL-ended), or NULL. */
+char *studio_read_model(const studio *s, size_t *len);
+
+#endif
