@@ -1,7 +1,8 @@
-/* studio.c — `smalti studio MODEL.xml`: runs the model, re-runs it when its file changes
-   (inotify) or the page asks, and hands each run (its trace) or its error to the web server. */
+/* studio.c — `smalti studio MODEL.xml`: runs the model, re-runs it when its file or a
+   resource file changes (inotify) or the page asks, and hands each run (its trace) or its error to the web server. */
 #define _GNU_SOURCE
 #include "studio.h"
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "../core/resource.h"
@@ -225,16 +227,86 @@ done:
     return e;
 }
 
-/* The watcher: the model's directory (editors often save by renaming a new file over the old). */
+/* The folders watched for resources: wd -> path, to add watches under a folder made later. */
+#define STUDIO_MAX_WATCHES 4096
+#define STUDIO_RESOURCE_EVENTS (IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE)
+typedef struct studio_watches {
+    int fd, model_wd, count;
+    int wd[STUDIO_MAX_WATCHES];
+    char *path[STUDIO_MAX_WATCHES];
+} studio_watches;
+
+/* Watch dir and every folder under it (rules/, samples/, tilesets/ and each tileset's tiles):
+   a run reads its rule images, samples and tiles from there. A missing folder is skipped. */
+static void watch_tree(studio_watches *w, const char *dir, int depth)
+{
+    if (depth > 8 || w->count >= STUDIO_MAX_WATCHES) return;
+    int wd = inotify_add_watch(w->fd, dir, STUDIO_RESOURCE_EVENTS | IN_ONLYDIR | IN_MASK_ADD);
+    if (wd < 0) return;
+    for (int i = 0; i < w->count; i++)
+        if (w->wd[i] == wd) return; /* the same folder by another name (./resources and MODEL_DIR/resources) */
+    char *copy = strdup(dir);
+    if (!copy) return;
+    w->wd[w->count] = wd;
+    w->path[w->count++] = copy;
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2]))) continue;
+        char sub[PATH_MAX];
+        if (snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name) >= (int)sizeof sub) continue;
+        struct stat sb;
+        if (e->d_type == DT_DIR || (e->d_type == DT_UNKNOWN && stat(sub, &sb) == 0 && S_ISDIR(sb.st_mode))) watch_tree(w, sub, depth + 1);
+    }
+    closedir(d);
+}
+
+/* The default resource roots, as src/nodes/model.c builds them for a model loaded without --resources. */
+static void watch_resources(studio_watches *w, const studio *s)
+{
+    char root[sizeof s->model_dir + 16];
+    watch_tree(w, "resources", 0);
+    snprintf(root, sizeof root, "%s/resources", s->model_dir);
+    watch_tree(w, root, 0);
+    snprintf(root, sizeof root, "%s/../resources", s->model_dir);
+    watch_tree(w, root, 0);
+}
+
+/* Whether this event changes what a run reads; a folder made under a watched one is watched too. */
+static bool studio_event_matters(studio_watches *w, const studio *s, const struct inotify_event *ev)
+{
+    if (ev->wd == w->model_wd) {
+        if (ev->len && (ev->mask & IN_ISDIR) && strcmp(ev->name, "resources") == 0) watch_resources(w, s);
+        return ev->len && strcmp(ev->name, s->model_name) == 0 && (ev->mask & (IN_CLOSE_WRITE | IN_MOVED_TO));
+    }
+    if ((ev->mask & IN_CREATE) && !(ev->mask & IN_ISDIR)) return false; /* its IN_CLOSE_WRITE follows */
+    if (ev->len && (ev->mask & IN_ISDIR) && (ev->mask & (IN_CREATE | IN_MOVED_TO))) {
+        for (int i = 0; i < w->count; i++)
+            if (w->wd[i] == ev->wd) {
+                char sub[PATH_MAX];
+                if (snprintf(sub, sizeof sub, "%s/%s", w->path[i], ev->name) < (int)sizeof sub) watch_tree(w, sub, 1);
+                break;
+            }
+    }
+    return (ev->mask & STUDIO_RESOURCE_EVENTS) != 0;
+}
+
+/* The watcher: the model's directory (editors often save by renaming a new file over the old)
+   and the resource folders the model reads from. */
 static void *watch_files(void *arg)
 {
     studio *s = arg;
-    int fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
-    if (fd < 0 || inotify_add_watch(fd, s->model_dir, IN_CLOSE_WRITE | IN_MOVED_TO) < 0) {
+    studio_watches *w = calloc(1, sizeof *w);
+    int fd = w ? inotify_init1(IN_CLOEXEC | IN_NONBLOCK) : -1;
+    if (w) w->fd = fd;
+    if (fd < 0 || (w->model_wd = inotify_add_watch(fd, s->model_dir, IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_ONLYDIR)) < 0) {
         fprintf(stderr, "smalti: warning: cannot watch %s (%s); use the page's re-run button\n", s->model_dir, strerror(errno));
         if (fd >= 0) close(fd);
+        free(w);
         return NULL;
     }
+    watch_resources(w, s);
     char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
     while (!s->quit) {
         struct pollfd pfd = {.fd = fd, .events = POLLIN};
@@ -249,7 +321,7 @@ static void *watch_files(void *arg)
         bool ours = false;
         for (char *p = buf; n > 0 && p < buf + n;) {
             const struct inotify_event *ev = (const struct inotify_event *)p;
-            if (ev->len && strcmp(ev->name, s->model_name) == 0) ours = true;
+            if (studio_event_matters(w, s, ev)) ours = true;
             p += sizeof *ev + ev->len;
         }
         if (ours) {
@@ -259,6 +331,8 @@ static void *watch_files(void *arg)
         }
     }
     close(fd);
+    for (int i = 0; i < w->count; i++) free(w->path[i]);
+    free(w);
     return NULL;
 }
 

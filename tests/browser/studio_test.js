@@ -1,7 +1,8 @@
 // studio_test.js — `smalti studio` in headless Chromium, loopback only, each step bounded in
 // time: the page opens on a model; a rewrite of the model on disk shows its new colours
 // within 2 s; a broken model shows its file:line message with the line marked and keeps the
-// last picture; the fixed model recovers; requests without the token or with a foreign Host
+// last picture; the fixed model recovers; a rewrite of a rule image the model reads (under
+// resources/rules/, a folder made after studio started) re-runs it within 2 s; requests without the token or with a foreign Host
 // get 403, and `..` and absolute paths 404 without the file's bytes; a user scrubbing stays at
 // the same step; a model that never ends is stopped by the step cap, the time cap and the cap on
 // recorded changes, and a save cancels it; 200 reloads leave the server's RSS flat; closed tabs leave no threads.
@@ -35,6 +36,32 @@ function model(rgb, bad) {
 </sequence>
 `;
 }
+/* A one-row RGB PNG of the given pixels ([r, g, b] each). */
+function crc32(buf) {
+  let c = ~0;
+  for (const b of buf) { c ^= b; for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1)); }
+  return ~c >>> 0;
+}
+function png(pixels) {
+  const chunk = (type, data) => {
+    const len = Buffer.alloc(4), crc = Buffer.alloc(4), td = Buffer.concat([Buffer.from(type), data]);
+    len.writeUInt32BE(data.length);
+    crc.writeUInt32BE(crc32(td));
+    return Buffer.concat([len, td, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(pixels.length, 0);
+  ihdr.writeUInt32BE(1, 4);
+  ihdr[8] = 8; ihdr[9] = 2;
+  const raw = Buffer.from([0, ...pixels.flat()]);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr),
+    chunk("IDAT", require("zlib").deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]);
+}
+/* Rule image Pat: its left pixel is the input, its right the output, colours numbered in order of
+   first appearance for legend "BR": two colours make B -> R, one makes B -> B. */
+const rulePath = path.join(tmp, "resources", "rules", "Pat.png");
+const saveRule = (turns) => fs.writeFileSync(rulePath, png([[0, 0, 0], turns ? [255, 255, 255] : [0, 0, 0]]));
+
 /* Written as an editor that saves in place does. */
 const save = (text) => fs.writeFileSync(modelPath, text);
 
@@ -129,6 +156,24 @@ async function main() {
     const recovered = await page.evaluate(() => ({ error: window.smaltiStudio.error, hidden: document.getElementById("st-error").hidden,
       marked: document.querySelectorAll("#source .ln.err").length }));
     check(recovered.error === null && recovered.hidden && recovered.marked === 0, "the error is gone once the model is fixed");
+
+    // A rule image the model reads, in resources/ beside it (made now, after studio started):
+    // rewriting the image re-runs the model.
+    fs.mkdirSync(path.dirname(rulePath), { recursive: true });
+    saveRule(false);
+    save(`<sequence values="BR">
+  <smalti size="8"><color symbol="R" value="ffff20"/></smalti>
+  <all file="Pat" legend="BR" steps="1"/>
+</sequence>
+`);
+    check((await waitColor(page, "000000", 3000)) >= 0, "a model whose rule image keeps B is drawn black");
+    await new Promise((r) => setTimeout(r, 300));
+    saveRule(true);
+    const ruleTook = await waitColor(page, "ffff20", 2000);
+    check(ruleTook >= 0, "a rewritten rule image (B -> R) re-runs the model: ffff20 within 2 s");
+    console.log(`studio: the new grid was drawn ${ruleTook} ms after the rule image was rewritten`);
+    saveRule(false);
+    check((await waitColor(page, "000000", 2000)) >= 0, "and rewritten back (B -> B): black again within 2 s");
 
     // Scrubbing: a new run is shown at the step the user was looking at, not at its end.
     await page.evaluate(() => window.smaltiViewer.seek(0));
