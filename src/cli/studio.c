@@ -347,7 +347,7 @@ static int studio_usage(const char *fmt, const char *arg)
 int cmd_studio(int argc, char **argv)
 {
     studio s = {0};
-    studio_params p = {.seed = 0, .size = 0, .steps = STUDIO_DEFAULT_STEPS, .timeout = STUDIO_DEFAULT_TIMEOUT};
+    studio_params p = {.seed = 1, .size = 0, .steps = STUDIO_DEFAULT_STEPS, .timeout = STUDIO_DEFAULT_TIMEOUT};
     long port = 0;
     bool seed_given = false, steps_given = false;
     for (int i = 0; i < argc; i++) {

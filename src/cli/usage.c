@@ -247,7 +247,7 @@ static const char studio_text[] =
     "\n"
     "Options:\n"
     "  --size N              cells per side (default: the model's own, else 64)\n"
-    "  --seed S              the first run's seed (default: the model's own, else 0)\n"
+    "  --seed S              the first run's seed (default: the model's own, else 1, as run)\n"
     "  --steps N             the step cap of a run (default: the model's own, else 100000)\n"
     "  --timeout SECONDS     the time cap of a run (default 10)\n"
     "  --port P              listen on port P (default: a free port)\n"
