@@ -1,19 +1,8 @@
 #!/bin/sh
 # cli_test.sh — the smalti command line: outputs, exit codes and messages. Usage: cli_test.sh ./smalti
 T=${1:-./smalti}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-# expect CODE PATTERN -- command...: exit code and a line of stderr+stdout matching PATTERN
-expect() {
-    code=$1 pattern=$2; shift 2
-    out=$("$@" 2>&1); rc=$?
-    if [ "$rc" != "$code" ]; then bad "$* exited $rc, expected $code: $out"; return; fi
-    if [ -n "$pattern" ] && ! printf '%s\n' "$out" | grep -q -- "$pattern"; then bad "$*: no '$pattern' in: $out"; return; fi
-    ok
-}
+# dir, expect, only, lacks: tests/cli/lib.sh, shared with the topic scripts in tests/cli/.
+. "$(dirname "$0")/cli/lib.sh"
 M="$dir/m.xml"
 printf '<markov values="BWA" origin="True">\n  <one in="WBB" out="WAW"/>\n  <one in="AW" out="WW"/>\n</markov>\n' > "$M"
 
@@ -24,12 +13,6 @@ expect 2 "unknown option" "$T" run "$M" --sise 10
 expect 2 "expected an integer" "$T" run "$M" --size ten
 expect 2 "absurd" "$T" run "$M" --size 100000
 expect 5 "cannot open" "$T" run "$dir/missing.xml"
-# only CODE LINE -- command...: exit code, and stderr+stdout is that one line (no raw libxml2 line before it)
-only() {
-    code=$1 line=$2; shift 2
-    out=$("$@" 2>&1); rc=$?
-    if [ "$rc" = "$code" ] && [ "$out" = "$line" ]; then ok; else bad "$* exited $rc (expected $code) and said: $out"; fi
-}
 # A folder or a missing file where a file is read is an I/O error that names it (exit 5).
 mkdir -p "$dir/folder"
 only 5 "$dir/folder: error: is a directory, not a model file" "$T" run "$dir/folder"

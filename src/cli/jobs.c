@@ -79,7 +79,7 @@ static int locate(const many_state *s, int64_t g, int64_t *k)
     return m;
 }
 
-static bool is_todo(const many_state *s, int64_t g, int *m, int64_t *k, int32_t *seed)
+static bool is_pending(const many_state *s, int64_t g, int *m, int64_t *k, int32_t *seed)
 {
     if (!shard_has(g, s->o->shard_k, s->o->shard_n)) return false;
     *m = locate(s, g, k);
@@ -171,7 +171,7 @@ static void *worker(void *arg)
         int m;
         int64_t k;
         int32_t seed;
-        if (is_todo(s, g, &m, &k, &seed)) run_item(s, &run, &run_model, m, k, seed);
+        if (is_pending(s, g, &m, &k, &seed)) run_item(s, &run, &run_model, m, k, seed);
     }
     smalti_run_free(run);
     atomic_fetch_sub(&s->threads_running, 1);
@@ -213,14 +213,14 @@ static long dead_temp_pid(const char *name, size_t *base_len)
    touched, and only those of processes that no longer run here. */
 static void remove_stale_temps(many_state *s)
 {
-    manifest_done *todo = manifest_done_new(), *dirs = manifest_done_new();
+    manifest_done *pending = manifest_done_new(), *dirs = manifest_done_new();
     char path[4200], dir[4200];
-    for (int64_t g = 0; todo && dirs && g < s->total; g++) {
+    for (int64_t g = 0; pending && dirs && g < s->total; g++) {
         int m;
         int64_t k;
         int32_t seed;
-        if (!is_todo(s, g, &m, &k, &seed) || !item_path(s, m, k, seed, path, sizeof path)) continue;
-        manifest_done_add(todo, path, 0);
+        if (!is_pending(s, g, &m, &k, &seed) || !item_path(s, m, k, seed, path, sizeof path)) continue;
+        manifest_done_add(pending, path, 0);
         char *slash = strrchr(path, '/');
         snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
         manifest_done_add(dirs, dir, 0);
@@ -236,13 +236,13 @@ static void remove_stale_temps(many_state *s)
             if (!dead_temp_pid(e->d_name, &base_len)) continue;
             bool here = strcmp(d, ".") == 0 && !strchr(s->models[0].out, '/');
             snprintf(path, sizeof path, "%s%s%.*s", here ? "" : d, here ? "" : "/", (int)base_len, e->d_name);
-            if (!manifest_done_has(todo, path, 0)) continue;
+            if (!manifest_done_has(pending, path, 0)) continue;
             snprintf(path, sizeof path, "%s/%s", d, e->d_name);
             if (unlink(path) == 0 && !s->o->quiet) fprintf(stderr, "smalti: removed %s, left by a run cut short\n", path);
         }
         closedir(folder);
     }
-    manifest_done_free(todo);
+    manifest_done_free(pending);
     manifest_done_free(dirs);
 }
 
@@ -264,26 +264,26 @@ int many_execute(many_model *models, int count, const many_options *o)
         if (rc != EXIT_OK) return rc;
         s.done = done;
     }
-    int64_t todo = 0, in_shard = 0;
+    int64_t pending = 0, in_shard = 0;
     for (int64_t g = 0; g < s.total; g++) {
         int m;
         int64_t k;
         int32_t seed;
         in_shard += shard_has(g, o->shard_k, o->shard_n);
-        todo += is_todo(&s, g, &m, &k, &seed);
+        pending += is_pending(&s, g, &m, &k, &seed);
     }
     if (o->resume) remove_stale_temps(&s);
     long jobs = o->jobs > 0 ? o->jobs : sysconf(_SC_NPROCESSORS_ONLN);
     if (jobs < 1) jobs = 1;
     if (jobs > MANY_MAX_JOBS) jobs = MANY_MAX_JOBS;
-    if (jobs > todo) jobs = todo > 0 ? (long)todo : 1;
+    if (jobs > pending) jobs = pending > 0 ? (long)pending : 1;
     double start = now_seconds();
     many_progress progress;
     if (!o->quiet) many_progress_start(&progress);
     pthread_t threads[MANY_MAX_JOBS];
     int started = 0;
     atomic_init(&s.threads_running, 0);
-    if (todo > 0) {
+    if (pending > 0) {
         for (long t = 0; t < jobs; t++) {
             atomic_fetch_add(&s.threads_running, 1);
             if (pthread_create(&threads[started], NULL, worker, &s) != 0) {
@@ -295,17 +295,17 @@ int many_execute(many_model *models, int count, const many_options *o)
         if (started == 0) worker(&s); /* no thread could be made: run them here */
         while (atomic_load(&s.threads_running) > 0) {
             nanosleep(&(struct timespec){0, 50 * 1000 * 1000}, NULL);
-            if (!o->quiet) many_progress_show(&progress, atomic_load(&s.made) + atomic_load(&s.failed), todo, false);
+            if (!o->quiet) many_progress_show(&progress, atomic_load(&s.made) + atomic_load(&s.failed), pending, false);
         }
         for (int t = 0; t < started; t++) pthread_join(threads[t], NULL);
     }
     int64_t made = atomic_load(&s.made), failed = atomic_load(&s.failed), limited = atomic_load(&s.limited);
-    if (!o->quiet) many_progress_show(&progress, made + failed, todo, true);
+    if (!o->quiet) many_progress_show(&progress, made + failed, pending, true);
     if (!o->quiet || failed) {
         double t = now_seconds() - start;
         fprintf(stderr, "smalti: %lld %s made", (long long)made, plural((long)made, "run", "runs"));
         if (o->shard_n > 1) fprintf(stderr, " (shard %ld/%ld: %lld of %lld)", o->shard_k, o->shard_n, (long long)in_shard, (long long)s.total);
-        if (in_shard > todo) fprintf(stderr, ", %lld done before (--resume)", (long long)(in_shard - todo));
+        if (in_shard > pending) fprintf(stderr, ", %lld done before (--resume)", (long long)(in_shard - pending));
         if (failed) fprintf(stderr, ", %lld failed", (long long)failed);
         if (limited) fprintf(stderr, ", %lld stopped at the step limit (--steps)", (long long)limited);
         fprintf(stderr, "; %.1f s%s", t, made > 0 && t > 0 ? "" : "\n");

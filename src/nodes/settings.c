@@ -51,6 +51,11 @@ bool settings_parse(diag *d, const xmlNode *root, smalti_settings *s)
     s->has_seed = xml_attr(el, "seed") != NULL;
     s->seed = seed;
     if (xml_attr(el, "iso")) s->iso = iso;
+    return settings_read_colors(d, el, s->color_symbols, s->color_rgb, &s->color_count);
+}
+
+bool settings_read_colors(diag *d, const xmlNode *el, char *symbols, uint32_t *rgb, int *count)
+{
     palette colors;
     memset(&colors, 0, sizeof colors);
     if (!palette_read_colors(&colors, el, d->file, d->err)) {
@@ -59,8 +64,8 @@ bool settings_parse(diag *d, const xmlNode *root, smalti_settings *s)
     }
     for (int ch = 1; ch < 256; ch++)
         if (colors.has[ch]) {
-            s->color_symbols[s->color_count] = (char)ch;
-            s->color_rgb[s->color_count++] = colors.rgb[ch];
+            symbols[*count] = (char)ch;
+            rgb[(*count)++] = colors.rgb[ch];
         }
     return true;
 }

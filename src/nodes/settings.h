@@ -3,6 +3,7 @@
 #define SMALTI_SETTINGS_H
 #include <libxml/tree.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include "../core/diag.h"
 
 /* No setting given. */
@@ -27,4 +28,7 @@ typedef struct grid_request {
    height to 1 in 2-D and to the size in 3-D. A size in `over` replaces every side the
    settings give. The dimension: over's, else the settings', else 2. */
 void settings_grid(const smalti_settings *s, const grid_request *over, int dflt_2d, int dflt_3d, int *mx, int *my, int *mz);
+/* The <color symbol value/> children of el, as a palette file's, appended to symbols/rgb (count
+   grows); false after reporting a bad one. Model settings and pack manifests share it. */
+bool settings_read_colors(diag *d, const xmlNode *el, char *symbols, uint32_t *rgb, int *count);
 #endif

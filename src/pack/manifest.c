@@ -134,18 +134,7 @@ static bool parse_model_settings(diag *d, const xmlNode *el, pack_model *pm)
     if ((int64_t)mx * my > GRID_MAX_CELLS || (int64_t)mx * my * mz > GRID_MAX_CELLS)
         return diag_error(d, SMALTI_ERR_MODEL, pm->line, "<model> asks for a grid of %dx%dx%d cells, more than the cap of %ld",
                           mx, my, mz, (long)GRID_MAX_CELLS);
-    palette colors;
-    memset(&colors, 0, sizeof colors);
-    if (!palette_read_colors(&colors, el, d->file, d->err)) {
-        d->failed = 1;
-        return false;
-    }
-    for (int ch = 1; ch < 256; ch++)
-        if (colors.has[ch]) {
-            pm->color_symbols[pm->color_count] = (char)ch;
-            pm->color_rgb[pm->color_count++] = colors.rgb[ch];
-        }
-    return true;
+    return settings_read_colors(d, el, pm->color_symbols, pm->color_rgb, &pm->color_count);
 }
 
 static pack_model *add_model(diag *d, pack_manifest *m, int line)
