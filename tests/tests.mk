@@ -75,7 +75,7 @@ docs-test: smalti $(BUILD)/libsmalti.a tutorial-check
 	echo "docs-test: a rotted page fails with its 5 faults"
 
 conformance: $(BUILD)/conformance
-	$(BUILD)/conformance --jobs 2
+	$(BUILD)/conformance --jobs 2 --step-hashes
 
 # The same sources built with AddressSanitizer and UBSan in their own folder.
 sanitize:

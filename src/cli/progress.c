@@ -10,10 +10,9 @@ long run_with_progress(smalti_run *run, long step_limit, const char *label, bool
     bool printed = false;
     for (;;) {
         /* Step in chunks so that the clock is read rarely. */
-        for (int k = 0; k < 4096; k++) {
-            if (step_limit > 0 && smalti_run_counter(run) >= step_limit) goto done;
-            if (!smalti_run_step(run)) goto done;
-        }
+        long chunk_end = smalti_run_counter(run) + 4096;
+        if (step_limit > 0 && chunk_end > step_limit) chunk_end = step_limit;
+        if (smalti_run_to_end(run, chunk_end) < chunk_end || chunk_end == step_limit) goto done;
         if (!show) continue;
         double t = now_seconds();
         if (t - start >= 1.0 && t - last_print >= 0.2) {

@@ -24,7 +24,8 @@ static inline int32_t rng_next(rng *r)
     /* Wrapping, as .NET's int: a large seed leaves negative state behind. */
     int32_t value = (int32_t)((uint32_t)r->seeds[next] - (uint32_t)r->seeds[nextp]);
     if (value == RNG_MBIG) value--;
-    if (value < 0) value = (int32_t)((uint32_t)value + RNG_MBIG);
+    /* value < 0: add MBIG, without a branch (its sign is a coin toss). */
+    value = (int32_t)((uint32_t)value + ((uint32_t)(value >> 31) & RNG_MBIG));
     r->seeds[next] = value;
     r->inext = next;
     r->inextp = nextp;

@@ -39,6 +39,14 @@ typedef struct node_kind {
     /* Optional: the oldest step whose changes the node will still read, or -1.
        Lets the run drop older entries of its change log. */
     long (*oldest_turn)(const void *state);
+    /* Optional, for leaves: make further steps in a row, each begun with run_step_begin and
+       closed with run_step_done, while the node acts, up to max_steps; returns the steps made.
+       It must leave no trace of an attempt in which the node cannot act: its go, called again
+       then, does the same thing. The run calls it only when the next steps would call the
+       node's go first (resumes_with), and never while a step of its own is under way. */
+    long (*repeat)(run_state *run, const node *n, void *state, long max_steps);
+    /* Optional, for branches: whether this branch's next go begins with child's go. */
+    bool (*resumes_with)(const node *branch, const void *state, const node *child);
 } node_kind;
 
 struct node {

@@ -1,6 +1,7 @@
 /* run.c — one run of a model: seeding, the step loop, the change log and observers. */
 #include "run.h"
 #include <string.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -242,20 +243,36 @@ static void notify_observer(run_state *r)
     r->observer(r->observer_userdata, &ev);
 }
 
-/* One step, with the run's budget current. */
-static inline __attribute__((always_inline)) int run_step(smalti_run *run)
+/* Whether a step may start: the run goes on, and the step table has room for its entry. */
+bool run_step_begin(run_state *r)
 {
-    run_state *r = &run->rs;
-    if (r->current < 0 || r->out_of_memory || r->failed || stop_requested(&r->stop)) return 0;
+    if (r->current < 0 || r->out_of_memory || r->failed || stop_requested(&r->stop)) return false;
     if (r->first_len == r->first_cap) {
         compact_first(r);
         if (r->first_len > r->first_cap / 2) {
             int64_t *bigger = mem_realloc(r->first, (size_t)r->first_cap * 2 * sizeof *bigger);
-            if (!bigger) { r->out_of_memory = true; return 0; }
+            if (!bigger) { r->out_of_memory = true; return false; }
             r->first = bigger;
             r->first_cap *= 2;
         }
     }
+    return true;
+}
+
+void run_step_done(run_state *r, int before)
+{
+    r->acting_streak = r->acting_node == before ? r->acting_streak + 1 : 1;
+    r->counter++;
+    r->first[r->first_len++] = run_changes_end(r);
+    if (r->observer) notify_observer(r);
+    r->unlogged_len = 0;
+}
+
+/* One step, with the run's budget current. */
+static inline __attribute__((always_inline)) int run_step(smalti_run *run)
+{
+    run_state *r = &run->rs;
+    if (!run_step_begin(r)) return 0;
     int before = r->acting_node;
     r->acting_node = -1;
     node_go(r, r->model->nodes[r->current]);
@@ -265,12 +282,21 @@ static inline __attribute__((always_inline)) int run_step(smalti_run *run)
         r->acting_node = before;
         return 0;
     }
-    r->acting_streak = r->acting_node == before ? r->acting_streak + 1 : 1;
-    r->counter++;
-    r->first[r->first_len++] = run_changes_end(r);
-    if (r->observer) notify_observer(r);
-    r->unlogged_len = 0;
+    run_step_done(r, before);
     return 1;
+}
+
+/* After a step in which a leaf acted: when the next step would begin by calling that leaf again
+   (its branch is the current one and resumes with it), let the leaf make the following steps in
+   a row itself, up to `max`, while it keeps acting (node_kind.repeat). Returns the steps made. */
+static long run_repeat(run_state *r, long max)
+{
+    if (r->acting_node < 0 || max <= 0) return 0;
+    const node *leaf = r->model->nodes[r->acting_node];
+    if (!leaf->kind->repeat || leaf->parent != r->current) return 0;
+    const node *branch = r->model->nodes[leaf->parent];
+    if (!branch->kind->resumes_with || !branch->kind->resumes_with(branch, r->node_states[branch->id], leaf)) return 0;
+    return leaf->kind->repeat(r, leaf, r->node_states[leaf->id], max);
 }
 
 int smalti_run_step(smalti_run *run)
@@ -284,7 +310,8 @@ int smalti_run_step(smalti_run *run)
 long smalti_run_to_end(smalti_run *run, long step_limit)
 {
     mem_budget *caller = budget_enter(&run->rs);
-    while ((step_limit <= 0 || run->rs.counter < step_limit) && run_step(run)) {}
+    while ((step_limit <= 0 || run->rs.counter < step_limit) && run_step(run))
+        run_repeat(&run->rs, step_limit <= 0 ? LONG_MAX : step_limit - run->rs.counter);
     budget_leave(&run->rs, caller);
     return run->rs.counter;
 }

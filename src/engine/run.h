@@ -101,9 +101,33 @@ static inline void run_change_unlogged(run_state *r, int32_t index)
     if (r->observer) run_note_unlogged(r, index);
 }
 
+/* The two ends of a step, for nodes that make steps themselves (node_kind.repeat): whether
+   one may start (the run goes on and has room for it), and closing one the node made, whose
+   acting node was `before` when it began (counts it, records where its changes end, tells
+   the observer). */
+bool run_step_begin(run_state *r);
+void run_step_done(run_state *r, int before);
+
 static inline int64_t run_changes_end(const run_state *r) { return r->changes_base + r->changes_len; }
 static inline int32_t run_change_at(const run_state *r, int64_t position) { return r->changes[position - r->changes_base]; }
 static inline int64_t run_first(const run_state *r, long turn) { return r->first[turn - r->first_base]; }
+/* The common case of run_step_begin, inline: nothing to stop for, and room in the step table. */
+static inline bool run_step_ready(run_state *r)
+{
+    return r->first_len < r->first_cap && r->current >= 0 && !r->out_of_memory && !r->failed && !stop_requested(&r->stop);
+}
+/* run_step_done for a step made by the node that made the one before. */
+static inline void run_step_close(run_state *r)
+{
+    if (r->observer) {
+        run_step_done(r, r->acting_node);
+        return;
+    }
+    r->acting_streak++;
+    r->counter++;
+    r->first[r->first_len++] = run_changes_end(r);
+    r->unlogged_len = 0;
+}
 
 static inline bool node_go(run_state *r, const node *n) { return n->kind->go(r, n, r->node_states[n->id]); }
 static inline void node_reset(run_state *r, const node *n) { n->kind->reset(r, n, r->node_states[n->id]); }

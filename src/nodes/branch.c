@@ -104,6 +104,14 @@ bool branch_go(run_state *r, const node *n, void *state)
     return false;
 }
 
+/* A markov node starts every step from its first child; a sequence from the child it is on. */
+static bool branch_resumes_with(const node *n, const void *state, const node *child)
+{
+    const branch *b = (const branch *)n;
+    int at = b->markov ? 0 : ((const branch_state *)state)->n;
+    return at < b->count && b->children[at] == child;
+}
+
 const node_kind node_kind_markov = {
     .name = "markov",
     .is_branch = true,
@@ -113,6 +121,7 @@ const node_kind node_kind_markov = {
     .state_free = free,
     .reset = branch_reset,
     .go = branch_go,
+    .resumes_with = branch_resumes_with,
 };
 const node_kind node_kind_sequence = {
     .name = "sequence",
@@ -123,4 +132,5 @@ const node_kind node_kind_sequence = {
     .state_free = free,
     .reset = branch_reset,
     .go = branch_go,
+    .resumes_with = branch_resumes_with,
 };

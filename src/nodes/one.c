@@ -1,13 +1,31 @@
 /* one.c — the `one` node: apply one randomly chosen match per step. */
-#include "rulenode.h"
+#include "one_plain.h"
 #include <math.h>
 #include <string.h>
+#include <stdint.h>
+
+/* A `one` node: its rules, and for a plain node (no fields or observations) the fast path's tables. */
+typedef struct one_node {
+    rulenode rn;
+    one_plain *plain; /* NULL: not plain */
+} one_node;
 
 static node *one_load(loader *ld, const xmlNode *el, symmetry_set s)
 {
-    rulenode *rn = (rulenode *)rulenode_load(ld, el, s, &node_kind_one, sizeof(rulenode));
-    if (rn) rn->uses_mask = true;
-    return rn ? &rn->base : NULL;
+    one_node *on = (one_node *)rulenode_load(ld, el, s, &node_kind_one, sizeof(one_node));
+    if (!on) return NULL;
+    on->rn.uses_mask = true;
+    if (!on->rn.fields && !on->rn.observations && !(on->plain = one_plain_new(&on->rn, ld->grid->c))) {
+        diag_error(ld->d, SMALTI_ERR_RUNTIME, 0, "out of memory");
+        return NULL;
+    }
+    return &on->rn.base;
+}
+
+static void one_free(node *n)
+{
+    one_plain_free(((one_node *)n)->plain);
+    rulenode_free(n);
 }
 
 static void one_reset(run_state *r, const node *n, void *state)
@@ -15,7 +33,7 @@ static void one_reset(run_state *r, const node *n, void *state)
     rulenode_state *st = state;
     rulenode_reset(r, n, state);
     if (st->match_count != 0) {
-        memset(st->mask, 0, (size_t)(st->words * ((const rulenode *)n)->rule_count) * sizeof *st->mask);
+        memset(st->mask, 0, (size_t)st->words * sizeof *st->mask);
         st->match_count = 0;
     }
 }
@@ -97,6 +115,8 @@ static bool one_go(run_state *r, const node *n, void *state)
 {
     const rulenode *rn = (const rulenode *)n;
     rulenode_state *st = state;
+    const one_plain *plain = ((const one_node *)n)->plain;
+    if (plain) return one_plain_go(r, rn, plain, st);
     if (!rulenode_go(r, rn, st, rulenode_add_match)) return false;
     st->last_matched_turn = r->counter;
     if (st->has_trajectory) {
@@ -113,14 +133,24 @@ static bool one_go(run_state *r, const node *n, void *state)
     return true;
 }
 
+/* Steps in a row (node_kind.repeat), for plain nodes. A failed attempt leaves nothing to undo:
+   the scan it made is not made again, and its draws emptied the list, so go, called again,
+   draws nothing. Fields and observations are computed again by go, so those nodes do not repeat. */
+static long one_repeat(run_state *r, const node *n, void *state, long max_steps)
+{
+    const one_plain *plain = ((const one_node *)n)->plain;
+    return plain ? one_plain_repeat(r, (const rulenode *)n, plain, state, max_steps) : 0;
+}
+
 const node_kind node_kind_one = {
     .name = "one",
     .is_branch = false,
     .load = one_load,
-    .free = rulenode_free,
+    .free = one_free,
     .state_new = rulenode_state_new,
     .state_free = rulenode_state_free,
     .reset = one_reset,
     .go = one_go,
     .oldest_turn = rulenode_oldest_turn,
+    .repeat = one_repeat,
 };

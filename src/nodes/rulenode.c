@@ -20,6 +20,7 @@ void rulenode_free(node *n)
     mem_free(rn->shift_start);
     mem_free(rn->shifts);
     mem_free(rn->cell_pool);
+    mem_free(rn->boxes);
     rulenode_free_inference(rn);
     mem_free(rn);
 }
@@ -43,6 +44,31 @@ static bool load_rule_element(loader *ld, rulenode *rn, const xmlNode *xr, symme
 /* Past this many cells, per-shift copies of the rules cost more (in memory
    and page faults) than testing the one known cell again saves. */
 #define CELL_POOL_MAX (1 << 18)
+
+static bool build_shift_boxes(rulenode *rn, const grid_def *g)
+{
+    rn->boxes = mem_malloc((size_t)g->c * sizeof *rn->boxes);
+    if (!rn->boxes) return false;
+    for (int v = 0; v < g->c; v++) {
+        shift_box *b = &rn->boxes[v];
+        *b = (shift_box){{0, 0, 0}, {g->mx - 1, g->my - 1, g->mz - 1}};
+        for (int k = rn->shift_start[v]; k < rn->shift_start[v + 1]; k++) {
+            const shift_entry *e = &rn->shifts[k];
+            const int d[3] = {e->dx, e->dy, e->dz}, top[3] = {e->xmax, e->ymax, e->zmax};
+            for (int a = 0; a < 3; a++) {
+                if (d[a] > b->lo[a]) b->lo[a] = d[a];
+                if (top[a] + d[a] < b->hi[a]) b->hi[a] = top[a] + d[a];
+            }
+        }
+        /* No cell has all of v's entries inside: a box no coordinate falls in (the scans test
+           (unsigned)(x - lo) <= (unsigned)(hi - lo), so lo > hi would not do). */
+        for (int a = 0; a < 3; a++)
+            if (b->lo[a] > b->hi[a]) b->lo[0] = b->hi[0] = -(1 << 30);
+    }
+    rn->div_mx = ((uint64_t)1 << 63) / (uint64_t)g->mx + 1;
+    rn->div_plane = ((uint64_t)1 << 63) / ((uint64_t)g->mx * (uint64_t)g->my) + 1;
+    return true;
+}
 
 static bool build_shift_table(rulenode *rn, const grid_def *g)
 {
@@ -101,7 +127,7 @@ static bool build_shift_table(rulenode *rn, const grid_def *g)
     }
     rn->shift_start[g->c] = k;
     mem_free(rule_cells);
-    return true;
+    return build_shift_boxes(rn, g);
 }
 
 node *rulenode_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry, const node_kind *kind, size_t size)
@@ -170,8 +196,9 @@ void *rulenode_state_new(const node *n, const grid_def *g)
     st->matches = mem_malloc((size_t)st->match_cap * sizeof *st->matches);
     bool ok = st->matches != NULL;
     if (ok && rn->uses_mask) {
-        st->words = (cells + 63) / 64;
-        st->mask = mem_calloc((size_t)(st->words * rn->rule_count + 1), sizeof *st->mask);
+        st->mask_bits = rn->rule_bits;
+        st->words = ((cells << rn->rule_bits) + 63) / 64;
+        st->mask = mem_calloc((size_t)(st->words + 1), sizeof *st->mask);
         ok = st->mask != NULL;
     }
     if (!ok) { rulenode_state_free(st); return NULL; }

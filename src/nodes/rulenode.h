@@ -22,6 +22,13 @@ typedef struct shift_entry {
     int16_t dx, dy, dz;
 } shift_entry;
 
+/* A changed cell of value v at (x,y,z) inside box[v] (lo <= x,y,z <= hi per axis) has all of
+   v's shift entries inside the grid, so the scan tests no bounds for it. When no cell has, the
+   box lies outside the grid. */
+typedef struct shift_box {
+    int32_t lo[3], hi[3];
+} shift_box;
+
 typedef struct rulenode {
     node base;
     rule **rules;
@@ -31,6 +38,9 @@ typedef struct rulenode {
     int *shift_start;
     shift_entry *shifts;
     rule_cell *cell_pool;
+    shift_box *boxes;    /* by value */
+    /* i / MX and i / (MX*MY) as (i * div) >> 63, exact for 0 <= i < 2^31. */
+    uint64_t div_mx, div_plane;
     int steps;           /* 0: no limit */
     double temperature;
     bool uses_mask;      /* one/all remember found matches per rule and cell */
@@ -69,8 +79,12 @@ typedef struct rulenode_state {
     long last_matched_turn;  /* -1: scan the whole grid next time */
     match *matches;
     int32_t match_count, match_cap;
-    uint64_t *mask;          /* rule_count rows of `words` bits, one per cell */
+    /* Found matches, a bit each, cell-major: the bit of rule ri at corner `at` is the packed
+       match itself, (at << rule_bits) | ri, so that the few rules a changed cell can start
+       share one or two words. `words` words in all. */
+    uint64_t *mask;
     int64_t words;
+    int mask_bits;           /* the node's rule_bits */
     uint8_t *newstate;       /* prl: values being written this step */
     int32_t *order;          /* all: shuffled match order */
     /* Potentials by value (NULL rows read as 0) over `potential_block`. */
@@ -83,6 +97,9 @@ typedef struct rulenode_state {
     bool has_trajectory;     /* search found a plan: the node replays it */
     search_result trajectory;
     keyed_match *keyed;      /* all: matches ordered by potential */
+    /* one: how its incremental scans went lately, to choose how to test candidates (one_plain.c). */
+    uint32_t scan_tried, scan_kept;
+    bool scan_branch_free;
 } rulenode_state;
 
 static inline match match_pack(const rulenode *rn, int ri, int32_t at) { return ((uint32_t)at << rn->rule_bits) | (uint32_t)ri; }
@@ -101,17 +118,21 @@ void rulenode_state_free(void *state);
 void rulenode_reset(run_state *r, const node *n, void *state);
 long rulenode_oldest_turn(const void *state);
 
+static inline uint64_t mask_bit(const rulenode_state *st, int ri, int32_t at) { return ((uint64_t)(uint32_t)at << st->mask_bits) | (uint64_t)ri; }
 static inline bool mask_get(const rulenode_state *st, int ri, int32_t at)
 {
-    return (st->mask[ri * st->words + (at >> 6)] >> (at & 63)) & 1;
+    uint64_t b = mask_bit(st, ri, at);
+    return (st->mask[b >> 6] >> (b & 63)) & 1;
 }
 static inline void mask_set(rulenode_state *st, int ri, int32_t at)
 {
-    st->mask[ri * st->words + (at >> 6)] |= (uint64_t)1 << (at & 63);
+    uint64_t b = mask_bit(st, ri, at);
+    st->mask[b >> 6] |= (uint64_t)1 << (b & 63);
 }
 static inline void mask_clear(rulenode_state *st, int ri, int32_t at)
 {
-    st->mask[ri * st->words + (at >> 6)] &= ~((uint64_t)1 << (at & 63));
+    uint64_t b = mask_bit(st, ri, at);
+    st->mask[b >> 6] &= ~((uint64_t)1 << (b & 63));
 }
 static inline __attribute__((always_inline)) void rulenode_add_match(run_state *r, const rulenode *rn, rulenode_state *st, int ri, int32_t at)
 {
@@ -129,6 +150,19 @@ static inline __attribute__((always_inline)) void rulenode_add_match(run_state *
     st->match_count++;
 }
 
+static inline int32_t rulenode_div(int32_t i, uint64_t div) { return (int32_t)(((unsigned __int128)(uint32_t)i * div) >> 63); }
+
+/* Whether the shifted corner si of entry e matches: its mask bit is clear and its other cells
+   fit. Without branches on the cells' values, which are random in a growing pattern. */
+static inline __attribute__((always_inline)) bool rulenode_entry_fits(const rulenode *rn, const rulenode_state *st,
+                                                                     const shift_entry *e, const uint8_t *state, int32_t si)
+{
+    unsigned fits = !mask_get(st, e->rule, si);
+    for (const rule_cell *c = rn->cell_pool + e->cells, *c_end = c + e->count; c < c_end; c++)
+        fits &= (c->wave >> state[si + c->offset]) & 1;
+    return fits;
+}
+
 /* Look for matches of every rule around the cells changed since this node
    last matched, in the order the changes were made. */
 static inline __attribute__((always_inline)) void rulenode_scan_changes(run_state *r, const rulenode *rn, rulenode_state *st, rulenode_add_fn add)
@@ -142,26 +176,33 @@ static inline __attribute__((always_inline)) void rulenode_scan_changes(run_stat
         const int32_t i = run_change_at(r, n);
         int x, y, z = 0;
         if (MZ == 1) {
-            y = i / MX;
+            y = rulenode_div(i, rn->div_mx);
             x = i - y * MX;
         } else {
-            z = i / plane;
+            z = rulenode_div(i, rn->div_plane);
             int32_t rest = i - z * plane;
-            y = rest / MX;
+            y = rulenode_div(rest, rn->div_mx);
             x = rest - y * MX;
         }
         const uint8_t value = state[i];
         const shift_entry *e = rn->shifts + rn->shift_start[value], *e_end = rn->shifts + rn->shift_start[value + 1];
+        const shift_box *box = &rn->boxes[value];
+        if ((unsigned)(x - box->lo[0]) <= (unsigned)(box->hi[0] - box->lo[0]) &&
+            (unsigned)(y - box->lo[1]) <= (unsigned)(box->hi[1] - box->lo[1]) &&
+            (unsigned)(z - box->lo[2]) <= (unsigned)(box->hi[2] - box->lo[2])) {
+            for (; e < e_end; e++) {
+                int32_t si = i - e->offset;
+                if (rulenode_entry_fits(rn, st, e, state, si)) add(r, rn, st, e->rule, si);
+            }
+            continue;
+        }
         for (; e < e_end; e++) {
             /* One unsigned compare per axis tests both ends. */
             if ((unsigned)(x - e->dx) > (unsigned)e->xmax || (unsigned)(y - e->dy) > (unsigned)e->ymax ||
                 (unsigned)(z - e->dz) > (unsigned)e->zmax)
                 continue;
             int32_t si = i - e->offset;
-            if (mask_get(st, e->rule, si)) continue;
-            const rule_cell *c = rn->cell_pool + e->cells, *c_end = c + e->count;
-            while (c < c_end && ((c->wave >> state[si + c->offset]) & 1)) c++;
-            if (c == c_end) add(r, rn, st, e->rule, si);
+            if (rulenode_entry_fits(rn, st, e, state, si)) add(r, rn, st, e->rule, si);
         }
     }
 }

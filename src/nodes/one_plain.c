@@ -1,0 +1,295 @@
+/* one_plain.c — the fast path of a plain `one` node (no fields, observations or plan): compact
+   tables built at load, and the step that the node makes once (go) or many times in a row (repeat). */
+#include "one_plain.h"
+#include <stdint.h>
+
+/* A cell to test: grid offset from the corner, and the values it accepts. */
+typedef struct plain_cell {
+    int32_t offset;
+    uint32_t wave;
+} plain_cell;
+
+/* The first two cells of a test are inline; the rest, if any, are pool[more .. more+more_count).
+   An unused inline cell tests the corner against every value, so it always passes. */
+typedef struct plain_test {
+    plain_cell a, b;
+    int32_t more, more_count;
+} plain_test;
+
+/* A shift entry of rulenode.shifts (same index): its corner's offset from the changed cell,
+   its packed-match rule bits, and the rule's other cells. */
+typedef struct plain_entry {
+    int32_t offset;
+    uint32_t rule;
+    plain_test test;
+} plain_entry;
+
+typedef struct plain_rule {
+    plain_test test;          /* every input cell */
+    int32_t write, write_count; /* writes[write .. write+write_count) */
+} plain_rule;
+
+typedef struct plain_write {
+    int32_t offset;
+    int32_t value;
+} plain_write;
+
+struct one_plain {
+    plain_entry *entries;
+    plain_rule *rules;
+    plain_cell *pool;
+    plain_write *writes;
+};
+
+void one_plain_free(one_plain *p)
+{
+    if (!p) return;
+    mem_free(p->entries);
+    mem_free(p->rules);
+    mem_free(p->pool);
+    mem_free(p->writes);
+    mem_free(p);
+}
+
+/* Fill t from cells[0 .. count), spilling past two into the pool at *used. */
+static void plain_test_fill(plain_test *t, plain_cell *pool, int32_t *used, const rule_cell *cells, int count)
+{
+    plain_cell any = {0, UINT32_MAX};
+    t->a = count > 0 ? (plain_cell){cells[0].offset, cells[0].wave} : any;
+    t->b = count > 1 ? (plain_cell){cells[1].offset, cells[1].wave} : any;
+    t->more = *used;
+    t->more_count = count > 2 ? count - 2 : 0;
+    for (int k = 2; k < count; k++) pool[(*used)++] = (plain_cell){cells[k].offset, cells[k].wave};
+}
+
+one_plain *one_plain_new(const rulenode *rn, int values)
+{
+    one_plain *p = mem_calloc(1, sizeof *p);
+    if (!p) return NULL;
+    int32_t entries = rn->shift_start[values], pool = 0, writes = 0;
+    for (int32_t k = 0; k < entries; k++) pool += rn->shifts[k].count;
+    for (int ri = 0; ri < rn->rule_count; ri++) {
+        pool += rn->rules[ri]->match_count;
+        writes += rn->rules[ri]->write_count;
+    }
+    p->entries = mem_malloc((size_t)(entries ? entries : 1) * sizeof *p->entries);
+    p->rules = mem_malloc((size_t)(rn->rule_count ? rn->rule_count : 1) * sizeof *p->rules);
+    p->pool = mem_malloc((size_t)(pool ? pool : 1) * sizeof *p->pool);
+    p->writes = mem_malloc((size_t)(writes ? writes : 1) * sizeof *p->writes);
+    if (!p->entries || !p->rules || !p->pool || !p->writes) {
+        one_plain_free(p);
+        return NULL;
+    }
+    int32_t used = 0;
+    for (int32_t k = 0; k < entries; k++) {
+        const shift_entry *e = &rn->shifts[k];
+        p->entries[k].offset = e->offset;
+        p->entries[k].rule = (uint32_t)e->rule;
+        plain_test_fill(&p->entries[k].test, p->pool, &used, rn->cell_pool + e->cells, e->count);
+    }
+    int32_t w = 0;
+    for (int ri = 0; ri < rn->rule_count; ri++) {
+        const rule *rl = rn->rules[ri];
+        plain_test_fill(&p->rules[ri].test, p->pool, &used, rl->match, rl->match_count);
+        p->rules[ri].write = w;
+        p->rules[ri].write_count = rl->write_count;
+        for (int k = 0; k < rl->write_count; k++) p->writes[w++] = (plain_write){rl->write[k].offset, (int32_t)rl->write[k].wave};
+    }
+    return p;
+}
+
+/* Whether the cells of t fit at corner `at`, as 0 or 1, without branching on their values. The
+   callers copy t out of its table first: their stores (bytes, matches) could alias it. */
+static inline __attribute__((always_inline)) uint64_t plain_fits(plain_test t, const plain_cell *pool, const uint8_t *state, int32_t at)
+{
+    uint64_t fits = (t.a.wave >> state[at + t.a.offset]) & (t.b.wave >> state[at + t.b.offset]) & 1;
+    if (__builtin_expect(t.more_count > 0, 0))
+        for (const plain_cell *c = pool + t.more, *end = c + t.more_count; c < end; c++) fits &= (c->wave >> state[at + c->offset]) & 1;
+    return fits;
+}
+
+/* Room for `need` more matches. */
+static bool plain_reserve(run_state *r, rulenode_state *st, int32_t need)
+{
+    int64_t cap = st->match_cap;
+    while (cap - st->match_count < need) cap *= 2;
+    if (cap > INT32_MAX) cap = INT32_MAX;
+    match *bigger = cap - st->match_count >= need ? mem_realloc(st->matches, (size_t)cap * sizeof *bigger) : NULL;
+    if (!bigger) { r->out_of_memory = true; return false; }
+    st->matches = bigger;
+    st->match_cap = (int32_t)cap;
+    return true;
+}
+
+/* Test one shift entry of the changed cell i: append its match at list[count] and return the new
+   count, which moved only if the match fits and was not already listed. */
+static inline __attribute__((always_inline)) int32_t plain_add(const plain_entry *entry, int32_t i, const uint8_t *state, uint64_t *mask,
+                                                               match *list, int32_t count, int bits, const plain_cell *pool)
+{
+    const plain_entry e = *entry;
+    const int32_t si = i - e.offset;
+    const match m = ((uint32_t)si << bits) | e.rule;
+    uint64_t *word = &mask[m >> 6], w = *word;
+    const uint64_t fits = ~(w >> (m & 63)) & plain_fits(e.test, pool, state, si);
+    list[count] = m;
+    *word = w | fits << (m & 63);
+    return count + (int32_t)fits;
+}
+
+/* Every shift entry of a changed cell far enough from the edges that none needs a bounds test.
+   Kept out of line so that its loop has the registers to itself. */
+static __attribute__((noinline)) int32_t plain_scan_inside(const plain_entry *e, const plain_entry *end, int32_t i, const uint8_t *state,
+                                                           uint64_t *mask, match *list, int32_t count, int bits, const plain_cell *pool)
+{
+    for (; e < end; e++) count = plain_add(e, i, state, mask, list, count, bits, pool);
+    return count;
+}
+
+/* plain_scan_inside with a branch on each test, which is cheaper when the tests mostly go one
+   way (a maze's corridors: most neighbours do not fit). */
+static __attribute__((noinline)) int32_t plain_scan_inside_branching(const plain_entry *e, const plain_entry *end, int32_t i,
+                                                                     const uint8_t *state, uint64_t *mask, match *list, int32_t count,
+                                                                     int bits, const plain_cell *pool)
+{
+    for (; e < end; e++) {
+        const plain_entry en = *e;
+        const int32_t si = i - en.offset;
+        if (!((en.test.a.wave >> state[si + en.test.a.offset]) & 1) || !((en.test.b.wave >> state[si + en.test.b.offset]) & 1) ||
+            !plain_fits(en.test, pool, state, si))
+            continue;
+        const match m = ((uint32_t)si << bits) | en.rule;
+        uint64_t *word = &mask[m >> 6];
+        if ((*word >> (m & 63)) & 1) continue;
+        *word |= (uint64_t)1 << (m & 63);
+        list[count++] = m;
+    }
+    return count;
+}
+
+/* Which of the two scans to use: branch-free while about as many candidates fit as not (then
+   a branch would be mispredicted often), branching otherwise; judged every 1024 candidates. */
+static inline void plain_judge_scan(rulenode_state *st, int32_t tried, int32_t kept)
+{
+    st->scan_tried += (uint32_t)tried;
+    st->scan_kept += (uint32_t)kept;
+    if (st->scan_tried < 1024) return;
+    st->scan_branch_free = st->scan_kept * 8 > st->scan_tried && st->scan_kept * 8 < st->scan_tried * 7;
+    st->scan_tried = st->scan_kept = 0;
+}
+
+/* The incremental scan (rulenode_scan_changes, same order), with every candidate appended and
+   kept only when it fits (the count moves by 0 or 1): whether a cell next to a growing pattern
+   fits is a coin toss for the branch predictor. */
+static inline __attribute__((always_inline)) void plain_scan(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st)
+{
+    const int MX = r->mx, MZ = r->mz, bits = rn->rule_bits;
+    const int32_t plane = MX * r->my;
+    const uint8_t *state = r->state;
+    uint64_t *mask = st->mask;
+    const plain_entry *entries = p->entries;
+    const plain_cell *pool = p->pool;
+    const int64_t end = run_changes_end(r);
+    for (int64_t n = run_first(r, st->last_matched_turn); n < end; n++) {
+        if (stop_requested_at(&r->stop, n)) return;
+        const int32_t i = run_change_at(r, n);
+        const uint8_t value = state[i];
+        const int32_t from = rn->shift_start[value], to = rn->shift_start[value + 1];
+        if (st->match_cap - st->match_count < to - from && !plain_reserve(r, st, to - from)) return;
+        int x, y, z = 0;
+        if (MZ == 1) {
+            y = rulenode_div(i, rn->div_mx);
+            x = i - y * MX;
+        } else {
+            z = rulenode_div(i, rn->div_plane);
+            int32_t rest = i - z * plane;
+            y = rulenode_div(rest, rn->div_mx);
+            x = rest - y * MX;
+        }
+        const shift_box *box = &rn->boxes[value];
+        const bool inside = (unsigned)(x - box->lo[0]) <= (unsigned)(box->hi[0] - box->lo[0]) &&
+                            (unsigned)(y - box->lo[1]) <= (unsigned)(box->hi[1] - box->lo[1]) &&
+                            (unsigned)(z - box->lo[2]) <= (unsigned)(box->hi[2] - box->lo[2]);
+        if (inside) {
+            const int32_t before = st->match_count;
+            st->match_count = (st->scan_branch_free ? plain_scan_inside : plain_scan_inside_branching)(
+                entries + from, entries + to, i, state, mask, st->matches, before, bits, pool);
+            plain_judge_scan(st, to - from, st->match_count - before);
+            continue;
+        }
+        match *list = st->matches;
+        int32_t count = st->match_count;
+        for (int32_t k = from; k < to; k++) {
+            /* One unsigned compare per axis tests both ends. */
+            const shift_entry *se = &rn->shifts[k];
+            if ((unsigned)(x - se->dx) > (unsigned)se->xmax || (unsigned)(y - se->dy) > (unsigned)se->ymax ||
+                (unsigned)(z - se->dz) > (unsigned)se->zmax)
+                continue;
+            count = plain_add(&entries[k], i, state, mask, list, count, bits, pool);
+        }
+        st->match_count = count;
+    }
+}
+
+/* The first scan of the whole grid, out of line: it runs once. */
+static __attribute__((noinline)) void plain_scan_all(run_state *r, const rulenode *rn, rulenode_state *st)
+{
+    rulenode_scan_all(r, rn, st, rulenode_add_match);
+}
+
+/* One step: find the new matches, draw until one still holds (dropping the stale ones), apply it. */
+static inline __attribute__((always_inline)) bool plain_step(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, rng *random)
+{
+    if (rn->steps > 0 && st->counter >= rn->steps) return false;
+    if (st->last_matched_turn >= 0) plain_scan(r, rn, p, st);
+    else plain_scan_all(r, rn, st);
+    /* An interrupted scan: the run stops. (A scan cut short by memory goes on, as rulenode_go does:
+       the step is made from what was found, and the run stops before the next.) */
+    if (stop_said(&r->stop)) return false;
+    st->last_matched_turn = r->counter;
+    uint8_t *state = r->state;
+    const int bits = rn->rule_bits;
+    const uint32_t rule_mask = (1u << bits) - 1;
+    match *list = st->matches;
+    uint64_t *mask = st->mask;
+    const plain_rule *rules = p->rules;
+    const plain_cell *pool = p->pool;
+    int32_t count = st->match_count;
+    while (count > 0) {
+        const int32_t k = rng_next_max(random, count);
+        const match m = list[k];
+        list[k] = list[--count];
+        mask[m >> 6] &= ~((uint64_t)1 << (m & 63));
+        const plain_rule pr = rules[m & rule_mask];
+        const int32_t at = (int32_t)(m >> bits);
+        if (!plain_fits(pr.test, pool, state, at)) continue;
+        st->match_count = count;
+        for (const plain_write *w = p->writes + pr.write, *end = w + pr.write_count; w < end; w++) {
+            const int32_t i = at + w->offset;
+            if (state[i] != w->value) {
+                state[i] = (uint8_t)w->value;
+                run_change(r, i);
+            }
+        }
+        st->counter++;
+        r->acting_node = rn->base.id;
+        return true;
+    }
+    st->match_count = 0;
+    return false;
+}
+
+bool one_plain_go(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st) { return plain_step(r, rn, p, st, &r->random); }
+
+long one_plain_repeat(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
+{
+    /* The generator in a local, which no store to the grid can alias, so its indices stay in registers. */
+    rng random = r->random;
+    long made = 0;
+    while (made < max_steps && (run_step_ready(r) || run_step_begin(r))) {
+        if (!plain_step(r, rn, p, st, &random)) break;
+        run_step_close(r);
+        made++;
+    }
+    r->random = random;
+    return made;
+}

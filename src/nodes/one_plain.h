@@ -1,0 +1,14 @@
+/* one_plain.h — the fast path of a plain `one` node (no fields, observations or plan). */
+#ifndef SMALTI_ONE_PLAIN_H
+#define SMALTI_ONE_PLAIN_H
+#include "rulenode.h"
+
+typedef struct one_plain one_plain;
+
+/* The node's rules and shift entries as compact tables, once its shift table is built. */
+one_plain *one_plain_new(const rulenode *rn, int values);
+void one_plain_free(one_plain *p);
+/* One step (node_kind.go), and steps in a row (node_kind.repeat). */
+bool one_plain_go(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st);
+long one_plain_repeat(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps);
+#endif
