@@ -182,21 +182,27 @@ static inline void plain_judge_scan(rulenode_state *st, int32_t tried, int32_t k
    fits is a coin toss for the branch predictor. */
 static inline __attribute__((always_inline)) void plain_scan(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st)
 {
-    const int MX = r->mx, MZ = r->mz, bits = rn->rule_bits;
+    const int MX = r->mx, bits = rn->rule_bits;
+    const bool flat = r->mz == 1;
     const int32_t plane = MX * r->my;
     const uint8_t *state = r->state;
     uint64_t *mask = st->mask;
     const plain_entry *entries = p->entries;
     const plain_cell *pool = p->pool;
-    const int64_t end = run_changes_end(r);
-    for (int64_t n = run_first(r, st->last_matched_turn); n < end; n++) {
-        if (stop_requested_at(&r->stop, n)) return;
-        const int32_t i = run_change_at(r, n);
+    const int32_t *shift_start = rn->shift_start;
+    const int64_t first = run_first(r, st->last_matched_turn);
+    /* No change is logged during the scan, so the log cannot move under these pointers. */
+    const int32_t *change = r->changes + (first - r->changes_base), *changes_end = r->changes + r->changes_len;
+    int32_t tried = 0, kept = 0;
+    for (int64_t n = first; change < changes_end; change++, n++) {
+        if (stop_requested_at(&r->stop, n)) break;
+        const int32_t i = *change;
         const uint8_t value = state[i];
-        const int32_t from = rn->shift_start[value], to = rn->shift_start[value + 1];
-        if (st->match_cap - st->match_count < to - from && !plain_reserve(r, st, to - from)) return;
+        const int32_t from = shift_start[value], to = shift_start[value + 1];
+        if (from == to) continue;
+        if (st->match_cap - st->match_count < to - from && !plain_reserve(r, st, to - from)) break;
         int x, y, z = 0;
-        if (MZ == 1) {
+        if (flat) {
             y = rulenode_div(i, rn->div_mx);
             x = i - y * MX;
         } else {
@@ -206,28 +212,29 @@ static inline __attribute__((always_inline)) void plain_scan(run_state *r, const
             x = rest - y * MX;
         }
         const shift_box *box = &rn->boxes[value];
-        const bool inside = (unsigned)(x - box->lo[0]) <= (unsigned)(box->hi[0] - box->lo[0]) &&
-                            (unsigned)(y - box->lo[1]) <= (unsigned)(box->hi[1] - box->lo[1]) &&
-                            (unsigned)(z - box->lo[2]) <= (unsigned)(box->hi[2] - box->lo[2]);
-        if (inside) {
-            const int32_t before = st->match_count;
+        const int32_t before = st->match_count;
+        if ((unsigned)(x - box->lo[0]) <= (unsigned)(box->hi[0] - box->lo[0]) &&
+            (unsigned)(y - box->lo[1]) <= (unsigned)(box->hi[1] - box->lo[1]) &&
+            (unsigned)(z - box->lo[2]) <= (unsigned)(box->hi[2] - box->lo[2])) {
             st->match_count = (st->scan_branch_free ? plain_scan_inside : plain_scan_inside_branching)(
                 entries + from, entries + to, i, state, mask, st->matches, before, bits, pool);
-            plain_judge_scan(st, to - from, st->match_count - before);
-            continue;
+        } else {
+            match *list = st->matches;
+            int32_t count = before;
+            for (int32_t k = from; k < to; k++) {
+                /* One unsigned compare per axis tests both ends. */
+                const shift_entry *se = &rn->shifts[k];
+                if ((unsigned)(x - se->dx) > (unsigned)se->xmax || (unsigned)(y - se->dy) > (unsigned)se->ymax ||
+                    (unsigned)(z - se->dz) > (unsigned)se->zmax)
+                    continue;
+                count = plain_add(&entries[k], i, state, mask, list, count, bits, pool);
+            }
+            st->match_count = count;
         }
-        match *list = st->matches;
-        int32_t count = st->match_count;
-        for (int32_t k = from; k < to; k++) {
-            /* One unsigned compare per axis tests both ends. */
-            const shift_entry *se = &rn->shifts[k];
-            if ((unsigned)(x - se->dx) > (unsigned)se->xmax || (unsigned)(y - se->dy) > (unsigned)se->ymax ||
-                (unsigned)(z - se->dz) > (unsigned)se->zmax)
-                continue;
-            count = plain_add(&entries[k], i, state, mask, list, count, bits, pool);
-        }
-        st->match_count = count;
+        tried += to - from;
+        kept += st->match_count - before;
     }
+    plain_judge_scan(st, tried, kept);
 }
 
 /* The first scan of the whole grid, out of line: it runs once. */
