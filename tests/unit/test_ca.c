@@ -114,10 +114,11 @@ static void conv_mixed_run(bool heavy, bool periodic, int mx, int my, int mz, ch
     heavy_values[32] = 0;
     snprintf(xml, sizeof xml,
              "<convolution values=\"DAB\" neighborhood=\"%s\" periodic=\"%s\" steps=\"7\">"
-             "  <rule in=\"D\" out=\"A\" p=\"0.3\"/>"
-             "  <rule in=\"A\" out=\"B\" values=\"B\" sum=\"2..5\"/>"
-             "  <rule in=\"A\" out=\"D\" values=\"AD\" sum=\"3..12\" p=\"0.7\"/>"
+             "  <rule in=\"D\" out=\"A\" p=\"0.4\"/>"
+             "  <rule in=\"A\" out=\"B\" values=\"A\" sum=\"3..8\"/>"
              "  <rule in=\"B\" out=\"D\" values=\"%s\" sum=\"0\"/>"
+             "  <rule in=\"A\" out=\"D\" values=\"AB\" sum=\"0..2\" p=\"0.7\"/>"
+             "  <rule in=\"B\" out=\"A\" values=\"B\" sum=\"4..27\"/>"
              "</convolution>",
              mz > 1 ? "NoCorners" : "Moore", periodic ? "True" : "False", heavy ? heavy_values : "D");
     smalti_model *model = unit_load(xml, "mixed", mx, my, mz, NULL);
