@@ -32,6 +32,11 @@ static inline int32_t rng_next(rng *r)
     return value;
 }
 
+/* The next n values of rng_next, in order, into out (the generator advances
+   by n). Runs of the ring that neither index wraps in are computed as one
+   vector loop: `prl` draws once per match, hundreds of thousands a step. */
+void rng_fill(rng *r, int32_t *out, int n);
+
 /* [0, 1) */
 static inline double rng_next_double(rng *r) { return rng_next(r) * (1.0 / RNG_MBIG); }
 

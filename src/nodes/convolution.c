@@ -29,10 +29,30 @@ typedef struct convolution {
     int neighbour_count;
 } convolution;
 
+/* The fast step works layer by layer (z-planes in 3-D, rows in 2-D): per rule
+   with sums, each neighbour's weight is looked up once per cell into a layer
+   padded by one cell (wrapped or zero), and a row's sums are then whole-row
+   additions of shifted layer rows, one per neighbour. Three layers are kept
+   (the one before, this one, the next), plus the first layer as it was
+   (periodic grids wrap back to it after it changed) and the layer before the
+   first (periodic: the last layer as it was; otherwise zeros). */
+enum { CONV_RING = 3, CONV_FIRST = 3, CONV_BEFORE = 4, CONV_SLOTS = 5, CONV_VECTOR = 16 };
+
 typedef struct conv_state {
     int counter;
-    uint8_t *before;                   /* the grid as the step began */
+    uint8_t *before;                   /* the slow step only: the grid as the step began */
     int32_t offsets[26];               /* the neighbours as flat offsets in this grid */
+    /* The fast step (before == NULL): */
+    int layers, layer_size, px;        /* layer count, padded layer size, padded row length */
+    int8_t layer_of[26];               /* a neighbour's layer: -1, 0 or 1 */
+    int32_t in_layer[26];              /* its offset within a padded layer */
+    int slot_stride;                   /* layer_size and slack for whole vectors read past a row */
+    uint8_t *slots;                    /* rule_count * CONV_SLOTS padded layers */
+    int sum_stride;                    /* mx rounded up to whole vectors */
+    uint8_t *sums;                     /* rule_count rows of sums */
+    /* rule_order[rule_start[v] .. rule_start[v+1]): the rules, in order, that can turn value v into another. */
+    int32_t rule_start[GRID_MAX_VALUES + 1];
+    int32_t *rule_order;
 } conv_state;
 
 static const char *const conv_attrs[] = {"neighborhood", "periodic", "steps", "in", "out", "p", "values", "sum", NULL};
@@ -164,6 +184,27 @@ static node *convolution_load(loader *ld, const xmlNode *el, symmetry_set parent
     return &c->base;
 }
 
+static void convolution_state_free(void *state)
+{
+    conv_state *st = state;
+    if (st) {
+        mem_free(st->before);
+        mem_free(st->slots);
+        mem_free(st->sums);
+        mem_free(st->rule_order);
+    }
+    mem_free(st);
+}
+
+/* The fast step's sums fit a byte: every rule's heaviest value times the neighbour count. */
+static bool conv_sums_fit_bytes(const convolution *c)
+{
+    for (int k = 0; k < c->rule_count; k++)
+        for (int v = 0; v < GRID_MAX_VALUES; v++)
+            if (c->rules[k].weight[v] * c->neighbour_count > 255) return false;
+    return true;
+}
+
 static void *convolution_state_new(const node *n, const grid_def *g)
 {
     const convolution *c = (const convolution *)n;
@@ -171,16 +212,36 @@ static void *convolution_state_new(const node *n, const grid_def *g)
     if (!st) return NULL;
     for (int k = 0; k < c->neighbour_count; k++)
         st->offsets[k] = c->neighbours[k][0] + c->neighbours[k][1] * g->mx + c->neighbours[k][2] * g->mx * g->my;
-    st->before = mem_malloc((size_t)g->mx * g->my * g->mz);
-    if (!st->before) { mem_free(st); return NULL; }
+    if (!conv_sums_fit_bytes(c)) {
+        st->before = mem_malloc((size_t)g->mx * g->my * g->mz);
+        if (!st->before) { mem_free(st); return NULL; }
+        return st;
+    }
+    bool flat = g->mz == 1; /* 2-D: layers are rows */
+    st->px = g->mx + 2;
+    st->layers = flat ? g->my : g->mz;
+    st->layer_size = flat ? st->px : st->px * (g->my + 2);
+    for (int k = 0; k < c->neighbour_count; k++) {
+        st->layer_of[k] = flat ? c->neighbours[k][1] : c->neighbours[k][2];
+        st->in_layer[k] = c->neighbours[k][0] + (flat ? 0 : c->neighbours[k][1] * st->px);
+    }
+    st->slot_stride = st->layer_size + 2 * CONV_VECTOR;
+    st->sum_stride = (g->mx + CONV_VECTOR - 1) / CONV_VECTOR * CONV_VECTOR;
+    st->slots = mem_calloc((size_t)c->rule_count * CONV_SLOTS, (size_t)st->slot_stride);
+    st->sums = mem_malloc((size_t)c->rule_count * st->sum_stride);
+    st->rule_order = mem_malloc((size_t)c->rule_count * sizeof *st->rule_order);
+    if (!st->slots || !st->sums || !st->rule_order) {
+        convolution_state_free(st);
+        return NULL;
+    }
+    int32_t next = 0;
+    for (int v = 0; v < GRID_MAX_VALUES; v++) {
+        st->rule_start[v] = next;
+        for (int k = 0; k < c->rule_count; k++)
+            if (c->rules[k].input == v && c->rules[k].output != v) st->rule_order[next++] = k;
+    }
+    st->rule_start[GRID_MAX_VALUES] = next;
     return st;
-}
-
-static void convolution_state_free(void *state)
-{
-    conv_state *st = state;
-    if (st) mem_free(st->before);
-    mem_free(st);
 }
 
 static void convolution_reset(run_state *r, const node *n, void *state)
@@ -214,13 +275,10 @@ static int neighbour_sum(const run_state *r, const convolution *c, const conv_st
     return sum;
 }
 
-static bool convolution_go(run_state *r, const node *n, void *state)
+/* The slow step (weights too heavy for byte sums): neighbours read one by one. */
+static bool convolution_go_cells(run_state *r, const convolution *c, conv_state *st, bool *change)
 {
-    const convolution *c = (const convolution *)n;
-    conv_state *st = state;
-    if (c->steps > 0 && st->counter >= c->steps) return false;
     memcpy(st->before, r->state, (size_t)r->cells);
-    bool change = false;
     int32_t i = 0;
     for (int z = 0; z < r->mz; z++)
         for (int y = 0; y < r->my; y++) {
@@ -238,11 +296,126 @@ static bool convolution_go(run_state *r, const node *n, void *state)
                     }
                     r->state[i] = cr->output;
                     run_change_unlogged(r, i);
-                    change = true;
+                    *change = true;
                     break;
                 }
             }
         }
+    return true;
+}
+
+/* Layer l of the grid as it is now, weighted by `weight`, into padded layer b. */
+static void conv_build_layer(const run_state *r, const convolution *c, const conv_state *st, const uint8_t *weight, int l,
+                             uint8_t *b)
+{
+    const int MX = r->mx, px = st->px;
+    const bool flat = r->mz == 1;
+    const int rows = flat ? 1 : r->my;
+    const uint8_t *cells = r->state + (int64_t)l * (flat ? MX : MX * r->my);
+    for (int y = 0; y < rows; y++) {
+        uint8_t *row = b + (flat ? 0 : (y + 1) * px);
+        const uint8_t *src = cells + (int64_t)y * MX;
+        for (int x = 0; x < MX; x++) row[x + 1] = weight[src[x]];
+        row[0] = c->periodic ? row[MX] : 0;
+        row[MX + 1] = c->periodic ? row[1] : 0;
+    }
+    if (!flat) {
+        if (c->periodic) {
+            memcpy(b, b + r->my * px, (size_t)px);
+            memcpy(b + (r->my + 1) * px, b + px, (size_t)px);
+        } else {
+            memset(b, 0, (size_t)px);
+            memset(b + (r->my + 1) * px, 0, (size_t)px);
+        }
+    }
+}
+
+typedef uint8_t conv_v16 __attribute__((vector_size(CONV_VECTOR)));
+
+/* sum[0 .. n) += add[0 .. n), n a multiple of CONV_VECTOR (the sums past the
+   row are never read, and the layers have slack for the bytes read past it). */
+static inline void conv_add_row(uint8_t *sum, const uint8_t *add, int n)
+{
+    for (int x = 0; x < n; x += CONV_VECTOR) {
+        conv_v16 a, b;
+        memcpy(&a, sum + x, sizeof a);
+        memcpy(&b, add + x, sizeof b);
+        a += b;
+        memcpy(sum + x, &a, sizeof a);
+    }
+}
+
+/* The fast step: the same cells, rules and draws in the same order as the
+   slow one, with each row's neighbour sums computed before its cells change
+   (the layers hold the grid as the step began). */
+static bool convolution_go_layers(run_state *r, const convolution *c, conv_state *st, bool *change)
+{
+    const int MX = r->mx, L = st->layers, LS = st->slot_stride, R = c->rule_count, SW = st->sum_stride;
+    const bool flat = r->mz == 1;
+    const int rows = flat ? 1 : r->my;
+    for (int k = 0; k < R; k++) {
+        if (!c->rules[k].has_sums) continue;
+        uint8_t *slot = st->slots + (size_t)k * CONV_SLOTS * LS;
+        conv_build_layer(r, c, st, c->rules[k].weight, 0, slot);
+        if (c->periodic) {
+            memcpy(slot + CONV_FIRST * LS, slot, (size_t)st->layer_size);
+            conv_build_layer(r, c, st, c->rules[k].weight, L - 1, slot + CONV_BEFORE * LS);
+        } /* else CONV_BEFORE stays zero */
+    }
+    for (int l = 0; l < L; l++) {
+        for (int k = 0; k < R; k++) {
+            if (!c->rules[k].has_sums) continue;
+            uint8_t *slot = st->slots + (size_t)k * CONV_SLOTS * LS;
+            /* The next layer, while it is still as the step began. */
+            if (l + 1 < L) conv_build_layer(r, c, st, c->rules[k].weight, l + 1, slot + (size_t)((l + 1) % CONV_RING) * LS);
+        }
+        for (int y = 0; y < rows; y++) {
+            if (stop_requested(&r->stop)) return false; /* the run stops; its grid is not an output */
+            const int base = 1 + (flat ? 0 : (y + 1) * st->px);
+            for (int k = 0; k < R; k++) {
+                if (!c->rules[k].has_sums) continue;
+                const uint8_t *slot = st->slots + (size_t)k * CONV_SLOTS * LS;
+                const uint8_t *layer_at[3] = {
+                    slot + (size_t)(l == 0 ? CONV_BEFORE : (l - 1) % CONV_RING) * LS,
+                    slot + (size_t)(l % CONV_RING) * LS,
+                    slot + (size_t)(l + 1 < L ? (l + 1) % CONV_RING : c->periodic ? CONV_FIRST : CONV_BEFORE) * LS,
+                };
+                uint8_t *sum = st->sums + (size_t)k * SW;
+                memset(sum, 0, (size_t)SW);
+                for (int n = 0; n < c->neighbour_count; n++)
+                    conv_add_row(sum, layer_at[st->layer_of[n] + 1] + base + st->in_layer[n], SW);
+            }
+            const int32_t row_start = flat ? l * MX : (l * r->my + y) * MX;
+            for (int x = 0; x < MX; x++) {
+                const int32_t i = row_start + x;
+                const uint8_t input = r->state[i];
+                for (int j = st->rule_start[input], end = st->rule_start[input + 1]; j < end; j++) {
+                    const int k = st->rule_order[j];
+                    const conv_rule *cr = &c->rules[k];
+                    /* The draw happens before the count is looked at, as in the reference. */
+                    if (cr->p != 1.0 && !(rng_next(&r->random) < cr->p * INT_MAX)) continue;
+                    if (cr->has_sums) {
+                        int sum = st->sums[(size_t)k * SW + x];
+                        if (sum > CONV_MAX_SUM || !cr->sums[sum]) continue;
+                    }
+                    r->state[i] = cr->output;
+                    run_change_unlogged(r, i);
+                    *change = true;
+                    break;
+                }
+            }
+        }
+    }
+    return true;
+}
+
+static bool convolution_go(run_state *r, const node *n, void *state)
+{
+    const convolution *c = (const convolution *)n;
+    conv_state *st = state;
+    if (c->steps > 0 && st->counter >= c->steps) return false;
+    bool change = false;
+    if (!(st->before ? convolution_go_cells(r, c, st, &change) : convolution_go_layers(r, c, st, &change))) return false;
     st->counter++;
     if (change) r->acting_node = n->id;
     return change;

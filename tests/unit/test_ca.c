@@ -1,5 +1,7 @@
 /* test_ca.c — cellular automata through `convolution`: Game of Life patterns on a wrapping grid. */
 #include "unit.h"
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include "smalti.h"
 
@@ -102,12 +104,56 @@ static void test_glider(void **state)
     smalti_model_free(model);
 }
 
+/* A convolution with random draws, overlapping rules and sums, on the given
+   grid; `heavy`: one rule weighs a value 32 times, which makes the node count
+   neighbours one by one instead of by byte rows (its sum="0" means the same). */
+static void conv_mixed_run(bool heavy, bool periodic, int mx, int my, int mz, char *out)
+{
+    char xml[1024], heavy_values[40];
+    memset(heavy_values, 'D', 32);
+    heavy_values[32] = 0;
+    snprintf(xml, sizeof xml,
+             "<convolution values=\"DAB\" neighborhood=\"%s\" periodic=\"%s\" steps=\"7\">"
+             "  <rule in=\"D\" out=\"A\" p=\"0.4\"/>"
+             "  <rule in=\"A\" out=\"B\" values=\"A\" sum=\"3..8\"/>"
+             "  <rule in=\"B\" out=\"D\" values=\"%s\" sum=\"0\"/>"
+             "  <rule in=\"A\" out=\"D\" values=\"AB\" sum=\"0..2\" p=\"0.7\"/>"
+             "  <rule in=\"B\" out=\"A\" values=\"B\" sum=\"4..27\"/>"
+             "</convolution>",
+             mz > 1 ? "NoCorners" : "Moore", periodic ? "True" : "False", heavy ? heavy_values : "D");
+    smalti_model *model = unit_load(xml, "mixed", mx, my, mz, NULL);
+    smalti_error err;
+    smalti_run *run = smalti_run_new(model, 5, &err);
+    assert_non_null(run);
+    smalti_run_to_end(run, 100);
+    grid_text(run, out);
+    smalti_run_free(run);
+    smalti_model_free(model);
+}
+
+/* The row-sum step and the cell-by-cell step agree on every grid shape,
+   wrapping or not, thin ones included (a side of 1 or 2 wraps onto itself). */
+static void test_row_sums_match_cell_sums(void **state)
+{
+    (void)state;
+    const int shapes[][3] = {{1, 1, 1}, {3, 1, 1}, {1, 4, 1}, {6, 5, 1}, {37, 19, 1}, {2, 2, 2},
+                             {1, 3, 2}, {3, 1, 4}, {5, 4, 3}, {17, 9, 6}};
+    static char fast[4096], slow[4096];
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++)
+        for (int periodic = 0; periodic < 2; periodic++) {
+            conv_mixed_run(false, periodic, shapes[k][0], shapes[k][1], shapes[k][2], fast);
+            conv_mixed_run(true, periodic, shapes[k][0], shapes[k][1], shapes[k][2], slow);
+            assert_string_equal(fast, slow);
+        }
+}
+
 int run_ca_tests(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_blinker),
         cmocka_unit_test(test_block),
         cmocka_unit_test(test_glider),
+        cmocka_unit_test(test_row_sums_match_cell_sums),
     };
     return cmocka_run_group_tests_name("cellular automata", tests, NULL, NULL);
 }

@@ -73,9 +73,37 @@ static void draws_stay_in_range(void **state)
     }
 }
 
+/* rng_fill gives the values rng_next would, in order, and leaves the same
+   generator behind, for any count (runs that wrap the ring, counts of 0, 1
+   and more than the ring) and for states with negative values (a large seed,
+   or arbitrary state), mixed with single draws. */
+static void fill_is_next_repeated(void **state)
+{
+    (void)state;
+    const int32_t seeds[] = {1, 42, 2000000000, INT32_MIN};
+    for (int s = 0; s < 5; s++) {
+        rng a, b;
+        rng_seed(&a, seeds[s % 4]);
+        if (s == 4) /* arbitrary state: wrapping subtraction, MBIG and negative values */
+            for (int k = 0; k < 56; k++) a.seeds[k] = (int32_t)((uint32_t)k * 0x9E3779B9u) | (k == 7 ? 0x7fffffff : 0);
+        b = a;
+        int32_t buf[200];
+        for (int it = 0; it < 500; it++) {
+            int n = (it * 37) % 131;
+            rng_fill(&a, buf, n);
+            for (int k = 0; k < n; k++) assert_int_equal(buf[k], rng_next(&b));
+            if (it % 3 == 0) assert_int_equal(rng_next(&a), rng_next(&b));
+        }
+        assert_int_equal(a.inext, b.inext);
+        assert_int_equal(a.inextp, b.inextp);
+        assert_memory_equal(a.seeds + 1, b.seeds + 1, 55 * sizeof(int32_t));
+    }
+}
+
 int run_rng_tests(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(fill_is_next_repeated),
         cmocka_unit_test(next_matches_dotnet_seed_42),
         cmocka_unit_test(scaled_draws_follow_the_sample),
         cmocka_unit_test(negative_seeds_use_absolute_value),
