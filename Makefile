@@ -11,10 +11,12 @@ XML2_FLAGS = $(shell pkg-config --$(1) libxml-2.0 2>/dev/null || xml2-config --$
 XML2_CFLAGS = $(eval XML2_CFLAGS := $(call XML2_FLAGS,cflags))$(XML2_CFLAGS)
 XML2_LIBS = $(eval XML2_LIBS := $(or $(call XML2_FLAGS,libs),-lxml2))$(XML2_LIBS)
 CPPFLAGS_ALL = -std=c11 -D_DEFAULT_SOURCE -ffp-contract=off -Iinclude -Ibuild/gen $(XML2_CFLAGS) $(WARN)
-LDLIBS  = $(XML2_LIBS) -lzip -lcrypto -lgif -lz -lm
+# libzip and libcrypto (packs) and libmicrohttpd (`smalti studio`) are not linked: they are loaded
+# when a command first needs them (src/pack/ziplib.c, src/cli/httplib.c), so that starting any
+# other command maps none of them. Their -dev packages give the headers; dlopen is in glibc's libc.
+LDLIBS  = $(XML2_LIBS) -lgif -lz -lm
 BUILD   ?= build
-# Only the CLI's `smalti studio` serves HTTP; the library does not link libmicrohttpd.
-CLI_LIBS = -lmicrohttpd -lpthread
+CLI_LIBS = -lpthread
 
 LIB_SRC := $(wildcard src/core/*.c src/wfc/*.c src/nodes/*.c src/engine/*.c src/io/*.c src/trace/*.c src/pack/*.c)
 CLI_SRC := $(wildcard src/cli/*.c)
