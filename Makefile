@@ -24,7 +24,9 @@ LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:src/%.c=$(BUILD)/obj/%.o)
 HEADERS := $(wildcard include/*.h src/*/*.h)
 
-# Debian packages the build needs, with a file that shows each is there.
+# Debian packages the build needs, with a file that shows each is there. libzip, libssl and
+# libmicrohttpd give only headers to the build; their -dev packages depend on the libraries
+# (libzip4, libssl3, libmicrohttpd12) that packs and studio load at run time.
 DEPS := libxml2-dev:/usr/include/libxml2/libxml/parser.h \
         libstb-dev:/usr/include/stb/stb_image.h \
         zlib1g-dev:/usr/include/zlib.h \
