@@ -11,10 +11,12 @@ XML2_FLAGS = $(shell pkg-config --$(1) libxml-2.0 2>/dev/null || xml2-config --$
 XML2_CFLAGS = $(eval XML2_CFLAGS := $(call XML2_FLAGS,cflags))$(XML2_CFLAGS)
 XML2_LIBS = $(eval XML2_LIBS := $(or $(call XML2_FLAGS,libs),-lxml2))$(XML2_LIBS)
 CPPFLAGS_ALL = -std=c11 -D_DEFAULT_SOURCE -ffp-contract=off -Iinclude -Ibuild/gen $(XML2_CFLAGS) $(WARN)
-LDLIBS  = $(XML2_LIBS) -lzip -lcrypto -lgif -lz -lm
+# libzip and libcrypto (packs) and libmicrohttpd (`smalti studio`) are not linked: they are loaded
+# when a command first needs them (src/pack/ziplib.c, src/cli/httplib.c), so that starting any
+# other command maps none of them. Their -dev packages give the headers; dlopen is in glibc's libc.
+LDLIBS  = $(XML2_LIBS) -lgif -lz -lm
 BUILD   ?= build
-# Only the CLI's `smalti studio` serves HTTP; the library does not link libmicrohttpd.
-CLI_LIBS = -lmicrohttpd -lpthread
+CLI_LIBS = -lpthread
 
 LIB_SRC := $(wildcard src/core/*.c src/wfc/*.c src/nodes/*.c src/engine/*.c src/io/*.c src/trace/*.c src/pack/*.c)
 CLI_SRC := $(wildcard src/cli/*.c)
@@ -22,7 +24,9 @@ LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:src/%.c=$(BUILD)/obj/%.o)
 HEADERS := $(wildcard include/*.h src/*/*.h)
 
-# Debian packages the build needs, with a file that shows each is there.
+# Debian packages the build needs, with a file that shows each is there. libzip, libssl and
+# libmicrohttpd give only headers to the build; their -dev packages depend on the libraries
+# (libzip4, libssl3, libmicrohttpd12) that packs and studio load at run time.
 DEPS := libxml2-dev:/usr/include/libxml2/libxml/parser.h \
         libstb-dev:/usr/include/stb/stb_image.h \
         zlib1g-dev:/usr/include/zlib.h \
@@ -66,9 +70,14 @@ $(BUILD)/.deps $(BUILD)/.test-deps $(BUILD)/.fuzz-deps: Makefile
 	fi
 	@mkdir -p $(BUILD) && touch $@
 
+# The default palette, compiled in as a table ({'B', 0x000000}, ...) rather than as XML text that
+# every start would parse (0.45 M instructions, an eighth of a small run). A <color> line of any
+# other form stops the build; a unit test checks the table against the file read as a palette.
 $(BUILD)/gen/palette.inc: rules/palette.xml | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
-	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
+	@if grep '<color ' $< | grep -qv '^ *<color symbol="[A-Za-z0-9]" value="[0-9A-Fa-f]\{6\}"/>$$'; then \
+	  echo "$<: every <color> must be one line <color symbol=\"X\" value=\"RRGGBB\"/> (X a letter or digit)"; exit 1; fi
+	sed -n "s|^ *<color symbol=\"\([A-Za-z0-9]\)\" value=\"\([0-9A-Fa-f]\{6\}\)\"/>$$|{'\1', 0x\2},|p" $< > $@
 
 # The trace viewer's page, styles and scripts, compiled into `smalti view` as C strings
 # (? is escaped so that no trigraph can form).

@@ -27,7 +27,7 @@ $(BUILD)/smalti.pc: install.mk include/smalti.h $(BUILD)/gen/datadir.txt
 	  'datadir=$(call PC_PATH,$(DATADIR))' '' 'Name: smalti' \
 	  'Description: a fast interpreter of MarkovJunior procedural generators' 'Version: $(SO_VERSION)' \
 	  'URL: https://github.com/mxgmn/MarkovJunior' \
-	  'Requires.private: libxml-2.0 libzip libcrypto zlib' 'Libs: -L$${libdir} -lsmalti' 'Libs.private: -lgif -lm' \
+	  'Requires.private: libxml-2.0 zlib' 'Libs: -L$${libdir} -lsmalti' 'Libs.private: -lgif -lm' \
 	  'Cflags: -I$${includedir}' > $@
 
 # smalti(1), from the binary's own help texts.

@@ -3,6 +3,7 @@
 #include "many.h"
 #include "cli.h"
 #include "pack_zip.h"
+#include "../pack/ziplib.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -267,6 +268,13 @@ static int read_done(const char *path, int fd, manifest_done *done)
 int manifest_open(const char *path, bool resume, int *fd, manifest_done **done)
 {
     *done = NULL;
+    /* Every line carries the grid's SHA-256: libcrypto is loaded now, before any run, or not at all. */
+    smalti_error err = {0};
+    if (!cryptolib_get(&err)) {
+        *fd = -1;
+        fprintf(stderr, "%s: error: %s\n", path, err.message);
+        return EXIT_RUNTIME;
+    }
     *fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (*fd < 0) {
         fprintf(stderr, "%s: error: cannot open the manifest: %s\n", path, strerror(errno));

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <zip.h>
 #include "../core/diag.h"
+#include "../pack/ziplib.h"
 
 void pack_dos_time(int64_t unix_time, uint16_t *dos_time, uint16_t *dos_date)
 {
@@ -51,29 +51,29 @@ static char *checksum_list(const zip_member *members, size_t count, size_t *len)
     return text;
 }
 
-static bool add_entry(zip_t *za, const char *name, const void *data, size_t size, uint16_t dos_time, uint16_t dos_date)
+static bool add_entry(const ziplib *zl, zip_t *za, const char *name, const void *data, size_t size, uint16_t dos_time, uint16_t dos_date)
 {
-    zip_source_t *src = zip_source_buffer(za, data, size, 0);
+    zip_source_t *src = zl->zip_source_buffer(za, data, size, 0);
     if (!src) return false;
-    zip_int64_t idx = zip_file_add(za, name, src, ZIP_FL_ENC_UTF_8);
+    zip_int64_t idx = zl->zip_file_add(za, name, src, ZIP_FL_ENC_UTF_8);
     if (idx < 0) {
-        zip_source_free(src);
+        zl->zip_source_free(src);
         return false;
     }
-    return zip_set_file_compression(za, (zip_uint64_t)idx, ZIP_CM_DEFLATE, 6) == 0 &&
-           zip_file_set_dostime(za, (zip_uint64_t)idx, dos_time, dos_date, 0) == 0 &&
-           zip_file_set_external_attributes(za, (zip_uint64_t)idx, 0, ZIP_OPSYS_UNIX, (zip_uint32_t)0100644 << 16) == 0;
+    return zl->zip_set_file_compression(za, (zip_uint64_t)idx, ZIP_CM_DEFLATE, 6) == 0 &&
+           zl->zip_file_set_dostime(za, (zip_uint64_t)idx, dos_time, dos_date, 0) == 0 &&
+           zl->zip_file_set_external_attributes(za, (zip_uint64_t)idx, 0, ZIP_OPSYS_UNIX, (zip_uint32_t)0100644 << 16) == 0;
 }
 
 /* The bytes libzip wrote into the memory source. */
-static bool take_bytes(zip_source_t *mem, unsigned char **out, size_t *out_size)
+static bool take_bytes(const ziplib *zl, zip_source_t *mem, unsigned char **out, size_t *out_size)
 {
     zip_stat_t st;
-    if (zip_source_open(mem) < 0) return false;
-    bool ok = zip_source_stat(mem, &st) == 0 && (st.valid & ZIP_STAT_SIZE);
+    if (zl->zip_source_open(mem) < 0) return false;
+    bool ok = zl->zip_source_stat(mem, &st) == 0 && (st.valid & ZIP_STAT_SIZE);
     unsigned char *buf = ok ? malloc(st.size ? (size_t)st.size : 1) : NULL;
-    ok = buf && zip_source_read(mem, buf, st.size) == (zip_int64_t)st.size;
-    zip_source_close(mem);
+    ok = buf && zl->zip_source_read(mem, buf, st.size) == (zip_int64_t)st.size;
+    zl->zip_source_close(mem);
     if (!ok) {
         free(buf);
         return false;
@@ -86,17 +86,20 @@ static bool take_bytes(zip_source_t *mem, unsigned char **out, size_t *out_size)
 bool pack_zip_build(zip_member *members, size_t count, uint16_t dos_time, uint16_t dos_date, const char *out_name,
                     unsigned char **zip, size_t *zip_size, smalti_error *err)
 {
+    /* Both libraries first: the checksums below are taken with libcrypto. */
+    const ziplib *zl = ziplib_get(err);
+    if (!zl || !cryptolib_get(err)) return false;
     zip_members_sort(members, count);
     size_t sums_len = 0;
     char *sums = checksum_list(members, count, &sums_len);
     zip_error_t ze;
-    zip_error_init(&ze);
-    zip_source_t *mem = sums ? zip_source_buffer_create(NULL, 0, 0, &ze) : NULL;
+    zl->zip_error_init(&ze);
+    zip_source_t *mem = sums ? zl->zip_source_buffer_create(NULL, 0, 0, &ze) : NULL;
     zip_t *za = NULL;
     bool ok = false;
     if (mem) {
-        zip_source_keep(mem); /* it outlives the archive: the bytes are read from it after zip_close */
-        za = zip_open_from_source(mem, ZIP_TRUNCATE, &ze);
+        zl->zip_source_keep(mem); /* it outlives the archive: the bytes are read from it after zip_close */
+        za = zl->zip_open_from_source(mem, ZIP_TRUNCATE, &ze);
     }
     if (za) {
         /* The checksum list goes where its name sorts among the members. */
@@ -104,26 +107,26 @@ bool pack_zip_build(zip_member *members, size_t count, uint16_t dos_time, uint16
         ok = true;
         for (size_t i = 0; ok && i <= count; i++) {
             if (!sums_added && (i == count || strcmp(PACK_CHECKSUMS_NAME, members[i].name) < 0)) {
-                ok = add_entry(za, PACK_CHECKSUMS_NAME, sums, sums_len, dos_time, dos_date);
+                ok = add_entry(zl, za, PACK_CHECKSUMS_NAME, sums, sums_len, dos_time, dos_date);
                 sums_added = true;
             }
-            if (ok && i < count) ok = add_entry(za, members[i].name, members[i].data, members[i].size, dos_time, dos_date);
+            if (ok && i < count) ok = add_entry(zl, za, members[i].name, members[i].data, members[i].size, dos_time, dos_date);
         }
-        if (!ok) zip_error_set(&ze, zip_error_code_zip(zip_get_error(za)), zip_error_code_system(zip_get_error(za)));
-        if (ok && zip_close(za) < 0) {
-            zip_error_set(&ze, zip_error_code_zip(zip_get_error(za)), zip_error_code_system(zip_get_error(za)));
+        if (!ok) zl->zip_error_set(&ze, zl->zip_error_code_zip(zl->zip_get_error(za)), zl->zip_error_code_system(zl->zip_get_error(za)));
+        if (ok && zl->zip_close(za) < 0) {
+            zl->zip_error_set(&ze, zl->zip_error_code_zip(zl->zip_get_error(za)), zl->zip_error_code_system(zl->zip_get_error(za)));
             ok = false;
         }
-        if (!ok) zip_discard(za);
-        else if (!take_bytes(mem, zip, zip_size)) {
-            zip_error_set(&ze, ZIP_ER_MEMORY, 0);
+        if (!ok) zl->zip_discard(za);
+        else if (!take_bytes(zl, mem, zip, zip_size)) {
+            zl->zip_error_set(&ze, ZIP_ER_MEMORY, 0);
             ok = false;
         }
     }
-    if (!sums) zip_error_set(&ze, ZIP_ER_MEMORY, 0);
-    if (!ok) error_set(err, SMALTI_ERR_IO, out_name, 0, "cannot make the zip: %s", zip_error_strerror(&ze));
-    zip_error_fini(&ze);
-    if (mem) zip_source_free(mem);
+    if (!sums) zl->zip_error_set(&ze, ZIP_ER_MEMORY, 0);
+    if (!ok) error_set(err, SMALTI_ERR_IO, out_name, 0, "cannot make the zip: %s", zl->zip_error_strerror(&ze));
+    zl->zip_error_fini(&ze);
+    if (mem) zl->zip_source_free(mem);
     free(sums);
     return ok;
 }

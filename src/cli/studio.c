@@ -17,6 +17,7 @@
 #include "../core/resource.h"
 #include "../nodes/settings.h"
 #include "cli.h"
+#include "httplib.h"
 
 #define STUDIO_DEFAULT_STEPS 100000
 #define STUDIO_DEFAULT_TIMEOUT 10.0
@@ -375,6 +376,11 @@ int cmd_studio(int argc, char **argv)
         else s.model_path = a;
     }
     if (!s.model_path) return studio_usage("%s", "missing MODEL.xml");
+    char why_lib[600];
+    if (!httplib_get(why_lib, sizeof why_lib)) {
+        fprintf(stderr, "smalti: error: %s\n", why_lib);
+        return EXIT_RUNTIME;
+    }
     /* A model that is not there (or a folder) is an error now; a broken one is shown in the page. */
     int why_not = input_file_error(s.model_path);
     if (why_not) {

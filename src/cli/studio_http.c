@@ -5,7 +5,6 @@
 #include "studio.h"
 #include <arpa/inet.h>
 #include <errno.h>
-#include <microhttpd.h>
 #include <netinet/in.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,6 +13,7 @@
 #include <sys/random.h>
 #include <time.h>
 #include "cli.h"
+#include "httplib.h"
 
 static const char viewer_html[] =
 #include "view/viewer.html.inc"
@@ -110,15 +110,16 @@ static bool build_page(const studio *s)
 static enum MHD_Result respond(struct MHD_Connection *c, unsigned status, const char *type, const void *body, size_t len,
                                enum MHD_ResponseMemoryMode mode)
 {
-    struct MHD_Response *r = MHD_create_response_from_buffer(len, (void *)body, mode);
+    const httplib *mhd = httplib_get(NULL, 0); /* loaded by cmd_studio before the server started */
+    struct MHD_Response *r = mhd->MHD_create_response_from_buffer(len, (void *)body, mode);
     if (!r) return MHD_NO;
-    MHD_add_response_header(r, "Content-Type", type);
-    MHD_add_response_header(r, "Content-Security-Policy", STUDIO_CSP);
-    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
-    MHD_add_response_header(r, "Referrer-Policy", "no-referrer"); /* the token is in the URL */
-    MHD_add_response_header(r, "Cache-Control", "no-store");
-    enum MHD_Result ok = MHD_queue_response(c, status, r);
-    MHD_destroy_response(r);
+    mhd->MHD_add_response_header(r, "Content-Type", type);
+    mhd->MHD_add_response_header(r, "Content-Security-Policy", STUDIO_CSP);
+    mhd->MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    mhd->MHD_add_response_header(r, "Referrer-Policy", "no-referrer"); /* the token is in the URL */
+    mhd->MHD_add_response_header(r, "Cache-Control", "no-store");
+    enum MHD_Result ok = mhd->MHD_queue_response(c, status, r);
+    mhd->MHD_destroy_response(r);
     return ok;
 }
 
@@ -193,20 +194,21 @@ static void sse_free(void *cls)
 
 static enum MHD_Result serve_events(studio *s, struct MHD_Connection *c)
 {
+    const httplib *mhd = httplib_get(NULL, 0); /* loaded by cmd_studio before the server started */
     sse_conn *sc = calloc(1, sizeof *sc);
     if (!sc) return MHD_NO;
     sc->s = s;
-    struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64 * 1024, sse_read, sc, sse_free);
+    struct MHD_Response *r = mhd->MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64 * 1024, sse_read, sc, sse_free);
     if (!r) {
         free(sc);
         return MHD_NO;
     }
-    MHD_add_response_header(r, "Content-Type", "text/event-stream");
-    MHD_add_response_header(r, "Content-Security-Policy", STUDIO_CSP);
-    MHD_add_response_header(r, "Cache-Control", "no-store");
-    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
-    enum MHD_Result ok = MHD_queue_response(c, MHD_HTTP_OK, r);
-    MHD_destroy_response(r);
+    mhd->MHD_add_response_header(r, "Content-Type", "text/event-stream");
+    mhd->MHD_add_response_header(r, "Content-Security-Policy", STUDIO_CSP);
+    mhd->MHD_add_response_header(r, "Cache-Control", "no-store");
+    mhd->MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    enum MHD_Result ok = mhd->MHD_queue_response(c, MHD_HTTP_OK, r);
+    mhd->MHD_destroy_response(r);
     return ok;
 }
 
@@ -215,20 +217,21 @@ static enum MHD_Result serve_events(studio *s, struct MHD_Connection *c)
 /* POST api/run?seed=S&size=N&steps=N&timeout=SECONDS: run again with these (each optional). */
 static enum MHD_Result serve_run(studio *s, struct MHD_Connection *c)
 {
+    const httplib *mhd = httplib_get(NULL, 0); /* loaded by cmd_studio before the server started */
     studio_params p;
     pthread_mutex_lock(&s->lock);
     p = s->params;
     pthread_mutex_unlock(&s->lock);
     const char *v;
-    if ((v = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "seed")) && *v &&
+    if ((v = mhd->MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "seed")) && *v &&
         !parse_int_arg(v, INT32_MIN, INT32_MAX, &p.seed))
         return respond_text(c, MHD_HTTP_BAD_REQUEST, "seed: a whole number\n");
-    if ((v = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "size")) && *v && !parse_int_arg(v, 0, 4096, &p.size))
+    if ((v = mhd->MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "size")) && *v && !parse_int_arg(v, 0, 4096, &p.size))
         return respond_text(c, MHD_HTTP_BAD_REQUEST, "size: 0 (the model's own) to 4096\n");
-    if ((v = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "steps")) && *v &&
+    if ((v = mhd->MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "steps")) && *v &&
         !parse_int_arg(v, 1, 1000000000, &p.steps))
         return respond_text(c, MHD_HTTP_BAD_REQUEST, "steps: 1 to 1000000000\n");
-    if ((v = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "timeout")) && *v) {
+    if ((v = mhd->MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "timeout")) && *v) {
         char *end;
         double t = strtod(v, &end);
         if (*end || !(t > 0 && t <= 3600)) return respond_text(c, MHD_HTTP_BAD_REQUEST, "timeout: seconds, over 0, at most 3600\n");
@@ -261,6 +264,7 @@ static bool host_allowed(const studio *s, const char *host)
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method, const char *version,
                               const char *upload_data, size_t *upload_size, void **req)
 {
+    const httplib *mhd = httplib_get(NULL, 0); /* loaded by cmd_studio before the server started */
     (void)version, (void)upload_data;
     static int started;
     if (!*req) { /* the headers: answer once the body (ignored) is in */
@@ -273,7 +277,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     }
     studio *s = cls;
     /* Only a page this server gave out, reached by the loopback name, is answered. */
-    if (!host_allowed(s, MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST)))
+    if (!host_allowed(s, mhd->MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST)))
         return respond_text(c, MHD_HTTP_FORBIDDEN, "forbidden\n");
     size_t tl = strlen(s->token);
     if (url[0] != '/' || strlen(url) < tl + 2 || !same_secret(url + 1, s->token, tl) || url[tl + 1] != '/')
@@ -300,6 +304,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 
 bool studio_http_start(studio *s, unsigned port, char *err, size_t err_size)
 {
+    const httplib *mhd = httplib_get(err, err_size);
+    if (!mhd) return false;
     uint8_t raw[16];
     if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw) {
         snprintf(err, err_size, "no random token: %s", strerror(errno));
@@ -312,21 +318,22 @@ bool studio_http_start(studio *s, unsigned port, char *err, size_t err_size)
     }
     struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    s->httpd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION, (uint16_t)port, NULL, NULL,
+    s->httpd = mhd->MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION, (uint16_t)port, NULL, NULL,
                                 handle, s, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_CONNECTION_LIMIT,
                                 (unsigned)64, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10, MHD_OPTION_END);
     if (!s->httpd) {
         snprintf(err, err_size, "cannot listen on 127.0.0.1:%u%s", port, port ? " (in use?)" : "");
         return false;
     }
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(s->httpd, MHD_DAEMON_INFO_BIND_PORT);
+    const union MHD_DaemonInfo *info = mhd->MHD_get_daemon_info(s->httpd, MHD_DAEMON_INFO_BIND_PORT);
     s->port = info ? info->port : port;
     return true;
 }
 
 void studio_http_stop(studio *s)
 {
-    if (s->httpd) MHD_stop_daemon(s->httpd);
+    const httplib *mhd = httplib_get(NULL, 0); /* loaded by cmd_studio before the server started */
+    if (s->httpd) mhd->MHD_stop_daemon(s->httpd);
     s->httpd = NULL;
     free(page_html), free(page_css), free(page_js);
     page_html = page_css = page_js = NULL;

@@ -1,5 +1,5 @@
 /* palette.c — symbol colours: the built-in default (rules/palette.xml, compiled
-   in) and palette files in the same format. */
+   in as a table) and palette files in the same format. */
 #include "output.h"
 #include <ctype.h>
 #include <errno.h>
@@ -11,9 +11,13 @@
 #include "../core/resource.h"
 #include "../core/xmlutil.h"
 
-static const char default_palette_xml[] =
+/* rules/palette.xml as {symbol, 0xRRGGBB} pairs, made from it by the Makefile. */
+static const struct {
+    char symbol;
+    uint32_t rgb;
+} default_colors[] = {
 #include "palette.inc"
-    ;
+};
 
 /* Exactly RRGGBB: strtoul alone would also take "0x", a sign, spaces and fewer digits. */
 static bool parse_rrggbb(const char *text, uint32_t *rgb)
@@ -58,10 +62,10 @@ static bool palette_from_doc(palette *p, xmlDoc *doc, const char *name, smalti_e
 void palette_default(palette *p)
 {
     memset(p, 0, sizeof *p);
-    xmlDoc *doc = xmlReadMemory(default_palette_xml, (int)sizeof default_palette_xml - 1, "palette.xml", NULL,
-                                XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-    palette_from_doc(p, doc, "palette.xml", NULL);
-    xmlFreeDoc(doc);
+    for (size_t i = 0; i < sizeof default_colors / sizeof *default_colors; i++) {
+        p->rgb[(unsigned char)default_colors[i].symbol] = default_colors[i].rgb;
+        p->has[(unsigned char)default_colors[i].symbol] = true;
+    }
 }
 
 bool palette_load_file(palette *p, const char *path, smalti_error *err)

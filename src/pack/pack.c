@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <zip.h>
 #include "../core/diag.h"
+#include "ziplib.h"
 
 typedef struct pack_entry {
     char *name;
@@ -79,16 +79,16 @@ static const unsigned char *zip_resource_read(void *userdata, const char *path, 
 }
 
 /* Inflate entry i into e, counting bytes as they come: the sizes in a zip's headers can lie. */
-static bool zip_inflate(pack *p, zip_t *za, zip_uint64_t i, pack_entry *e, uint64_t *total, smalti_error *err)
+static bool zip_inflate(const ziplib *zl, pack *p, zip_t *za, zip_uint64_t i, pack_entry *e, uint64_t *total, smalti_error *err)
 {
     char label[PATH_MAX + 64];
     pack_entry_label(p, e->name, label, sizeof label);
     zip_stat_t st;
-    zip_stat_init(&st);
-    uint64_t compressed = zip_stat_index(za, i, 0, &st) == 0 && (st.valid & ZIP_STAT_COMP_SIZE) ? st.comp_size : 0;
-    zip_file_t *zf = zip_fopen_index(za, i, 0);
+    zl->zip_stat_init(&st);
+    uint64_t compressed = zl->zip_stat_index(za, i, 0, &st) == 0 && (st.valid & ZIP_STAT_COMP_SIZE) ? st.comp_size : 0;
+    zip_file_t *zf = zl->zip_fopen_index(za, i, 0);
     if (!zf) {
-        error_set(err, SMALTI_ERR_MODEL, label, 0, "cannot read the entry: %s", zip_strerror(za));
+        error_set(err, SMALTI_ERR_MODEL, label, 0, "cannot read the entry: %s", zl->zip_strerror(za));
         return false;
     }
     size_t cap = 1 << 12, n = 0;
@@ -108,9 +108,9 @@ static bool zip_inflate(pack *p, zip_t *za, zip_uint64_t i, pack_entry *e, uint6
         }
         /* Never ask for more than the cap leaves, so that a bomb stops at the cap. */
         uint64_t left = p->max_unpacked - *total + 1, want = cap - n;
-        zip_int64_t got = zip_fread(zf, e->data + n, want < left ? want : left);
+        zip_int64_t got = zl->zip_fread(zf, e->data + n, want < left ? want : left);
         if (got < 0) {
-            error_set(err, SMALTI_ERR_MODEL, label, 0, "cannot inflate the entry: %s", zip_file_strerror(zf));
+            error_set(err, SMALTI_ERR_MODEL, label, 0, "cannot inflate the entry: %s", zl->zip_file_strerror(zf));
             ok = false;
             break;
         }
@@ -129,7 +129,7 @@ static bool zip_inflate(pack *p, zip_t *za, zip_uint64_t i, pack_entry *e, uint6
             ok = false;
         }
     }
-    zip_fclose(zf);
+    zl->zip_fclose(zf);
     if (!ok) return false;
     e->data[n] = 0;
     e->size = n;
@@ -138,20 +138,22 @@ static bool zip_inflate(pack *p, zip_t *za, zip_uint64_t i, pack_entry *e, uint6
 
 static bool zip_open_entries(pack *p, smalti_error *err)
 {
+    const ziplib *zl = ziplib_get(err);
+    if (!zl) return false;
     int code = 0;
-    zip_t *za = zip_open(p->path, ZIP_RDONLY | ZIP_CHECKCONS, &code);
+    zip_t *za = zl->zip_open(p->path, ZIP_RDONLY | ZIP_CHECKCONS, &code);
     /* The consistency check refuses two entries of one name without saying which: open it
        without, so that the check below names the entry. */
-    if (!za && code == ZIP_ER_EXISTS) za = zip_open(p->path, ZIP_RDONLY, &code);
+    if (!za && code == ZIP_ER_EXISTS) za = zl->zip_open(p->path, ZIP_RDONLY, &code);
     if (!za) {
         zip_error_t ze;
-        zip_error_init_with_code(&ze, code);
+        zl->zip_error_init_with_code(&ze, code);
         bool missing = code == ZIP_ER_NOENT || code == ZIP_ER_OPEN || code == ZIP_ER_READ;
-        error_set(err, missing ? SMALTI_ERR_IO : SMALTI_ERR_MODEL, p->path, 0, "cannot open the pack: %s", zip_error_strerror(&ze));
-        zip_error_fini(&ze);
+        error_set(err, missing ? SMALTI_ERR_IO : SMALTI_ERR_MODEL, p->path, 0, "cannot open the pack: %s", zl->zip_error_strerror(&ze));
+        zl->zip_error_fini(&ze);
         return false;
     }
-    zip_int64_t count = zip_get_num_entries(za, 0);
+    zip_int64_t count = zl->zip_get_num_entries(za, 0);
     bool ok = true;
     if (count < 0 || count > PACK_MAX_ENTRIES) {
         error_set(err, SMALTI_ERR_MODEL, p->path, 0, "the zip holds %lld entries; at most %d are allowed", (long long)count,
@@ -165,7 +167,7 @@ static bool zip_open_entries(pack *p, smalti_error *err)
     }
     /* First every name and kind, before a byte is inflated. */
     for (zip_int64_t i = 0; ok && i < count; i++) {
-        const char *name = zip_get_name(za, (zip_uint64_t)i, 0), *why;
+        const char *name = zl->zip_get_name(za, (zip_uint64_t)i, 0), *why;
         char label[PATH_MAX + 64];
         pack_entry_label(p, name ? name : "?", label, sizeof label);
         if (!name || !pack_name_is_safe(name, &why)) {
@@ -175,7 +177,7 @@ static bool zip_open_entries(pack *p, smalti_error *err)
         }
         zip_uint8_t opsys;
         zip_uint32_t attributes;
-        if (zip_file_get_external_attributes(za, (zip_uint64_t)i, 0, &opsys, &attributes) == 0 && opsys == ZIP_OPSYS_UNIX &&
+        if (zl->zip_file_get_external_attributes(za, (zip_uint64_t)i, 0, &opsys, &attributes) == 0 && opsys == ZIP_OPSYS_UNIX &&
             ((attributes >> 16) & S_IFMT) == S_IFLNK) {
             error_set(err, SMALTI_ERR_MODEL, label, 0, "the entry is a symbolic link; a pack may not hold links, refused");
             ok = false;
@@ -204,15 +206,15 @@ static bool zip_open_entries(pack *p, smalti_error *err)
     }
     uint64_t total = 0;
     for (size_t k = 0; ok && k < p->entry_count; k++) {
-        zip_int64_t i = zip_name_locate(za, p->entries[k].name, 0);
+        zip_int64_t i = zl->zip_name_locate(za, p->entries[k].name, 0);
         if (i < 0) {
             error_set(err, SMALTI_ERR_MODEL, p->path, 0, "entry %s cannot be found again", p->entries[k].name);
             ok = false;
             break;
         }
-        ok = zip_inflate(p, za, (zip_uint64_t)i, &p->entries[k], &total, err);
+        ok = zip_inflate(zl, p, za, (zip_uint64_t)i, &p->entries[k], &total, err);
     }
-    zip_discard(za); /* opened read-only: nothing to write */
+    zl->zip_discard(za); /* opened read-only: nothing to write */
     return ok;
 }
 

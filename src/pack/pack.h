@@ -134,7 +134,8 @@ const unsigned char *pack_entry_data(const pack *p, const char *name, size_t *si
 
 /* The checksum list a built zip holds (checksums.c): "HEX  NAME" lines, as sha256sum prints them. */
 #define PACK_CHECKSUMS_NAME "SHA256SUMS"
-/* The SHA-256 of data as 64 lowercase hex digits and a NUL. */
+/* The SHA-256 of data as 64 lowercase hex digits and a NUL. libcrypto is loaded at first use:
+   call cryptolib_get (ziplib.h) first, which says when it cannot be; without it the digits are zeros. */
 void pack_sha256_hex(const void *data, size_t size, char hex[65]);
 /* A zip with a SHA256SUMS: every entry but the list itself is listed once, with its SHA-256, and
    every listed entry is there; false with err naming the entry otherwise. true without a list.

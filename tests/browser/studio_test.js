@@ -228,12 +228,15 @@ async function main() {
     check(/time cap/.test(await page.textContent("#st-state")), "the page says the time cap stopped the run");
 
     // An endless model that rewrites a 128² grid at every step: stopped by the cap on recorded changes.
+    // Under a time cap of 30 s: on a loaded machine its 10 million changes can take more than 0.5 s.
+    await page.fill("#st-timeout", "30");
     save(`<all values="BW">
   <smalti size="128"/>
   <rule in="B" out="W"/>
   <rule in="W" out="B"/>
 </all>
 `);
+    await page.click("#st-run");
     await page.waitForFunction(() => window.smaltiStudio.end === "changecap", null, { timeout: 20000 });
     check(/more than the page holds/.test(await page.textContent("#st-state")), "the page says the run was stopped at the change cap");
     save(`<markov values="BW">
@@ -242,6 +245,8 @@ async function main() {
   <one in="W" out="B"/>
 </markov>
 `);
+    await page.fill("#st-timeout", "0.5");
+    await page.click("#st-run");
     await page.waitForFunction(() => window.smaltiStudio.end === "timecap", null, { timeout: 5000 });
 
     // A new edit cancels a run still going (capped at 30 s here).

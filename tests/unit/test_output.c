@@ -140,6 +140,23 @@ static void default_palette_matches_reference(void **state)
     assert_true(compared >= 50);
 }
 
+/* The compiled-in table (the Makefile makes it from rules/palette.xml) holds exactly what that
+   file gives when read as a palette file: the same symbols, the same colours, none more. */
+static void default_palette_is_rules_palette_xml(void **state)
+{
+    (void)state;
+    palette ours, file;
+    palette_default(&ours);
+    memset(&file, 0, sizeof file);
+    assert_true(palette_load_file(&file, "rules/palette.xml", NULL));
+    int symbols = 0;
+    for (int ch = 0; ch < 256; ch++) {
+        assert_int_equal(ours.has[ch], file.has[ch]);
+        if (file.has[ch]) assert_int_equal(ours.rgb[ch], file.rgb[ch]), symbols++;
+    }
+    assert_int_equal(symbols, 52);
+}
+
 /* What a temp_hook heard: names claimed and released, each released name already gone. */
 typedef struct heard {
     int claims, releases;
@@ -210,6 +227,7 @@ int run_output_tests(void)
         cmocka_unit_test(png_decodes_to_palette_colours),
         cmocka_unit_test(vox_lists_every_filled_cell),
         cmocka_unit_test(default_palette_matches_reference),
+        cmocka_unit_test(default_palette_is_rules_palette_xml),
         cmocka_unit_test(atomic_files_tell_their_temporary_names),
     };
     return cmocka_run_group_tests_name("output", tests, NULL, NULL);
