@@ -73,7 +73,7 @@ $(BUILD)/.deps $(BUILD)/.test-deps $(BUILD)/.fuzz-deps: Makefile
 # The default palette, compiled in as a table ({'B', 0x000000}, ...) rather than as XML text that
 # every start would parse (0.45 M instructions, an eighth of a small run). A <color> line of any
 # other form stops the build; a unit test checks the table against the file read as a palette.
-$(BUILD)/gen/palette.inc: rules/palette.xml | $(BUILD)/.deps
+$(BUILD)/gen/palette_table.inc: rules/palette.xml | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	@if grep '<color ' $< | grep -qv '^ *<color symbol="[A-Za-z0-9]" value="[0-9A-Fa-f]\{6\}"/>$$'; then \
 	  echo "$<: every <color> must be one line <color symbol=\"X\" value=\"RRGGBB\"/> (X a letter or digit)"; exit 1; fi
@@ -89,7 +89,7 @@ $(BUILD)/gen/view/%.inc: src/view/% | $(BUILD)/.deps
 $(BUILD)/obj/cli/view.o $(BUILD)/obj/cli/studio_http.o: $(VIEW_INC)
 
 # The library is built with hidden visibility: only what smalti.h marks SMALTI_API is exported.
-$(BUILD)/obj/%.o: src/%.c $(HEADERS) $(BUILD)/gen/palette.inc | $(BUILD)/.deps
+$(BUILD)/obj/%.o: src/%.c $(HEADERS) $(BUILD)/gen/palette_table.inc | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -DSMALTI_BUILD -fvisibility=hidden -fPIC -fno-semantic-interposition -c $< -o $@
 

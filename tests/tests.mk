@@ -112,7 +112,7 @@ tiled-roundtrip: smalti | $(BUILD)/.test-deps
 .PHONY: symbols layers unit cli-test docs-test conformance sanitize trace-roundtrip browser-test tiled-roundtrip
 
 # -Wall -Wextra must stay clean under both gcc and clang.
-warnings: $(BUILD)/gen/palette.inc $(VIEW_INC)
+warnings: $(BUILD)/gen/palette_table.inc $(VIEW_INC)
 	@for cc in gcc clang; do command -v $$cc >/dev/null || continue; \
 	  for f in $(LIB_SRC) $(CLI_SRC); do $$cc $(CPPFLAGS_ALL) -Werror -fsyntax-only $$f || exit 1; done; \
 	  echo "$$cc: no warnings"; done

@@ -16,7 +16,7 @@ static const struct {
     char symbol;
     uint32_t rgb;
 } default_colors[] = {
-#include "palette.inc"
+#include "palette_table.inc"
 };
 
 /* Exactly RRGGBB: strtoul alone would also take "0x", a sign, spaces and fewer digits. */

@@ -30,7 +30,7 @@ $(BUILD)/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c $(FUZZ_COMMON) $
 $(BUILD)/fuzz-pack: tests/fuzz/pack.c $(FUZZ_COMMON) $(FUZZ_HEADERS) $(BUILD)/libsmalti.a
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(FUZZ_COMMON) $(BUILD)/libsmalti.a $(LDLIBS)
 
-fuzz-build: $(BUILD)/.fuzz-deps $(BUILD)/gen/palette.inc
+fuzz-build: $(BUILD)/.fuzz-deps $(BUILD)/gen/palette_table.inc
 	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=$(FUZZ_CC) CFLAGS="$(FUZZ_CFLAGS)" \
 	  $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 
