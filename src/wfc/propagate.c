@@ -51,10 +51,16 @@ TEMPLATE void ban_with(const wfc_problem *pb, wfc_solver *s, int i, int t, const
                        const bool stacked)
 {
     wfc_wave *wv = &s->wave;
-    /* The reference zeroes the banned pattern's supports so that they never
-       ban it again; propagation checks the wave instead, which keeps the
-       counts exact for backtracking to restore. */
     wv->data[(size_t)i * pb->P + t] = 0;
+    if (!trail) {
+        /* As the reference does, zero the banned pattern's supports: lowering
+           them then wraps past 0 instead of reaching it, so propagation seldom
+           looks at the wave for a pattern already gone (it still checks the
+           wave: restrict_with may set a banned pattern's count to 1). With
+           backtracking the counts stay exact for wfc_undo to give back. */
+        wfc_count *counts = wv->compatible + (size_t)i * pb->D * pb->P + t;
+        for (int d = 0; d < pb->D; d++) counts[(size_t)d * pb->P] = 0;
+    }
     /* Only a pattern banned twice (a zero-weight draw) can fill the stack or the trail. */
     if (stacked && !push_pair(&s->stack, &s->stack_size, &s->stack_cap, i, t)) return ran_out_of_memory(s);
     if (trail && !push_pair(&s->trail, &s->trail_size, &s->trail_cap, i, t)) return ran_out_of_memory(s);
@@ -169,6 +175,25 @@ TEMPLATE bool propagate_with(const wfc_problem *pb, wfc_solver *s, const bool fa
                 restrict_with(pb, s, i1, c, fast, trail, keep);
                 continue;
             }
+        }
+        if (s->regular[i1]) {
+            /* One list for all directions: the counts are lowered first, without
+               a branch per entry, then the patterns they emptied are banned in
+               the same order as the loop below (a ban changes no count). */
+            wfc_count *base = wv->compatible + (size_t)i1 * D * P;
+            const int32_t *offset = s->flat_offset;
+            int32_t *candidates = s->candidates, n = 0;
+            for (int32_t k = s->flat_start[p1], end = s->flat_start[p1 + 1]; k < end; k++) {
+                wfc_count left = --base[offset[k]];
+                candidates[n] = k;
+                n += left == 0;
+            }
+            for (int32_t j = 0; j < n; j++) {
+                uint32_t info = s->flat_info[candidates[j]];
+                int i2 = i1 + s->delta[info >> 16], t2 = (int)(info & 0xffff);
+                if (wv->data[(size_t)i2 * P + t2]) ban_with(pb, s, i2, t2, fast, trail, keep, true);
+            }
+            continue;
         }
         const int32_t *next = pb->neighbours + (size_t)i1 * D;
         for (int d = 0; d < D; d++) {

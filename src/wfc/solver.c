@@ -65,6 +65,50 @@ bool wfc_check_memory(diag *d, int line, const wfc_problem *pb, const char *what
                       pb->cells, pb->P, what, (double)bytes / (1 << 30), WFC_MAX_BYTES >> 30, what);
 }
 
+/* The per-pattern lists of the propagator and the cells they serve (see wfc_solver.flat_start). */
+static bool flat_init(wfc_solver *s, const wfc_problem *pb)
+{
+    int P = pb->P, D = pb->D, MX = pb->mx, MY = pb->my;
+    int32_t total = pb->prop_start[D * P];
+    s->flat_start = mem_malloc(((size_t)P + 1) * sizeof *s->flat_start);
+    s->flat_offset = mem_malloc((size_t)(total > 0 ? total : 1) * sizeof *s->flat_offset);
+    s->flat_info = mem_malloc((size_t)(total > 0 ? total : 1) * sizeof *s->flat_info);
+    s->regular = mem_calloc((size_t)pb->cells, 1);
+    if (!s->flat_start || !s->flat_offset || !s->flat_info || !s->regular) return false;
+    int32_t longest = 0, at = 0;
+    for (int t = 0; t < P; t++) {
+        s->flat_start[t] = at;
+        for (int d = 0; d < D; d++)
+            for (int32_t k = pb->prop_start[d * P + t]; k < pb->prop_start[d * P + t + 1]; k++) {
+                int t2 = pb->prop_data[k];
+                s->flat_offset[at] = 0; /* set below, once the offsets are known to fit */
+                s->flat_info[at++] = (uint32_t)d << 16 | (uint32_t)t2;
+            }
+        if (at - s->flat_start[t] > longest) longest = at - s->flat_start[t];
+    }
+    s->flat_start[P] = at;
+    s->candidates = mem_malloc((size_t)(longest > 0 ? longest : 1) * sizeof *s->candidates);
+    if (!s->candidates) return false;
+    /* An offset is delta[d]*D*P + d*P + t2; when one cannot be an int32 no cell uses the lists. */
+    int64_t reach = 0;
+    for (int d = 0; d < D; d++) {
+        int64_t delta = wfc_dx[d] + (int64_t)wfc_dy[d] * MX + (int64_t)wfc_dz[d] * MX * MY;
+        if (llabs(delta) > reach) reach = llabs(delta);
+        s->delta[d] = (int32_t)(delta > INT32_MAX || delta < INT32_MIN ? 0 : delta);
+    }
+    if ((reach + 1) * D * P >= INT32_MAX) return true;
+    for (int32_t k = 0; k < at; k++) {
+        int d = (int)(s->flat_info[k] >> 16), t2 = (int)(s->flat_info[k] & 0xffff);
+        s->flat_offset[k] = s->delta[d] * D * P + d * P + t2;
+    }
+    for (int i = 0; i < pb->cells; i++) {
+        bool regular = true;
+        for (int d = 0; d < D && regular; d++) regular = pb->neighbours[(size_t)i * D + d] == i + s->delta[d];
+        s->regular[i] = regular;
+    }
+    return true;
+}
+
 bool wfc_solver_init(wfc_solver *s, const wfc_problem *pb)
 {
     memset(s, 0, sizeof *s);
@@ -90,7 +134,7 @@ bool wfc_solver_init(wfc_solver *s, const wfc_problem *pb)
         s->area = mem_malloc((size_t)pb->cells * sizeof *s->area);
         if (!s->trail || !s->unpropagated || !s->decisions || !s->area) return false;
     }
-    return s->stack && s->distribution && wave_alloc(&s->wave, pb) && wave_alloc(&s->start, pb);
+    return s->stack && s->distribution && flat_init(s, pb) && wave_alloc(&s->wave, pb) && wave_alloc(&s->start, pb);
 }
 
 void wfc_solver_free(wfc_solver *s)
@@ -107,6 +151,11 @@ void wfc_solver_free(wfc_solver *s)
     mem_free(s->decisions);
     mem_free(s->area);
     mem_free(s->singleton);
+    mem_free(s->flat_start);
+    mem_free(s->flat_offset);
+    mem_free(s->flat_info);
+    mem_free(s->regular);
+    mem_free(s->candidates);
 }
 
 void wfc_solver_clear(wfc_solver *s, const wfc_problem *pb)

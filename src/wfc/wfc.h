@@ -163,6 +163,16 @@ struct wfc_solver {
     int32_t decisions_floor;     /* decisions below this one are final */
     int32_t conflict_cell;       /* the cell whose emptying stopped the last propagation */
     int32_t *area;               /* the cells a repair clears */
+    /* The propagator as one list per pattern (all directions, in the order
+       the per-direction loop visits them), for a cell whose D neighbours all
+       lie at i + delta[d] (regular[i]): a list entry is the offset of the
+       support count it lowers from the banning cell's counts, and
+       flat_info[k] = d << 16 | t2 says which it is. */
+    int32_t *flat_start, *flat_offset;
+    uint32_t *flat_info;
+    uint8_t *regular;
+    int32_t delta[6];
+    int32_t *candidates;         /* the list entries one ban brought to 0 */
     long observations;           /* made by the last wfc_solve, taken back or not */
     long backtracks;             /* decisions taken back by the last wfc_solve */
     long repairs;                /* areas cleared by the last wfc_solve */
