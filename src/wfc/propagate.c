@@ -58,8 +58,10 @@ TEMPLATE void ban_with(const wfc_problem *pb, wfc_solver *s, int i, int t, const
            looks at the wave for a pattern already gone (it still checks the
            wave: restrict_with may set a banned pattern's count to 1). With
            backtracking the counts stay exact for wfc_undo to give back. */
-        wfc_count *counts = wv->compatible + (size_t)i * pb->D * pb->P + t;
-        for (int d = 0; d < pb->D; d++) counts[(size_t)d * pb->P] = 0;
+        size_t P = (size_t)pb->P;
+        wfc_count *counts = wv->compatible + (size_t)i * pb->D * P + t;
+        counts[0] = counts[P] = counts[2 * P] = counts[3 * P] = 0;
+        if (pb->D == 6) counts[4 * P] = counts[5 * P] = 0;
     }
     /* Only a pattern banned twice (a zero-weight draw) can fill the stack or the trail. */
     if (stacked && !push_pair(&s->stack, &s->stack_size, &s->stack_cap, i, t)) return ran_out_of_memory(s);
