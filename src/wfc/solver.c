@@ -8,9 +8,10 @@ static bool wave_alloc(wfc_wave *wv, const wfc_problem *pb)
 {
     size_t cells = (size_t)pb->cells, P = (size_t)pb->P;
     wv->data = mem_malloc(cells * P);
-    wv->compatible = mem_malloc(cells * P * (size_t)pb->D * sizeof *wv->compatible);
+    if (wfc_narrow_counts(pb)) wv->narrow = mem_malloc(cells * P * (size_t)pb->D);
+    else wv->compatible = mem_malloc(cells * P * (size_t)pb->D * sizeof *wv->compatible);
     wv->sums_of_ones = mem_malloc(cells * sizeof *wv->sums_of_ones);
-    if (!wv->data || !wv->compatible || !wv->sums_of_ones) return false;
+    if (!wv->data || (!wv->compatible && !wv->narrow) || !wv->sums_of_ones) return false;
     if (pb->heuristic == WFC_ENTROPY) {
         wv->sums_of_weights = mem_malloc(cells * sizeof(double));
         wv->sums_of_weight_log_weights = mem_malloc(cells * sizeof(double));
@@ -24,6 +25,7 @@ static void wave_free(wfc_wave *wv)
 {
     mem_free(wv->data);
     mem_free(wv->compatible);
+    mem_free(wv->narrow);
     mem_free(wv->sums_of_ones);
     mem_free(wv->sums_of_weights);
     mem_free(wv->sums_of_weight_log_weights);
@@ -34,7 +36,8 @@ static void wave_copy(wfc_wave *to, const wfc_wave *from, const wfc_problem *pb)
 {
     size_t cells = (size_t)pb->cells, P = (size_t)pb->P;
     memcpy(to->data, from->data, cells * P);
-    memcpy(to->compatible, from->compatible, cells * P * (size_t)pb->D * sizeof *to->compatible);
+    if (to->narrow) memcpy(to->narrow, from->narrow, cells * P * (size_t)pb->D);
+    else memcpy(to->compatible, from->compatible, cells * P * (size_t)pb->D * sizeof *to->compatible);
     memcpy(to->sums_of_ones, from->sums_of_ones, cells * sizeof *to->sums_of_ones);
     if (pb->heuristic == WFC_ENTROPY) {
         memcpy(to->sums_of_weights, from->sums_of_weights, cells * sizeof(double));
@@ -74,7 +77,10 @@ static bool flat_init(wfc_solver *s, const wfc_problem *pb)
     s->flat_offset = mem_malloc((size_t)(total > 0 ? total : 1) * sizeof *s->flat_offset);
     s->flat_info = mem_malloc((size_t)(total > 0 ? total : 1) * sizeof *s->flat_info);
     s->regular = mem_calloc((size_t)pb->cells, 1);
-    if (!s->flat_start || !s->flat_offset || !s->flat_info || !s->regular) return false;
+    s->supported = mem_malloc((size_t)P);
+    s->bannable = mem_malloc((size_t)P * D);
+    if (!s->flat_start || !s->flat_offset || !s->flat_info || !s->regular || !s->supported || !s->bannable) return false;
+    for (int k = 0; k < P * D; k++) s->bannable[k] = pb->initial_compatible[k] > 0;
     int32_t longest = 0, at = 0;
     for (int t = 0; t < P; t++) {
         s->flat_start[t] = at;
@@ -156,6 +162,8 @@ void wfc_solver_free(wfc_solver *s)
     mem_free(s->flat_info);
     mem_free(s->regular);
     mem_free(s->candidates);
+    mem_free(s->supported);
+    mem_free(s->bannable);
 }
 
 void wfc_solver_clear(wfc_solver *s, const wfc_problem *pb)
@@ -164,7 +172,10 @@ void wfc_solver_clear(wfc_solver *s, const wfc_problem *pb)
     wfc_wave *wv = &s->wave;
     memset(wv->data, 1, (size_t)pb->cells * P);
     for (int i = 0; i < pb->cells; i++) {
-        for (size_t k = 0; k < P * D; k++) wv->compatible[(size_t)i * P * D + k] = (wfc_count)pb->initial_compatible[k];
+        if (wv->narrow)
+            for (size_t k = 0; k < P * D; k++) wv->narrow[(size_t)i * P * D + k] = (uint8_t)pb->initial_compatible[k];
+        else
+            for (size_t k = 0; k < P * D; k++) wv->compatible[(size_t)i * P * D + k] = (wfc_count)pb->initial_compatible[k];
         wv->sums_of_ones[i] = pb->P;
         if (pb->heuristic == WFC_ENTROPY && pb->cell_class) {
             int c = pb->cell_class[i];

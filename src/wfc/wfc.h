@@ -80,11 +80,16 @@ static inline const double *wfc_weight_log_weights_at(const wfc_problem *pb, int
 /* A count of supports: at most P, which loaders keep to WFC_MAX_PATTERNS. */
 typedef uint16_t wfc_count;
 #define WFC_MAX_PATTERNS 65535
+/* Without backtracking, when no count starts above this, the counts take a
+   byte each (wfc_wave.narrow): half the memory to go through. A banned
+   pattern's counts are zeroed and may wrap below 0; they never come back to 0. */
+#define WFC_NARROW_MAX 254
 
 /* The wave and its bookkeeping. */
 typedef struct wfc_wave {
     uint8_t *data;               /* [i*P + t]: pattern t still possible at cell i */
     wfc_count *compatible;       /* [(i*D + d)*P + t]: supports of t at i from direction d */
+    uint8_t *narrow;             /* the same in bytes, instead (wfc_narrow_counts) */
     int32_t *sums_of_ones;
     double *sums_of_weights, *sums_of_weight_log_weights, *entropies;
 } wfc_wave;
@@ -126,8 +131,10 @@ typedef struct wfc_strategy {
     void (*collapse)(const wfc_problem *pb, wfc_solver *s, int i, int chosen);
     int (*next_cell)(const wfc_problem *pb, wfc_solver *s, rng *random);
 } wfc_strategy;
-/* The strategy for a problem: by pb->fast, pb->heuristic and pb->backtrack > 0. */
+/* The strategy for a problem: by pb->fast, pb->heuristic, pb->backtrack > 0 and wfc_narrow_counts. */
 const wfc_strategy *wfc_strategy_for(const wfc_problem *pb);
+/* Whether the support counts of pb take a byte each (see WFC_NARROW_MAX). */
+bool wfc_narrow_counts(const wfc_problem *pb);
 
 /* A solver's working memory: the wave, the wave to start each attempt from, the stack of bans. */
 struct wfc_solver {
@@ -173,6 +180,8 @@ struct wfc_solver {
     uint8_t *regular;
     int32_t delta[6];
     int32_t *candidates;         /* the list entries one ban brought to 0 */
+    uint8_t *supported;          /* [t] scratch of a restriction: t keeps a support */
+    uint8_t *bannable;           /* [d*P + t]: initial_compatible[d*P + t] > 0 */
     long observations;           /* made by the last wfc_solve, taken back or not */
     long backtracks;             /* decisions taken back by the last wfc_solve */
     long repairs;                /* areas cleared by the last wfc_solve */
