@@ -102,12 +102,21 @@ typedef struct wfc_group {
     bool in_heap;
 } wfc_group;
 
+/* A key with its group, as the table and the heap hold them (no look into the group to compare keys). */
+typedef struct wfc_keyed {
+    int64_t key;
+    int32_t group;               /* -1: an empty slot of the table */
+} wfc_keyed;
+
 typedef struct wfc_queue {
     wfc_group *groups;
     int32_t groups_size, groups_cap;
-    int32_t *table, table_cap;   /* open addressing: key -> group, -1 empty */
-    int32_t *heap, heap_size, heap_cap;
+    wfc_keyed *table;            /* open addressing: key -> group */
+    int32_t table_cap;
+    wfc_keyed *heap;
+    int32_t heap_size, heap_cap;
     int32_t *cell_group, *cell_pos; /* -1: the cell is in no group */
+    int64_t *cell_key;           /* the key of the cell's group, when it is in one */
 } wfc_queue;
 
 /* A decision that can be taken back: the cell, what it chose, where its bans start on the trail. */
