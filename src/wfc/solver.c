@@ -171,11 +171,15 @@ void wfc_solver_clear(wfc_solver *s, const wfc_problem *pb)
     size_t P = (size_t)pb->P, D = (size_t)pb->D;
     wfc_wave *wv = &s->wave;
     memset(wv->data, 1, (size_t)pb->cells * P);
+    /* The first cell's counts, then copies of them. */
+    for (size_t k = 0; k < P * D; k++) {
+        if (wv->narrow) wv->narrow[k] = (uint8_t)pb->initial_compatible[k];
+        else wv->compatible[k] = (wfc_count)pb->initial_compatible[k];
+    }
+    size_t row = P * D * (wv->narrow ? 1 : sizeof *wv->compatible);
+    uint8_t *counts = wv->narrow ? wv->narrow : (uint8_t *)wv->compatible;
+    for (int i = 1; i < pb->cells; i++) memcpy(counts + (size_t)i * row, counts, row);
     for (int i = 0; i < pb->cells; i++) {
-        if (wv->narrow)
-            for (size_t k = 0; k < P * D; k++) wv->narrow[(size_t)i * P * D + k] = (uint8_t)pb->initial_compatible[k];
-        else
-            for (size_t k = 0; k < P * D; k++) wv->compatible[(size_t)i * P * D + k] = (wfc_count)pb->initial_compatible[k];
         wv->sums_of_ones[i] = pb->P;
         if (pb->heuristic == WFC_ENTROPY && pb->cell_class) {
             int c = pb->cell_class[i];
