@@ -142,13 +142,24 @@ TEMPLATE void restrict_with(const wfc_problem *pb, wfc_solver *s, int i, int c, 
         size_t at = ((size_t)i2 * D + d) * P;
         memset(supported, 0, (size_t)P);
         for (const int32_t *q = p; q < end; q++) supported[*q] = 1;
-        if (narrow) memcpy(s->wave.narrow + at, supported, (size_t)P);
-        else
+        const uint8_t *w2 = s->wave.data + (size_t)i2 * P, *bannable = s->bannable + (size_t)d * P;
+        /* Byte counts: a pattern already banned gets 0 too (see propagate_with). */
+        if (narrow) {
+            uint8_t *row = s->wave.narrow + at;
+            int t2 = 0;
+            for (; t2 + 8 <= P; t2 += 8) {
+                uint64_t possible, kept;
+                memcpy(&possible, w2 + t2, 8);
+                memcpy(&kept, supported + t2, 8);
+                kept &= possible;
+                memcpy(row + t2, &kept, 8);
+            }
+            for (; t2 < P; t2++) row[t2] = supported[t2] & w2[t2];
+        } else
             for (int t2 = 0; t2 < P; t2++) s->wave.compatible[at + t2] = supported[t2];
         /* Ban what is possible, unsupported and, as in the reference, not
            unsupported from the start (a count that starts at 0); bytes are
            0 or 1, so 8 patterns are looked at together, in order. */
-        const uint8_t *w2 = s->wave.data + (size_t)i2 * P, *bannable = s->bannable + (size_t)d * P;
         int t0 = 0;
         for (; __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && t0 + 8 <= P; t0 += 8) {
             uint64_t possible, kept, may;
@@ -220,10 +231,14 @@ TEMPLATE bool propagate_with(const wfc_problem *pb, wfc_solver *s, const bool fa
                     n += left == 0;
                 }
             }
+            /* A byte count reaches 0 only for a possible pattern: a ban zeroes
+               the pattern's counts, which then wrap to 255 and, lowered at most
+               WFC_NARROW_MAX + 1 times, never come back to 0; a restriction
+               gives a banned pattern 0 as well. So it needs no look at the wave. */
             for (int32_t j = 0; j < n; j++) {
                 uint32_t info = s->flat_info[candidates[j]];
                 int i2 = i1 + s->delta[info >> 16], t2 = (int)(info & 0xffff);
-                if (wv->data[(size_t)i2 * P + t2]) ban_with(pb, s, i2, t2, fast, trail, keep, narrow, true);
+                if (narrow || wv->data[(size_t)i2 * P + t2]) ban_with(pb, s, i2, t2, fast, trail, keep, narrow, true);
             }
             continue;
         }
