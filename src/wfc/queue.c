@@ -132,6 +132,16 @@ static void heap_pop(wfc_queue *q)
     if (q->heap_size > 0) q->heap[k] = last;
 }
 
+void wfc_queue_prefetch(const wfc_queue *q, int32_t cell, int64_t key)
+{
+    int32_t g = q->cell_group[cell];
+    if (g >= 0) {
+        __builtin_prefetch(&q->groups[g]);
+        __builtin_prefetch(&q->cell_key[cell]);
+    }
+    if (key != WFC_QUEUE_OUT) __builtin_prefetch(&q->table[slot_of(key, q->table_cap)]);
+}
+
 void wfc_queue_remove(wfc_queue *q, int32_t cell)
 {
     int32_t g = q->cell_group[cell];

@@ -130,7 +130,8 @@ bool wfc_solver_init(wfc_solver *s, const wfc_problem *pb)
     if (pb->fast) {
         s->dirty = mem_malloc((size_t)pb->cells * sizeof *s->dirty);
         s->is_dirty = mem_calloc((size_t)pb->cells, 1);
-        if (!wfc_queue_init(&s->queue, pb->cells) || !s->dirty || !s->is_dirty) return false;
+        s->dirty_keys = mem_malloc((size_t)pb->cells * sizeof *s->dirty_keys);
+        if (!wfc_queue_init(&s->queue, pb->cells) || !s->dirty || !s->is_dirty || !s->dirty_keys) return false;
     }
     if (pb->backtrack > 0) {
         s->trail_cap = s->stack_cap;
@@ -152,6 +153,7 @@ void wfc_solver_free(wfc_solver *s)
     wfc_queue_free(&s->queue);
     mem_free(s->dirty);
     mem_free(s->is_dirty);
+    mem_free(s->dirty_keys);
     mem_free(s->trail);
     mem_free(s->unpropagated);
     mem_free(s->decisions);

@@ -159,6 +159,7 @@ struct wfc_solver {
     int32_t *dirty;
     int64_t dirty_size;
     uint8_t *is_dirty;
+    int64_t *dirty_keys;         /* the new keys of the dirty cells, WFC_QUEUE_OUT: none */
     bool contradiction;
     bool queue_built;            /* the queue holds every cell of this attempt */
     /* A ban could not be recorded (the stack or trail could not grow): the
@@ -284,6 +285,10 @@ void wfc_queue_clear(wfc_queue *q, int cells);
 int64_t wfc_queue_key(const wfc_problem *pb, const wfc_solver *s, int i);
 /* Put a cell in the group of key (moving it from its old group), or take it out. */
 void wfc_queue_put(wfc_queue *q, int32_t cell, int64_t key);
+/* Ask the memory for what putting cell in the group of key will read (a hint only). */
+void wfc_queue_prefetch(const wfc_queue *q, int32_t cell, int64_t key);
+/* No key: the cell leaves the queue. */
+#define WFC_QUEUE_OUT INT64_MIN
 void wfc_queue_remove(wfc_queue *q, int32_t cell);
 /* A cell drawn uniformly from the group of least key, or -1 when the queue is empty. */
 int32_t wfc_queue_pick(wfc_queue *q, rng *random);
