@@ -22,11 +22,19 @@ int wfc_next_cell_queued(const wfc_problem *pb, wfc_solver *s, rng *random)
             if (s->wave.sums_of_ones[i] > 1 && cell_in_grid(pb, i % MX, (i % (MX * MY)) / MX, i / (MX * MY)))
                 wfc_queue_put(q, i, wfc_queue_key(pb, s, i));
     }
+    /* The keys first (they read only the wave), each asking the memory for
+       the queue's entries it will need; then the moves, in order, find them
+       there instead of waiting for each in turn. */
     for (int64_t k = 0; k < s->dirty_size; k++) {
         int i = s->dirty[k];
         s->is_dirty[i] = 0;
-        if (s->wave.sums_of_ones[i] > 1 && cell_in_grid(pb, i % MX, (i % (MX * MY)) / MX, i / (MX * MY)))
-            wfc_queue_put(q, i, wfc_queue_key(pb, s, i));
+        bool queued = s->wave.sums_of_ones[i] > 1 && cell_in_grid(pb, i % MX, (i % (MX * MY)) / MX, i / (MX * MY));
+        s->dirty_keys[k] = queued ? wfc_queue_key(pb, s, i) : WFC_QUEUE_OUT;
+        wfc_queue_prefetch(q, i, s->dirty_keys[k]);
+    }
+    for (int64_t k = 0; k < s->dirty_size; k++) {
+        int i = s->dirty[k];
+        if (s->dirty_keys[k] != WFC_QUEUE_OUT) wfc_queue_put(q, i, s->dirty_keys[k]);
         else wfc_queue_remove(q, i);
     }
     s->dirty_size = 0;

@@ -5,6 +5,7 @@
 #include "../core/mem.h"
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* What a strategy keeps per cell besides its count of patterns: nothing (MRV
    and Scanline), the weight sums (the fast strategy's entropy, which its queue
@@ -48,13 +49,27 @@ static void ran_out_of_memory(wfc_solver *s)
    the neighbours itself does not). `keep`: the weight bookkeeping to update
    (a collapse sets the cell's once, afterwards). */
 TEMPLATE void ban_with(const wfc_problem *pb, wfc_solver *s, int i, int t, const bool fast, const bool trail, const int keep,
-                       const bool stacked)
+                       const bool narrow, const bool stacked)
 {
     wfc_wave *wv = &s->wave;
-    /* The reference zeroes the banned pattern's supports so that they never
-       ban it again; propagation checks the wave instead, which keeps the
-       counts exact for backtracking to restore. */
     wv->data[(size_t)i * pb->P + t] = 0;
+    if (!trail) {
+        /* As the reference does, zero the banned pattern's supports: lowering
+           them then wraps past 0 instead of reaching it, so propagation seldom
+           looks at the wave for a pattern already gone (it still checks the
+           wave: restrict_with may set a banned pattern's count to 1). With
+           backtracking the counts stay exact for wfc_undo to give back. */
+        size_t P = (size_t)pb->P, at = (size_t)i * pb->D * P + t;
+        if (narrow) {
+            uint8_t *counts = wv->narrow + at;
+            counts[0] = counts[P] = counts[2 * P] = counts[3 * P] = 0;
+            if (pb->D == 6) counts[4 * P] = counts[5 * P] = 0;
+        } else {
+            wfc_count *counts = wv->compatible + at;
+            counts[0] = counts[P] = counts[2 * P] = counts[3 * P] = 0;
+            if (pb->D == 6) counts[4 * P] = counts[5 * P] = 0;
+        }
+    }
     /* Only a pattern banned twice (a zero-weight draw) can fill the stack or the trail. */
     if (stacked && !push_pair(&s->stack, &s->stack_size, &s->stack_cap, i, t)) return ran_out_of_memory(s);
     if (trail && !push_pair(&s->trail, &s->trail_size, &s->trail_cap, i, t)) return ran_out_of_memory(s);
@@ -115,24 +130,47 @@ static bool accounted(const wfc_solver *s, int i, int t)
    banned. The counts are those that propagating every ban of i one by one
    gives, at P steps per direction instead of a list per ban; i's bans not
    propagated yet are marked as accounted for. */
-TEMPLATE void restrict_with(const wfc_problem *pb, wfc_solver *s, int i, int c, const bool fast, const bool trail, const int keep)
+TEMPLATE void restrict_with(const wfc_problem *pb, wfc_solver *s, int i, int c, const bool fast, const bool trail, const int keep,
+                            const bool narrow)
 {
     int P = pb->P, D = pb->D;
+    uint8_t *supported = s->supported;
     for (int d = 0; d < D; d++) {
         int i2 = pb->neighbours[(size_t)i * D + d];
         if (i2 < 0) continue;
         const int32_t *p = pb->prop_data + pb->prop_start[d * P + c], *end = pb->prop_data + pb->prop_start[d * P + c + 1];
-        wfc_count *compat = s->wave.compatible + ((size_t)i2 * D + d) * P;
-        const uint8_t *w2 = s->wave.data + (size_t)i2 * P;
-        /* A pattern that nothing supports from this side (a count that
-           starts at 0) is never banned from it, as in the reference. */
-        const int32_t *initial = pb->initial_compatible + d * P;
-        for (int t2 = 0; t2 < P; t2++) {
-            int supported = p < end && *p == t2;
-            p += supported;
-            compat[t2] = (wfc_count)supported;
-            if (!supported && w2[t2] && initial[t2] > 0) ban_with(pb, s, i2, t2, fast, trail, keep, true);
+        size_t at = ((size_t)i2 * D + d) * P;
+        memset(supported, 0, (size_t)P);
+        for (const int32_t *q = p; q < end; q++) supported[*q] = 1;
+        const uint8_t *w2 = s->wave.data + (size_t)i2 * P, *bannable = s->bannable + (size_t)d * P;
+        /* Byte counts: a pattern already banned gets 0 too (see propagate_with). */
+        if (narrow) {
+            uint8_t *row = s->wave.narrow + at;
+            int t2 = 0;
+            for (; t2 + 8 <= P; t2 += 8) {
+                uint64_t possible, kept;
+                memcpy(&possible, w2 + t2, 8);
+                memcpy(&kept, supported + t2, 8);
+                kept &= possible;
+                memcpy(row + t2, &kept, 8);
+            }
+            for (; t2 < P; t2++) row[t2] = supported[t2] & w2[t2];
+        } else
+            for (int t2 = 0; t2 < P; t2++) s->wave.compatible[at + t2] = supported[t2];
+        /* Ban what is possible, unsupported and, as in the reference, not
+           unsupported from the start (a count that starts at 0); bytes are
+           0 or 1, so 8 patterns are looked at together, in order. */
+        int t0 = 0;
+        for (; __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && t0 + 8 <= P; t0 += 8) {
+            uint64_t possible, kept, may;
+            memcpy(&possible, w2 + t0, 8);
+            memcpy(&kept, supported + t0, 8);
+            memcpy(&may, bannable + t0, 8);
+            for (uint64_t m = possible & ~kept & may; m; m &= m - 1)
+                ban_with(pb, s, i2, t0 + __builtin_ctzll(m) / 8, fast, trail, keep, narrow, true);
         }
+        for (int t2 = t0; t2 < P; t2++)
+            if (w2[t2] && !supported[t2] && bannable[t2]) ban_with(pb, s, i2, t2, fast, trail, keep, narrow, true);
     }
     s->singleton[i] = c + 1;
 }
@@ -141,7 +179,8 @@ TEMPLATE void restrict_with(const wfc_problem *pb, wfc_solver *s, int i, int c, 
    reference, the reference strategy without backtracking looks only at cell 0
    to tell whether a contradiction happened (an empty cell empties its
    neighbours, so one spreads over the whole grid). */
-TEMPLATE bool propagate_with(const wfc_problem *pb, wfc_solver *s, const bool fast, const bool trail, const int keep)
+TEMPLATE bool propagate_with(const wfc_problem *pb, wfc_solver *s, const bool fast, const bool trail, const int keep,
+                             const bool narrow)
 {
     int P = pb->P, D = pb->D;
     wfc_wave *wv = &s->wave;
@@ -166,20 +205,54 @@ TEMPLATE bool propagate_with(const wfc_problem *pb, wfc_solver *s, const bool fa
             if (wv->sums_of_ones[i1] == 1) {
                 int c = 0;
                 while (!wv->data[(size_t)i1 * P + c]) c++;
-                restrict_with(pb, s, i1, c, fast, trail, keep);
+                restrict_with(pb, s, i1, c, fast, trail, keep, narrow);
                 continue;
             }
+        }
+        if (s->regular[i1]) {
+            /* One list for all directions: the counts are lowered first, without
+               a branch per entry, then the patterns they emptied are banned in
+               the same order as the loop below (a ban changes no count). */
+            const int32_t *offset = s->flat_offset;
+            int32_t *candidates = s->candidates, n = 0;
+            int32_t k = s->flat_start[p1], end = s->flat_start[p1 + 1];
+            if (narrow) {
+                uint8_t *base = wv->narrow + (size_t)i1 * D * P;
+                for (; k < end; k++) {
+                    uint8_t left = --base[offset[k]];
+                    candidates[n] = k;
+                    n += left == 0;
+                }
+            } else {
+                wfc_count *base = wv->compatible + (size_t)i1 * D * P;
+                for (; k < end; k++) {
+                    wfc_count left = --base[offset[k]];
+                    candidates[n] = k;
+                    n += left == 0;
+                }
+            }
+            /* A byte count reaches 0 only for a possible pattern: a ban zeroes
+               the pattern's counts, which then wrap to 255 and, lowered at most
+               WFC_NARROW_MAX + 1 times, never come back to 0; a restriction
+               gives a banned pattern 0 as well. So it needs no look at the wave. */
+            for (int32_t j = 0; j < n; j++) {
+                uint32_t info = s->flat_info[candidates[j]];
+                int i2 = i1 + s->delta[info >> 16], t2 = (int)(info & 0xffff);
+                if (narrow || wv->data[(size_t)i2 * P + t2]) ban_with(pb, s, i2, t2, fast, trail, keep, narrow, true);
+            }
+            continue;
         }
         const int32_t *next = pb->neighbours + (size_t)i1 * D;
         for (int d = 0; d < D; d++) {
             int i2 = next[d];
             if (i2 < 0) continue;
             const int32_t *p = pb->prop_data + pb->prop_start[d * P + p1], *end = pb->prop_data + pb->prop_start[d * P + p1 + 1];
-            wfc_count *compat = wv->compatible + ((size_t)i2 * D + d) * P;
+            size_t at = ((size_t)i2 * D + d) * P;
             const uint8_t *w2 = wv->data + (size_t)i2 * P;
             for (; p < end; p++) {
                 int t2 = *p;
-                if (--compat[t2] == 0 && w2[t2]) ban_with(pb, s, i2, t2, fast, trail, keep, true);
+                bool emptied = narrow ? --wv->narrow[at + t2] == 0 : --wv->compatible[at + t2] == 0;
+                if (emptied && w2[t2]) ban_with(pb, s, i2, t2, fast, trail, keep, narrow, true);
             }
         }
     }
@@ -194,65 +267,86 @@ TEMPLATE bool propagate_with(const wfc_problem *pb, wfc_solver *s, const bool fa
    restricted at once instead of through P-1 bans. A draw that landed on a
    banned pattern (the reference's zero-weight case) bans it again. */
 TEMPLATE void collapse_with(const wfc_problem *pb, wfc_solver *s, int i, int chosen, const bool fast, const bool trail,
-                            const int keep)
+                            const int keep, const bool narrow)
 {
     int P = pb->P;
     const uint8_t *data = s->wave.data + (size_t)i * P;
     bool possible = data[chosen];
     bool direct = possible && s->singleton;
     for (int t = 0; t < P; t++)
-        if ((data[t] != 0) != (t == chosen)) ban_with(pb, s, i, t, fast, trail, KEEP_COUNTS, !direct);
+        if ((data[t] != 0) != (t == chosen)) ban_with(pb, s, i, t, fast, trail, KEEP_COUNTS, narrow, !direct);
     if (keep != KEEP_COUNTS && possible) {
         s->wave.sums_of_weights[i] = wfc_weights_at(pb, i)[chosen];
         s->wave.sums_of_weight_log_weights[i] = wfc_weight_log_weights_at(pb, i)[chosen];
         if (keep == KEEP_ENTROPY) s->wave.entropies[i] = 0;
     }
-    if (direct) restrict_with(pb, s, i, chosen, fast, trail, keep);
+    if (direct) restrict_with(pb, s, i, chosen, fast, trail, keep, narrow);
 }
 
 /* One strategy compiled for one mode. */
-#define STRATEGY(NAME, FAST, TRAIL, KEEP)                                                                           \
+#define STRATEGY(NAME, FAST, TRAIL, KEEP, NARROW)                                                                   \
     static void NAME##_ban(const wfc_problem *pb, wfc_solver *s, int i, int t)                                      \
     {                                                                                                               \
-        ban_with(pb, s, i, t, FAST, TRAIL, KEEP, true);                                                             \
+        ban_with(pb, s, i, t, FAST, TRAIL, KEEP, NARROW, true);                                                     \
     }                                                                                                               \
     static void NAME##_unban(const wfc_problem *pb, wfc_solver *s, int i, int t) { unban_with(pb, s, i, t, FAST, KEEP); } \
-    static bool NAME##_propagate(const wfc_problem *pb, wfc_solver *s) { return propagate_with(pb, s, FAST, TRAIL, KEEP); } \
+    static bool NAME##_propagate(const wfc_problem *pb, wfc_solver *s)                                              \
+    {                                                                                                               \
+        return propagate_with(pb, s, FAST, TRAIL, KEEP, NARROW);                                                    \
+    }                                                                                                               \
     static void NAME##_collapse(const wfc_problem *pb, wfc_solver *s, int i, int c)                                 \
     {                                                                                                               \
-        collapse_with(pb, s, i, c, FAST, TRAIL, KEEP);                                                              \
+        collapse_with(pb, s, i, c, FAST, TRAIL, KEEP, NARROW);                                                      \
     }
 #define ENTRY(NAME, LABEL, NEXT) {LABEL, NAME##_ban, NAME##_unban, NAME##_propagate, NAME##_collapse, NEXT}
 
-STRATEGY(reference_entropy, false, false, KEEP_ENTROPY)
-STRATEGY(reference_counts, false, false, KEEP_COUNTS)
-STRATEGY(reference_entropy_trail, false, true, KEEP_ENTROPY)
-STRATEGY(reference_counts_trail, false, true, KEEP_COUNTS)
-STRATEGY(fast_sums, true, false, KEEP_SUMS)
-STRATEGY(fast_counts, true, false, KEEP_COUNTS)
-STRATEGY(fast_sums_trail, true, true, KEEP_SUMS)
-STRATEGY(fast_counts_trail, true, true, KEEP_COUNTS)
+STRATEGY(reference_entropy, false, false, KEEP_ENTROPY, false)
+STRATEGY(reference_counts, false, false, KEEP_COUNTS, false)
+STRATEGY(reference_entropy_trail, false, true, KEEP_ENTROPY, false)
+STRATEGY(reference_counts_trail, false, true, KEEP_COUNTS, false)
+STRATEGY(reference_entropy_narrow, false, false, KEEP_ENTROPY, true)
+STRATEGY(reference_counts_narrow, false, false, KEEP_COUNTS, true)
+STRATEGY(fast_sums, true, false, KEEP_SUMS, false)
+STRATEGY(fast_counts, true, false, KEEP_COUNTS, false)
+STRATEGY(fast_sums_trail, true, true, KEEP_SUMS, false)
+STRATEGY(fast_counts_trail, true, true, KEEP_COUNTS, false)
+STRATEGY(fast_sums_narrow, true, false, KEEP_SUMS, true)
+STRATEGY(fast_counts_narrow, true, false, KEEP_COUNTS, true)
 
-/* [trail][heuristic] */
-static const wfc_strategy reference_strategies[2][3] = {
+/* [counts: wide, wide with backtracking, narrow][heuristic] */
+static const wfc_strategy reference_strategies[3][3] = {
     {ENTRY(reference_entropy, "reference, entropy", wfc_next_cell_scanned),
      ENTRY(reference_counts, "reference, fewest options", wfc_next_cell_scanned),
      ENTRY(reference_counts, "reference, scanline", wfc_next_cell_scanned)},
     {ENTRY(reference_entropy_trail, "reference, entropy, backtracking", wfc_next_cell_scanned),
      ENTRY(reference_counts_trail, "reference, fewest options, backtracking", wfc_next_cell_scanned),
      ENTRY(reference_counts_trail, "reference, scanline, backtracking", wfc_next_cell_scanned)},
+    {ENTRY(reference_entropy_narrow, "reference, entropy, byte counts", wfc_next_cell_scanned),
+     ENTRY(reference_counts_narrow, "reference, fewest options, byte counts", wfc_next_cell_scanned),
+     ENTRY(reference_counts_narrow, "reference, scanline, byte counts", wfc_next_cell_scanned)},
 };
-static const wfc_strategy fast_strategies[2][3] = {
+static const wfc_strategy fast_strategies[3][3] = {
     {ENTRY(fast_sums, "fast, entropy", wfc_next_cell_queued),
      ENTRY(fast_counts, "fast, fewest options", wfc_next_cell_queued),
      ENTRY(fast_counts, "fast, scanline", wfc_next_cell_scanned)},
     {ENTRY(fast_sums_trail, "fast, entropy, backtracking", wfc_next_cell_queued),
      ENTRY(fast_counts_trail, "fast, fewest options, backtracking", wfc_next_cell_queued),
      ENTRY(fast_counts_trail, "fast, scanline, backtracking", wfc_next_cell_scanned)},
+    {ENTRY(fast_sums_narrow, "fast, entropy, byte counts", wfc_next_cell_queued),
+     ENTRY(fast_counts_narrow, "fast, fewest options, byte counts", wfc_next_cell_queued),
+     ENTRY(fast_counts_narrow, "fast, scanline, byte counts", wfc_next_cell_scanned)},
 };
+
+bool wfc_narrow_counts(const wfc_problem *pb)
+{
+    if (pb->backtrack > 0) return false;
+    for (int k = 0; k < pb->P * pb->D; k++)
+        if (pb->initial_compatible[k] > WFC_NARROW_MAX) return false;
+    return true;
+}
 
 const wfc_strategy *wfc_strategy_for(const wfc_problem *pb)
 {
-    int trail = pb->backtrack > 0, h = pb->heuristic == WFC_ENTROPY ? 0 : pb->heuristic == WFC_MRV ? 1 : 2;
-    return pb->fast ? &fast_strategies[trail][h] : &reference_strategies[trail][h];
+    int counts = wfc_narrow_counts(pb) ? 2 : pb->backtrack > 0, h = pb->heuristic == WFC_ENTROPY ? 0 : pb->heuristic == WFC_MRV ? 1 : 2;
+    return pb->fast ? &fast_strategies[counts][h] : &reference_strategies[counts][h];
 }

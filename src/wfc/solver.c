@@ -8,9 +8,10 @@ static bool wave_alloc(wfc_wave *wv, const wfc_problem *pb)
 {
     size_t cells = (size_t)pb->cells, P = (size_t)pb->P;
     wv->data = mem_malloc(cells * P);
-    wv->compatible = mem_malloc(cells * P * (size_t)pb->D * sizeof *wv->compatible);
+    if (wfc_narrow_counts(pb)) wv->narrow = mem_malloc(cells * P * (size_t)pb->D);
+    else wv->compatible = mem_malloc(cells * P * (size_t)pb->D * sizeof *wv->compatible);
     wv->sums_of_ones = mem_malloc(cells * sizeof *wv->sums_of_ones);
-    if (!wv->data || !wv->compatible || !wv->sums_of_ones) return false;
+    if (!wv->data || (!wv->compatible && !wv->narrow) || !wv->sums_of_ones) return false;
     if (pb->heuristic == WFC_ENTROPY) {
         wv->sums_of_weights = mem_malloc(cells * sizeof(double));
         wv->sums_of_weight_log_weights = mem_malloc(cells * sizeof(double));
@@ -24,6 +25,7 @@ static void wave_free(wfc_wave *wv)
 {
     mem_free(wv->data);
     mem_free(wv->compatible);
+    mem_free(wv->narrow);
     mem_free(wv->sums_of_ones);
     mem_free(wv->sums_of_weights);
     mem_free(wv->sums_of_weight_log_weights);
@@ -34,7 +36,8 @@ static void wave_copy(wfc_wave *to, const wfc_wave *from, const wfc_problem *pb)
 {
     size_t cells = (size_t)pb->cells, P = (size_t)pb->P;
     memcpy(to->data, from->data, cells * P);
-    memcpy(to->compatible, from->compatible, cells * P * (size_t)pb->D * sizeof *to->compatible);
+    if (to->narrow) memcpy(to->narrow, from->narrow, cells * P * (size_t)pb->D);
+    else memcpy(to->compatible, from->compatible, cells * P * (size_t)pb->D * sizeof *to->compatible);
     memcpy(to->sums_of_ones, from->sums_of_ones, cells * sizeof *to->sums_of_ones);
     if (pb->heuristic == WFC_ENTROPY) {
         memcpy(to->sums_of_weights, from->sums_of_weights, cells * sizeof(double));
@@ -65,6 +68,53 @@ bool wfc_check_memory(diag *d, int line, const wfc_problem *pb, const char *what
                       pb->cells, pb->P, what, (double)bytes / (1 << 30), WFC_MAX_BYTES >> 30, what);
 }
 
+/* The per-pattern lists of the propagator and the cells they serve (see wfc_solver.flat_start). */
+static bool flat_init(wfc_solver *s, const wfc_problem *pb)
+{
+    int P = pb->P, D = pb->D, MX = pb->mx, MY = pb->my;
+    int32_t total = pb->prop_start[D * P];
+    s->flat_start = mem_malloc(((size_t)P + 1) * sizeof *s->flat_start);
+    s->flat_offset = mem_malloc((size_t)(total > 0 ? total : 1) * sizeof *s->flat_offset);
+    s->flat_info = mem_malloc((size_t)(total > 0 ? total : 1) * sizeof *s->flat_info);
+    s->regular = mem_calloc((size_t)pb->cells, 1);
+    s->supported = mem_malloc((size_t)P);
+    s->bannable = mem_malloc((size_t)P * D);
+    if (!s->flat_start || !s->flat_offset || !s->flat_info || !s->regular || !s->supported || !s->bannable) return false;
+    for (int k = 0; k < P * D; k++) s->bannable[k] = pb->initial_compatible[k] > 0;
+    int32_t longest = 0, at = 0;
+    for (int t = 0; t < P; t++) {
+        s->flat_start[t] = at;
+        for (int d = 0; d < D; d++)
+            for (int32_t k = pb->prop_start[d * P + t]; k < pb->prop_start[d * P + t + 1]; k++) {
+                int t2 = pb->prop_data[k];
+                s->flat_offset[at] = 0; /* set below, once the offsets are known to fit */
+                s->flat_info[at++] = (uint32_t)d << 16 | (uint32_t)t2;
+            }
+        if (at - s->flat_start[t] > longest) longest = at - s->flat_start[t];
+    }
+    s->flat_start[P] = at;
+    s->candidates = mem_malloc((size_t)(longest > 0 ? longest : 1) * sizeof *s->candidates);
+    if (!s->candidates) return false;
+    /* An offset is delta[d]*D*P + d*P + t2; when one cannot be an int32 no cell uses the lists. */
+    int64_t reach = 0;
+    for (int d = 0; d < D; d++) {
+        int64_t delta = wfc_dx[d] + (int64_t)wfc_dy[d] * MX + (int64_t)wfc_dz[d] * MX * MY;
+        if (llabs(delta) > reach) reach = llabs(delta);
+        s->delta[d] = (int32_t)(delta > INT32_MAX || delta < INT32_MIN ? 0 : delta);
+    }
+    if ((reach + 1) * D * P >= INT32_MAX) return true;
+    for (int32_t k = 0; k < at; k++) {
+        int d = (int)(s->flat_info[k] >> 16), t2 = (int)(s->flat_info[k] & 0xffff);
+        s->flat_offset[k] = s->delta[d] * D * P + d * P + t2;
+    }
+    for (int i = 0; i < pb->cells; i++) {
+        bool regular = true;
+        for (int d = 0; d < D && regular; d++) regular = pb->neighbours[(size_t)i * D + d] == i + s->delta[d];
+        s->regular[i] = regular;
+    }
+    return true;
+}
+
 bool wfc_solver_init(wfc_solver *s, const wfc_problem *pb)
 {
     memset(s, 0, sizeof *s);
@@ -80,7 +130,8 @@ bool wfc_solver_init(wfc_solver *s, const wfc_problem *pb)
     if (pb->fast) {
         s->dirty = mem_malloc((size_t)pb->cells * sizeof *s->dirty);
         s->is_dirty = mem_calloc((size_t)pb->cells, 1);
-        if (!wfc_queue_init(&s->queue, pb->cells) || !s->dirty || !s->is_dirty) return false;
+        s->dirty_keys = mem_malloc((size_t)pb->cells * sizeof *s->dirty_keys);
+        if (!wfc_queue_init(&s->queue, pb->cells) || !s->dirty || !s->is_dirty || !s->dirty_keys) return false;
     }
     if (pb->backtrack > 0) {
         s->trail_cap = s->stack_cap;
@@ -90,7 +141,7 @@ bool wfc_solver_init(wfc_solver *s, const wfc_problem *pb)
         s->area = mem_malloc((size_t)pb->cells * sizeof *s->area);
         if (!s->trail || !s->unpropagated || !s->decisions || !s->area) return false;
     }
-    return s->stack && s->distribution && wave_alloc(&s->wave, pb) && wave_alloc(&s->start, pb);
+    return s->stack && s->distribution && flat_init(s, pb) && wave_alloc(&s->wave, pb) && wave_alloc(&s->start, pb);
 }
 
 void wfc_solver_free(wfc_solver *s)
@@ -102,11 +153,19 @@ void wfc_solver_free(wfc_solver *s)
     wfc_queue_free(&s->queue);
     mem_free(s->dirty);
     mem_free(s->is_dirty);
+    mem_free(s->dirty_keys);
     mem_free(s->trail);
     mem_free(s->unpropagated);
     mem_free(s->decisions);
     mem_free(s->area);
     mem_free(s->singleton);
+    mem_free(s->flat_start);
+    mem_free(s->flat_offset);
+    mem_free(s->flat_info);
+    mem_free(s->regular);
+    mem_free(s->candidates);
+    mem_free(s->supported);
+    mem_free(s->bannable);
 }
 
 void wfc_solver_clear(wfc_solver *s, const wfc_problem *pb)
@@ -114,8 +173,15 @@ void wfc_solver_clear(wfc_solver *s, const wfc_problem *pb)
     size_t P = (size_t)pb->P, D = (size_t)pb->D;
     wfc_wave *wv = &s->wave;
     memset(wv->data, 1, (size_t)pb->cells * P);
+    /* The first cell's counts, then copies of them. */
+    for (size_t k = 0; k < P * D; k++) {
+        if (wv->narrow) wv->narrow[k] = (uint8_t)pb->initial_compatible[k];
+        else wv->compatible[k] = (wfc_count)pb->initial_compatible[k];
+    }
+    size_t row = P * D * (wv->narrow ? 1 : sizeof *wv->compatible);
+    uint8_t *counts = wv->narrow ? wv->narrow : (uint8_t *)wv->compatible;
+    for (int i = 1; i < pb->cells; i++) memcpy(counts + (size_t)i * row, counts, row);
     for (int i = 0; i < pb->cells; i++) {
-        for (size_t k = 0; k < P * D; k++) wv->compatible[(size_t)i * P * D + k] = (wfc_count)pb->initial_compatible[k];
         wv->sums_of_ones[i] = pb->P;
         if (pb->heuristic == WFC_ENTROPY && pb->cell_class) {
             int c = pb->cell_class[i];

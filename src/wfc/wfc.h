@@ -80,11 +80,16 @@ static inline const double *wfc_weight_log_weights_at(const wfc_problem *pb, int
 /* A count of supports: at most P, which loaders keep to WFC_MAX_PATTERNS. */
 typedef uint16_t wfc_count;
 #define WFC_MAX_PATTERNS 65535
+/* Without backtracking, when no count starts above this, the counts take a
+   byte each (wfc_wave.narrow): half the memory to go through. A banned
+   pattern's counts are zeroed and may wrap below 0; they never come back to 0. */
+#define WFC_NARROW_MAX 254
 
 /* The wave and its bookkeeping. */
 typedef struct wfc_wave {
     uint8_t *data;               /* [i*P + t]: pattern t still possible at cell i */
     wfc_count *compatible;       /* [(i*D + d)*P + t]: supports of t at i from direction d */
+    uint8_t *narrow;             /* the same in bytes, instead (wfc_narrow_counts) */
     int32_t *sums_of_ones;
     double *sums_of_weights, *sums_of_weight_log_weights, *entropies;
 } wfc_wave;
@@ -97,12 +102,21 @@ typedef struct wfc_group {
     bool in_heap;
 } wfc_group;
 
+/* A key with its group, as the table and the heap hold them (no look into the group to compare keys). */
+typedef struct wfc_keyed {
+    int64_t key;
+    int32_t group;               /* -1: an empty slot of the table */
+} wfc_keyed;
+
 typedef struct wfc_queue {
     wfc_group *groups;
     int32_t groups_size, groups_cap;
-    int32_t *table, table_cap;   /* open addressing: key -> group, -1 empty */
-    int32_t *heap, heap_size, heap_cap;
+    wfc_keyed *table;            /* open addressing: key -> group */
+    int32_t table_cap;
+    wfc_keyed *heap;
+    int32_t heap_size, heap_cap;
     int32_t *cell_group, *cell_pos; /* -1: the cell is in no group */
+    int64_t *cell_key;           /* the key of the cell's group, when it is in one */
 } wfc_queue;
 
 /* A decision that can be taken back: the cell, what it chose, where its bans start on the trail. */
@@ -126,8 +140,10 @@ typedef struct wfc_strategy {
     void (*collapse)(const wfc_problem *pb, wfc_solver *s, int i, int chosen);
     int (*next_cell)(const wfc_problem *pb, wfc_solver *s, rng *random);
 } wfc_strategy;
-/* The strategy for a problem: by pb->fast, pb->heuristic and pb->backtrack > 0. */
+/* The strategy for a problem: by pb->fast, pb->heuristic, pb->backtrack > 0 and wfc_narrow_counts. */
 const wfc_strategy *wfc_strategy_for(const wfc_problem *pb);
+/* Whether the support counts of pb take a byte each (see WFC_NARROW_MAX). */
+bool wfc_narrow_counts(const wfc_problem *pb);
 
 /* A solver's working memory: the wave, the wave to start each attempt from, the stack of bans. */
 struct wfc_solver {
@@ -143,6 +159,7 @@ struct wfc_solver {
     int32_t *dirty;
     int64_t dirty_size;
     uint8_t *is_dirty;
+    int64_t *dirty_keys;         /* the new keys of the dirty cells, WFC_QUEUE_OUT: none */
     bool contradiction;
     bool queue_built;            /* the queue holds every cell of this attempt */
     /* A ban could not be recorded (the stack or trail could not grow): the
@@ -163,6 +180,18 @@ struct wfc_solver {
     int32_t decisions_floor;     /* decisions below this one are final */
     int32_t conflict_cell;       /* the cell whose emptying stopped the last propagation */
     int32_t *area;               /* the cells a repair clears */
+    /* The propagator as one list per pattern (all directions, in the order
+       the per-direction loop visits them), for a cell whose D neighbours all
+       lie at i + delta[d] (regular[i]): a list entry is the offset of the
+       support count it lowers from the banning cell's counts, and
+       flat_info[k] = d << 16 | t2 says which it is. */
+    int32_t *flat_start, *flat_offset;
+    uint32_t *flat_info;
+    uint8_t *regular;
+    int32_t delta[6];
+    int32_t *candidates;         /* the list entries one ban brought to 0 */
+    uint8_t *supported;          /* [t] scratch of a restriction: t keeps a support */
+    uint8_t *bannable;           /* [d*P + t]: initial_compatible[d*P + t] > 0 */
     long observations;           /* made by the last wfc_solve, taken back or not */
     long backtracks;             /* decisions taken back by the last wfc_solve */
     long repairs;                /* areas cleared by the last wfc_solve */
@@ -256,6 +285,10 @@ void wfc_queue_clear(wfc_queue *q, int cells);
 int64_t wfc_queue_key(const wfc_problem *pb, const wfc_solver *s, int i);
 /* Put a cell in the group of key (moving it from its old group), or take it out. */
 void wfc_queue_put(wfc_queue *q, int32_t cell, int64_t key);
+/* Ask the memory for what putting cell in the group of key will read (a hint only). */
+void wfc_queue_prefetch(const wfc_queue *q, int32_t cell, int64_t key);
+/* No key: the cell leaves the queue. */
+#define WFC_QUEUE_OUT INT64_MIN
 void wfc_queue_remove(wfc_queue *q, int32_t cell);
 /* A cell drawn uniformly from the group of least key, or -1 when the queue is empty. */
 int32_t wfc_queue_pick(wfc_queue *q, rng *random);
