@@ -18,11 +18,22 @@ bool observation_load(diag *d, const xmlNode *el, const grid_def *g, observation
 /* A placement that cell (x,y,z) getting a potential concerns: the rule with
    its corner at (x-dx, y-dy, z-dz), if that keeps it inside the grid. */
 typedef struct potential_entry {
-    int32_t rule;
+    int64_t slot;               /* rule*cells - offset: add the cell index for the placement's counter */
     int32_t offset;             /* dx + dy*MX + dz*MX*MY */
+    int32_t need;               /* cells the placement needs */
+    int32_t give, give_end;     /* what it gives when it fires: give[d][give .. give_end) */
+    int32_t rule;
     int16_t dx, dy, dz;
     int32_t xmax, ymax, zmax;   /* the largest corner that keeps the rule inside */
 } potential_entry;
+
+/* A cell a fired placement gives a potential to. */
+typedef struct potential_give {
+    int64_t at;                 /* value*cells + offset from the corner */
+    int32_t offset;
+    uint8_t value;
+    bool queued;                /* the value's arrivals concern some placement */
+} potential_give;
 
 /* The rules of a node compiled for the potential propagation on one grid
    size, in both directions (0: forward from the present, 1: backward from
@@ -33,18 +44,20 @@ typedef struct potential_entry {
    none. Since potentials arrive in increasing order this equals the
    reference's queue-and-recheck formulation, with each placement counted
    instead of re-checked. Rules that need nothing fire when any cell they
-   accept arrives, as in the reference. */
+   accept arrives, as in the reference. Values no placement looks at are
+   never queued (their potentials are still written). */
 typedef struct potential_rules {
     rule **rules;
     int rule_count, c, mx, my, mz;
     int64_t cells;
-    int *need_total[2];         /* by rule */
+    int value_bits;             /* queue items are cell << value_bits | value */
+    int queued_values[2];       /* how many values are queued in each direction */
     int *need_start[2];         /* by value: need_entries[d][need_start[d][v] ..] */
     potential_entry *need_entries[2];
     int *trigger_start[2];      /* by value, rules that need nothing */
     potential_entry *trigger_entries[2];
-    int *give_start[2];         /* by rule: give[d][give_start[d][r] ..], value*cells + offset */
-    int64_t *give[2];
+    potential_give *give[2];
+    uint64_t *interior;         /* per cell: every entry's placement is inside the grid */
     int max_need;
 } potential_rules;
 
@@ -54,7 +67,7 @@ void potential_rules_free(potential_rules *pr);
 /* Scratch buffers for the potential propagation, reused between calls. */
 typedef struct potential_scratch {
     int64_t cells;
-    int32_t *queue;             /* (value, cell) pairs packed as value*cells + cell */
+    uint32_t *queue;            /* (value, cell) pairs packed as cell << value_bits | value */
     uint64_t *mask;             /* per rule and corner: fired (rules that need nothing) */
     int64_t mask_words;
     void *counts;               /* per rule and corner: needed cells ready (uint8 or uint16) */
@@ -81,7 +94,9 @@ void observe_backward_potentials(int32_t *potentials, const uint32_t *future, co
 int observe_forward_estimate_of(int32_t *potentials, const uint8_t *state, const uint32_t *future,
                                 const potential_rules *pr, potential_scratch *s);
 
-bool observe_goal_reached(const uint8_t *state, const uint32_t *future, int64_t cells);
+/* Whether every cell has a goal value. *hint is a cell that was not there
+   the last time (it is looked at first and around, then everything). */
+bool observe_goal_reached(const uint8_t *state, const uint32_t *future, int64_t cells, int32_t *hint);
 /* Sums of the potentials, or -1 where a cell cannot get there. */
 int observe_backward_estimate(const int32_t *potentials, const uint8_t *state, int64_t cells);
 #endif
