@@ -69,11 +69,12 @@ static bool init_direction(potential_rules *pr, int d)
             for (int dy = 0; ok && dy < rl->imy; dy++)
                 for (int dx = 0; dx < rl->imx; dx++, k++) {
                     if (need[k] != RULE_KEEP) need_total[ri]++;
-                    if (give[k] == RULE_KEEP) continue;
+                    /* A value without potentials is never looked at: giving it one changes nothing. */
+                    if (give[k] == RULE_KEEP || pr->row_of[give[k]] < 0) continue;
                     if (!(ok = grow((void **)&pr->give[d], &give_cap, give_count, sizeof(potential_give)))) break;
                     int32_t offset = dx + dy * pr->mx + dz * pr->mx * pr->my;
-                    pr->give[d][give_count++] = (potential_give){.at = give[k] * pr->cells + offset, .offset = offset,
-                                                                 .value = give[k]};
+                    pr->give[d][give_count++] = (potential_give){.at = pr->row_of[give[k]] * pr->cells + offset,
+                                                                 .offset = offset, .value = give[k]};
                 }
         if (need_total[ri] > pr->max_need) pr->max_need = need_total[ri];
     }
@@ -147,7 +148,28 @@ static bool init_interior(potential_rules *pr)
     return true;
 }
 
-bool potential_rules_init(potential_rules *pr, rule **rules, int rule_count, int c, int mx, int my, int mz)
+/* Whether any placement looks at value v's arrivals in direction d (the
+   entries init_direction makes for it). */
+static bool looked_at(const potential_rules *pr, int d, int v)
+{
+    const bool backwards = d == 1;
+    for (int ri = 0; ri < pr->rule_count; ri++) {
+        const rule *rl = pr->rules[ri];
+        if (rl->imx > pr->mx || rl->imy > pr->my || rl->imz > pr->mz) continue;
+        const uint8_t *need = backwards ? rl->output : rl->binput;
+        const int n = rl->imx * rl->imy * rl->imz;
+        bool needs_nothing = true;
+        for (int k = 0; k < n; k++) needs_nothing &= need[k] == RULE_KEEP;
+        for (int k = 0; k < n; k++) {
+            if (!needs_nothing ? need[k] == v
+                               : backwards ? rl->output[k] == v || rl->output[k] == RULE_KEEP : ((rl->input[k] >> v) & 1) != 0)
+                return true;
+        }
+    }
+    return false;
+}
+
+bool potential_rules_init(potential_rules *pr, rule **rules, int rule_count, int c, int mx, int my, int mz, uint32_t kept)
 {
     memset(pr, 0, sizeof *pr);
     pr->rules = rules;
@@ -158,6 +180,11 @@ bool potential_rules_init(potential_rules *pr, rule **rules, int rule_count, int
     pr->mz = mz;
     pr->cells = (int64_t)mx * my * mz;
     while ((1 << pr->value_bits) < c) pr->value_bits++;
+    for (int v = 0; v < c; v++) {
+        bool keep = ((kept >> v) & 1) || looked_at(pr, 0, v) || looked_at(pr, 1, v);
+        pr->row_of[v] = (int8_t)(keep ? pr->rows++ : -1);
+    }
+    for (int v = c; v < GRID_MAX_VALUES; v++) pr->row_of[v] = -1;
     return init_direction(pr, 0) && init_direction(pr, 1) && init_interior(pr);
 }
 
@@ -263,7 +290,7 @@ static inline bool entry_inside(const potential_entry *e, int x, int y, int z)
 static inline __attribute__((always_inline)) void arrive(spread *sp, const potential_rules *pr, potential_scratch *s,
                                                         int d, int value, int32_t i, bool wide, bool with_goal)
 {
-    const int32_t t = sp->potentials[value * sp->cells + i];
+    const int32_t t = sp->potentials[pr->row_of[value] * sp->cells + i];
     const potential_give *give = pr->give[d];
     const potential_entry *e = pr->need_entries[d] + pr->need_start[d][value];
     const potential_entry *e_end = pr->need_entries[d] + pr->need_start[d][value + 1];
@@ -338,7 +365,8 @@ void observe_backward_potentials(int32_t *potentials, const uint32_t *future, co
     const int d = 1;
     int64_t tail = 0;
     for (int v = 0; v < pr->c; v++) {
-        int32_t *row = potentials + v * cells;
+        if (pr->row_of[v] < 0) continue;
+        int32_t *row = potentials + pr->row_of[v] * cells;
         const bool queued = pr->need_start[d][v + 1] > pr->need_start[d][v] || pr->trigger_start[d][v + 1] > pr->trigger_start[d][v];
         for (int64_t i = 0; i < cells; i++) row[i] = (int32_t)((future[i] >> v) & 1) - 1;
         if (!queued) continue;
@@ -356,10 +384,10 @@ int observe_forward_estimate_of(int32_t *potentials, const uint8_t *state, const
     const int64_t cells = s->cells;
     const int d = 0;
     int64_t tail = 0, unmet = 0;
-    for (int64_t k = 0; k < pr->c * cells; k++) potentials[k] = -1;
+    for (int64_t k = 0; k < pr->rows * cells; k++) potentials[k] = -1;
     for (int64_t i = 0; i < cells; i++) {
         const int v = state[i];
-        potentials[v * cells + i] = 0;
+        if (pr->row_of[v] >= 0) potentials[pr->row_of[v] * cells + i] = 0;
         s->met[i] = (future[i] >> v) & 1;
         unmet += !s->met[i];
     }

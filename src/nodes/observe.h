@@ -29,7 +29,7 @@ typedef struct potential_entry {
 
 /* A cell a fired placement gives a potential to. */
 typedef struct potential_give {
-    int64_t at;                 /* value*cells + offset from the corner */
+    int64_t at;                 /* row*cells + offset from the corner (the value's row of potentials) */
     int32_t offset;
     uint8_t value;
     bool queued;                /* the value's arrivals concern some placement */
@@ -45,11 +45,15 @@ typedef struct potential_give {
    reference's queue-and-recheck formulation, with each placement counted
    instead of re-checked. Rules that need nothing fire when any cell they
    accept arrives, as in the reference. Values no placement looks at are
-   never queued (their potentials are still written). */
+   never queued. Potentials are kept only for some values (`rows` rows,
+   row_of[v] < 0 for the others, which no placement looks at either); forward
+   estimates need every value kept. */
 typedef struct potential_rules {
     rule **rules;
     int rule_count, c, mx, my, mz;
     int64_t cells;
+    int rows;                   /* values whose potentials are kept */
+    int8_t row_of[GRID_MAX_VALUES];
     int value_bits;             /* queue items are cell << value_bits | value */
     int queued_values[2];       /* how many values are queued in each direction */
     int *need_start[2];         /* by value: need_entries[d][need_start[d][v] ..] */
@@ -61,7 +65,9 @@ typedef struct potential_rules {
     int max_need;
 } potential_rules;
 
-bool potential_rules_init(potential_rules *pr, rule **rules, int rule_count, int c, int mx, int my, int mz);
+/* `kept`: the values whose potentials the caller reads (by bit); the values
+   placements look at are added. */
+bool potential_rules_init(potential_rules *pr, rule **rules, int rule_count, int c, int mx, int my, int mz, uint32_t kept);
 void potential_rules_free(potential_rules *pr);
 
 /* Scratch buffers for the potential propagation, reused between calls. */
@@ -82,9 +88,9 @@ void potential_scratch_free(potential_scratch *s);
    observed value does not occur in the grid. */
 bool observe_future(const observation *by_value, int c, uint8_t *state, int64_t cells, uint32_t *future);
 
-/* potentials[v*cells + i]: how many rule applications at least separate cell
-   i holding v from the goal (backward) or from the present (forward); -1:
-   never. */
+/* potentials[row_of[v]*cells + i]: how many rule applications at least
+   separate cell i holding v from the goal (backward) or from the present
+   (forward); -1: never. The potentials have pr->rows rows. */
 void observe_backward_potentials(int32_t *potentials, const uint32_t *future, const potential_rules *pr,
                                  potential_scratch *s);
 
