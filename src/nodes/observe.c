@@ -69,8 +69,10 @@ static bool init_direction(potential_rules *pr, int d)
             for (int dy = 0; ok && dy < rl->imy; dy++)
                 for (int dx = 0; dx < rl->imx; dx++, k++) {
                     if (need[k] != RULE_KEEP) need_total[ri]++;
-                    /* A value without potentials is never looked at: giving it one changes nothing. */
-                    if (give[k] == RULE_KEEP || pr->row_of[give[k]] < 0) continue;
+                    /* A value without potentials is never looked at, and a cell the
+                       rule also needs has its potential when the rule fires: giving
+                       either changes nothing. */
+                    if (give[k] == RULE_KEEP || pr->row_of[give[k]] < 0 || give[k] == need[k]) continue;
                     if (!(ok = grow((void **)&pr->give[d], &give_cap, give_count, sizeof(potential_give)))) break;
                     int32_t offset = dx + dy * pr->mx + dz * pr->mx * pr->my;
                     pr->give[d][give_count++] = (potential_give){.at = pr->row_of[give[k]] * pr->cells + offset,
@@ -244,118 +246,112 @@ bool observe_future(const observation *by_value, int c, uint8_t *state, int64_t 
     return true;
 }
 
-/* The state of one propagation. */
-typedef struct spread {
-    int32_t *potentials;
-    uint32_t *queue;
-    uint8_t *met;
-    const uint32_t *goal;
-    int64_t cells, tail, unmet;
-    int value_bits;
-    int sum;
-    bool done;
-} spread;
-
-/* A placement with its corner at si fires at time t: its cells get t+1
-   where they have no potential yet. With a goal, sets done once the goal
-   estimate is complete. */
-static inline __attribute__((always_inline)) void fire(spread *sp, const potential_give *give,
-                                                      const potential_give *give_end, int32_t si, int32_t t,
-                                                      bool with_goal)
-{
-    for (; give < give_end; give++) {
-        int64_t j = si + give->at;
-        if (sp->potentials[j] != -1) continue;
-        sp->potentials[j] = t + 1;
-        int32_t cell = si + give->offset;
-        if (give->queued) sp->queue[sp->tail++] = (uint32_t)cell << sp->value_bits | give->value;
-        if (!with_goal) continue;
-        if (sp->met[cell] || !((sp->goal[cell] >> give->value) & 1)) continue;
-        /* Potentials arrive in increasing order, so this is the cell's least. */
-        sp->met[cell] = 1;
-        sp->sum += t + 1;
-        if (t + 1 >= 1000) { sp->sum = -1; sp->done = true; return; }
-        if (--sp->unmet == 0) { sp->done = true; return; }
-    }
-}
-
 static inline bool entry_inside(const potential_entry *e, int x, int y, int z)
 {
     return (unsigned)(x - e->dx) <= (unsigned)e->xmax && (unsigned)(y - e->dy) <= (unsigned)e->ymax &&
            (unsigned)(z - e->dz) <= (unsigned)e->zmax;
 }
 
-/* One arrival: value at cell i with potential t. Away from the border every
-   entry's placement is inside the grid and needs no test. */
-static inline __attribute__((always_inline)) void arrive(spread *sp, const potential_rules *pr, potential_scratch *s,
-                                                        int d, int value, int32_t i, bool wide, bool with_goal)
-{
-    const int32_t t = sp->potentials[pr->row_of[value] * sp->cells + i];
-    const potential_give *give = pr->give[d];
-    const potential_entry *e = pr->need_entries[d] + pr->need_start[d][value];
-    const potential_entry *e_end = pr->need_entries[d] + pr->need_start[d][value + 1];
-    const potential_entry *te = pr->trigger_entries[d] + pr->trigger_start[d][value];
-    const potential_entry *te_end = pr->trigger_entries[d] + pr->trigger_start[d][value + 1];
-    uint8_t *counts8 = s->counts;
-    uint16_t *counts16 = s->counts;
-    const bool inside = (pr->interior[i >> 6] >> (i & 63)) & 1;
-    int x = 0, y = 0, z = 0;
-    if (!inside) {
-        const int32_t plane = pr->mx * pr->my;
-        z = i / plane;
-        y = (i - z * plane) / pr->mx;
-        x = i - z * plane - y * pr->mx;
-    }
-    for (; e < e_end && !sp->done; e++) {
-        if (!inside && !entry_inside(e, x, y, z)) continue;
-        int64_t slot = e->slot + i;
-        int count = wide ? ++counts16[slot] : ++counts8[slot];
-        if (count == e->need) fire(sp, give + e->give, give + e->give_end, i - e->offset, t, with_goal);
-    }
-    for (; te < te_end && !sp->done; te++) {
-        if (!inside && !entry_inside(te, x, y, z)) continue;
-        int32_t si = i - te->offset;
-        uint64_t *mask = s->mask + te->rule * s->mask_words;
-        if ((mask[si >> 6] >> (si & 63)) & 1) continue;
-        mask[si >> 6] |= (uint64_t)1 << (si & 63);
-        fire(sp, give + te->give, give + te->give_end, si, t, with_goal);
-    }
-}
-
-static inline __attribute__((always_inline)) void spread_all(spread *sp, const potential_rules *pr, potential_scratch *s,
-                                                            int d, bool wide, bool with_goal)
-{
-    const uint32_t value_mask = (1u << sp->value_bits) - 1;
-    for (int64_t head = 0; head < sp->tail && !sp->done; head++) {
-        uint32_t item = sp->queue[head];
-        arrive(sp, pr, s, d, (int)(item & value_mask), (int32_t)(item >> sp->value_bits), wide, with_goal);
-    }
-}
-
 /* Spread potentials from the zero cells, whose queued ones are in
-   s->queue[0 .. tail). With a goal, stop as soon as every cell has a goal
-   value and return the forward estimate (the sum of those first times; -1
-   if a cell never gets one under 1000); else return 0. */
+   s->queue[0 .. tail). A placement fires at the time t of its last needed
+   cell and gives its cells t+1 where they have no potential yet. With a
+   goal (forward estimates), stop as soon as every cell has a goal value
+   (s->met marks those, `unmet` counts the others) and return the sum of
+   those first times (-1 if a cell never gets one under 1000); else return
+   0. Everything the loop updates lives in locals: the counters are bytes,
+   and a byte store could alias any field read through a pointer. */
+static inline __attribute__((always_inline)) int spread(int32_t *const potentials, const potential_rules *pr,
+                                                       potential_scratch *s, const int d, const uint32_t *const goal,
+                                                       int64_t tail, int64_t unmet, const bool wide, const bool with_goal)
+{
+    uint32_t *const queue = s->queue;
+    uint8_t *const met = s->met;
+    uint8_t *const counts8 = s->counts;
+    uint16_t *const counts16 = s->counts;
+    uint64_t *const fired = s->mask;
+    const int64_t cells = s->cells, mask_words = s->mask_words;
+    const int value_bits = pr->value_bits;
+    const uint32_t value_mask = (1u << value_bits) - 1;
+    const int mx = pr->mx;
+    const int32_t plane = pr->mx * pr->my;
+    const uint64_t *const interior = pr->interior;
+    const int8_t *const row_of = pr->row_of;
+    const potential_give *const gives = pr->give[d];
+    const potential_entry *const need_entries = pr->need_entries[d], *const trigger_entries = pr->trigger_entries[d];
+    const int *const need_start = pr->need_start[d], *const trigger_start = pr->trigger_start[d];
+    int sum = 0;
+    bool done = false;
+/* The placement with its corner at SI fires at time T. */
+#define FIRE(E, SI, T)                                                                                                   \
+    for (const potential_give *g = gives + (E)->give, *g_end = gives + (E)->give_end; g < g_end; g++) {               \
+        int64_t j = (SI) + g->at;                                                                                        \
+        if (potentials[j] != -1) continue;                                                                               \
+        potentials[j] = (T) + 1;                                                                                         \
+        int32_t cell = (SI) + g->offset;                                                                                 \
+        if (g->queued) queue[tail++] = (uint32_t)cell << value_bits | g->value;                                          \
+        if (!with_goal || met[cell] || !((goal[cell] >> g->value) & 1)) continue;                                        \
+        /* Potentials arrive in increasing order, so this is the cell's least. */                                        \
+        met[cell] = 1;                                                                                                   \
+        sum += (T) + 1;                                                                                                  \
+        if ((T) + 1 >= 1000) { sum = -1; done = true; break; }                                                           \
+        if (--unmet == 0) { done = true; break; }                                                                        \
+    }
+    for (int64_t head = 0; head < tail; head++) {
+        const uint32_t item = queue[head];
+        const int value = (int)(item & value_mask);
+        const int32_t i = (int32_t)(item >> value_bits);
+        const int32_t t = potentials[row_of[value] * cells + i];
+        const potential_entry *e = need_entries + need_start[value], *const e_end = need_entries + need_start[value + 1];
+        const potential_entry *te = trigger_entries + trigger_start[value];
+        const potential_entry *const te_end = trigger_entries + trigger_start[value + 1];
+        /* Away from the border every entry's placement is inside the grid. */
+        const bool inside = (interior[i >> 6] >> (i & 63)) & 1;
+        int x = 0, y = 0, z = 0;
+        if (!inside) {
+            z = i / plane;
+            y = (i - z * plane) / mx;
+            x = i - z * plane - y * mx;
+        }
+        for (; e < e_end; e++) {
+            if (!inside && !entry_inside(e, x, y, z)) continue;
+            const int64_t slot = e->slot + i;
+            const int count = wide ? ++counts16[slot] : ++counts8[slot];
+            if (count != e->need) continue;
+            const int32_t si = i - e->offset;
+            FIRE(e, si, t)
+            if (with_goal && done) return sum;
+        }
+        for (; te < te_end; te++) {
+            if (!inside && !entry_inside(te, x, y, z)) continue;
+            const int32_t si = i - te->offset;
+            uint64_t *mask = fired + te->rule * mask_words;
+            if ((mask[si >> 6] >> (si & 63)) & 1) continue;
+            mask[si >> 6] |= (uint64_t)1 << (si & 63);
+            FIRE(te, si, t)
+            if (with_goal && done) return sum;
+        }
+    }
+#undef FIRE
+    return with_goal ? -1 : 0;
+}
+
 static int propagate(int32_t *potentials, const potential_rules *pr, potential_scratch *s, bool backwards,
                      const uint32_t *goal, int64_t tail, int64_t unmet)
 {
     const int d = backwards;
-    const int64_t cells = s->cells;
-    spread sp = {.potentials = potentials, .queue = s->queue, .met = s->met, .goal = goal, .cells = cells,
-                 .tail = tail, .unmet = unmet, .value_bits = pr->value_bits};
     if (goal && unmet == 0) return 0;
     memset(s->mask, 0, (size_t)(s->mask_words * pr->rule_count) * sizeof *s->mask);
     const bool wide = pr->max_need > 255;
-    memset(s->counts, 0, (size_t)(cells * pr->rule_count) * (wide ? 2 : 1));
-    if (goal) {
-        if (wide) spread_all(&sp, pr, s, d, true, true);
-        else spread_all(&sp, pr, s, d, false, true);
-    } else {
-        if (wide) spread_all(&sp, pr, s, d, true, false);
-        else spread_all(&sp, pr, s, d, false, false);
-    }
-    if (!goal) return 0;
-    return sp.done ? sp.sum : -1;
+    memset(s->counts, 0, (size_t)(s->cells * pr->rule_count) * (wide ? 2 : 1));
+    if (goal) return wide ? spread(potentials, pr, s, d, goal, tail, unmet, true, true)
+                          : spread(potentials, pr, s, d, goal, tail, unmet, false, true);
+    return wide ? spread(potentials, pr, s, d, NULL, tail, 0, true, false)
+                : spread(potentials, pr, s, d, NULL, tail, 0, false, false);
+}
+
+static bool queued_value(const potential_rules *pr, int d, int v)
+{
+    return pr->need_start[d][v + 1] > pr->need_start[d][v] || pr->trigger_start[d][v + 1] > pr->trigger_start[d][v];
 }
 
 void observe_backward_potentials(int32_t *potentials, const uint32_t *future, const potential_rules *pr,
@@ -363,18 +359,21 @@ void observe_backward_potentials(int32_t *potentials, const uint32_t *future, co
 {
     const int64_t cells = s->cells;
     const int d = 1;
-    int64_t tail = 0;
+    uint32_t kept = 0, queued = 0;
     for (int v = 0; v < pr->c; v++) {
-        if (pr->row_of[v] < 0) continue;
-        int32_t *row = potentials + pr->row_of[v] * cells;
-        const bool queued = pr->need_start[d][v + 1] > pr->need_start[d][v] || pr->trigger_start[d][v + 1] > pr->trigger_start[d][v];
-        for (int64_t i = 0; i < cells; i++) row[i] = (int32_t)((future[i] >> v) & 1) - 1;
-        if (!queued) continue;
-        for (int64_t i = 0; i < cells; i++) {
-            s->queue[tail] = (uint32_t)i << pr->value_bits | (uint32_t)v;
-            tail += (future[i] >> v) & 1;
-        }
+        if (pr->row_of[v] >= 0) kept |= 1u << v;
+        if (queued_value(pr, d, v)) queued |= 1u << v;
     }
+    memset(potentials, 0xff, (size_t)(pr->rows * cells) * sizeof *potentials); /* -1 */
+    /* The zero cells, queued cell by cell (the order within a time does not
+       change the potentials). */
+    int64_t tail = 0;
+    for (int64_t i = 0; i < cells; i++)
+        for (uint32_t f = future[i] & kept; f; f &= f - 1) {
+            int v = __builtin_ctz(f);
+            potentials[pr->row_of[v] * cells + i] = 0;
+            if ((queued >> v) & 1) s->queue[tail++] = (uint32_t)i << pr->value_bits | (uint32_t)v;
+        }
     propagate(potentials, pr, s, true, NULL, tail, 0);
 }
 
@@ -384,18 +383,13 @@ int observe_forward_estimate_of(int32_t *potentials, const uint8_t *state, const
     const int64_t cells = s->cells;
     const int d = 0;
     int64_t tail = 0, unmet = 0;
-    for (int64_t k = 0; k < pr->rows * cells; k++) potentials[k] = -1;
+    memset(potentials, 0xff, (size_t)(pr->rows * cells) * sizeof *potentials); /* -1 */
     for (int64_t i = 0; i < cells; i++) {
         const int v = state[i];
         if (pr->row_of[v] >= 0) potentials[pr->row_of[v] * cells + i] = 0;
+        if (queued_value(pr, d, v)) s->queue[tail++] = (uint32_t)i << pr->value_bits | (uint32_t)v;
         s->met[i] = (future[i] >> v) & 1;
         unmet += !s->met[i];
-    }
-    /* Queued by value then cell, as the zero cells are found. */
-    for (int v = 0; v < pr->c; v++) {
-        if (pr->need_start[d][v + 1] == pr->need_start[d][v] && pr->trigger_start[d][v + 1] == pr->trigger_start[d][v]) continue;
-        for (int64_t i = 0; i < cells; i++)
-            if (state[i] == v) s->queue[tail++] = (uint32_t)i << pr->value_bits | (uint32_t)v;
     }
     return propagate(potentials, pr, s, false, future, tail, unmet);
 }
