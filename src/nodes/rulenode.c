@@ -193,6 +193,7 @@ void rulenode_state_free(void *state)
     mem_free(st->field_queue);
     mem_free(st->field_borders);
     mem_free(st->future);
+    potential_scratch_free(&st->scratch);
     mem_free(st->keyed);
     search_result_free(&st->trajectory);
     mem_free(st);

@@ -162,10 +162,8 @@ bool rulenode_observe(run_state *r, const rulenode *rn, rulenode_state *st)
         return true;
     }
     if (!ensure_potentials(r, rn, st, true)) goto oom;
-    potential_scratch scratch;
-    if (!potential_scratch_init(&scratch, &rn->potential_rules, r->cells)) goto oom;
-    observe_backward_potentials(st->potential_block, st->future, &rn->potential_rules, &scratch);
-    potential_scratch_free(&scratch);
+    if (!st->scratch.queue && !potential_scratch_init(&st->scratch, &rn->potential_rules, r->cells)) goto oom;
+    observe_backward_potentials(st->potential_block, st->future, &rn->potential_rules, &st->scratch);
     return true;
 oom:
     r->out_of_memory = true;
