@@ -45,7 +45,7 @@ static potential_entry entry_at(const potential_rules *pr, const rule *rl, int r
                                 int give, int give_end)
 {
     int32_t offset = dx + dy * pr->mx + dz * pr->mx * pr->my;
-    return (potential_entry){.slot = (int64_t)ri * pr->cells - offset, .offset = offset, .need = need,
+    return (potential_entry){.slot = ri - (int64_t)offset * pr->rule_count, .offset = offset, .need = need,
                              .give = give, .give_end = give_end, .rule = ri,
                              .dx = (int16_t)dx, .dy = (int16_t)dy, .dz = (int16_t)dz,
                              .xmax = pr->mx - rl->imx, .ymax = pr->my - rl->imy, .zmax = pr->mz - rl->imz};
@@ -270,7 +270,7 @@ static inline __attribute__((always_inline)) int spread(int32_t *const potential
     uint16_t *const counts16 = s->counts;
     uint64_t *const fired = s->mask;
     const int64_t cells = s->cells, mask_words = s->mask_words;
-    const int value_bits = pr->value_bits;
+    const int value_bits = pr->value_bits, rule_count = pr->rule_count;
     const uint32_t value_mask = (1u << value_bits) - 1;
     const int mx = pr->mx;
     const int32_t plane = pr->mx * pr->my;
@@ -304,6 +304,8 @@ static inline __attribute__((always_inline)) int spread(int32_t *const potential
         const potential_entry *e = need_entries + need_start[value], *const e_end = need_entries + need_start[value + 1];
         const potential_entry *te = trigger_entries + trigger_start[value];
         const potential_entry *const te_end = trigger_entries + trigger_start[value + 1];
+        /* The counters of the placements around a cell lie together. */
+        const int64_t base = (int64_t)i * rule_count;
         /* Away from the border every entry's placement is inside the grid. */
         const bool inside = (interior[i >> 6] >> (i & 63)) & 1;
         int x = 0, y = 0, z = 0;
@@ -314,7 +316,7 @@ static inline __attribute__((always_inline)) int spread(int32_t *const potential
         }
         for (; e < e_end; e++) {
             if (!inside && !entry_inside(e, x, y, z)) continue;
-            const int64_t slot = e->slot + i;
+            const int64_t slot = e->slot + base;
             const int count = wide ? ++counts16[slot] : ++counts8[slot];
             if (count != e->need) continue;
             const int32_t si = i - e->offset;

@@ -18,7 +18,7 @@ bool observation_load(diag *d, const xmlNode *el, const grid_def *g, observation
 /* A placement that cell (x,y,z) getting a potential concerns: the rule with
    its corner at (x-dx, y-dy, z-dz), if that keeps it inside the grid. */
 typedef struct potential_entry {
-    int64_t slot;               /* rule*cells - offset: add the cell index for the placement's counter */
+    int64_t slot;               /* rule - offset*rule_count: plus cell*rule_count, the placement's counter */
     int32_t offset;             /* dx + dy*MX + dz*MX*MY */
     int32_t need;               /* cells the placement needs */
     int32_t give, give_end;     /* what it gives when it fires: give[d][give .. give_end) */
@@ -76,7 +76,7 @@ typedef struct potential_scratch {
     uint32_t *queue;            /* (value, cell) pairs packed as cell << value_bits | value */
     uint64_t *mask;             /* per rule and corner: fired (rules that need nothing) */
     int64_t mask_words;
-    void *counts;               /* per rule and corner: needed cells ready (uint8 or uint16) */
+    void *counts;               /* per corner and rule: needed cells ready (uint8 or uint16) */
     uint8_t *met;               /* per cell: has a goal value (forward estimates) */
 } potential_scratch;
 
