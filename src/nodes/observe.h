@@ -18,11 +18,22 @@ bool observation_load(diag *d, const xmlNode *el, const grid_def *g, observation
 /* A placement that cell (x,y,z) getting a potential concerns: the rule with
    its corner at (x-dx, y-dy, z-dz), if that keeps it inside the grid. */
 typedef struct potential_entry {
-    int32_t rule;
+    int64_t slot;               /* rule - offset*rule_count: plus cell*rule_count, the placement's counter */
     int32_t offset;             /* dx + dy*MX + dz*MX*MY */
+    int32_t need;               /* cells the placement needs */
+    int32_t give, give_end;     /* what it gives when it fires: give[d][give .. give_end) */
+    int32_t rule;
     int16_t dx, dy, dz;
     int32_t xmax, ymax, zmax;   /* the largest corner that keeps the rule inside */
 } potential_entry;
+
+/* A cell a fired placement gives a potential to. */
+typedef struct potential_give {
+    int64_t at;                 /* row*cells + offset from the corner (the value's row of potentials) */
+    int32_t offset;
+    uint8_t value;
+    bool queued;                /* the value's arrivals concern some placement */
+} potential_give;
 
 /* The rules of a node compiled for the potential propagation on one grid
    size, in both directions (0: forward from the present, 1: backward from
@@ -33,31 +44,39 @@ typedef struct potential_entry {
    none. Since potentials arrive in increasing order this equals the
    reference's queue-and-recheck formulation, with each placement counted
    instead of re-checked. Rules that need nothing fire when any cell they
-   accept arrives, as in the reference. */
+   accept arrives, as in the reference. Values no placement looks at are
+   never queued. Potentials are kept only for some values (`rows` rows,
+   row_of[v] < 0 for the others, which no placement looks at either); forward
+   estimates need every value kept. */
 typedef struct potential_rules {
     rule **rules;
     int rule_count, c, mx, my, mz;
     int64_t cells;
-    int *need_total[2];         /* by rule */
+    int rows;                   /* values whose potentials are kept */
+    int8_t row_of[GRID_MAX_VALUES];
+    int value_bits;             /* queue items are cell << value_bits | value */
+    int queued_values[2];       /* how many values are queued in each direction */
     int *need_start[2];         /* by value: need_entries[d][need_start[d][v] ..] */
     potential_entry *need_entries[2];
     int *trigger_start[2];      /* by value, rules that need nothing */
     potential_entry *trigger_entries[2];
-    int *give_start[2];         /* by rule: give[d][give_start[d][r] ..], value*cells + offset */
-    int64_t *give[2];
+    potential_give *give[2];
+    uint64_t *interior;         /* per cell: every entry's placement is inside the grid */
     int max_need;
 } potential_rules;
 
-bool potential_rules_init(potential_rules *pr, rule **rules, int rule_count, int c, int mx, int my, int mz);
+/* `kept`: the values whose potentials the caller reads (by bit); the values
+   placements look at are added. */
+bool potential_rules_init(potential_rules *pr, rule **rules, int rule_count, int c, int mx, int my, int mz, uint32_t kept);
 void potential_rules_free(potential_rules *pr);
 
 /* Scratch buffers for the potential propagation, reused between calls. */
 typedef struct potential_scratch {
     int64_t cells;
-    int32_t *queue;             /* (value, cell) pairs packed as value*cells + cell */
+    uint32_t *queue;            /* (value, cell) pairs packed as cell << value_bits | value */
     uint64_t *mask;             /* per rule and corner: fired (rules that need nothing) */
     int64_t mask_words;
-    void *counts;               /* per rule and corner: needed cells ready (uint8 or uint16) */
+    void *counts;               /* per corner and rule: needed cells ready (uint8 or uint16) */
     uint8_t *met;               /* per cell: has a goal value (forward estimates) */
 } potential_scratch;
 
@@ -69,9 +88,9 @@ void potential_scratch_free(potential_scratch *s);
    observed value does not occur in the grid. */
 bool observe_future(const observation *by_value, int c, uint8_t *state, int64_t cells, uint32_t *future);
 
-/* potentials[v*cells + i]: how many rule applications at least separate cell
-   i holding v from the goal (backward) or from the present (forward); -1:
-   never. */
+/* potentials[row_of[v]*cells + i]: how many rule applications at least
+   separate cell i holding v from the goal (backward) or from the present
+   (forward); -1: never. The potentials have pr->rows rows. */
 void observe_backward_potentials(int32_t *potentials, const uint32_t *future, const potential_rules *pr,
                                  potential_scratch *s);
 
@@ -81,7 +100,9 @@ void observe_backward_potentials(int32_t *potentials, const uint32_t *future, co
 int observe_forward_estimate_of(int32_t *potentials, const uint8_t *state, const uint32_t *future,
                                 const potential_rules *pr, potential_scratch *s);
 
-bool observe_goal_reached(const uint8_t *state, const uint32_t *future, int64_t cells);
+/* Whether every cell has a goal value. *hint is a cell that was not there
+   the last time (it is looked at first and around, then everything). */
+bool observe_goal_reached(const uint8_t *state, const uint32_t *future, int64_t cells, int32_t *hint);
 /* Sums of the potentials, or -1 where a cell cannot get there. */
 int observe_backward_estimate(const int32_t *potentials, const uint8_t *state, int64_t cells);
 #endif

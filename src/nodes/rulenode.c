@@ -45,6 +45,7 @@ static bool load_rule_element(loader *ld, rulenode *rn, const xmlNode *xr, symme
    and page faults) than testing the one known cell again saves. */
 #define CELL_POOL_MAX (1 << 18)
 
+/* Each value's box (shift_box) and the reciprocals the scans divide by. */
 static bool build_shift_boxes(rulenode *rn, const grid_def *g)
 {
     rn->boxes = mem_malloc((size_t)g->c * sizeof *rn->boxes);
@@ -70,6 +71,29 @@ static bool build_shift_boxes(rulenode *rn, const grid_def *g)
     return true;
 }
 
+/* The order the incremental scan tests a rule's cells in: any order gives
+   the same answer, and the likeliest misfits first end it soonest. Those
+   are the cells that accept fewer values, then the ones whose wave the rule
+   uses least (a door among floor cells). Fills order[0 .. match_count). */
+static bool order_cells(const rule *rl, int *order)
+{
+    const int n = rl->match_count;
+    int *rank = mem_malloc((size_t)(n ? n : 1) * sizeof *rank);
+    if (!rank) return false;
+    for (int k = 0; k < n; k++) {
+        int same = 0;
+        for (int m = 0; m < n; m++) same += rl->match[m].wave == rl->match[k].wave;
+        rank[k] = __builtin_popcount(rl->match[k].wave) * 65536 + same;
+    }
+    for (int k = 0; k < n; k++) { /* stable: equal ranks keep the rule's order */
+        int m = k;
+        for (; m > 0 && rank[order[m - 1]] > rank[k]; m--) order[m] = order[m - 1];
+        order[m] = k;
+    }
+    mem_free(rank);
+    return true;
+}
+
 static bool build_shift_table(rulenode *rn, const grid_def *g)
 {
     int64_t total = 0, pool = 0, plain = 0;
@@ -84,18 +108,27 @@ static bool build_shift_table(rulenode *rn, const grid_def *g)
     rn->shifts = mem_malloc((size_t)(total ? total : 1) * sizeof *rn->shifts);
     rn->cell_pool = mem_malloc((size_t)(pool ? pool : 1) * sizeof *rn->cell_pool);
     if (!rn->shift_start || !rn->shifts || !rn->cell_pool) return false;
+    /* Each rule's cells in test order: orders[order_start[ri] ..]. */
+    int *orders = mem_malloc((size_t)(plain ? plain : 1) * sizeof *orders);
+    int *order_start = mem_malloc((size_t)(rn->rule_count ? rn->rule_count : 1) * sizeof *order_start);
+    bool ok = orders && order_start;
+    for (int ri = 0, at = 0; ok && ri < rn->rule_count; ri++) {
+        order_start[ri] = at;
+        ok = order_cells(rn->rules[ri], orders + at);
+        at += rn->rules[ri]->match_count;
+    }
     int k = 0, used = 0;
     int *rule_cells = NULL;
-    if (!per_shift) { /* one copy of each rule's cells, shared by its shifts */
+    if (ok && !per_shift) { /* one copy of each rule's cells, shared by its shifts */
         rule_cells = mem_malloc((size_t)rn->rule_count * sizeof *rule_cells);
-        if (!rule_cells) return false;
-        for (int ri = 0; ri < rn->rule_count; ri++) {
+        ok = rule_cells != NULL;
+        for (int ri = 0; ok && ri < rn->rule_count; ri++) {
             rule_cells[ri] = used;
-            memcpy(rn->cell_pool + used, rn->rules[ri]->match, (size_t)rn->rules[ri]->match_count * sizeof *rn->cell_pool);
-            used += rn->rules[ri]->match_count;
+            const rule *rl = rn->rules[ri];
+            for (int m = 0; m < rl->match_count; m++) rn->cell_pool[used++] = rl->match[orders[order_start[ri] + m]];
         }
     }
-    for (int v = 0; v < g->c; v++) {
+    for (int v = 0; ok && v < g->c; v++) {
         rn->shift_start[v] = k;
         for (int ri = 0; ri < rn->rule_count; ri++) {
             const rule *rl = rn->rules[ri];
@@ -117,7 +150,7 @@ static bool build_shift_table(rulenode *rn, const grid_def *g)
                 }
                 e->cells = used;
                 for (int m = 0; m < rl->match_count; m++) {
-                    const rule_cell *cell = &rl->match[m];
+                    const rule_cell *cell = &rl->match[orders[order_start[ri] + m]];
                     if (cell->dx == e->dx && cell->dy == e->dy && cell->dz == e->dz) continue;
                     rn->cell_pool[used++] = *cell;
                 }
@@ -125,9 +158,11 @@ static bool build_shift_table(rulenode *rn, const grid_def *g)
             }
         }
     }
-    rn->shift_start[g->c] = k;
+    if (ok) rn->shift_start[g->c] = k;
     mem_free(rule_cells);
-    return build_shift_boxes(rn, g);
+    mem_free(orders);
+    mem_free(order_start);
+    return ok && build_shift_boxes(rn, g);
 }
 
 node *rulenode_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry, const node_kind *kind, size_t size)
@@ -220,6 +255,7 @@ void rulenode_state_free(void *state)
     mem_free(st->field_queue);
     mem_free(st->field_borders);
     mem_free(st->future);
+    potential_scratch_free(&st->scratch);
     mem_free(st->keyed);
     search_result_free(&st->trajectory);
     mem_free(st);

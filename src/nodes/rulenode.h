@@ -94,6 +94,8 @@ typedef struct rulenode_state {
     uint8_t *field_borders;
     uint32_t *future;        /* the observed goal: allowed values per cell */
     bool future_computed;
+    int32_t goal_hint;       /* a cell that missed the goal at the last look */
+    potential_scratch scratch; /* kept between goals: a node may compute many */
     bool has_trajectory;     /* search found a plan: the node replays it */
     search_result trajectory;
     keyed_match *keyed;      /* all: matches ordered by potential */

@@ -30,6 +30,26 @@ static bool build_deltas(rulenode *rn, const grid_def *g)
     return true;
 }
 
+/* The values whose potentials the node reads: search reads every value's;
+   otherwise only field_delta reads them, at the cells a rule changes, for
+   the new value and the old one (which the match has just been seen to
+   fit), and the fields write theirs. */
+static uint32_t potentials_read(const rulenode *rn, int c)
+{
+    if (rn->search) return c >= 32 ? ~0u : (1u << c) - 1;
+    uint32_t read = 0;
+    for (int k = 0; k < rn->field_count; k++) read |= 1u << rn->fields[k].value;
+    for (int ri = 0; ri < rn->rule_count; ri++) {
+        const rule *rl = rn->rules[ri];
+        for (int k = 0, n = rl->imx * rl->imy * rl->imz; k < n; k++) {
+            uint8_t out = rl->output[k];
+            if (out == RULE_KEEP || ((rl->input[k] >> out) & 1)) continue;
+            read |= rl->input[k] | 1u << out;
+        }
+    }
+    return read;
+}
+
 bool rulenode_load_inference(loader *ld, rulenode *rn, const xmlNode *el)
 {
     diag *d = ld->d;
@@ -69,7 +89,8 @@ bool rulenode_load_inference(loader *ld, rulenode *rn, const xmlNode *el)
         int64_t cells = (int64_t)g->mx * g->my * g->mz;
         if (g->c * cells > INT32_MAX)
             return diag_error(d, SMALTI_ERR_USAGE, xml_line(el), "the grid is too large for inference (%lld cells)", (long long)cells);
-        if (!potential_rules_init(&rn->potential_rules, rn->rules, rn->rule_count, g->c, g->mx, g->my, g->mz))
+        if (!potential_rules_init(&rn->potential_rules, rn->rules, rn->rule_count, g->c, g->mx, g->my, g->mz,
+                                  potentials_read(rn, g->c)))
             return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     } else if (xml_attr(el, "search")) {
         diag_warn(d, xml_line(el), "search needs <observe> children; it is ignored");
@@ -89,20 +110,22 @@ void rulenode_free_inference(rulenode *rn)
     mem_free(rn->delta_count);
 }
 
-/* Potential rows are allocated on first use: every value for inference,
+/* Potential rows are allocated on first use: the kept values for inference,
    only the fields' values otherwise. */
 static bool ensure_potentials(run_state *r, const rulenode *rn, rulenode_state *st, bool all_values)
 {
-    int c = r->grid->c;
     if (all_values) {
         if (st->potential_block) return true;
         for (int v = 0; v < GRID_MAX_VALUES; v++) {
             mem_free(st->potentials[v]);
             st->potentials[v] = NULL;
         }
-        st->potential_block = mem_malloc((size_t)c * r->cells * sizeof *st->potential_block);
+        /* Only the rows the node reads (the rest stay NULL and are never read). */
+        const potential_rules *pr = &rn->potential_rules;
+        st->potential_block = mem_malloc((size_t)(pr->rows ? pr->rows : 1) * r->cells * sizeof *st->potential_block);
         if (!st->potential_block) return false;
-        for (int v = 0; v < c; v++) st->potentials[v] = st->potential_block + (int64_t)v * r->cells;
+        for (int v = 0; v < pr->c; v++)
+            if (pr->row_of[v] >= 0) st->potentials[v] = st->potential_block + (int64_t)pr->row_of[v] * r->cells;
         return true;
     }
     for (int k = 0; k < rn->field_count; k++) {
@@ -139,10 +162,8 @@ bool rulenode_observe(run_state *r, const rulenode *rn, rulenode_state *st)
         return true;
     }
     if (!ensure_potentials(r, rn, st, true)) goto oom;
-    potential_scratch scratch;
-    if (!potential_scratch_init(&scratch, &rn->potential_rules, r->cells)) goto oom;
-    observe_backward_potentials(st->potential_block, st->future, &rn->potential_rules, &scratch);
-    potential_scratch_free(&scratch);
+    if (!st->scratch.queue && !potential_scratch_init(&st->scratch, &rn->potential_rules, r->cells)) goto oom;
+    observe_backward_potentials(st->potential_block, st->future, &rn->potential_rules, &st->scratch);
     return true;
 oom:
     r->out_of_memory = true;

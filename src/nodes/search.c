@@ -304,8 +304,9 @@ search_result search_run(const uint8_t *present, const uint32_t *future, const p
     search se = {.future = future, .pr = pr, .mx = mx, .my = my, .c = pr->c, .cells = (int64_t)mx * my,
                  .depth_coefficient = depth_coefficient, .goal = -1};
     rng_seed(&se.random, seed);
-    se.bpotentials = mem_malloc((size_t)(pr->c * se.cells) * sizeof *se.bpotentials);
-    se.fpotentials = mem_malloc((size_t)(pr->c * se.cells) * sizeof *se.fpotentials);
+    /* Every value has its row (rulenode_load_inference keeps them all for search). */
+    se.bpotentials = mem_malloc((size_t)(pr->rows * se.cells) * sizeof *se.bpotentials);
+    se.fpotentials = mem_malloc((size_t)(pr->rows * se.cells) * sizeof *se.fpotentials);
     se.board_cap = 64;
     se.boards = mem_malloc((size_t)se.board_cap * sizeof *se.boards);
     uint8_t *root = mem_malloc((size_t)se.cells);
