@@ -98,13 +98,15 @@ one_plain *one_plain_new(const rulenode *rn, int values)
     return p;
 }
 
-/* Whether the cells of t fit at corner `at`, as 0 or 1, without branching on their values. The
-   callers copy t out of its table first: their stores (bytes, matches) could alias it. */
+/* Whether the cells of t fit at corner `at`, as 0 or 1: the two inline cells without branching
+   on their values, the rest (a big rule's, which mostly fails early) one by one until one does
+   not fit. The callers copy t out of its table first: their stores (bytes, matches) could alias it. */
 static inline __attribute__((always_inline)) uint64_t plain_fits(plain_test t, const plain_cell *pool, const uint8_t *state, int32_t at)
 {
     uint64_t fits = (t.a.wave >> state[at + t.a.offset]) & (t.b.wave >> state[at + t.b.offset]) & 1;
-    if (__builtin_expect(t.more_count > 0, 0))
-        for (const plain_cell *c = pool + t.more, *end = c + t.more_count; c < end; c++) fits &= (c->wave >> state[at + c->offset]) & 1;
+    if (__builtin_expect(t.more_count > 0, 0) && fits)
+        for (const plain_cell *c = pool + t.more, *end = c + t.more_count; c < end; c++)
+            if (!((c->wave >> state[at + c->offset]) & 1)) return 0;
     return fits;
 }
 
@@ -154,9 +156,9 @@ static __attribute__((noinline)) int32_t plain_scan_inside_branching(const plain
     for (; e < end; e++) {
         const plain_entry en = *e;
         const int32_t si = i - en.offset;
-        if (!((en.test.a.wave >> state[si + en.test.a.offset]) & 1) || !((en.test.b.wave >> state[si + en.test.b.offset]) & 1) ||
-            !plain_fits(en.test, pool, state, si))
+        if (!((en.test.a.wave >> state[si + en.test.a.offset]) & 1) || !((en.test.b.wave >> state[si + en.test.b.offset]) & 1))
             continue;
+        if (en.test.more_count > 0 && !plain_fits(en.test, pool, state, si)) continue;
         const match m = ((uint32_t)si << bits) | en.rule;
         uint64_t *word = &mask[m >> 6];
         if ((*word >> (m & 63)) & 1) continue;
