@@ -34,7 +34,12 @@ typedef struct plain_write {
     int32_t value;
 } plain_write;
 
+/* How the entries of a value's changed cell are tested: each has at most one other cell to test
+   (PLAIN_TEST_ONE), at most two (PLAIN_TEST_TWO, inline), or more. */
+enum { PLAIN_TEST_ONE, PLAIN_TEST_TWO, PLAIN_TEST_MORE };
+
 struct one_plain {
+    uint8_t test_size[GRID_MAX_VALUES];
     plain_entry *entries;
     plain_rule *rules;
     plain_cell *pool;
@@ -86,6 +91,12 @@ one_plain *one_plain_new(const rulenode *rn, int values)
         p->entries[k].offset = e->offset;
         p->entries[k].rule = (uint32_t)e->rule;
         plain_test_fill(&p->entries[k].test, p->pool, &used, rn->cell_pool + e->cells, e->count);
+    }
+    for (int v = 0; v < values; v++) {
+        int most = 0;
+        for (int32_t k = rn->shift_start[v]; k < rn->shift_start[v + 1]; k++)
+            if (rn->shifts[k].count > most) most = rn->shifts[k].count;
+        p->test_size[v] = most <= 1 ? PLAIN_TEST_ONE : most == 2 ? PLAIN_TEST_TWO : PLAIN_TEST_MORE;
     }
     int32_t w = 0;
     for (int ri = 0; ri < rn->rule_count; ri++) {
@@ -287,16 +298,231 @@ static inline __attribute__((always_inline)) bool plain_step(run_state *r, const
 
 bool one_plain_go(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st) { return plain_step(r, rn, p, st, &r->random); }
 
-long one_plain_repeat(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
+/* The generic repeat: plain_step after plain_step, the run's and node's fields read and written
+   through their structs. Used while an observer listens or before the node's first scan. */
+static long plain_repeat_general(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
 {
     /* The generator in a local, which no store to the grid can alias, so its indices stay in registers. */
     rng random = r->random;
     long made = 0;
     while (made < max_steps && (run_step_ready(r) || run_step_begin(r))) {
+        const int before = r->acting_node;
         if (!plain_step(r, rn, p, st, &random)) break;
-        run_step_close(r);
+        if (before == rn->base.id) run_step_close(r);
+        else run_step_done(r, before);
         made++;
     }
     r->random = random;
     return made;
+}
+
+/* Test the entries [e, end) of a changed cell i inside its value's box whose tests have one
+   other cell: branch-free, as plain_scan_inside, without the second cell. */
+static inline __attribute__((always_inline)) int32_t plain_scan_inside_one(const plain_entry *e, const plain_entry *end, int32_t i,
+                                                                           const uint8_t *state, uint64_t *mask, match *list,
+                                                                           int32_t count, int bits)
+{
+    for (; e < end; e++) {
+        const int32_t si = i - e->offset;
+        const match m = ((uint32_t)si << bits) | e->rule;
+        const uint32_t wave = e->test.a.wave;
+        const uint8_t v = state[si + e->test.a.offset];
+        uint64_t *word = &mask[m >> 6], w = *word;
+        const uint64_t fits = ~(w >> (m & 63)) & (wave >> v) & 1;
+        list[count] = m;
+        *word = w | fits << (m & 63);
+        count += (int32_t)fits;
+    }
+    return count;
+}
+
+/* Steps in a row with the run's and the node's moving parts (the change log, the step table,
+   the match list, the generator) in locals: a store to a grid byte could alias any field read
+   through a pointer, so the compiler would reload them after every write. They are written
+   back before anything else reads them (growing the log or the table, the end). Exactly the
+   steps plain_step and run_step_close make; no observer listens. */
+static long plain_repeat_fast(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
+{
+    uint8_t *const state = r->state;
+    const int MX = r->mx, bits = rn->rule_bits, id = rn->base.id, steps = rn->steps;
+    const bool flat = r->mz == 1;
+    const int32_t plane = MX * r->my;
+    const uint32_t rule_mask = (1u << bits) - 1;
+    const plain_entry *const entries = p->entries;
+    const plain_rule *const rules = p->rules;
+    const plain_write *const writes = p->writes;
+    const plain_cell *const pool = p->pool;
+    const int32_t *const shift_start = rn->shift_start;
+    const shift_box *const boxes = rn->boxes;
+    const shift_entry *const shifts = rn->shifts;
+    uint64_t *const mask = st->mask;
+    rng random = r->random;
+    int32_t *changes;
+    int64_t clen, ccap, cbase;
+    int64_t *first;
+    int64_t flen, fcap;
+    long counter, streak, fbase;
+    match *list;
+    int32_t count, cap;
+    int node_counter = st->counter;
+    int acting = r->acting_node;
+    long last = st->last_matched_turn;
+    uint32_t tried = st->scan_tried, kept = st->scan_kept;
+    bool branch_free = st->scan_branch_free;
+#define PLAIN_SPILL()                                                                                                   \
+    do {                                                                                                                \
+        r->changes_len = clen;                                                                                          \
+        r->first_len = flen;                                                                                            \
+        r->counter = counter;                                                                                           \
+        r->acting_streak = streak;                                                                                      \
+        r->acting_node = acting;                                                                                        \
+        st->match_count = count;                                                                                        \
+        st->counter = node_counter;                                                                                     \
+        st->last_matched_turn = last;                                                                                   \
+    } while (0)
+#define PLAIN_RELOAD()                                                                                                  \
+    do {                                                                                                                \
+        changes = r->changes;                                                                                           \
+        clen = r->changes_len;                                                                                          \
+        ccap = r->changes_cap;                                                                                          \
+        cbase = r->changes_base;                                                                                        \
+        first = r->first;                                                                                               \
+        flen = r->first_len;                                                                                            \
+        fcap = r->first_cap;                                                                                            \
+        fbase = r->first_base;                                                                                          \
+        counter = r->counter;                                                                                           \
+        streak = r->acting_streak;                                                                                      \
+        list = st->matches;                                                                                             \
+        count = st->match_count;                                                                                        \
+        cap = st->match_cap;                                                                                            \
+    } while (0)
+    PLAIN_RELOAD();
+    long made = 0;
+    bool ready = false; /* run_step_begin said yes for this step */
+    while (made < max_steps) {
+        if (!ready) {
+            PLAIN_SPILL();
+            if (!run_step_begin(r)) break;
+            PLAIN_RELOAD();
+        } else if (flen == fcap || stop_requested(&r->stop)) {
+            ready = false;
+            continue;
+        }
+        ready = true;
+        if (steps > 0 && node_counter >= steps) break;
+        /* The scan: every change since the step this node last matched in (plain_scan). */
+        const int64_t from_pos = first[last - fbase], end_pos = cbase + clen;
+        bool stopped = false;
+        for (int64_t n = from_pos; n < end_pos; n++) {
+            if (stop_requested_at(&r->stop, n)) { stopped = true; break; }
+            const int32_t i = changes[n - cbase];
+            const uint8_t value = state[i];
+            const int32_t from = shift_start[value], to = shift_start[value + 1];
+            if (from == to) continue;
+            if (cap - count < to - from) {
+                PLAIN_SPILL();
+                ready = false; /* out of memory: the next step asks run_step_begin, which stops */
+                if (!plain_reserve(r, st, to - from)) break;
+                list = st->matches;
+                cap = st->match_cap;
+            }
+            int x, y, z = 0;
+            if (flat) {
+                y = rulenode_div(i, rn->div_mx);
+                x = i - y * MX;
+            } else {
+                z = rulenode_div(i, rn->div_plane);
+                int32_t rest = i - z * plane;
+                y = rulenode_div(rest, rn->div_mx);
+                x = rest - y * MX;
+            }
+            const shift_box *box = &boxes[value];
+            const int32_t before = count;
+            if ((unsigned)(x - box->lo[0]) <= (unsigned)(box->hi[0] - box->lo[0]) &&
+                (unsigned)(y - box->lo[1]) <= (unsigned)(box->hi[1] - box->lo[1]) &&
+                (unsigned)(z - box->lo[2]) <= (unsigned)(box->hi[2] - box->lo[2])) {
+                if (!branch_free)
+                    count = plain_scan_inside_branching(entries + from, entries + to, i, state, mask, list, count, bits, pool);
+                else if (p->test_size[value] == PLAIN_TEST_ONE)
+                    count = plain_scan_inside_one(entries + from, entries + to, i, state, mask, list, count, bits);
+                else
+                    count = plain_scan_inside(entries + from, entries + to, i, state, mask, list, count, bits, pool);
+            } else {
+                for (int32_t k = from; k < to; k++) {
+                    const shift_entry *se = &shifts[k];
+                    if ((unsigned)(x - se->dx) > (unsigned)se->xmax || (unsigned)(y - se->dy) > (unsigned)se->ymax ||
+                        (unsigned)(z - se->dz) > (unsigned)se->zmax)
+                        continue;
+                    count = plain_add(&entries[k], i, state, mask, list, count, bits, pool);
+                }
+            }
+            tried += (uint32_t)(to - from);
+            kept += (uint32_t)(count - before);
+        }
+        if (tried >= 1024) {
+            branch_free = kept * 8 > tried && kept * 8 < tried * 7;
+            tried = kept = 0;
+        }
+        if (stopped || stop_said(&r->stop)) break;
+        last = counter;
+        /* The draw (plain_step). */
+        bool acted = false;
+        while (count > 0) {
+            const int32_t k = rng_next_max(&random, count);
+            const match m = list[k];
+            list[k] = list[--count];
+            mask[m >> 6] &= ~((uint64_t)1 << (m & 63));
+            const plain_rule *pr = &rules[m & rule_mask];
+            const int32_t at = (int32_t)(m >> bits);
+            if (!plain_fits(pr->test, pool, state, at)) continue;
+            for (const plain_write *w = writes + pr->write, *end = w + pr->write_count; w < end; w++) {
+                const int32_t i = at + w->offset;
+                if (state[i] != w->value) {
+                    state[i] = (uint8_t)w->value;
+                    if (clen == ccap) {
+                        PLAIN_SPILL();
+                        ready = false;
+                        if (!run_grow_changes(r)) {
+                            PLAIN_RELOAD();
+                            continue;
+                        }
+                        PLAIN_RELOAD();
+                    }
+                    changes[clen++] = i;
+                }
+            }
+            acted = true;
+            break;
+        }
+        if (!acted) break;
+        node_counter++;
+        /* run_step_close / run_step_done without an observer. */
+        streak = acting == id ? streak + 1 : 1;
+        acting = id;
+        counter++;
+        first[flen++] = cbase + clen;
+        made++;
+    }
+#undef PLAIN_SPILL
+#undef PLAIN_RELOAD
+    r->changes_len = clen;
+    r->first_len = flen;
+    r->counter = counter;
+    r->acting_streak = streak;
+    r->acting_node = acting;
+    r->unlogged_len = 0;
+    st->match_count = count;
+    st->counter = node_counter;
+    st->last_matched_turn = last;
+    st->scan_tried = tried;
+    st->scan_kept = kept;
+    st->scan_branch_free = branch_free;
+    r->random = random;
+    return made;
+}
+
+long one_plain_repeat(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
+{
+    if (r->observer || st->last_matched_turn < 0) return plain_repeat_general(r, rn, p, st, max_steps);
+    return plain_repeat_fast(r, rn, p, st, max_steps);
 }
