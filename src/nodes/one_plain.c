@@ -165,9 +165,14 @@ static __attribute__((noinline)) int32_t plain_scan_inside_branching(const plain
     for (; e < end; e++) {
         const plain_entry en = *e;
         const int32_t si = i - en.offset;
-        if (!((en.test.a.wave >> state[si + en.test.a.offset]) & 1) || !((en.test.b.wave >> state[si + en.test.b.offset]) & 1) ||
-            !plain_fits(en.test, pool, state, si))
+        if (!((en.test.a.wave >> state[si + en.test.a.offset]) & 1) || !((en.test.b.wave >> state[si + en.test.b.offset]) & 1))
             continue;
+        if (__builtin_expect(en.test.more_count > 0, 0)) {
+            bool fits = true;
+            for (const plain_cell *c = pool + en.test.more, *c_end = c + en.test.more_count; c < c_end && fits; c++)
+                fits = (c->wave >> state[si + c->offset]) & 1;
+            if (!fits) continue;
+        }
         const match m = ((uint32_t)si << bits) | en.rule;
         uint64_t *word = &mask[m >> 6];
         if ((*word >> (m & 63)) & 1) continue;
@@ -356,7 +361,8 @@ static long plain_repeat_fast(run_state *r, const rulenode *rn, const one_plain 
     const shift_box *const boxes = rn->boxes;
     const shift_entry *const shifts = rn->shifts;
     uint64_t *const mask = st->mask;
-    rng random = r->random;
+    int32_t *const seeds = r->random.seeds;
+    int inext = r->random.inext, inextp = r->random.inextp;
     int32_t *changes;
     int64_t clen, ccap, cbase;
     int64_t *first;
@@ -468,7 +474,7 @@ static long plain_repeat_fast(run_state *r, const rulenode *rn, const one_plain 
         /* The draw (plain_step). */
         bool acted = false;
         while (count > 0) {
-            const int32_t k = rng_next_max(&random, count);
+            const int32_t k = rng_step_max(seeds, &inext, &inextp, count);
             const match m = list[k];
             list[k] = list[--count];
             mask[m >> 6] &= ~((uint64_t)1 << (m & 63));
@@ -517,7 +523,8 @@ static long plain_repeat_fast(run_state *r, const rulenode *rn, const one_plain 
     st->scan_tried = tried;
     st->scan_kept = kept;
     st->scan_branch_free = branch_free;
-    r->random = random;
+    r->random.inext = inext;
+    r->random.inextp = inextp;
     return made;
 }
 
