@@ -3,7 +3,7 @@
 #include "one_plain.h"
 #include <stdint.h>
 
-/* A cell to test: grid offset from the corner, and the values it accepts. */
+/* A cell to test: grid offset from the corner (a rule's test) or from the changed cell (a shift entry's), and the values it accepts. */
 typedef struct plain_cell {
     int32_t offset;
     uint32_t wave;
@@ -16,11 +16,10 @@ typedef struct plain_test {
     int32_t more, more_count;
 } plain_test;
 
-/* A shift entry of rulenode.shifts (same index): its corner's offset from the changed cell,
-   its packed-match rule bits, and the rule's other cells. */
+/* A shift entry of rulenode.shifts (same index): the packed match of changed cell i is
+   (i << rule_bits) - moff, and the rule's other cells, their offsets from the changed cell. */
 typedef struct plain_entry {
-    int32_t offset;
-    uint32_t rule;
+    uint32_t moff; /* (corner offset << rule_bits) - rule, modulo 2^32 */
     plain_test test;
 } plain_entry;
 
@@ -56,15 +55,26 @@ void one_plain_free(one_plain *p)
     mem_free(p);
 }
 
-/* Fill t from cells[0 .. count), spilling past two into the pool at *used. */
-static void plain_test_fill(plain_test *t, plain_cell *pool, int32_t *used, const rule_cell *cells, int count)
+/* Fill t from cells[0 .. count), their offsets less `shift`, spilling past two into the pool at *used. */
+static void plain_test_fill(plain_test *t, plain_cell *pool, int32_t *used, const rule_cell *cells, int count, int32_t shift)
 {
     plain_cell any = {0, UINT32_MAX};
-    t->a = count > 0 ? (plain_cell){cells[0].offset, cells[0].wave} : any;
-    t->b = count > 1 ? (plain_cell){cells[1].offset, cells[1].wave} : any;
+    t->a = count > 0 ? (plain_cell){cells[0].offset - shift, cells[0].wave} : any;
+    t->b = count > 1 ? (plain_cell){cells[1].offset - shift, cells[1].wave} : any;
     t->more = *used;
     t->more_count = count > 2 ? count - 2 : 0;
-    for (int k = 2; k < count; k++) pool[(*used)++] = (plain_cell){cells[k].offset, cells[k].wave};
+    for (int k = 2; k < count; k++) pool[(*used)++] = (plain_cell){cells[k].offset - shift, cells[k].wave};
+}
+
+/* Whether a write never changes its cell: the rule's input there accepts only the value written,
+   and a match is applied only while its input holds. Such writes are left out, so that the
+   test of whether a write changes its cell, which the rotations of a rule would otherwise make
+   a coin toss (Growth's WB -> WW), goes one way. */
+static bool plain_write_keeps(const rule *rl, const rule_cell *write)
+{
+    for (int k = 0; k < rl->match_count; k++)
+        if (rl->match[k].offset == write->offset) return rl->match[k].wave == (uint32_t)1 << write->wave;
+    return false;
 }
 
 one_plain *one_plain_new(const rulenode *rn, int values)
@@ -88,9 +98,8 @@ one_plain *one_plain_new(const rulenode *rn, int values)
     int32_t used = 0;
     for (int32_t k = 0; k < entries; k++) {
         const shift_entry *e = &rn->shifts[k];
-        p->entries[k].offset = e->offset;
-        p->entries[k].rule = (uint32_t)e->rule;
-        plain_test_fill(&p->entries[k].test, p->pool, &used, rn->cell_pool + e->cells, e->count);
+        p->entries[k].moff = ((uint32_t)e->offset << rn->rule_bits) - (uint32_t)e->rule;
+        plain_test_fill(&p->entries[k].test, p->pool, &used, rn->cell_pool + e->cells, e->count, e->offset);
     }
     for (int v = 0; v < values; v++) {
         int most = 0;
@@ -101,10 +110,11 @@ one_plain *one_plain_new(const rulenode *rn, int values)
     int32_t w = 0;
     for (int ri = 0; ri < rn->rule_count; ri++) {
         const rule *rl = rn->rules[ri];
-        plain_test_fill(&p->rules[ri].test, p->pool, &used, rl->match, rl->match_count);
+        plain_test_fill(&p->rules[ri].test, p->pool, &used, rl->match, rl->match_count, 0);
         p->rules[ri].write = w;
-        p->rules[ri].write_count = rl->write_count;
-        for (int k = 0; k < rl->write_count; k++) p->writes[w++] = (plain_write){rl->write[k].offset, (int32_t)rl->write[k].wave};
+        for (int k = 0; k < rl->write_count; k++)
+            if (!plain_write_keeps(rl, &rl->write[k])) p->writes[w++] = (plain_write){rl->write[k].offset, (int32_t)rl->write[k].wave};
+        p->rules[ri].write_count = w - p->rules[ri].write;
     }
     return p;
 }
@@ -138,10 +148,9 @@ static inline __attribute__((always_inline)) int32_t plain_add(const plain_entry
                                                                match *list, int32_t count, int bits, const plain_cell *pool)
 {
     const plain_entry e = *entry;
-    const int32_t si = i - e.offset;
-    const match m = ((uint32_t)si << bits) | e.rule;
+    const match m = ((uint32_t)i << bits) - e.moff;
     uint64_t *word = &mask[m >> 6], w = *word;
-    const uint64_t fits = ~(w >> (m & 63)) & plain_fits(e.test, pool, state, si);
+    const uint64_t fits = ~(w >> (m & 63)) & plain_fits(e.test, pool, state, i);
     list[count] = m;
     *word = w | fits << (m & 63);
     return count + (int32_t)fits;
@@ -164,16 +173,15 @@ static __attribute__((noinline)) int32_t plain_scan_inside_branching(const plain
 {
     for (; e < end; e++) {
         const plain_entry en = *e;
-        const int32_t si = i - en.offset;
-        if (!((en.test.a.wave >> state[si + en.test.a.offset]) & 1) || !((en.test.b.wave >> state[si + en.test.b.offset]) & 1))
+        if (!((en.test.a.wave >> state[i + en.test.a.offset]) & 1) || !((en.test.b.wave >> state[i + en.test.b.offset]) & 1))
             continue;
         if (__builtin_expect(en.test.more_count > 0, 0)) {
             bool fits = true;
             for (const plain_cell *c = pool + en.test.more, *c_end = c + en.test.more_count; c < c_end && fits; c++)
-                fits = (c->wave >> state[si + c->offset]) & 1;
+                fits = (c->wave >> state[i + c->offset]) & 1;
             if (!fits) continue;
         }
-        const match m = ((uint32_t)si << bits) | en.rule;
+        const match m = ((uint32_t)i << bits) - en.moff;
         uint64_t *word = &mask[m >> 6];
         if ((*word >> (m & 63)) & 1) continue;
         *word |= (uint64_t)1 << (m & 63);
@@ -328,10 +336,9 @@ static inline __attribute__((always_inline)) int32_t plain_scan_inside_one(const
                                                                            int32_t count, int bits)
 {
     for (; e < end; e++) {
-        const int32_t si = i - e->offset;
-        const match m = ((uint32_t)si << bits) | e->rule;
+        const match m = ((uint32_t)i << bits) - e->moff;
         const uint32_t wave = e->test.a.wave;
-        const uint8_t v = state[si + e->test.a.offset];
+        const uint8_t v = state[i + e->test.a.offset];
         uint64_t *word = &mask[m >> 6], w = *word;
         const uint64_t fits = ~(w >> (m & 63)) & (wave >> v) & 1;
         list[count] = m;
