@@ -349,49 +349,33 @@ static inline __attribute__((always_inline)) int32_t plain_scan_inside_one(const
 }
 
 /* Steps in a row with the run's and the node's moving parts (the change log, the step table,
-   the match list, the generator) in locals: a store to a grid byte could alias any field read
-   through a pointer, so the compiler would reload them after every write. They are written
-   back before anything else reads them (growing the log or the table, the end). Exactly the
-   steps plain_step and run_step_close make; no observer listens. */
-static long plain_repeat_fast(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
+   the match list, the generator's indices) in locals: a store to a grid byte could alias any
+   field read through a pointer, so the compiler would reload them after every write. They are
+   written back before anything else reads them (growing the log, the list or the table; the
+   end). Exactly the steps plain_step and run_step_close make; no observer listens. The counters
+   that move by one a step (the run's, the node's, the streak) are set from `made` at the end. */
+static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st,
+                                                                    long max_steps)
 {
     uint8_t *const state = r->state;
-    const int MX = r->mx, bits = rn->rule_bits, id = rn->base.id, steps = rn->steps;
-    const bool flat = r->mz == 1;
-    const int32_t plane = MX * r->my;
+    const int bits = rn->rule_bits;
     const uint32_t rule_mask = (1u << bits) - 1;
-    const plain_entry *const entries = p->entries;
-    const plain_rule *const rules = p->rules;
-    const plain_write *const writes = p->writes;
-    const plain_cell *const pool = p->pool;
-    const int32_t *const shift_start = rn->shift_start;
-    const shift_box *const boxes = rn->boxes;
-    const shift_entry *const shifts = rn->shifts;
     uint64_t *const mask = st->mask;
     int32_t *const seeds = r->random.seeds;
     int inext = r->random.inext, inextp = r->random.inextp;
-    int32_t *changes;
-    int64_t clen, ccap, cbase;
-    int64_t *first;
-    int64_t flen, fcap;
-    long counter, streak, fbase;
-    match *list;
-    int32_t count, cap;
-    int node_counter = st->counter;
-    int acting = r->acting_node;
-    long last = st->last_matched_turn;
+    const long counter0 = r->counter;
     uint32_t tried = st->scan_tried, kept = st->scan_kept;
     bool branch_free = st->scan_branch_free;
+    int32_t *changes;
+    int64_t clen, ccap, cbase, flen, fcap, *first;
+    match *list;
+    int32_t count, cap;
+    long made = 0;
 #define PLAIN_SPILL()                                                                                                   \
     do {                                                                                                                \
         r->changes_len = clen;                                                                                          \
         r->first_len = flen;                                                                                            \
-        r->counter = counter;                                                                                           \
-        r->acting_streak = streak;                                                                                      \
-        r->acting_node = acting;                                                                                        \
         st->match_count = count;                                                                                        \
-        st->counter = node_counter;                                                                                     \
-        st->last_matched_turn = last;                                                                                   \
     } while (0)
 #define PLAIN_RELOAD()                                                                                                  \
     do {                                                                                                                \
@@ -402,71 +386,59 @@ static long plain_repeat_fast(run_state *r, const rulenode *rn, const one_plain 
         first = r->first;                                                                                               \
         flen = r->first_len;                                                                                            \
         fcap = r->first_cap;                                                                                            \
-        fbase = r->first_base;                                                                                          \
-        counter = r->counter;                                                                                           \
-        streak = r->acting_streak;                                                                                      \
         list = st->matches;                                                                                             \
         count = st->match_count;                                                                                        \
         cap = st->match_cap;                                                                                            \
     } while (0)
     PLAIN_RELOAD();
-    long made = 0;
-    bool ready = false; /* run_step_begin said yes for this step */
-    while (made < max_steps) {
-        if (!ready) {
-            PLAIN_SPILL();
-            if (!run_step_begin(r)) break;
-            PLAIN_RELOAD();
-        } else if (flen == fcap || stop_requested(&r->stop)) {
-            ready = false;
-            continue;
-        }
-        ready = true;
-        if (steps > 0 && node_counter >= steps) break;
-        /* The scan: every change since the step this node last matched in (plain_scan). */
-        const int64_t from_pos = first[last - fbase], end_pos = cbase + clen;
+    /* Where the scan starts: the first change of the step the node last matched in. */
+    int64_t scan_from = first[st->last_matched_turn - r->first_base];
+    for (;;) {
+        if (rn->steps > 0 && st->counter + made >= rn->steps) break;
+        /* The scan (plain_scan): every change since then. */
+        const int64_t step_start = cbase + clen;
         bool stopped = false;
-        for (int64_t n = from_pos; n < end_pos; n++) {
+        for (int64_t n = scan_from; n < step_start; n++) {
             if (stop_requested_at(&r->stop, n)) { stopped = true; break; }
             const int32_t i = changes[n - cbase];
             const uint8_t value = state[i];
-            const int32_t from = shift_start[value], to = shift_start[value + 1];
+            const int32_t from = rn->shift_start[value], to = rn->shift_start[value + 1];
             if (from == to) continue;
             if (cap - count < to - from) {
                 PLAIN_SPILL();
-                ready = false; /* out of memory: the next step asks run_step_begin, which stops */
+                fcap = 0; /* the next step asks run_step_begin, which stops after a failure */
                 if (!plain_reserve(r, st, to - from)) break;
                 list = st->matches;
                 cap = st->match_cap;
             }
             int x, y, z = 0;
-            if (flat) {
+            if (r->mz == 1) {
                 y = rulenode_div(i, rn->div_mx);
-                x = i - y * MX;
+                x = i - y * r->mx;
             } else {
                 z = rulenode_div(i, rn->div_plane);
-                int32_t rest = i - z * plane;
+                int32_t rest = i - z * r->mx * r->my;
                 y = rulenode_div(rest, rn->div_mx);
-                x = rest - y * MX;
+                x = rest - y * r->mx;
             }
-            const shift_box *box = &boxes[value];
+            const shift_box *box = &rn->boxes[value];
             const int32_t before = count;
+            const plain_entry *e = p->entries + from, *e_end = p->entries + to;
             if ((unsigned)(x - box->lo[0]) <= (unsigned)(box->hi[0] - box->lo[0]) &&
                 (unsigned)(y - box->lo[1]) <= (unsigned)(box->hi[1] - box->lo[1]) &&
                 (unsigned)(z - box->lo[2]) <= (unsigned)(box->hi[2] - box->lo[2])) {
                 if (!branch_free)
-                    count = plain_scan_inside_branching(entries + from, entries + to, i, state, mask, list, count, bits, pool);
+                    count = plain_scan_inside_branching(e, e_end, i, state, mask, list, count, bits, p->pool);
                 else if (p->test_size[value] == PLAIN_TEST_ONE)
-                    count = plain_scan_inside_one(entries + from, entries + to, i, state, mask, list, count, bits);
+                    count = plain_scan_inside_one(e, e_end, i, state, mask, list, count, bits);
                 else
-                    count = plain_scan_inside(entries + from, entries + to, i, state, mask, list, count, bits, pool);
+                    count = plain_scan_inside(e, e_end, i, state, mask, list, count, bits, p->pool);
             } else {
-                for (int32_t k = from; k < to; k++) {
-                    const shift_entry *se = &shifts[k];
+                for (const shift_entry *se = &rn->shifts[from]; e < e_end; e++, se++) {
                     if ((unsigned)(x - se->dx) > (unsigned)se->xmax || (unsigned)(y - se->dy) > (unsigned)se->ymax ||
                         (unsigned)(z - se->dz) > (unsigned)se->zmax)
                         continue;
-                    count = plain_add(&entries[k], i, state, mask, list, count, bits, pool);
+                    count = plain_add(e, i, state, mask, list, count, bits, p->pool);
                 }
             }
             tried += (uint32_t)(to - from);
@@ -477,56 +449,59 @@ static long plain_repeat_fast(run_state *r, const rulenode *rn, const one_plain 
             tried = kept = 0;
         }
         if (stopped || stop_said(&r->stop)) break;
-        last = counter;
+        st->last_matched_turn = counter0 + made;
         /* The draw (plain_step). */
-        bool acted = false;
+        const plain_rule *pr = NULL;
+        int32_t at = 0;
         while (count > 0) {
             const int32_t k = rng_step_max(seeds, &inext, &inextp, count);
             const match m = list[k];
             list[k] = list[--count];
             mask[m >> 6] &= ~((uint64_t)1 << (m & 63));
-            const plain_rule *pr = &rules[m & rule_mask];
-            const int32_t at = (int32_t)(m >> bits);
-            if (!plain_fits(pr->test, pool, state, at)) continue;
-            for (const plain_write *w = writes + pr->write, *end = w + pr->write_count; w < end; w++) {
-                const int32_t i = at + w->offset;
-                if (state[i] != w->value) {
-                    state[i] = (uint8_t)w->value;
-                    if (clen == ccap) {
-                        PLAIN_SPILL();
-                        ready = false;
-                        if (!run_grow_changes(r)) {
-                            PLAIN_RELOAD();
-                            continue;
-                        }
-                        PLAIN_RELOAD();
-                    }
-                    changes[clen++] = i;
-                }
+            at = (int32_t)(m >> bits);
+            if (plain_fits(p->rules[m & rule_mask].test, p->pool, state, at)) {
+                pr = &p->rules[m & rule_mask];
+                break;
             }
-            acted = true;
-            break;
         }
-        if (!acted) break;
-        node_counter++;
-        /* run_step_close / run_step_done without an observer. */
-        streak = acting == id ? streak + 1 : 1;
-        acting = id;
-        counter++;
+        if (!pr) break;
+        for (const plain_write *w = p->writes + pr->write, *end = w + pr->write_count; w < end; w++) {
+            const int32_t i = at + w->offset;
+            if (state[i] == w->value) continue;
+            state[i] = (uint8_t)w->value;
+            if (clen == ccap) {
+                PLAIN_SPILL();
+                r->counter = counter0 + made;
+                const bool grown = run_grow_changes(r);
+                PLAIN_RELOAD();
+                fcap = 0; /* the next step asks run_step_begin, which stops after a failure */
+                if (!grown) continue;
+            }
+            changes[clen++] = i;
+        }
+        /* run_step_close without an observer. */
         first[flen++] = cbase + clen;
-        made++;
+        scan_from = step_start;
+        if (++made == max_steps) break;
+        if (flen >= fcap || stop_requested(&r->stop)) {
+            PLAIN_SPILL();
+            r->counter = counter0 + made;
+            if (!run_step_begin(r)) break;
+            PLAIN_RELOAD();
+        }
     }
 #undef PLAIN_SPILL
 #undef PLAIN_RELOAD
     r->changes_len = clen;
     r->first_len = flen;
-    r->counter = counter;
-    r->acting_streak = streak;
-    r->acting_node = acting;
+    r->counter = counter0 + made;
+    if (made > 0) {
+        r->acting_streak = r->acting_node == rn->base.id ? r->acting_streak + made : made;
+        r->acting_node = rn->base.id;
+        st->counter += (int)made;
+    }
     r->unlogged_len = 0;
     st->match_count = count;
-    st->counter = node_counter;
-    st->last_matched_turn = last;
     st->scan_tried = tried;
     st->scan_kept = kept;
     st->scan_branch_free = branch_free;
@@ -535,8 +510,14 @@ static long plain_repeat_fast(run_state *r, const rulenode *rn, const one_plain 
     return made;
 }
 
+static long plain_repeat_fast(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
+{
+    return plain_repeat_body(r, rn, p, st, max_steps);
+}
+
 long one_plain_repeat(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
 {
     if (r->observer || st->last_matched_turn < 0) return plain_repeat_general(r, rn, p, st, max_steps);
+    if (max_steps <= 0 || !run_step_begin(r)) return 0;
     return plain_repeat_fast(r, rn, p, st, max_steps);
 }
