@@ -348,6 +348,8 @@ static inline __attribute__((always_inline)) int32_t plain_scan_inside_one(const
     return count;
 }
 
+#define PLAIN_BATCH 64
+
 /* Steps in a row with the run's and the node's moving parts (the change log, the step table,
    the match list, the generator's indices) in locals: a store to a grid byte could alias any
    field read through a pointer, so the compiler would reload them after every write. They are
@@ -355,13 +357,19 @@ static inline __attribute__((always_inline)) int32_t plain_scan_inside_one(const
    end). Exactly the steps plain_step and run_step_close make; no observer listens. The counters
    that move by one a step (the run's, the node's, the streak) are set from `made` at the end. */
 static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st,
-                                                                    long max_steps)
+                                                                    long max_steps, bool batched)
 {
     uint8_t *const state = r->state;
     const int bits = rn->rule_bits;
     const uint32_t rule_mask = (1u << bits) - 1;
     uint64_t *const mask = st->mask;
-    int32_t *const seeds = r->random.seeds;
+    /* The generator's values, made ahead in batches by rng_fill (the stream does not depend on
+       the grid): batch[used .. filled) are the next ones. At the end the generator is put back to
+       where the batch began (`saved`) and advanced by the values used. Batches start small, as a
+       call may make one step only (a markov's later child). Unbatched: the indices in locals. */
+    int32_t batch[PLAIN_BATCH];
+    int used = 0, filled = 0, size = 8;
+    rng saved;
     int inext = r->random.inext, inextp = r->random.inextp;
     const long counter0 = r->counter;
     uint32_t tried = st->scan_tried, kept = st->scan_kept;
@@ -448,13 +456,27 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
             branch_free = kept * 8 > tried && kept * 8 < tried * 7;
             tried = kept = 0;
         }
-        if (stopped || stop_said(&r->stop)) break;
+        if (stopped) break;
         st->last_matched_turn = counter0 + made;
         /* The draw (plain_step). */
         const plain_rule *pr = NULL;
         int32_t at = 0;
         while (count > 0) {
-            const int32_t k = rng_step_max(seeds, &inext, &inextp, count);
+            int32_t value;
+            if (batched) {
+                if (used == filled) {
+                    saved = r->random;
+                    rng_fill(&r->random, batch, size);
+                    used = 0;
+                    filled = size;
+                    if (size < PLAIN_BATCH) size *= 2;
+                }
+                value = batch[used++];
+            } else {
+                value = rng_step(r->random.seeds, &inext, &inextp);
+            }
+            /* rng_next_max's arithmetic */
+            const int32_t k = (int32_t)(value * (1.0 / RNG_MBIG) * count);
             const match m = list[k];
             list[k] = list[--count];
             mask[m >> 6] &= ~((uint64_t)1 << (m & 63));
@@ -483,7 +505,8 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
         first[flen++] = cbase + clen;
         scan_from = step_start;
         if (++made == max_steps) break;
-        if (flen >= fcap || stop_requested(&r->stop)) {
+        /* A deadline or cancel is noticed within 64 steps. */
+        if (flen >= fcap || ((made & 63) == 0 && stop_requested(&r->stop))) {
             PLAIN_SPILL();
             r->counter = counter0 + made;
             if (!run_step_begin(r)) break;
@@ -505,14 +528,35 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
     st->scan_tried = tried;
     st->scan_kept = kept;
     st->scan_branch_free = branch_free;
-    r->random.inext = inext;
-    r->random.inextp = inextp;
+    if (batched && used < filled) {
+        r->random = saved;
+        rng_fill(&r->random, batch, used);
+    }
+    if (!batched) {
+        r->random.inext = inext;
+        r->random.inextp = inextp;
+    }
     return made;
 }
 
+static __attribute__((noinline)) long plain_repeat_unbatched(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
+{
+    return plain_repeat_body(r, rn, p, st, max_steps, false);
+}
+
+static __attribute__((noinline)) long plain_repeat_batched(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
+{
+    return plain_repeat_body(r, rn, p, st, max_steps, true);
+}
+
+/* The first steps of a call unbatched (many calls make a step or two: a backtracker's), the rest,
+   if it goes on, batched. */
+#define PLAIN_UNBATCHED_STEPS 32
 static long plain_repeat_fast(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
 {
-    return plain_repeat_body(r, rn, p, st, max_steps);
+    long made = plain_repeat_unbatched(r, rn, p, st, max_steps < PLAIN_UNBATCHED_STEPS ? max_steps : PLAIN_UNBATCHED_STEPS);
+    if (made < PLAIN_UNBATCHED_STEPS || made == max_steps || !run_step_begin(r)) return made;
+    return made + plain_repeat_batched(r, rn, p, st, max_steps - made);
 }
 
 long one_plain_repeat(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
