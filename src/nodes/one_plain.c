@@ -335,15 +335,15 @@ static inline __attribute__((always_inline)) int32_t plain_scan_inside_one(const
                                                                            const uint8_t *state, uint64_t *mask, match *list,
                                                                            int32_t count, int bits)
 {
+    const uint32_t ib = (uint32_t)i << bits;
     for (; e < end; e++) {
-        const match m = ((uint32_t)i << bits) - e->moff;
-        const uint32_t wave = e->test.a.wave;
-        const uint8_t v = state[i + e->test.a.offset];
-        uint64_t *word = &mask[m >> 6], w = *word;
-        const uint64_t fits = ~(w >> (m & 63)) & (wave >> v) & 1;
+        const match m = ib - e->moff;
+        const uint64_t fits = (e->test.a.wave >> state[i + e->test.a.offset]) & 1;
+        uint64_t *word = &mask[m >> 6];
+        const uint64_t w = *word, added = w | ((uint64_t)1 << (m & 63) & -fits);
         list[count] = m;
-        *word = w | fits << (m & 63);
-        count += (int32_t)fits;
+        *word = added;
+        count += added != w; /* it fits and was not listed */
     }
     return count;
 }
