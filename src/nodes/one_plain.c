@@ -330,15 +330,16 @@ static long plain_repeat_general(run_state *r, const rulenode *rn, const one_pla
 }
 
 /* Test the entries [e, end) of a changed cell i inside its value's box whose tests have one
-   other cell: branch-free, as plain_scan_inside, without the second cell. */
+   other cell, or two (`two`): branch-free, as plain_scan_inside, without the pool. */
 static inline __attribute__((always_inline)) int32_t plain_scan_inside_one(const plain_entry *e, const plain_entry *end, int32_t i,
                                                                            const uint8_t *state, uint64_t *mask, match *list,
-                                                                           int32_t count, int bits)
+                                                                           int32_t count, int bits, bool two)
 {
     const uint32_t ib = (uint32_t)i << bits;
     for (; e < end; e++) {
         const match m = ib - e->moff;
-        const uint64_t fits = (e->test.a.wave >> state[i + e->test.a.offset]) & 1;
+        uint64_t fits = (e->test.a.wave >> state[i + e->test.a.offset]) & 1;
+        if (two) fits &= e->test.b.wave >> state[i + e->test.b.offset];
         uint64_t *word = &mask[m >> 6];
         const uint64_t w = *word, added = w | ((uint64_t)1 << (m & 63) & -fits);
         list[count] = m;
@@ -438,7 +439,9 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
                 if (!branch_free)
                     count = plain_scan_inside_branching(e, e_end, i, state, mask, list, count, bits, p->pool);
                 else if (p->test_size[value] == PLAIN_TEST_ONE)
-                    count = plain_scan_inside_one(e, e_end, i, state, mask, list, count, bits);
+                    count = plain_scan_inside_one(e, e_end, i, state, mask, list, count, bits, false);
+                else if (p->test_size[value] == PLAIN_TEST_TWO)
+                    count = plain_scan_inside_one(e, e_end, i, state, mask, list, count, bits, true);
                 else
                     count = plain_scan_inside(e, e_end, i, state, mask, list, count, bits, p->pool);
             } else {
