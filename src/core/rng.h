@@ -46,9 +46,4 @@ static inline double rng_next_double(rng *r) { return rng_next(r) * (1.0 / RNG_M
 
 /* [0, max) */
 static inline int32_t rng_next_max(rng *r, int32_t max) { return (int32_t)(rng_next_double(r) * max); }
-/* rng_next_max by rng_step. */
-static inline int32_t rng_step_max(int32_t *seeds, int *inext, int *inextp, int32_t max)
-{
-    return (int32_t)(rng_step(seeds, inext, inextp) * (1.0 / RNG_MBIG) * max);
-}
 #endif
