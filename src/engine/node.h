@@ -39,12 +39,17 @@ typedef struct node_kind {
     /* Optional: the oldest step whose changes the node will still read, or -1.
        Lets the run drop older entries of its change log. */
     long (*oldest_turn)(const void *state);
-    /* Optional, for leaves: make further steps in a row, each begun with run_step_begin and
+    /* Optional: make further steps in a row, each begun with run_step_begin and
        closed with run_step_done, while the node acts, up to max_steps; returns the steps made.
        It must leave no trace of an attempt in which the node cannot act: its go, called again
-       then, does the same thing. The run calls it only when the next steps would call the
-       node's go first (resumes_with), and never while a step of its own is under way. */
+       then, does the same thing. The run calls a leaf's only when the next steps would call the
+       node's go first (resumes_with), a branch's when the branch is the current one, and never
+       while a step is under way. A branch's steps are its go's steps (it may make none). */
     long (*repeat)(run_state *run, const node *n, void *state, long max_steps);
+    /* Optional, for leaves with repeat: whether this node's repeat makes steps (a kind may repeat
+       only some of its nodes). A branch may then call repeat for it with max_steps 1 to make one
+       step, its go's step, or none and no trace. */
+    bool (*repeats)(const node *n);
     /* Optional, for branches: whether this branch's next go begins with child's go. */
     bool (*resumes_with)(const node *branch, const void *state, const node *child);
 } node_kind;

@@ -286,12 +286,21 @@ static inline __attribute__((always_inline)) int run_step(smalti_run *run)
     return 1;
 }
 
-/* After a step in which a leaf acted: when the next step would begin by calling that leaf again
+/* After a step: when the current branch repeats (a markov of leaves that repeat), let it make
+   the following steps. Otherwise, after a step in which a leaf acted: when the next step would begin by calling that leaf again
    (its branch is the current one and resumes with it), let the leaf make the following steps in
    a row itself, up to `max`, while it keeps acting (node_kind.repeat). Returns the steps made. */
 static long run_repeat(run_state *r, long max)
 {
-    if (r->acting_node < 0 || max <= 0) return 0;
+    if (max <= 0) return 0;
+    if (r->current >= 0) {
+        const node *current = r->model->nodes[r->current];
+        if (current->kind->repeat) {
+            long made = current->kind->repeat(r, current, r->node_states[current->id], max);
+            if (made > 0) return made;
+        }
+    }
+    if (r->acting_node < 0) return 0;
     const node *leaf = r->model->nodes[r->acting_node];
     if (!leaf->kind->repeat || leaf->parent != r->current) return 0;
     const node *branch = r->model->nodes[leaf->parent];

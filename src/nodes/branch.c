@@ -112,6 +112,32 @@ static bool branch_resumes_with(const node *n, const void *state, const node *ch
     return at < b->count && b->children[at] == child;
 }
 
+/* Steps in a row of a markov node whose children are all leaves that repeat (node_kind.repeats):
+   each step is branch_go's, the children tried in order until one acts, and the first child makes
+   as many steps in a row as it can. A step in which no child acts is left to go, which ends the
+   branch: the children's failed attempts left no trace. */
+static long markov_repeat(run_state *r, const node *n, void *state, long max_steps)
+{
+    (void)state;
+    const branch *b = (const branch *)n;
+    if (!b->markov) return 0;
+    for (int i = 0; i < b->count; i++) {
+        const node_kind *k = b->children[i]->kind;
+        if (k->is_branch || !k->repeat || !k->repeats || !k->repeats(b->children[i])) return 0;
+    }
+    long made = 0;
+    while (made < max_steps) {
+        long got = 0;
+        for (int i = 0; i < b->count && got == 0; i++) {
+            const node *child = b->children[i];
+            got = child->kind->repeat(r, child, r->node_states[child->id], i == 0 ? max_steps - made : 1);
+        }
+        if (got == 0) break;
+        made += got;
+    }
+    return made;
+}
+
 const node_kind node_kind_markov = {
     .name = "markov",
     .is_branch = true,
@@ -121,6 +147,7 @@ const node_kind node_kind_markov = {
     .state_free = free,
     .reset = branch_reset,
     .go = branch_go,
+    .repeat = markov_repeat,
     .resumes_with = branch_resumes_with,
 };
 const node_kind node_kind_sequence = {

@@ -142,6 +142,8 @@ static long one_repeat(run_state *r, const node *n, void *state, long max_steps)
     return plain ? one_plain_repeat(r, (const rulenode *)n, plain, state, max_steps) : 0;
 }
 
+static bool one_repeats(const node *n) { return ((const one_node *)n)->plain != NULL; }
+
 const node_kind node_kind_one = {
     .name = "one",
     .is_branch = false,
@@ -153,4 +155,5 @@ const node_kind node_kind_one = {
     .go = one_go,
     .oldest_turn = rulenode_oldest_turn,
     .repeat = one_repeat,
+    .repeats = one_repeats,
 };

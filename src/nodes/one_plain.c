@@ -3,7 +3,7 @@
 #include "one_plain.h"
 #include <stdint.h>
 
-/* A cell to test: grid offset from the corner, and the values it accepts. */
+/* A cell to test: grid offset from the corner (a rule's test) or from the changed cell (a shift entry's), and the values it accepts. */
 typedef struct plain_cell {
     int32_t offset;
     uint32_t wave;
@@ -16,11 +16,10 @@ typedef struct plain_test {
     int32_t more, more_count;
 } plain_test;
 
-/* A shift entry of rulenode.shifts (same index): its corner's offset from the changed cell,
-   its packed-match rule bits, and the rule's other cells. */
+/* A shift entry of rulenode.shifts (same index): the packed match of changed cell i is
+   (i << rule_bits) - moff, and the rule's other cells, their offsets from the changed cell. */
 typedef struct plain_entry {
-    int32_t offset;
-    uint32_t rule;
+    uint32_t moff; /* (corner offset << rule_bits) - rule, modulo 2^32 */
     plain_test test;
 } plain_entry;
 
@@ -34,7 +33,12 @@ typedef struct plain_write {
     int32_t value;
 } plain_write;
 
+/* How the entries of a value's changed cell are tested: each has at most one other cell to test
+   (PLAIN_TEST_ONE), at most two (PLAIN_TEST_TWO, inline), or more. */
+enum { PLAIN_TEST_ONE, PLAIN_TEST_TWO, PLAIN_TEST_MORE };
+
 struct one_plain {
+    uint8_t test_size[GRID_MAX_VALUES];
     plain_entry *entries;
     plain_rule *rules;
     plain_cell *pool;
@@ -51,15 +55,26 @@ void one_plain_free(one_plain *p)
     mem_free(p);
 }
 
-/* Fill t from cells[0 .. count), spilling past two into the pool at *used. */
-static void plain_test_fill(plain_test *t, plain_cell *pool, int32_t *used, const rule_cell *cells, int count)
+/* Fill t from cells[0 .. count), their offsets less `shift`, spilling past two into the pool at *used. */
+static void plain_test_fill(plain_test *t, plain_cell *pool, int32_t *used, const rule_cell *cells, int count, int32_t shift)
 {
     plain_cell any = {0, UINT32_MAX};
-    t->a = count > 0 ? (plain_cell){cells[0].offset, cells[0].wave} : any;
-    t->b = count > 1 ? (plain_cell){cells[1].offset, cells[1].wave} : any;
+    t->a = count > 0 ? (plain_cell){cells[0].offset - shift, cells[0].wave} : any;
+    t->b = count > 1 ? (plain_cell){cells[1].offset - shift, cells[1].wave} : any;
     t->more = *used;
     t->more_count = count > 2 ? count - 2 : 0;
-    for (int k = 2; k < count; k++) pool[(*used)++] = (plain_cell){cells[k].offset, cells[k].wave};
+    for (int k = 2; k < count; k++) pool[(*used)++] = (plain_cell){cells[k].offset - shift, cells[k].wave};
+}
+
+/* Whether a write never changes its cell: the rule's input there accepts only the value written,
+   and a match is applied only while its input holds. Such writes are left out, so that the
+   test of whether a write changes its cell, which the rotations of a rule would otherwise make
+   a coin toss (Growth's WB -> WW), goes one way. */
+static bool plain_write_keeps(const rule *rl, const rule_cell *write)
+{
+    for (int k = 0; k < rl->match_count; k++)
+        if (rl->match[k].offset == write->offset) return rl->match[k].wave == (uint32_t)1 << write->wave;
+    return false;
 }
 
 one_plain *one_plain_new(const rulenode *rn, int values)
@@ -83,17 +98,23 @@ one_plain *one_plain_new(const rulenode *rn, int values)
     int32_t used = 0;
     for (int32_t k = 0; k < entries; k++) {
         const shift_entry *e = &rn->shifts[k];
-        p->entries[k].offset = e->offset;
-        p->entries[k].rule = (uint32_t)e->rule;
-        plain_test_fill(&p->entries[k].test, p->pool, &used, rn->cell_pool + e->cells, e->count);
+        p->entries[k].moff = ((uint32_t)e->offset << rn->rule_bits) - (uint32_t)e->rule;
+        plain_test_fill(&p->entries[k].test, p->pool, &used, rn->cell_pool + e->cells, e->count, e->offset);
+    }
+    for (int v = 0; v < values; v++) {
+        int most = 0;
+        for (int32_t k = rn->shift_start[v]; k < rn->shift_start[v + 1]; k++)
+            if (rn->shifts[k].count > most) most = rn->shifts[k].count;
+        p->test_size[v] = most <= 1 ? PLAIN_TEST_ONE : most == 2 ? PLAIN_TEST_TWO : PLAIN_TEST_MORE;
     }
     int32_t w = 0;
     for (int ri = 0; ri < rn->rule_count; ri++) {
         const rule *rl = rn->rules[ri];
-        plain_test_fill(&p->rules[ri].test, p->pool, &used, rl->match, rl->match_count);
+        plain_test_fill(&p->rules[ri].test, p->pool, &used, rl->match, rl->match_count, 0);
         p->rules[ri].write = w;
-        p->rules[ri].write_count = rl->write_count;
-        for (int k = 0; k < rl->write_count; k++) p->writes[w++] = (plain_write){rl->write[k].offset, (int32_t)rl->write[k].wave};
+        for (int k = 0; k < rl->write_count; k++)
+            if (!plain_write_keeps(rl, &rl->write[k])) p->writes[w++] = (plain_write){rl->write[k].offset, (int32_t)rl->write[k].wave};
+        p->rules[ri].write_count = w - p->rules[ri].write;
     }
     return p;
 }
@@ -129,10 +150,9 @@ static inline __attribute__((always_inline)) int32_t plain_add(const plain_entry
                                                                match *list, int32_t count, int bits, const plain_cell *pool)
 {
     const plain_entry e = *entry;
-    const int32_t si = i - e.offset;
-    const match m = ((uint32_t)si << bits) | e.rule;
+    const match m = ((uint32_t)i << bits) - e.moff;
     uint64_t *word = &mask[m >> 6], w = *word;
-    const uint64_t fits = ~(w >> (m & 63)) & plain_fits(e.test, pool, state, si);
+    const uint64_t fits = ~(w >> (m & 63)) & plain_fits(e.test, pool, state, i);
     list[count] = m;
     *word = w | fits << (m & 63);
     return count + (int32_t)fits;
@@ -155,11 +175,15 @@ static __attribute__((noinline)) int32_t plain_scan_inside_branching(const plain
 {
     for (; e < end; e++) {
         const plain_entry en = *e;
-        const int32_t si = i - en.offset;
-        if (!((en.test.a.wave >> state[si + en.test.a.offset]) & 1) || !((en.test.b.wave >> state[si + en.test.b.offset]) & 1))
+        if (!((en.test.a.wave >> state[i + en.test.a.offset]) & 1) || !((en.test.b.wave >> state[i + en.test.b.offset]) & 1))
             continue;
-        if (en.test.more_count > 0 && !plain_fits(en.test, pool, state, si)) continue;
-        const match m = ((uint32_t)si << bits) | en.rule;
+        if (__builtin_expect(en.test.more_count > 0, 0)) {
+            bool fits = true;
+            for (const plain_cell *c = pool + en.test.more, *c_end = c + en.test.more_count; c < c_end && fits; c++)
+                fits = (c->wave >> state[i + c->offset]) & 1;
+            if (!fits) continue;
+        }
+        const match m = ((uint32_t)i << bits) - en.moff;
         uint64_t *word = &mask[m >> 6];
         if ((*word >> (m & 63)) & 1) continue;
         *word |= (uint64_t)1 << (m & 63);
@@ -289,16 +313,260 @@ static inline __attribute__((always_inline)) bool plain_step(run_state *r, const
 
 bool one_plain_go(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st) { return plain_step(r, rn, p, st, &r->random); }
 
-long one_plain_repeat(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
+/* The generic repeat: plain_step after plain_step, the run's and node's fields read and written
+   through their structs. Used while an observer listens or before the node's first scan. */
+static long plain_repeat_general(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
 {
     /* The generator in a local, which no store to the grid can alias, so its indices stay in registers. */
     rng random = r->random;
     long made = 0;
     while (made < max_steps && (run_step_ready(r) || run_step_begin(r))) {
+        const int before = r->acting_node;
         if (!plain_step(r, rn, p, st, &random)) break;
-        run_step_close(r);
+        if (before == rn->base.id) run_step_close(r);
+        else run_step_done(r, before);
         made++;
     }
     r->random = random;
     return made;
+}
+
+/* Test the entries [e, end) of a changed cell i inside its value's box whose tests have one
+   other cell, or two (`two`): branch-free, as plain_scan_inside, without the pool. */
+static inline __attribute__((always_inline)) int32_t plain_scan_inside_one(const plain_entry *e, const plain_entry *end, int32_t i,
+                                                                           const uint8_t *state, uint64_t *mask, match *list,
+                                                                           int32_t count, int bits, bool two)
+{
+    const uint32_t ib = (uint32_t)i << bits;
+    for (; e < end; e++) {
+        const match m = ib - e->moff;
+        uint64_t fits = (e->test.a.wave >> state[i + e->test.a.offset]) & 1;
+        if (two) fits &= e->test.b.wave >> state[i + e->test.b.offset];
+        uint64_t *word = &mask[m >> 6];
+        const uint64_t w = *word, added = w | ((uint64_t)1 << (m & 63) & -fits);
+        list[count] = m;
+        *word = added;
+        count += added != w; /* it fits and was not listed */
+    }
+    return count;
+}
+
+#define PLAIN_BATCH 64
+
+/* Steps in a row with the run's and the node's moving parts (the change log, the step table,
+   the match list, the generator's indices) in locals: a store to a grid byte could alias any
+   field read through a pointer, so the compiler would reload them after every write. They are
+   written back before anything else reads them (growing the log, the list or the table; the
+   end). Exactly the steps plain_step and run_step_close make; no observer listens. The counters
+   that move by one a step (the run's, the node's, the streak) are set from `made` at the end. */
+static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st,
+                                                                    long max_steps, bool batched)
+{
+    uint8_t *const state = r->state;
+    const int bits = rn->rule_bits;
+    const uint32_t rule_mask = (1u << bits) - 1;
+    uint64_t *const mask = st->mask;
+    /* The generator's values, made ahead in batches by rng_fill (the stream does not depend on
+       the grid): batch[used .. filled) are the next ones. At the end the generator is put back to
+       where the batch began (`saved`) and advanced by the values used. Batches start small, as a
+       call may make one step only (a markov's later child). Unbatched: the indices in locals. */
+    int32_t batch[PLAIN_BATCH];
+    int used = 0, filled = 0, size = 8;
+    rng saved;
+    int inext = r->random.inext, inextp = r->random.inextp;
+    const long counter0 = r->counter;
+    uint32_t tried = st->scan_tried, kept = st->scan_kept;
+    bool branch_free = st->scan_branch_free;
+    int32_t *changes;
+    int64_t clen, ccap, cbase, flen, fcap, *first;
+    match *list;
+    int32_t count, cap;
+    long made = 0;
+#define PLAIN_SPILL()                                                                                                   \
+    do {                                                                                                                \
+        r->changes_len = clen;                                                                                          \
+        r->first_len = flen;                                                                                            \
+        st->match_count = count;                                                                                        \
+    } while (0)
+#define PLAIN_RELOAD()                                                                                                  \
+    do {                                                                                                                \
+        changes = r->changes;                                                                                           \
+        clen = r->changes_len;                                                                                          \
+        ccap = r->changes_cap;                                                                                          \
+        cbase = r->changes_base;                                                                                        \
+        first = r->first;                                                                                               \
+        flen = r->first_len;                                                                                            \
+        fcap = r->first_cap;                                                                                            \
+        list = st->matches;                                                                                             \
+        count = st->match_count;                                                                                        \
+        cap = st->match_cap;                                                                                            \
+    } while (0)
+    PLAIN_RELOAD();
+    /* Where the scan starts: the first change of the step the node last matched in. */
+    int64_t scan_from = first[st->last_matched_turn - r->first_base];
+    for (;;) {
+        if (rn->steps > 0 && st->counter + made >= rn->steps) break;
+        /* The scan (plain_scan): every change since then. */
+        const int64_t step_start = cbase + clen;
+        bool stopped = false;
+        for (int64_t n = scan_from; n < step_start; n++) {
+            if (stop_requested_at(&r->stop, n)) { stopped = true; break; }
+            const int32_t i = changes[n - cbase];
+            const uint8_t value = state[i];
+            const int32_t from = rn->shift_start[value], to = rn->shift_start[value + 1];
+            if (from == to) continue;
+            if (cap - count < to - from) {
+                PLAIN_SPILL();
+                fcap = 0; /* the next step asks run_step_begin, which stops after a failure */
+                if (!plain_reserve(r, st, to - from)) break;
+                list = st->matches;
+                cap = st->match_cap;
+            }
+            int x, y, z = 0;
+            if (r->mz == 1) {
+                y = rulenode_div(i, rn->div_mx);
+                x = i - y * r->mx;
+            } else {
+                z = rulenode_div(i, rn->div_plane);
+                int32_t rest = i - z * r->mx * r->my;
+                y = rulenode_div(rest, rn->div_mx);
+                x = rest - y * r->mx;
+            }
+            const shift_box *box = &rn->boxes[value];
+            const int32_t before = count;
+            const plain_entry *e = p->entries + from, *e_end = p->entries + to;
+            if ((unsigned)(x - box->lo[0]) <= (unsigned)(box->hi[0] - box->lo[0]) &&
+                (unsigned)(y - box->lo[1]) <= (unsigned)(box->hi[1] - box->lo[1]) &&
+                (unsigned)(z - box->lo[2]) <= (unsigned)(box->hi[2] - box->lo[2])) {
+                if (!branch_free)
+                    count = plain_scan_inside_branching(e, e_end, i, state, mask, list, count, bits, p->pool);
+                else if (p->test_size[value] == PLAIN_TEST_ONE)
+                    count = plain_scan_inside_one(e, e_end, i, state, mask, list, count, bits, false);
+                else if (p->test_size[value] == PLAIN_TEST_TWO)
+                    count = plain_scan_inside_one(e, e_end, i, state, mask, list, count, bits, true);
+                else
+                    count = plain_scan_inside(e, e_end, i, state, mask, list, count, bits, p->pool);
+            } else {
+                for (const shift_entry *se = &rn->shifts[from]; e < e_end; e++, se++) {
+                    if ((unsigned)(x - se->dx) > (unsigned)se->xmax || (unsigned)(y - se->dy) > (unsigned)se->ymax ||
+                        (unsigned)(z - se->dz) > (unsigned)se->zmax)
+                        continue;
+                    count = plain_add(e, i, state, mask, list, count, bits, p->pool);
+                }
+            }
+            tried += (uint32_t)(to - from);
+            kept += (uint32_t)(count - before);
+        }
+        if (tried >= 1024) {
+            branch_free = kept * 8 > tried && kept * 8 < tried * 7;
+            tried = kept = 0;
+        }
+        if (stopped) break;
+        st->last_matched_turn = counter0 + made;
+        /* The draw (plain_step). */
+        const plain_rule *pr = NULL;
+        int32_t at = 0;
+        while (count > 0) {
+            int32_t value;
+            if (batched) {
+                if (used == filled) {
+                    saved = r->random;
+                    rng_fill(&r->random, batch, size);
+                    used = 0;
+                    filled = size;
+                    if (size < PLAIN_BATCH) size *= 2;
+                }
+                value = batch[used++];
+            } else {
+                value = rng_step(r->random.seeds, &inext, &inextp);
+            }
+            /* rng_next_max's arithmetic */
+            const int32_t k = (int32_t)(value * (1.0 / RNG_MBIG) * count);
+            const match m = list[k];
+            list[k] = list[--count];
+            mask[m >> 6] &= ~((uint64_t)1 << (m & 63));
+            at = (int32_t)(m >> bits);
+            if (plain_fits(p->rules[m & rule_mask].test, p->pool, state, at)) {
+                pr = &p->rules[m & rule_mask];
+                break;
+            }
+        }
+        if (!pr) break;
+        for (const plain_write *w = p->writes + pr->write, *end = w + pr->write_count; w < end; w++) {
+            const int32_t i = at + w->offset;
+            if (state[i] == w->value) continue;
+            state[i] = (uint8_t)w->value;
+            if (clen == ccap) {
+                PLAIN_SPILL();
+                r->counter = counter0 + made;
+                const bool grown = run_grow_changes(r);
+                PLAIN_RELOAD();
+                fcap = 0; /* the next step asks run_step_begin, which stops after a failure */
+                if (!grown) continue;
+            }
+            changes[clen++] = i;
+        }
+        /* run_step_close without an observer. */
+        first[flen++] = cbase + clen;
+        scan_from = step_start;
+        if (++made == max_steps) break;
+        /* A deadline or cancel is noticed within 64 steps. */
+        if (flen >= fcap || ((made & 63) == 0 && stop_requested(&r->stop))) {
+            PLAIN_SPILL();
+            r->counter = counter0 + made;
+            if (!run_step_begin(r)) break;
+            PLAIN_RELOAD();
+        }
+    }
+#undef PLAIN_SPILL
+#undef PLAIN_RELOAD
+    r->changes_len = clen;
+    r->first_len = flen;
+    r->counter = counter0 + made;
+    if (made > 0) {
+        r->acting_streak = r->acting_node == rn->base.id ? r->acting_streak + made : made;
+        r->acting_node = rn->base.id;
+        st->counter += (int)made;
+    }
+    r->unlogged_len = 0;
+    st->match_count = count;
+    st->scan_tried = tried;
+    st->scan_kept = kept;
+    st->scan_branch_free = branch_free;
+    if (batched && used < filled) {
+        r->random = saved;
+        rng_fill(&r->random, batch, used);
+    }
+    if (!batched) {
+        r->random.inext = inext;
+        r->random.inextp = inextp;
+    }
+    return made;
+}
+
+static __attribute__((noinline)) long plain_repeat_unbatched(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
+{
+    return plain_repeat_body(r, rn, p, st, max_steps, false);
+}
+
+static __attribute__((noinline)) long plain_repeat_batched(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
+{
+    return plain_repeat_body(r, rn, p, st, max_steps, true);
+}
+
+/* The first steps of a call unbatched (many calls make a step or two: a backtracker's), the rest,
+   if it goes on, batched. */
+#define PLAIN_UNBATCHED_STEPS 32
+static long plain_repeat_fast(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
+{
+    long made = plain_repeat_unbatched(r, rn, p, st, max_steps < PLAIN_UNBATCHED_STEPS ? max_steps : PLAIN_UNBATCHED_STEPS);
+    if (made < PLAIN_UNBATCHED_STEPS || made == max_steps || !run_step_begin(r)) return made;
+    return made + plain_repeat_batched(r, rn, p, st, max_steps - made);
+}
+
+long one_plain_repeat(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
+{
+    if (r->observer || st->last_matched_turn < 0) return plain_repeat_general(r, rn, p, st, max_steps);
+    if (max_steps <= 0 || !run_step_begin(r)) return 0;
+    return plain_repeat_fast(r, rn, p, st, max_steps);
 }
