@@ -29,7 +29,8 @@ bool wfc_bits_init(wfc_solver *s, const wfc_problem *pb)
     s->bit_allowed = mem_calloc((size_t)P * D * W, sizeof *s->bit_allowed);
     s->bit_free = mem_calloc((size_t)D * W, sizeof *s->bit_free);
     s->pending = mem_calloc((size_t)pb->cells, 1);
-    if (!s->bit_allowed || !s->bit_free || !s->pending) return false;
+    if (W == 1) s->bit_nibbles = mem_calloc((size_t)16 * 16 * D, sizeof *s->bit_nibbles);
+    if (!s->bit_allowed || !s->bit_free || !s->pending || (W == 1 && !s->bit_nibbles)) return false;
     for (int d = 0; d < D; d++)
         for (int t = 0; t < P; t++) {
             uint64_t *allowed = s->bit_allowed + ((size_t)t * D + d) * W;
@@ -38,6 +39,12 @@ bool wfc_bits_init(wfc_solver *s, const wfc_problem *pb)
             /* A pattern no neighbour on side d ever allows is never banned from there (its count starts at 0). */
             if (pb->initial_compatible[d * P + t] == 0) s->bit_free[d * W + t / 64] |= 1ull << (t % 64);
         }
+    /* One word: what each value of each 4 patterns' bits allows, on each side. */
+    for (int n = 0; W == 1 && n < 16; n++)
+        for (int v = 0; v < 16; v++)
+            for (int b = 0; b < 4; b++)
+                if (v >> b & 1 && n * 4 + b < P)
+                    for (int d = 0; d < D; d++) s->bit_nibbles[(n * 16 + v) * D + d] |= s->bit_allowed[(size_t)(n * 4 + b) * D + d];
     return true;
 }
 
@@ -46,6 +53,7 @@ void wfc_bits_free(wfc_solver *s)
     mem_free(s->bit_allowed);
     mem_free(s->bit_free);
     mem_free(s->pending);
+    mem_free(s->bit_nibbles);
 }
 
 /* Cell i lost `lost` patterns; note a contradiction as the count strategy does (an emptied cell in the box, when that
@@ -91,7 +99,14 @@ static inline __attribute__((always_inline)) void pass_on(const wfc_problem *pb,
     int P = pb->P;
     uint64_t allowed[6 * WFC_BITS_MAX_WORDS] = {0};
     const uint64_t *bits = s->wave.bits + (size_t)i * W;
-    for (int w = 0; w < W; w++)
+    /* One word: a table lookup per 4 patterns, instead of a row per possible pattern. */
+    if (W == 1)
+        for (uint64_t m = bits[0], n = 0; m; m >>= 4, n++) {
+            const uint64_t *a = s->bit_nibbles + (n * 16 + (m & 15)) * D;
+            for (int d = 0; d < D; d++) allowed[d] |= a[d];
+        }
+    else
+        for (int w = 0; w < W; w++)
         for (uint64_t m = bits[w]; m; m &= m - 1) {
             const uint64_t *a = s->bit_allowed + ((size_t)(w * 64 + __builtin_ctzll(m)) * D) * W;
             for (int k = 0; k < D * W; k++) allowed[k] |= a[k];
@@ -106,9 +121,8 @@ static inline __attribute__((always_inline)) void pass_on(const wfc_problem *pb,
             uint64_t removed = to[w] & ~(allowed[d * W + w] | s->bit_free[d * W + w]);
             if (!removed) continue;
             to[w] &= ~removed;
-            lost += __builtin_popcountll(removed);
             uint8_t *data = s->wave.data + (size_t)j * P + w * 64;
-            for (; removed; removed &= removed - 1) data[__builtin_ctzll(removed)] = 0;
+            for (; removed; removed &= removed - 1, lost++) data[__builtin_ctzll(removed)] = 0;
         }
         if (lost) lost_patterns(pb, s, j, lost);
     }

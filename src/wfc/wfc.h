@@ -215,9 +215,10 @@ struct wfc_solver {
     /* Pattern sets (wfc_bit_domains): words per cell, [(t*D + d)*W ..] the
        patterns t allows on its side d, [d*W ..] those never banned from side
        d, and [i]: cell i waits on the stack (then a list of cells) to pass
-       its change on. */
+       its change on. With one word, bit_nibbles[(n*16 + v)*D + d]: what
+       patterns 4n.. 4n+3 allow on side d, those of the bits of v. */
     int bit_words;
-    uint64_t *bit_allowed, *bit_free;
+    uint64_t *bit_allowed, *bit_free, *bit_nibbles;
     uint8_t *pending;
     long observations;           /* made by the last wfc_solve, taken back or not */
     long backtracks;             /* decisions taken back by the last wfc_solve */
