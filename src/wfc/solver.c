@@ -8,7 +8,7 @@ static bool wave_alloc(wfc_wave *wv, const wfc_problem *pb)
 {
     size_t cells = (size_t)pb->cells, P = (size_t)pb->P;
     wv->data = mem_malloc(cells * P);
-    if (wfc_bit_domains(pb)) wv->bits = mem_malloc(cells * (P + 63) / 64 * sizeof *wv->bits);
+    if (wfc_bit_domains(pb)) wv->bits = mem_malloc(cells * sizeof *wv->bits);
     else if (wfc_narrow_counts(pb)) wv->narrow = mem_malloc(cells * P * (size_t)pb->D);
     else wv->compatible = mem_malloc(cells * P * (size_t)pb->D * sizeof *wv->compatible);
     wv->sums_of_ones = mem_malloc(cells * sizeof *wv->sums_of_ones);
@@ -38,7 +38,7 @@ static void wave_copy(wfc_wave *to, const wfc_wave *from, const wfc_problem *pb)
 {
     size_t cells = (size_t)pb->cells, P = (size_t)pb->P;
     memcpy(to->data, from->data, cells * P);
-    if (to->bits) memcpy(to->bits, from->bits, cells * (P + 63) / 64 * sizeof *to->bits);
+    if (to->bits) memcpy(to->bits, from->bits, cells * sizeof *to->bits);
     else if (to->narrow) memcpy(to->narrow, from->narrow, cells * P * (size_t)pb->D);
     else memcpy(to->compatible, from->compatible, cells * P * (size_t)pb->D * sizeof *to->compatible);
     memcpy(to->sums_of_ones, from->sums_of_ones, cells * sizeof *to->sums_of_ones);
@@ -180,8 +180,7 @@ void wfc_solver_clear(wfc_solver *s, const wfc_problem *pb)
     memset(wv->data, 1, (size_t)pb->cells * P);
     if (wv->bits) {
         /* Pattern sets: every pattern's bit, none past P. */
-        size_t W = (P + 63) / 64;
-        for (size_t k = 0; k < (size_t)pb->cells * W; k++) wv->bits[k] = k % W < P / 64 ? ~0ull : (1ull << (P % 64)) - 1;
+        for (int i = 0; i < pb->cells; i++) wv->bits[i] = P == 64 ? ~0ull : (1ull << P) - 1;
     } else {
         /* The first cell's counts, then copies of them. */
         for (size_t k = 0; k < P * D; k++) {

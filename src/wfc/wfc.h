@@ -93,7 +93,7 @@ typedef struct wfc_wave {
     uint8_t *data;               /* [i*P + t]: pattern t still possible at cell i */
     wfc_count *compatible;       /* [(i*D + d)*P + t]: supports of t at i from direction d */
     uint8_t *narrow;             /* the same in bytes, instead (wfc_narrow_counts) */
-    uint64_t *bits;              /* [i*W + t/64] bit t%64: the same as data, instead of counts (wfc_bit_domains) */
+    uint64_t *bits;              /* [i] bit t: the same as data, instead of counts (wfc_bit_domains) */
     int32_t *sums_of_ones;
     double *sums_of_weights, *sums_of_weight_log_weights, *entropies;
 } wfc_wave;
@@ -151,9 +151,8 @@ bool wfc_narrow_counts(const wfc_problem *pb);
 /* Whether pb's solver keeps each cell's possible patterns as bits and no
    support counts (domains.c): the reference strategy with fewest options or
    scanline, no backtracking, a symmetric propagator, at most
-   WFC_BITS_MAX_PATTERNS patterns. */
-#define WFC_BITS_MAX_WORDS 4
-#define WFC_BITS_MAX_PATTERNS (64 * WFC_BITS_MAX_WORDS)
+   WFC_BITS_MAX_PATTERNS patterns (one word per cell). */
+#define WFC_BITS_MAX_PATTERNS 64
 bool wfc_bit_domains(const wfc_problem *pb);
 /* Its two strategies: [0] fewest options, [1] scanline. */
 extern const wfc_strategy wfc_bits_strategies[2];
@@ -212,13 +211,11 @@ struct wfc_solver {
     int32_t *candidates;         /* the list entries one ban brought to 0 */
     uint8_t *supported;          /* [t] scratch of a restriction: t keeps a support */
     uint8_t *bannable;           /* [d*P + t]: initial_compatible[d*P + t] > 0 */
-    /* Pattern sets (wfc_bit_domains): words per cell, [(t*D + d)*W ..] the
-       patterns t allows on its side d, [d*W ..] those never banned from side
-       d, and [i]: cell i waits on the stack (then a list of cells) to pass
-       its change on. With one word, bit_nibbles[(n*16 + v)*D + d]: what
-       patterns 4n.. 4n+3 allow on side d, those of the bits of v. */
-    int bit_words;
-    uint64_t *bit_allowed, *bit_free, *bit_nibbles;
+    /* Pattern sets (wfc_bit_domains): bit_nibbles[(n*16 + v)*D + d] what
+       those of patterns 4n .. 4n+3 that v's bits name allow on side d,
+       bit_free[d] the patterns never banned from side d, and pending[i]:
+       cell i waits on the stack (then a list of cells) to pass its change on. */
+    uint64_t *bit_free, *bit_nibbles;
     uint8_t *pending;
     long observations;           /* made by the last wfc_solve, taken back or not */
     long backtracks;             /* decisions taken back by the last wfc_solve */
