@@ -60,22 +60,26 @@ int wfc_next_cell_scanned(const wfc_problem *pb, wfc_solver *s, rng *random)
     }
     bool shannon = pb->heuristic == WFC_ENTROPY;
     double min = 1e4;
-    int argmin = -1;
+    /* Fewest options: a count is an integer, so `remaining <= min` is `remaining <= floor(min)`, compared without a
+       conversion. The cells in the grid are those with x and y where a whole pattern fits (all when periodic). */
+    int below = (int)min, argmin = -1;
+    int xs = pb->periodic ? MX : MX - pb->N + 1, ys = pb->periodic ? MY : MY - pb->N + 1;
     for (int z = 0; z < MZ; z++)
-        for (int y = 0; y < MY; y++)
-            for (int x = 0; x < MX; x++) {
-                if (!cell_in_grid(pb, x, y, z)) continue;
-                int i = x + y * MX + z * MX * MY;
-                int remaining = wv->sums_of_ones[i];
+        for (int y = 0; y < ys; y++) {
+            int row = y * MX + z * MX * MY;
+            for (int x = 0; x < xs; x++) {
+                int i = row + x, remaining = wv->sums_of_ones[i];
+                if (remaining <= 1) continue;
+                if (shannon ? !(wv->entropies[i] <= min) : remaining > below) continue;
                 double entropy = shannon ? wv->entropies[i] : remaining;
-                if (remaining > 1 && entropy <= min) {
-                    double noise = 1e-6 * rng_next_double(random);
-                    if (entropy + noise < min) {
-                        min = entropy + noise;
-                        argmin = i;
-                    }
+                double noise = 1e-6 * rng_next_double(random);
+                if (entropy + noise < min) {
+                    min = entropy + noise;
+                    below = (int)min;
+                    argmin = i;
                 }
             }
+        }
     return argmin;
 }
 

@@ -15,14 +15,6 @@ enum { KEEP_COUNTS, KEEP_SUMS, KEEP_ENTROPY };
 
 #define TEMPLATE static inline __attribute__((always_inline))
 
-/* Whether propagation reaches cell i: in a non-periodic grid, only cells
-   where a whole pattern fits receive it. */
-static bool cell_in_box(const wfc_problem *pb, int i)
-{
-    int x = i % pb->mx, y = (i / pb->mx) % pb->my;
-    return pb->periodic || (x + pb->N <= pb->mx && y + pb->N <= pb->my);
-}
-
 /* Append (i, t) to a list of pairs, doubling it when full; false when out of memory. */
 TEMPLATE bool push_pair(int32_t **list, int64_t *size, int64_t *cap, int i, int t)
 {
@@ -75,7 +67,7 @@ TEMPLATE void ban_with(const wfc_problem *pb, wfc_solver *s, int i, int t, const
     if (trail && !push_pair(&s->trail, &s->trail_size, &s->trail_cap, i, t)) return ran_out_of_memory(s);
 
     wv->sums_of_ones[i] -= 1;
-    if (wv->sums_of_ones[i] == 0 && (fast || trail || (pb->contradiction_spreads && cell_in_box(pb, i)))) {
+    if (wv->sums_of_ones[i] == 0 && (fast || trail || (pb->contradiction_spreads && wfc_cell_in_box(pb, i)))) {
         if (!s->contradiction) s->conflict_cell = i;
         s->contradiction = true;
     }
@@ -348,5 +340,6 @@ bool wfc_narrow_counts(const wfc_problem *pb)
 const wfc_strategy *wfc_strategy_for(const wfc_problem *pb)
 {
     int counts = wfc_narrow_counts(pb) ? 2 : pb->backtrack > 0, h = pb->heuristic == WFC_ENTROPY ? 0 : pb->heuristic == WFC_MRV ? 1 : 2;
+    if (wfc_bit_domains(pb)) return &wfc_bits_strategies[h - 1];
     return pb->fast ? &fast_strategies[counts][h] : &reference_strategies[counts][h];
 }

@@ -8,10 +8,11 @@ static bool wave_alloc(wfc_wave *wv, const wfc_problem *pb)
 {
     size_t cells = (size_t)pb->cells, P = (size_t)pb->P;
     wv->data = mem_malloc(cells * P);
-    if (wfc_narrow_counts(pb)) wv->narrow = mem_malloc(cells * P * (size_t)pb->D);
+    if (wfc_bit_domains(pb)) wv->bits = mem_malloc(cells * sizeof *wv->bits);
+    else if (wfc_narrow_counts(pb)) wv->narrow = mem_malloc(cells * P * (size_t)pb->D);
     else wv->compatible = mem_malloc(cells * P * (size_t)pb->D * sizeof *wv->compatible);
     wv->sums_of_ones = mem_malloc(cells * sizeof *wv->sums_of_ones);
-    if (!wv->data || (!wv->compatible && !wv->narrow) || !wv->sums_of_ones) return false;
+    if (!wv->data || (!wv->compatible && !wv->narrow && !wv->bits) || !wv->sums_of_ones) return false;
     if (pb->heuristic == WFC_ENTROPY) {
         wv->sums_of_weights = mem_malloc(cells * sizeof(double));
         wv->sums_of_weight_log_weights = mem_malloc(cells * sizeof(double));
@@ -26,6 +27,7 @@ static void wave_free(wfc_wave *wv)
     mem_free(wv->data);
     mem_free(wv->compatible);
     mem_free(wv->narrow);
+    mem_free(wv->bits);
     mem_free(wv->sums_of_ones);
     mem_free(wv->sums_of_weights);
     mem_free(wv->sums_of_weight_log_weights);
@@ -36,7 +38,8 @@ static void wave_copy(wfc_wave *to, const wfc_wave *from, const wfc_problem *pb)
 {
     size_t cells = (size_t)pb->cells, P = (size_t)pb->P;
     memcpy(to->data, from->data, cells * P);
-    if (to->narrow) memcpy(to->narrow, from->narrow, cells * P * (size_t)pb->D);
+    if (to->bits) memcpy(to->bits, from->bits, cells * sizeof *to->bits);
+    else if (to->narrow) memcpy(to->narrow, from->narrow, cells * P * (size_t)pb->D);
     else memcpy(to->compatible, from->compatible, cells * P * (size_t)pb->D * sizeof *to->compatible);
     memcpy(to->sums_of_ones, from->sums_of_ones, cells * sizeof *to->sums_of_ones);
     if (pb->heuristic == WFC_ENTROPY) {
@@ -122,7 +125,7 @@ bool wfc_solver_init(wfc_solver *s, const wfc_problem *pb)
     s->stack_cap = (int64_t)pb->cells * pb->P;
     s->stack = mem_malloc((size_t)s->stack_cap * 2 * sizeof *s->stack);
     s->distribution = mem_malloc((size_t)pb->P * sizeof *s->distribution);
-    if (pb->symmetric && (pb->fast || pb->heuristic != WFC_ENTROPY)) {
+    if (pb->symmetric && (pb->fast || pb->heuristic != WFC_ENTROPY) && !wfc_bit_domains(pb)) {
         /* Not for the node's entropy: the reference's order of bans per cell sets its rounding. */
         s->singleton = mem_calloc((size_t)pb->cells, sizeof *s->singleton);
         if (!s->singleton) return false;
@@ -141,6 +144,7 @@ bool wfc_solver_init(wfc_solver *s, const wfc_problem *pb)
         s->area = mem_malloc((size_t)pb->cells * sizeof *s->area);
         if (!s->trail || !s->unpropagated || !s->decisions || !s->area) return false;
     }
+    if (wfc_bit_domains(pb) && !wfc_bits_init(s, pb)) return false;
     return s->stack && s->distribution && flat_init(s, pb) && wave_alloc(&s->wave, pb) && wave_alloc(&s->start, pb);
 }
 
@@ -166,6 +170,7 @@ void wfc_solver_free(wfc_solver *s)
     mem_free(s->candidates);
     mem_free(s->supported);
     mem_free(s->bannable);
+    wfc_bits_free(s);
 }
 
 void wfc_solver_clear(wfc_solver *s, const wfc_problem *pb)
@@ -173,14 +178,19 @@ void wfc_solver_clear(wfc_solver *s, const wfc_problem *pb)
     size_t P = (size_t)pb->P, D = (size_t)pb->D;
     wfc_wave *wv = &s->wave;
     memset(wv->data, 1, (size_t)pb->cells * P);
-    /* The first cell's counts, then copies of them. */
-    for (size_t k = 0; k < P * D; k++) {
-        if (wv->narrow) wv->narrow[k] = (uint8_t)pb->initial_compatible[k];
-        else wv->compatible[k] = (wfc_count)pb->initial_compatible[k];
+    if (wv->bits) {
+        /* Pattern sets: every pattern's bit, none past P. */
+        for (int i = 0; i < pb->cells; i++) wv->bits[i] = P == 64 ? ~0ull : (1ull << P) - 1;
+    } else {
+        /* The first cell's counts, then copies of them. */
+        for (size_t k = 0; k < P * D; k++) {
+            if (wv->narrow) wv->narrow[k] = (uint8_t)pb->initial_compatible[k];
+            else wv->compatible[k] = (wfc_count)pb->initial_compatible[k];
+        }
+        size_t row = P * D * (wv->narrow ? 1 : sizeof *wv->compatible);
+        uint8_t *counts = wv->narrow ? wv->narrow : (uint8_t *)wv->compatible;
+        for (int i = 1; i < pb->cells; i++) memcpy(counts + (size_t)i * row, counts, row);
     }
-    size_t row = P * D * (wv->narrow ? 1 : sizeof *wv->compatible);
-    uint8_t *counts = wv->narrow ? wv->narrow : (uint8_t *)wv->compatible;
-    for (int i = 1; i < pb->cells; i++) memcpy(counts + (size_t)i * row, counts, row);
     for (int i = 0; i < pb->cells; i++) {
         wv->sums_of_ones[i] = pb->P;
         if (pb->heuristic == WFC_ENTROPY && pb->cell_class) {

@@ -51,6 +51,9 @@ typedef struct wfc_problem {
        in propagator[opposite d][t2], so a cell down to one pattern c leaves
        each neighbour exactly the supports that c gives (see restrict_neighbours). */
     bool symmetric;
+    /* Keep support counts even where sets of possible patterns would do
+       (wfc_bit_domains): for tests that compare the two. */
+    bool counts_only;
     /* Set by wfc_problem_prepare: [i*D + d] the cell that propagation from
        cell i reaches in direction d, or -1 (past a non-periodic edge). */
     int32_t *neighbours;
@@ -90,6 +93,7 @@ typedef struct wfc_wave {
     uint8_t *data;               /* [i*P + t]: pattern t still possible at cell i */
     wfc_count *compatible;       /* [(i*D + d)*P + t]: supports of t at i from direction d */
     uint8_t *narrow;             /* the same in bytes, instead (wfc_narrow_counts) */
+    uint64_t *bits;              /* [i] bit t: the same as data, instead of counts (wfc_bit_domains) */
     int32_t *sums_of_ones;
     double *sums_of_weights, *sums_of_weight_log_weights, *entropies;
 } wfc_wave;
@@ -144,6 +148,21 @@ typedef struct wfc_strategy {
 const wfc_strategy *wfc_strategy_for(const wfc_problem *pb);
 /* Whether the support counts of pb take a byte each (see WFC_NARROW_MAX). */
 bool wfc_narrow_counts(const wfc_problem *pb);
+/* Whether pb's solver keeps each cell's possible patterns as bits and no
+   support counts (domains.c): the reference strategy with fewest options or
+   scanline, no backtracking, a symmetric propagator, at most
+   WFC_BITS_MAX_PATTERNS patterns (one word per cell). */
+#define WFC_BITS_MAX_PATTERNS 64
+bool wfc_bit_domains(const wfc_problem *pb);
+/* Its two strategies: [0] fewest options, [1] scanline. */
+extern const wfc_strategy wfc_bits_strategies[2];
+/* Whether propagation reaches cell i: in a non-periodic grid, only cells
+   where a whole pattern fits receive it. */
+static inline bool wfc_cell_in_box(const wfc_problem *pb, int i)
+{
+    int x = i % pb->mx, y = (i / pb->mx) % pb->my;
+    return pb->periodic || (x + pb->N <= pb->mx && y + pb->N <= pb->my);
+}
 
 /* A solver's working memory: the wave, the wave to start each attempt from, the stack of bans. */
 struct wfc_solver {
@@ -192,6 +211,12 @@ struct wfc_solver {
     int32_t *candidates;         /* the list entries one ban brought to 0 */
     uint8_t *supported;          /* [t] scratch of a restriction: t keeps a support */
     uint8_t *bannable;           /* [d*P + t]: initial_compatible[d*P + t] > 0 */
+    /* Pattern sets (wfc_bit_domains): bit_nibbles[(n*16 + v)*D + d] what
+       those of patterns 4n .. 4n+3 that v's bits name allow on side d,
+       bit_free[d] the patterns never banned from side d, and pending[i]:
+       cell i waits on the stack (then a list of cells) to pass its change on. */
+    uint64_t *bit_free, *bit_nibbles;
+    uint8_t *pending;
     long observations;           /* made by the last wfc_solve, taken back or not */
     long backtracks;             /* decisions taken back by the last wfc_solve */
     long repairs;                /* areas cleared by the last wfc_solve */
@@ -227,6 +252,9 @@ bool wfc_check_memory(diag *d, int line, const wfc_problem *pb, const char *what
 /* The solver's memory and strategy for pb (prepared); false when out of memory. */
 bool wfc_solver_init(wfc_solver *s, const wfc_problem *pb);
 void wfc_solver_free(wfc_solver *s);
+/* The pattern-set tables of a solver for which wfc_bit_domains(pb) (domains.c); false when out of memory. */
+bool wfc_bits_init(wfc_solver *s, const wfc_problem *pb);
+void wfc_bits_free(wfc_solver *s);
 /* Every pattern possible everywhere, nothing on the stack. */
 void wfc_solver_clear(wfc_solver *s, const wfc_problem *pb);
 /* Pattern t is no longer possible at cell i (to be propagated). */

@@ -19,6 +19,7 @@ int main(void)
     failed += run_wfc_steer_tests();
     failed += run_wfc_engine_tests();
     failed += run_wfc_counts_tests();
+    failed += run_wfc_domains_tests();
     failed += run_wfc_classic_tests();
     failed += run_oddmodel_tests();
     failed += run_ca_tests();
