@@ -2,6 +2,7 @@
    tables built at load, and the step that the node makes once (go) or many times in a row (repeat). */
 #include "one_plain.h"
 #include <stdint.h>
+#include <string.h>
 
 /* A cell to test: grid offset from the corner (a rule's test) or from the changed cell (a shift entry's), and the values it accepts. */
 typedef struct plain_cell {
@@ -9,12 +10,19 @@ typedef struct plain_cell {
     uint32_t wave;
 } plain_cell;
 
-/* The first two cells of a test are inline; the rest, if any, are pool[more .. more+more_count).
-   An unused inline cell tests the corner against every value, so it always passes. */
+/* The first two cells of a test are inline, offsets from the test's origin (the changed cell of a
+   shift entry, the corner of a rule); the rest, if any, are pool[more .. more+more_count), offsets
+   from the corner, so that the shift entries of one rule share them. An unused inline cell tests
+   the origin against every value, so it always passes. d: a shift entry's shift (dx, dy, dz), for
+   the bounds test near the edges; unused in a rule's test. */
 typedef struct plain_test {
     plain_cell a, b;
-    int32_t more, more_count;
+    int32_t more;
+    int16_t more_count, d[3];
 } plain_test;
+
+/* Rules with more cells than this keep the generic path (more_count is 16 bits). */
+#define PLAIN_MAX_CELLS (INT16_MAX + 2)
 
 /* A shift entry of rulenode.shifts (same index): the packed match of changed cell i is
    (i << rule_bits) - moff, and the rule's other cells, their offsets from the changed cell. */
@@ -39,6 +47,8 @@ enum { PLAIN_TEST_ONE, PLAIN_TEST_TWO, PLAIN_TEST_MORE };
 
 struct one_plain {
     uint8_t test_size[GRID_MAX_VALUES];
+    uint32_t rule_mask;
+    int32_t (*top)[3];   /* per rule: the largest corner that keeps it inside, per axis */
     plain_entry *entries;
     plain_rule *rules;
     plain_cell *pool;
@@ -52,7 +62,17 @@ void one_plain_free(one_plain *p)
     mem_free(p->rules);
     mem_free(p->pool);
     mem_free(p->writes);
+    mem_free(p->top);
     mem_free(p);
+}
+
+/* Whether shift entry e of a changed cell at (x, y, z) has its corner inside the grid: one
+   unsigned compare per axis tests both ends. */
+static inline bool plain_inside(const one_plain *p, const plain_entry *e, int x, int y, int z)
+{
+    const int32_t *top = p->top[(0u - e->moff) & p->rule_mask];
+    return (unsigned)(x - e->test.d[0]) <= (unsigned)top[0] && (unsigned)(y - e->test.d[1]) <= (unsigned)top[1] &&
+           (unsigned)(z - e->test.d[2]) <= (unsigned)top[2];
 }
 
 /* Fill t from cells[0 .. count), their offsets less `shift`, spilling past two into the pool at *used. */
@@ -61,9 +81,33 @@ static void plain_test_fill(plain_test *t, plain_cell *pool, int32_t *used, cons
     plain_cell any = {0, UINT32_MAX};
     t->a = count > 0 ? (plain_cell){cells[0].offset - shift, cells[0].wave} : any;
     t->b = count > 1 ? (plain_cell){cells[1].offset - shift, cells[1].wave} : any;
+    t->more_count = (int16_t)(count > 2 ? count - 2 : 0);
+    t->d[0] = t->d[1] = t->d[2] = 0;
     t->more = *used;
-    t->more_count = count > 2 ? count - 2 : 0;
-    for (int k = 2; k < count; k++) pool[(*used)++] = (plain_cell){cells[k].offset - shift, cells[k].wave};
+    if (pool) for (int k = 2; k < count; k++) pool[(*used)++] = (plain_cell){cells[k].offset, cells[k].wave};
+    else *used += t->more_count;
+}
+
+/* The pool cells of a shift entry: those of the last entry of its rule when they come from the
+   same cells (a big rule's entries all share its cell list, rulenode.c's CELL_POOL_MAX), else new
+   ones. With pool NULL, only counts them. seen_cells/seen_more: per rule, the last entry with
+   pool cells (-1 at first); an entry's cells start and its count determine its list. */
+static void plain_entry_fill(plain_test *t, plain_cell *pool, int32_t *used, const rulenode *rn, const shift_entry *e,
+                             int32_t *seen_cells, int32_t *seen_more)
+{
+    if (e->count <= 2) {
+        plain_test_fill(t, pool, used, rn->cell_pool + e->cells, e->count, e->offset);
+        return;
+    }
+    if (seen_cells[e->rule] == e->cells) {
+        int32_t ignored = 0;
+        plain_test_fill(t, NULL, &ignored, rn->cell_pool + e->cells, e->count, e->offset);
+        t->more = seen_more[e->rule];
+        return;
+    }
+    plain_test_fill(t, pool, used, rn->cell_pool + e->cells, e->count, e->offset);
+    seen_cells[e->rule] = e->cells;
+    seen_more[e->rule] = t->more;
 }
 
 /* Whether a write never changes its cell: the rule's input there accepts only the value written,
@@ -77,29 +121,32 @@ static bool plain_write_keeps(const rule *rl, const rule_cell *write)
     return false;
 }
 
-one_plain *one_plain_new(const rulenode *rn, int values)
+bool one_plain_suits(const rulenode *rn)
 {
+    if (rn->fields || rn->observations) return false;
+    for (int ri = 0; ri < rn->rule_count; ri++)
+        if (rn->rules[ri]->match_count > PLAIN_MAX_CELLS) return false;
+    return true;
+}
+
+one_plain *one_plain_new(rulenode *rn, int values)
+{
+    _Static_assert(sizeof(plain_entry) <= sizeof(shift_entry), "plain entries are made in place of the shift entries");
     one_plain *p = mem_calloc(1, sizeof *p);
     if (!p) return NULL;
     int32_t entries = rn->shift_start[values], pool = 0, writes = 0;
-    for (int32_t k = 0; k < entries; k++) pool += rn->shifts[k].count;
+    int32_t *seen_cells = mem_malloc((size_t)(rn->rule_count ? rn->rule_count : 1) * 2 * sizeof *seen_cells);
+    if (!seen_cells) {
+        mem_free(p);
+        return NULL;
+    }
+    int32_t *seen_more = seen_cells + rn->rule_count;
+    plain_test scratch;
+    for (int ri = 0; ri < rn->rule_count; ri++) seen_cells[ri] = -1;
+    for (int32_t k = 0; k < entries; k++) plain_entry_fill(&scratch, NULL, &pool, rn, &rn->shifts[k], seen_cells, seen_more);
     for (int ri = 0; ri < rn->rule_count; ri++) {
         pool += rn->rules[ri]->match_count;
         writes += rn->rules[ri]->write_count;
-    }
-    p->entries = mem_malloc((size_t)(entries ? entries : 1) * sizeof *p->entries);
-    p->rules = mem_malloc((size_t)(rn->rule_count ? rn->rule_count : 1) * sizeof *p->rules);
-    p->pool = mem_malloc((size_t)(pool ? pool : 1) * sizeof *p->pool);
-    p->writes = mem_malloc((size_t)(writes ? writes : 1) * sizeof *p->writes);
-    if (!p->entries || !p->rules || !p->pool || !p->writes) {
-        one_plain_free(p);
-        return NULL;
-    }
-    int32_t used = 0;
-    for (int32_t k = 0; k < entries; k++) {
-        const shift_entry *e = &rn->shifts[k];
-        p->entries[k].moff = ((uint32_t)e->offset << rn->rule_bits) - (uint32_t)e->rule;
-        plain_test_fill(&p->entries[k].test, p->pool, &used, rn->cell_pool + e->cells, e->count, e->offset);
     }
     for (int v = 0; v < values; v++) {
         int most = 0;
@@ -107,6 +154,37 @@ one_plain *one_plain_new(const rulenode *rn, int values)
             if (rn->shifts[k].count > most) most = rn->shifts[k].count;
         p->test_size[v] = most <= 1 ? PLAIN_TEST_ONE : most == 2 ? PLAIN_TEST_TWO : PLAIN_TEST_MORE;
     }
+    p->rules = mem_malloc((size_t)(rn->rule_count ? rn->rule_count : 1) * sizeof *p->rules);
+    p->pool = mem_malloc((size_t)(pool ? pool : 1) * sizeof *p->pool);
+    p->writes = mem_malloc((size_t)(writes ? writes : 1) * sizeof *p->writes);
+    p->top = mem_calloc((size_t)(rn->rule_count ? rn->rule_count : 1), sizeof *p->top);
+    p->rule_mask = (1u << rn->rule_bits) - 1;
+    if (!p->rules || !p->pool || !p->writes || !p->top) {
+        mem_free(seen_cells);
+        one_plain_free(p);
+        return NULL;
+    }
+    /* Each plain entry is written over the shift entries (it is smaller, and entry k is read
+       before entry k is written, which lies below entry k+1), so that a node with many big
+       rules never holds both tables: DungeonGrowth's are 1.4 MB each. */
+    plain_entry *out = (plain_entry *)(void *)rn->shifts;
+    int32_t used = 0;
+    for (int ri = 0; ri < rn->rule_count; ri++) seen_cells[ri] = -1;
+    for (int32_t k = 0; k < entries; k++) {
+        shift_entry e;
+        memcpy(&e, &rn->shifts[k], sizeof e);
+        plain_entry pe;
+        pe.moff = ((uint32_t)e.offset << rn->rule_bits) - (uint32_t)e.rule;
+        plain_entry_fill(&pe.test, p->pool, &used, rn, &e, seen_cells, seen_more);
+        pe.test.d[0] = e.dx;
+        pe.test.d[1] = e.dy;
+        pe.test.d[2] = e.dz;
+        p->top[e.rule][0] = e.xmax;
+        p->top[e.rule][1] = e.ymax;
+        p->top[e.rule][2] = e.zmax;
+        memcpy(&out[k], &pe, sizeof pe);
+    }
+    mem_free(seen_cells);
     int32_t w = 0;
     for (int ri = 0; ri < rn->rule_count; ri++) {
         const rule *rl = rn->rules[ri];
@@ -116,18 +194,24 @@ one_plain *one_plain_new(const rulenode *rn, int values)
             if (!plain_write_keeps(rl, &rl->write[k])) p->writes[w++] = (plain_write){rl->write[k].offset, (int32_t)rl->write[k].wave};
         p->rules[ri].write_count = w - p->rules[ri].write;
     }
+    plain_entry *smaller = mem_realloc(out, (size_t)(entries ? entries : 1) * sizeof *smaller);
+    p->entries = smaller ? smaller : out;
+    rn->shifts = NULL;
+    mem_free(rn->cell_pool);
+    rn->cell_pool = NULL;
     return p;
 }
 
 /* Whether the cells of t fit at corner `at`, as 0 or 1: the two inline cells without branching
    on their values, the rest (a big rule's, which mostly fails early) one by one until one does
    not fit. The callers copy t out of its table first: their stores (bytes, matches) could alias it. */
-static inline __attribute__((always_inline)) uint64_t plain_fits(plain_test t, const plain_cell *pool, const uint8_t *state, int32_t at)
+static inline __attribute__((always_inline)) uint64_t plain_fits(plain_test t, const plain_cell *pool, const uint8_t *state, int32_t at,
+                                                                 int32_t corner)
 {
     uint64_t fits = (t.a.wave >> state[at + t.a.offset]) & (t.b.wave >> state[at + t.b.offset]) & 1;
     if (__builtin_expect(t.more_count > 0, 0) && fits)
         for (const plain_cell *c = pool + t.more, *end = c + t.more_count; c < end; c++)
-            if (!((c->wave >> state[at + c->offset]) & 1)) return 0;
+            if (!((c->wave >> state[corner + c->offset]) & 1)) return 0;
     return fits;
 }
 
@@ -152,7 +236,7 @@ static inline __attribute__((always_inline)) int32_t plain_add(const plain_entry
     const plain_entry e = *entry;
     const match m = ((uint32_t)i << bits) - e.moff;
     uint64_t *word = &mask[m >> 6], w = *word;
-    const uint64_t fits = ~(w >> (m & 63)) & plain_fits(e.test, pool, state, i);
+    const uint64_t fits = ~(w >> (m & 63)) & plain_fits(e.test, pool, state, i, (int32_t)(m >> bits));
     list[count] = m;
     *word = w | fits << (m & 63);
     return count + (int32_t)fits;
@@ -177,13 +261,14 @@ static __attribute__((noinline)) int32_t plain_scan_inside_branching(const plain
         const plain_entry en = *e;
         if (!((en.test.a.wave >> state[i + en.test.a.offset]) & 1) || !((en.test.b.wave >> state[i + en.test.b.offset]) & 1))
             continue;
+        const match m = ((uint32_t)i << bits) - en.moff;
         if (__builtin_expect(en.test.more_count > 0, 0)) {
+            const int32_t corner = (int32_t)(m >> bits);
             bool fits = true;
             for (const plain_cell *c = pool + en.test.more, *c_end = c + en.test.more_count; c < c_end && fits; c++)
-                fits = (c->wave >> state[i + c->offset]) & 1;
+                fits = (c->wave >> state[corner + c->offset]) & 1;
             if (!fits) continue;
         }
-        const match m = ((uint32_t)i << bits) - en.moff;
         uint64_t *word = &mask[m >> 6];
         if ((*word >> (m & 63)) & 1) continue;
         *word |= (uint64_t)1 << (m & 63);
@@ -249,10 +334,7 @@ static inline __attribute__((always_inline)) void plain_scan(run_state *r, const
             int32_t count = before;
             for (int32_t k = from; k < to; k++) {
                 /* One unsigned compare per axis tests both ends. */
-                const shift_entry *se = &rn->shifts[k];
-                if ((unsigned)(x - se->dx) > (unsigned)se->xmax || (unsigned)(y - se->dy) > (unsigned)se->ymax ||
-                    (unsigned)(z - se->dz) > (unsigned)se->zmax)
-                    continue;
+                if (!plain_inside(p, &entries[k], x, y, z)) continue;
                 count = plain_add(&entries[k], i, state, mask, list, count, bits, pool);
             }
             st->match_count = count;
@@ -294,7 +376,7 @@ static inline __attribute__((always_inline)) bool plain_step(run_state *r, const
         mask[m >> 6] &= ~((uint64_t)1 << (m & 63));
         const plain_rule pr = rules[m & rule_mask];
         const int32_t at = (int32_t)(m >> bits);
-        if (!plain_fits(pr.test, pool, state, at)) continue;
+        if (!plain_fits(pr.test, pool, state, at, at)) continue;
         st->match_count = count;
         for (const plain_write *w = p->writes + pr.write, *end = w + pr.write_count; w < end; w++) {
             const int32_t i = at + w->offset;
@@ -447,10 +529,8 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
                 else
                     count = plain_scan_inside(e, e_end, i, state, mask, list, count, bits, p->pool);
             } else {
-                for (const shift_entry *se = &rn->shifts[from]; e < e_end; e++, se++) {
-                    if ((unsigned)(x - se->dx) > (unsigned)se->xmax || (unsigned)(y - se->dy) > (unsigned)se->ymax ||
-                        (unsigned)(z - se->dz) > (unsigned)se->zmax)
-                        continue;
+                for (; e < e_end; e++) {
+                    if (!plain_inside(p, e, x, y, z)) continue;
                     count = plain_add(e, i, state, mask, list, count, bits, p->pool);
                 }
             }
@@ -486,7 +566,7 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
             list[k] = list[--count];
             mask[m >> 6] &= ~((uint64_t)1 << (m & 63));
             at = (int32_t)(m >> bits);
-            if (plain_fits(p->rules[m & rule_mask].test, p->pool, state, at)) {
+            if (plain_fits(p->rules[m & rule_mask].test, p->pool, state, at, at)) {
                 pr = &p->rules[m & rule_mask];
                 break;
             }

@@ -5,8 +5,11 @@
 
 typedef struct one_plain one_plain;
 
-/* The node's rules and shift entries as compact tables, once its shift table is built. */
-one_plain *one_plain_new(const rulenode *rn, int values);
+/* Whether the fast path can take the node: no fields or observations, no rule over 32769 cells. */
+bool one_plain_suits(const rulenode *rn);
+/* The node's rules and shift entries as compact tables, once its shift table is built; they hold
+   all the scans need, so the node's shift entries and cell pool are freed (NULL after). */
+one_plain *one_plain_new(rulenode *rn, int values);
 void one_plain_free(one_plain *p);
 /* One step (node_kind.go), and steps in a row (node_kind.repeat). */
 bool one_plain_go(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st);
