@@ -357,15 +357,17 @@ static inline __attribute__((always_inline)) int32_t plain_scan_inside_one(const
    the match list, the generator's indices) in locals: a store to a grid byte could alias any
    field read through a pointer, so the compiler would reload them after every write. They are
    written back before anything else reads them (growing the log, the list or the table; the
-   end). Exactly the steps plain_step and run_step_close make; no observer listens. The counters
-   that move by one a step (the run's, the node's, the streak) are set from `made` at the end. */
-static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st,
-                                                                    long max_steps, bool batched)
+   end). Exactly the steps plain_step and run_step_close make; no observer listens. The counter
+   that moves by one a step is set from `made` at the end.
+   With `children` nodes (the children of a markov node, in order), each step is branch_go's:
+   the children tried in order until one acts, the first child again after any step; the node
+   being tried keeps its parts in the same locals, swapped when another is tried (a backtracker
+   switches at nearly every step, so a call per switch cost more than the step). A step in which
+   no child acts ends the loop: go, called again, makes the same attempts, which leave no trace. */
+static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r, const rulenode *const *rns, const one_plain *const *ps,
+                                                                    rulenode_state *const *sts, int children, long max_steps, bool batched)
 {
     uint8_t *const state = r->state;
-    const int bits = rn->rule_bits;
-    const uint32_t rule_mask = (1u << bits) - 1;
-    uint64_t *const mask = st->mask;
     /* The generator's values, made ahead in batches by rng_fill (the stream does not depend on
        the grid): batch[used .. filled) are the next ones. At the end the generator is put back to
        where the batch began (`saved`) and advanced by the values used. Batches start small, as a
@@ -375,13 +377,24 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
     rng saved;
     int inext = r->random.inext, inextp = r->random.inextp;
     const long counter0 = r->counter;
-    uint32_t tried = st->scan_tried, kept = st->scan_kept;
-    bool branch_free = st->scan_branch_free;
+    int actor = r->acting_node;
+    long streak = r->acting_streak;
     int32_t *changes;
     int64_t clen, ccap, cbase, flen, fcap, *first;
+    long made = 0;
+    /* The node being tried, and its parts. */
+    int child = 0;
+    const rulenode *rn;
+    const one_plain *p;
+    rulenode_state *st;
+    int bits;
+    uint32_t rule_mask;
+    uint64_t *mask;
     match *list;
     int32_t count, cap;
-    long made = 0;
+    uint32_t tried, kept;
+    bool branch_free;
+    int64_t scan_from;
 #define PLAIN_SPILL()                                                                                                   \
     do {                                                                                                                \
         r->changes_len = clen;                                                                                          \
@@ -401,13 +414,44 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
         count = st->match_count;                                                                                        \
         cap = st->match_cap;                                                                                            \
     } while (0)
-    PLAIN_RELOAD();
-    /* Where the scan starts: the first change of the step the node last matched in. */
-    int64_t scan_from = first[st->last_matched_turn - r->first_base];
+    /* Where a node's scan starts: the first change of the step it last matched in. */
+#define PLAIN_LOAD_NODE(c)                                                                                              \
+    do {                                                                                                                \
+        rn = rns[c];                                                                                                    \
+        p = ps[c];                                                                                                      \
+        st = sts[c];                                                                                                    \
+        bits = rn->rule_bits;                                                                                           \
+        rule_mask = (1u << bits) - 1;                                                                                   \
+        mask = st->mask;                                                                                                \
+        list = st->matches;                                                                                             \
+        count = st->match_count;                                                                                        \
+        cap = st->match_cap;                                                                                            \
+        tried = st->scan_tried;                                                                                         \
+        kept = st->scan_kept;                                                                                           \
+        branch_free = st->scan_branch_free;                                                                             \
+        scan_from = first[st->last_matched_turn - r->first_base];                                                      \
+    } while (0)
+#define PLAIN_SAVE_NODE()                                                                                               \
+    do {                                                                                                                \
+        st->match_count = count;                                                                                        \
+        st->scan_tried = tried;                                                                                         \
+        st->scan_kept = kept;                                                                                           \
+        st->scan_branch_free = branch_free;                                                                             \
+    } while (0)
+    changes = r->changes;
+    clen = r->changes_len;
+    ccap = r->changes_cap;
+    cbase = r->changes_base;
+    first = r->first;
+    flen = r->first_len;
+    fcap = r->first_cap;
+    PLAIN_LOAD_NODE(0);
     for (;;) {
-        if (rn->steps > 0 && st->counter + made >= rn->steps) break;
-        /* The scan (plain_scan): every change since then. */
         const int64_t step_start = cbase + clen;
+        const plain_rule *pr = NULL;
+        int32_t at = 0;
+        if (rn->steps > 0 && st->counter >= rn->steps) goto failed;
+        /* The scan (plain_scan): every change since then. */
         bool stopped = false;
         for (int64_t n = scan_from; n < step_start; n++) {
             if (stop_requested_at(&r->stop, n)) { stopped = true; break; }
@@ -464,8 +508,6 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
         if (stopped) break;
         st->last_matched_turn = counter0 + made;
         /* The draw (plain_step). */
-        const plain_rule *pr = NULL;
-        int32_t at = 0;
         while (count > 0) {
             int32_t value;
             if (batched) {
@@ -491,7 +533,14 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
                 break;
             }
         }
-        if (!pr) break;
+        if (!pr) {
+        failed:
+            if (children == 1 || child + 1 == children) break;
+            PLAIN_SAVE_NODE();
+            child++;
+            PLAIN_LOAD_NODE(child);
+            continue;
+        }
         for (const plain_write *w = p->writes + pr->write, *end = w + pr->write_count; w < end; w++) {
             const int32_t i = at + w->offset;
             if (state[i] == w->value) continue;
@@ -508,6 +557,12 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
         }
         /* run_step_close without an observer. */
         first[flen++] = cbase + clen;
+        st->counter++;
+        if (actor == rn->base.id) streak++;
+        else {
+            actor = rn->base.id;
+            streak = 1;
+        }
         scan_from = step_start;
         if (++made == max_steps) break;
         /* A deadline or cancel is noticed within 64 steps. */
@@ -517,17 +572,21 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
             if (!run_step_begin(r)) break;
             PLAIN_RELOAD();
         }
+        if (children > 1 && child != 0) {
+            PLAIN_SAVE_NODE();
+            child = 0;
+            PLAIN_LOAD_NODE(0);
+        }
     }
 #undef PLAIN_SPILL
 #undef PLAIN_RELOAD
+#undef PLAIN_LOAD_NODE
+#undef PLAIN_SAVE_NODE
     r->changes_len = clen;
     r->first_len = flen;
     r->counter = counter0 + made;
-    if (made > 0) {
-        r->acting_streak = r->acting_node == rn->base.id ? r->acting_streak + made : made;
-        r->acting_node = rn->base.id;
-        st->counter += (int)made;
-    }
+    r->acting_node = actor;
+    r->acting_streak = streak;
     r->unlogged_len = 0;
     st->match_count = count;
     st->scan_tried = tried;
@@ -546,12 +605,18 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
 
 static __attribute__((noinline)) long plain_repeat_unbatched(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
 {
-    return plain_repeat_body(r, rn, p, st, max_steps, false);
+    return plain_repeat_body(r, &rn, &p, &st, 1, max_steps, false);
 }
 
 static __attribute__((noinline)) long plain_repeat_batched(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
 {
-    return plain_repeat_body(r, rn, p, st, max_steps, true);
+    return plain_repeat_body(r, &rn, &p, &st, 1, max_steps, true);
+}
+
+static __attribute__((noinline)) long plain_markov_body(run_state *r, const rulenode *const *rns, const one_plain *const *ps,
+                                                       rulenode_state *const *sts, int children, long max_steps)
+{
+    return plain_repeat_body(r, rns, ps, sts, children, max_steps, false);
 }
 
 /* The first steps of a call unbatched (many calls make a step or two: a backtracker's), the rest,
@@ -569,4 +634,14 @@ long one_plain_repeat(run_state *r, const rulenode *rn, const one_plain *p, rule
     if (r->observer || st->last_matched_turn < 0) return plain_repeat_general(r, rn, p, st, max_steps);
     if (max_steps <= 0 || !run_step_begin(r)) return 0;
     return plain_repeat_fast(r, rn, p, st, max_steps);
+}
+
+long one_plain_markov_repeat(run_state *r, const rulenode *const *rns, const one_plain *const *ps, rulenode_state *const *sts, int children,
+                             long max_steps)
+{
+    if (r->observer) return -1;
+    for (int c = 0; c < children; c++)
+        if (sts[c]->last_matched_turn < 0) return -1;
+    if (max_steps <= 0 || !run_step_begin(r)) return 0;
+    return plain_markov_body(r, rns, ps, sts, children, max_steps);
 }
