@@ -459,12 +459,12 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
             /* A cell scanned earlier in this scan adds nothing now (the state has not changed
                since, and its fits are in the mask): a walker's cell is written by two steps in
                a row (B -> R, then R -> G), three changes apart. */
-            if (children > 1 && n - 3 >= scan_from &&
-                ((changes[n - 1 - cbase] == i) | (changes[n - 2 - cbase] == i) | (changes[n - 3 - cbase] == i)))
-                continue;
             const uint8_t value = state[i];
             const int32_t from = rn->shift_start[value], to = rn->shift_start[value + 1];
             if (from == to) continue;
+            if (children > 1 && n - 3 >= scan_from &&
+                ((changes[n - 1 - cbase] == i) | (changes[n - 2 - cbase] == i) | (changes[n - 3 - cbase] == i)))
+                continue;
             if (cap - count < to - from) {
                 PLAIN_SPILL();
                 fcap = 0; /* the next step asks run_step_begin, which stops after a failure */
