@@ -148,7 +148,8 @@ long one_markov_repeat(run_state *r, const node *const *children, int count, lon
     const rulenode *rns[MOST];
     const one_plain *ps[MOST];
     rulenode_state *sts[MOST];
-    if (count > MOST) return -1;
+    /* One child repeats by itself, with the generator's values batched (a long run). */
+    if (count < 2 || count > MOST) return -1;
     for (int i = 0; i < count; i++) {
         if (children[i]->kind != &node_kind_one || !((const one_node *)children[i])->plain) return -1;
         rns[i] = (const rulenode *)children[i];

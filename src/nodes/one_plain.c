@@ -357,17 +357,15 @@ static inline __attribute__((always_inline)) int32_t plain_scan_inside_one(const
    the match list, the generator's indices) in locals: a store to a grid byte could alias any
    field read through a pointer, so the compiler would reload them after every write. They are
    written back before anything else reads them (growing the log, the list or the table; the
-   end). Exactly the steps plain_step and run_step_close make; no observer listens. The counter
-   that moves by one a step is set from `made` at the end.
-   With `children` nodes (the children of a markov node, in order), each step is branch_go's:
-   the children tried in order until one acts, the first child again after any step; the node
-   being tried keeps its parts in the same locals, swapped when another is tried (a backtracker
-   switches at nearly every step, so a call per switch cost more than the step). A step in which
-   no child acts ends the loop: go, called again, makes the same attempts, which leave no trace. */
-static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r, const rulenode *const *rns, const one_plain *const *ps,
-                                                                    rulenode_state *const *sts, int children, long max_steps, bool batched)
+   end). Exactly the steps plain_step and run_step_close make; no observer listens. The counters
+   that move by one a step (the run's, the node's, the streak) are set from `made` at the end. */
+static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st,
+                                                                    long max_steps, bool batched)
 {
     uint8_t *const state = r->state;
+    const int bits = rn->rule_bits;
+    const uint32_t rule_mask = (1u << bits) - 1;
+    uint64_t *const mask = st->mask;
     /* The generator's values, made ahead in batches by rng_fill (the stream does not depend on
        the grid): batch[used .. filled) are the next ones. At the end the generator is put back to
        where the batch began (`saved`) and advanced by the values used. Batches start small, as a
@@ -375,6 +373,216 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
     int32_t batch[PLAIN_BATCH];
     int used = 0, filled = 0, size = 8;
     rng saved;
+    int inext = r->random.inext, inextp = r->random.inextp;
+    const long counter0 = r->counter;
+    uint32_t tried = st->scan_tried, kept = st->scan_kept;
+    bool branch_free = st->scan_branch_free;
+    int32_t *changes;
+    int64_t clen, ccap, cbase, flen, fcap, *first;
+    match *list;
+    int32_t count, cap;
+    long made = 0;
+#define PLAIN_SPILL()                                                                                                   \
+    do {                                                                                                                \
+        r->changes_len = clen;                                                                                          \
+        r->first_len = flen;                                                                                            \
+        st->match_count = count;                                                                                        \
+    } while (0)
+#define PLAIN_RELOAD()                                                                                                  \
+    do {                                                                                                                \
+        changes = r->changes;                                                                                           \
+        clen = r->changes_len;                                                                                          \
+        ccap = r->changes_cap;                                                                                          \
+        cbase = r->changes_base;                                                                                        \
+        first = r->first;                                                                                               \
+        flen = r->first_len;                                                                                            \
+        fcap = r->first_cap;                                                                                            \
+        list = st->matches;                                                                                             \
+        count = st->match_count;                                                                                        \
+        cap = st->match_cap;                                                                                            \
+    } while (0)
+    PLAIN_RELOAD();
+    /* Where the scan starts: the first change of the step the node last matched in. */
+    int64_t scan_from = first[st->last_matched_turn - r->first_base];
+    for (;;) {
+        if (rn->steps > 0 && st->counter + made >= rn->steps) break;
+        /* The scan (plain_scan): every change since then. */
+        const int64_t step_start = cbase + clen;
+        bool stopped = false;
+        for (int64_t n = scan_from; n < step_start; n++) {
+            if (stop_requested_at(&r->stop, n)) { stopped = true; break; }
+            const int32_t i = changes[n - cbase];
+            const uint8_t value = state[i];
+            const int32_t from = rn->shift_start[value], to = rn->shift_start[value + 1];
+            if (from == to) continue;
+            if (cap - count < to - from) {
+                PLAIN_SPILL();
+                fcap = 0; /* the next step asks run_step_begin, which stops after a failure */
+                if (!plain_reserve(r, st, to - from)) break;
+                list = st->matches;
+                cap = st->match_cap;
+            }
+            int x, y, z = 0;
+            if (r->mz == 1) {
+                y = rulenode_div(i, rn->div_mx);
+                x = i - y * r->mx;
+            } else {
+                z = rulenode_div(i, rn->div_plane);
+                int32_t rest = i - z * r->mx * r->my;
+                y = rulenode_div(rest, rn->div_mx);
+                x = rest - y * r->mx;
+            }
+            const shift_box *box = &rn->boxes[value];
+            const int32_t before = count;
+            const plain_entry *e = p->entries + from, *e_end = p->entries + to;
+            if ((unsigned)(x - box->lo[0]) <= (unsigned)(box->hi[0] - box->lo[0]) &&
+                (unsigned)(y - box->lo[1]) <= (unsigned)(box->hi[1] - box->lo[1]) &&
+                (unsigned)(z - box->lo[2]) <= (unsigned)(box->hi[2] - box->lo[2])) {
+                if (!branch_free)
+                    count = plain_scan_inside_branching(e, e_end, i, state, mask, list, count, bits, p->pool);
+                else if (p->test_size[value] == PLAIN_TEST_ONE)
+                    count = plain_scan_inside_one(e, e_end, i, state, mask, list, count, bits, false);
+                else if (p->test_size[value] == PLAIN_TEST_TWO)
+                    count = plain_scan_inside_one(e, e_end, i, state, mask, list, count, bits, true);
+                else
+                    count = plain_scan_inside(e, e_end, i, state, mask, list, count, bits, p->pool);
+            } else {
+                for (const shift_entry *se = &rn->shifts[from]; e < e_end; e++, se++) {
+                    if ((unsigned)(x - se->dx) > (unsigned)se->xmax || (unsigned)(y - se->dy) > (unsigned)se->ymax ||
+                        (unsigned)(z - se->dz) > (unsigned)se->zmax)
+                        continue;
+                    count = plain_add(e, i, state, mask, list, count, bits, p->pool);
+                }
+            }
+            tried += (uint32_t)(to - from);
+            kept += (uint32_t)(count - before);
+        }
+        if (tried >= 1024) {
+            branch_free = kept * 8 > tried && kept * 8 < tried * 7;
+            tried = kept = 0;
+        }
+        if (stopped) break;
+        st->last_matched_turn = counter0 + made;
+        /* The draw (plain_step). */
+        const plain_rule *pr = NULL;
+        int32_t at = 0;
+        while (count > 0) {
+            int32_t value;
+            if (batched) {
+                if (used == filled) {
+                    saved = r->random;
+                    rng_fill(&r->random, batch, size);
+                    used = 0;
+                    filled = size;
+                    if (size < PLAIN_BATCH) size *= 2;
+                }
+                value = batch[used++];
+            } else {
+                value = rng_step(r->random.seeds, &inext, &inextp);
+            }
+            /* rng_next_max's arithmetic */
+            const int32_t k = (int32_t)(value * (1.0 / RNG_MBIG) * count);
+            const match m = list[k];
+            list[k] = list[--count];
+            mask[m >> 6] &= ~((uint64_t)1 << (m & 63));
+            at = (int32_t)(m >> bits);
+            if (plain_fits(p->rules[m & rule_mask].test, p->pool, state, at)) {
+                pr = &p->rules[m & rule_mask];
+                break;
+            }
+        }
+        if (!pr) break;
+        for (const plain_write *w = p->writes + pr->write, *end = w + pr->write_count; w < end; w++) {
+            const int32_t i = at + w->offset;
+            if (state[i] == w->value) continue;
+            state[i] = (uint8_t)w->value;
+            if (clen == ccap) {
+                PLAIN_SPILL();
+                r->counter = counter0 + made;
+                const bool grown = run_grow_changes(r);
+                PLAIN_RELOAD();
+                fcap = 0; /* the next step asks run_step_begin, which stops after a failure */
+                if (!grown) continue;
+            }
+            changes[clen++] = i;
+        }
+        /* run_step_close without an observer. */
+        first[flen++] = cbase + clen;
+        scan_from = step_start;
+        if (++made == max_steps) break;
+        /* A deadline or cancel is noticed within 64 steps. */
+        if (flen >= fcap || ((made & 63) == 0 && stop_requested(&r->stop))) {
+            PLAIN_SPILL();
+            r->counter = counter0 + made;
+            if (!run_step_begin(r)) break;
+            PLAIN_RELOAD();
+        }
+    }
+#undef PLAIN_SPILL
+#undef PLAIN_RELOAD
+    r->changes_len = clen;
+    r->first_len = flen;
+    r->counter = counter0 + made;
+    if (made > 0) {
+        r->acting_streak = r->acting_node == rn->base.id ? r->acting_streak + made : made;
+        r->acting_node = rn->base.id;
+        st->counter += (int)made;
+    }
+    r->unlogged_len = 0;
+    st->match_count = count;
+    st->scan_tried = tried;
+    st->scan_kept = kept;
+    st->scan_branch_free = branch_free;
+    if (batched && used < filled) {
+        r->random = saved;
+        rng_fill(&r->random, batch, used);
+    }
+    if (!batched) {
+        r->random.inext = inext;
+        r->random.inextp = inextp;
+    }
+    return made;
+}
+
+static __attribute__((noinline)) long plain_repeat_unbatched(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
+{
+    return plain_repeat_body(r, rn, p, st, max_steps, false);
+}
+
+static __attribute__((noinline)) long plain_repeat_batched(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
+{
+    return plain_repeat_body(r, rn, p, st, max_steps, true);
+}
+
+/* The first steps of a call unbatched (many calls make a step or two: a backtracker's), the rest,
+   if it goes on, batched. */
+#define PLAIN_UNBATCHED_STEPS 32
+static long plain_repeat_fast(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
+{
+    long made = plain_repeat_unbatched(r, rn, p, st, max_steps < PLAIN_UNBATCHED_STEPS ? max_steps : PLAIN_UNBATCHED_STEPS);
+    if (made < PLAIN_UNBATCHED_STEPS || made == max_steps || !run_step_begin(r)) return made;
+    return made + plain_repeat_batched(r, rn, p, st, max_steps - made);
+}
+
+long one_plain_repeat(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
+{
+    if (r->observer || st->last_matched_turn < 0) return plain_repeat_general(r, rn, p, st, max_steps);
+    if (max_steps <= 0 || !run_step_begin(r)) return 0;
+    return plain_repeat_fast(r, rn, p, st, max_steps);
+}
+
+/* plain_repeat_body for the children of a markov node, plain nodes rns[0 .. children): each
+   step is branch_go's, the children tried in order until one acts, the first one again after
+   any step. The node being tried keeps its parts in the same locals as plain_repeat_body's,
+   swapped when another is tried: a backtracker switches at nearly every step, and a call per
+   switch cost more than the step. A step in which no child acts ends the loop (go, called
+   again, makes the same attempts, which leave no trace). A copy of plain_repeat_body's loop:
+   one loop for both cost a single node's steps 2 % more instructions. */
+static __attribute__((noinline)) long plain_markov_steps(run_state *r, const rulenode *const *rns, const one_plain *const *ps,
+                                                         rulenode_state *const *sts, int children, long max_steps)
+{
+    uint8_t *const state = r->state;
+    /* The generator's indices in locals (batches cost more than they saved in short runs). */
     int inext = r->random.inext, inextp = r->random.inextp;
     const long counter0 = r->counter;
     int actor = r->acting_node;
@@ -462,7 +670,7 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
             const uint8_t value = state[i];
             const int32_t from = rn->shift_start[value], to = rn->shift_start[value + 1];
             if (from == to) continue;
-            if (children > 1 && n - 3 >= scan_from &&
+            if (n - 3 >= scan_from &&
                 ((changes[n - 1 - cbase] == i) | (changes[n - 2 - cbase] == i) | (changes[n - 3 - cbase] == i)))
                 continue;
             if (cap - count < to - from) {
@@ -515,19 +723,7 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
         st->last_matched_turn = counter0 + made;
         /* The draw (plain_step). */
         while (count > 0) {
-            int32_t value;
-            if (batched) {
-                if (used == filled) {
-                    saved = r->random;
-                    rng_fill(&r->random, batch, size);
-                    used = 0;
-                    filled = size;
-                    if (size < PLAIN_BATCH) size *= 2;
-                }
-                value = batch[used++];
-            } else {
-                value = rng_step(r->random.seeds, &inext, &inextp);
-            }
+            const int32_t value = rng_step(r->random.seeds, &inext, &inextp);
             /* rng_next_max's arithmetic */
             const int32_t k = (int32_t)(value * (1.0 / RNG_MBIG) * count);
             const match m = list[k];
@@ -541,7 +737,7 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
         }
         if (!pr) {
         failed:
-            if (children == 1 || child + 1 == children) break;
+            if (child + 1 == children) break;
             PLAIN_SAVE_NODE();
             child++;
             PLAIN_LOAD_NODE(child);
@@ -578,7 +774,7 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
             if (!run_step_begin(r)) break;
             PLAIN_RELOAD();
         }
-        if (children > 1 && child != 0) {
+        if (child != 0) {
             PLAIN_SAVE_NODE();
             child = 0;
             PLAIN_LOAD_NODE(0);
@@ -598,49 +794,11 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
     st->scan_tried = tried;
     st->scan_kept = kept;
     st->scan_branch_free = branch_free;
-    if (batched && used < filled) {
-        r->random = saved;
-        rng_fill(&r->random, batch, used);
-    }
-    if (!batched) {
-        r->random.inext = inext;
-        r->random.inextp = inextp;
-    }
+    r->random.inext = inext;
+    r->random.inextp = inextp;
     return made;
 }
 
-static __attribute__((noinline)) long plain_repeat_unbatched(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
-{
-    return plain_repeat_body(r, &rn, &p, &st, 1, max_steps, false);
-}
-
-static __attribute__((noinline)) long plain_repeat_batched(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
-{
-    return plain_repeat_body(r, &rn, &p, &st, 1, max_steps, true);
-}
-
-static __attribute__((noinline)) long plain_markov_body(run_state *r, const rulenode *const *rns, const one_plain *const *ps,
-                                                       rulenode_state *const *sts, int children, long max_steps)
-{
-    return plain_repeat_body(r, rns, ps, sts, children, max_steps, false);
-}
-
-/* The first steps of a call unbatched (many calls make a step or two: a backtracker's), the rest,
-   if it goes on, batched. */
-#define PLAIN_UNBATCHED_STEPS 32
-static long plain_repeat_fast(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
-{
-    long made = plain_repeat_unbatched(r, rn, p, st, max_steps < PLAIN_UNBATCHED_STEPS ? max_steps : PLAIN_UNBATCHED_STEPS);
-    if (made < PLAIN_UNBATCHED_STEPS || made == max_steps || !run_step_begin(r)) return made;
-    return made + plain_repeat_batched(r, rn, p, st, max_steps - made);
-}
-
-long one_plain_repeat(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
-{
-    if (r->observer || st->last_matched_turn < 0) return plain_repeat_general(r, rn, p, st, max_steps);
-    if (max_steps <= 0 || !run_step_begin(r)) return 0;
-    return plain_repeat_fast(r, rn, p, st, max_steps);
-}
 
 long one_plain_markov_repeat(run_state *r, const rulenode *const *rns, const one_plain *const *ps, rulenode_state *const *sts, int children,
                              long max_steps)
@@ -649,5 +807,5 @@ long one_plain_markov_repeat(run_state *r, const rulenode *const *rns, const one
     for (int c = 0; c < children; c++)
         if (sts[c]->last_matched_turn < 0) return -1;
     if (max_steps <= 0 || !run_step_begin(r)) return 0;
-    return plain_markov_body(r, rns, ps, sts, children, max_steps);
+    return plain_markov_steps(r, rns, ps, sts, children, max_steps);
 }
