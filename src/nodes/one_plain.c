@@ -192,6 +192,24 @@ static __attribute__((noinline)) int32_t plain_scan_inside_branching(const plain
     return count;
 }
 
+/* plain_scan_inside_branching inline, for a markov's children, whose changed cells have few entries each. */
+static inline __attribute__((always_inline)) int32_t plain_scan_two_branching(const plain_entry *e, const plain_entry *end, int32_t i,
+                                                                              const uint8_t *state, uint64_t *mask, match *list,
+                                                                              int32_t count, int bits, const plain_cell *pool)
+{
+    const uint32_t ib = (uint32_t)i << bits;
+    for (; e < end; e++) {
+        if (!((e->test.a.wave >> state[i + e->test.a.offset]) & 1) || !((e->test.b.wave >> state[i + e->test.b.offset]) & 1)) continue;
+        if (__builtin_expect(e->test.more_count > 0, 0) && !plain_fits(e->test, pool, state, i)) continue;
+        const match m = ib - e->moff;
+        uint64_t *word = &mask[m >> 6];
+        if ((*word >> (m & 63)) & 1) continue;
+        *word |= (uint64_t)1 << (m & 63);
+        list[count++] = m;
+    }
+    return count;
+}
+
 /* Which of the two scans to use: branch-free while about as many candidates fit as not (then
    a branch would be mispredicted often), branching otherwise; judged every 1024 candidates. */
 static inline void plain_judge_scan(rulenode_state *st, int32_t tried, int32_t kept)
@@ -697,7 +715,7 @@ static __attribute__((noinline)) long plain_markov_steps(run_state *r, const rul
                 (unsigned)(y - box->lo[1]) <= (unsigned)(box->hi[1] - box->lo[1]) &&
                 (unsigned)(z - box->lo[2]) <= (unsigned)(box->hi[2] - box->lo[2])) {
                 if (!branch_free)
-                    count = plain_scan_inside_branching(e, e_end, i, state, mask, list, count, bits, p->pool);
+                    count = plain_scan_two_branching(e, e_end, i, state, mask, list, count, bits, p->pool);
                 else if (p->test_size[value] == PLAIN_TEST_ONE)
                     count = plain_scan_inside_one(e, e_end, i, state, mask, list, count, bits, false);
                 else if (p->test_size[value] == PLAIN_TEST_TWO)
