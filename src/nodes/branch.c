@@ -125,6 +125,8 @@ static long markov_repeat(run_state *r, const node *n, void *state, long max_ste
         const node_kind *k = b->children[i]->kind;
         if (k->is_branch || !k->repeat || !k->repeats || !k->repeats(b->children[i])) return 0;
     }
+    const long fused = one_markov_repeat(r, (const node *const *)b->children, b->count, max_steps);
+    if (fused >= 0) return fused;
     long made = 0;
     while (made < max_steps) {
         long got = 0;

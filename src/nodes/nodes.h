@@ -27,6 +27,9 @@ smalti_model *model_load_string_from(const char *xml, const char *name, const sm
 extern const node_kind node_kind_markov, node_kind_sequence, node_kind_one, node_kind_all, node_kind_prl,
     node_kind_convolution, node_kind_map, node_kind_path, node_kind_convchain, node_kind_wfc;
 extern const node_kind node_kind_runner;
+/* Steps in a row of a markov node whose children are all plain `one` nodes, made in one loop
+   (one.c); -1 when the children are not such nodes or the loop does not apply yet. */
+long one_markov_repeat(run_state *r, const node *const *children, int count, long max_steps);
 extern const node_kind node_kind_lsystem;
 extern const node_kind node_kind_noise;
 extern const node_kind node_kind_voronoi, node_kind_poisson;

@@ -142,6 +142,23 @@ static long one_repeat(run_state *r, const node *n, void *state, long max_steps)
     return plain ? one_plain_repeat(r, (const rulenode *)n, plain, state, max_steps) : 0;
 }
 
+long one_markov_repeat(run_state *r, const node *const *children, int count, long max_steps)
+{
+    enum { MOST = 8 };
+    const rulenode *rns[MOST];
+    const one_plain *ps[MOST];
+    rulenode_state *sts[MOST];
+    /* One child repeats by itself, with the generator's values batched (a long run). */
+    if (count < 2 || count > MOST) return -1;
+    for (int i = 0; i < count; i++) {
+        if (children[i]->kind != &node_kind_one || !((const one_node *)children[i])->plain) return -1;
+        rns[i] = (const rulenode *)children[i];
+        ps[i] = ((const one_node *)children[i])->plain;
+        sts[i] = r->node_states[children[i]->id];
+    }
+    return one_plain_markov_repeat(r, rns, ps, sts, count, max_steps);
+}
+
 static bool one_repeats(const node *n) { return ((const one_node *)n)->plain != NULL; }
 
 const node_kind node_kind_one = {

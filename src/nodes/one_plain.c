@@ -277,6 +277,24 @@ static __attribute__((noinline)) int32_t plain_scan_inside_branching(const plain
     return count;
 }
 
+/* plain_scan_inside_branching inline, for a markov's children, whose changed cells have few entries each. */
+static inline __attribute__((always_inline)) int32_t plain_scan_two_branching(const plain_entry *e, const plain_entry *end, int32_t i,
+                                                                              const uint8_t *state, uint64_t *mask, match *list,
+                                                                              int32_t count, int bits, const plain_cell *pool)
+{
+    const uint32_t ib = (uint32_t)i << bits;
+    for (; e < end; e++) {
+        if (!((e->test.a.wave >> state[i + e->test.a.offset]) & 1) || !((e->test.b.wave >> state[i + e->test.b.offset]) & 1)) continue;
+        if (__builtin_expect(e->test.more_count > 0, 0) && !plain_fits(e->test, pool, state, i)) continue;
+        const match m = ib - e->moff;
+        uint64_t *word = &mask[m >> 6];
+        if ((*word >> (m & 63)) & 1) continue;
+        *word |= (uint64_t)1 << (m & 63);
+        list[count++] = m;
+    }
+    return count;
+}
+
 /* Which of the two scans to use: branch-free while about as many candidates fit as not (then
    a branch would be mispredicted often), branching otherwise; judged every 1024 candidates. */
 static inline void plain_judge_scan(rulenode_state *st, int32_t tried, int32_t kept)
@@ -649,4 +667,243 @@ long one_plain_repeat(run_state *r, const rulenode *rn, const one_plain *p, rule
     if (r->observer || st->last_matched_turn < 0) return plain_repeat_general(r, rn, p, st, max_steps);
     if (max_steps <= 0 || !run_step_begin(r)) return 0;
     return plain_repeat_fast(r, rn, p, st, max_steps);
+}
+
+/* plain_repeat_body for the children of a markov node, plain nodes rns[0 .. children): each
+   step is branch_go's, the children tried in order until one acts, the first one again after
+   any step. The node being tried keeps its parts in the same locals as plain_repeat_body's,
+   swapped when another is tried: a backtracker switches at nearly every step, and a call per
+   switch cost more than the step. A step in which no child acts ends the loop (go, called
+   again, makes the same attempts, which leave no trace). A copy of plain_repeat_body's loop:
+   one loop for both cost a single node's steps 2 % more instructions. */
+static __attribute__((noinline)) long plain_markov_steps(run_state *r, const rulenode *const *rns, const one_plain *const *ps,
+                                                         rulenode_state *const *sts, int children, long max_steps)
+{
+    uint8_t *const state = r->state;
+    /* The generator's indices in locals (batches cost more than they saved in short runs). */
+    int inext = r->random.inext, inextp = r->random.inextp;
+    const long counter0 = r->counter;
+    int actor = r->acting_node;
+    long streak = r->acting_streak;
+    int32_t *changes;
+    int64_t clen, ccap, cbase, flen, fcap, *first;
+    long made = 0;
+    /* The node being tried, and its parts. */
+    int child = 0;
+    const rulenode *rn;
+    const one_plain *p;
+    rulenode_state *st;
+    int bits;
+    uint32_t rule_mask;
+    uint64_t *mask;
+    match *list;
+    int32_t count, cap;
+    uint32_t tried, kept;
+    bool branch_free;
+    int64_t scan_from;
+#define PLAIN_SPILL()                                                                                                   \
+    do {                                                                                                                \
+        r->changes_len = clen;                                                                                          \
+        r->first_len = flen;                                                                                            \
+        st->match_count = count;                                                                                        \
+    } while (0)
+#define PLAIN_RELOAD()                                                                                                  \
+    do {                                                                                                                \
+        changes = r->changes;                                                                                           \
+        clen = r->changes_len;                                                                                          \
+        ccap = r->changes_cap;                                                                                          \
+        cbase = r->changes_base;                                                                                        \
+        first = r->first;                                                                                               \
+        flen = r->first_len;                                                                                            \
+        fcap = r->first_cap;                                                                                            \
+        list = st->matches;                                                                                             \
+        count = st->match_count;                                                                                        \
+        cap = st->match_cap;                                                                                            \
+    } while (0)
+    /* Where a node's scan starts: the first change of the step it last matched in. */
+#define PLAIN_LOAD_NODE(c)                                                                                              \
+    do {                                                                                                                \
+        rn = rns[c];                                                                                                    \
+        p = ps[c];                                                                                                      \
+        st = sts[c];                                                                                                    \
+        bits = rn->rule_bits;                                                                                           \
+        rule_mask = (1u << bits) - 1;                                                                                   \
+        mask = st->mask;                                                                                                \
+        list = st->matches;                                                                                             \
+        count = st->match_count;                                                                                        \
+        cap = st->match_cap;                                                                                            \
+        tried = st->scan_tried;                                                                                         \
+        kept = st->scan_kept;                                                                                           \
+        branch_free = st->scan_branch_free;                                                                             \
+        scan_from = first[st->last_matched_turn - r->first_base];                                                      \
+    } while (0)
+#define PLAIN_SAVE_NODE()                                                                                               \
+    do {                                                                                                                \
+        st->match_count = count;                                                                                        \
+        st->scan_tried = tried;                                                                                         \
+        st->scan_kept = kept;                                                                                           \
+        st->scan_branch_free = branch_free;                                                                             \
+    } while (0)
+    changes = r->changes;
+    clen = r->changes_len;
+    ccap = r->changes_cap;
+    cbase = r->changes_base;
+    first = r->first;
+    flen = r->first_len;
+    fcap = r->first_cap;
+    PLAIN_LOAD_NODE(0);
+    for (;;) {
+        const int64_t step_start = cbase + clen;
+        const plain_rule *pr = NULL;
+        int32_t at = 0;
+        if (rn->steps > 0 && st->counter >= rn->steps) goto failed;
+        /* The scan (plain_scan): every change since then. */
+        bool stopped = false;
+        for (int64_t n = scan_from; n < step_start; n++) {
+            if (stop_requested_at(&r->stop, n)) { stopped = true; break; }
+            const int32_t i = changes[n - cbase];
+            /* A cell scanned earlier in this scan adds nothing now (the state has not changed
+               since, and its fits are in the mask): a walker's cell is written by two steps in
+               a row (B -> R, then R -> G), three changes apart. */
+            const uint8_t value = state[i];
+            const int32_t from = rn->shift_start[value], to = rn->shift_start[value + 1];
+            if (from == to) continue;
+            if (n - 3 >= scan_from &&
+                ((changes[n - 1 - cbase] == i) | (changes[n - 2 - cbase] == i) | (changes[n - 3 - cbase] == i)))
+                continue;
+            if (cap - count < to - from) {
+                PLAIN_SPILL();
+                fcap = 0; /* the next step asks run_step_begin, which stops after a failure */
+                if (!plain_reserve(r, st, to - from)) break;
+                list = st->matches;
+                cap = st->match_cap;
+            }
+            int x, y, z = 0;
+            if (r->mz == 1) {
+                y = rulenode_div(i, rn->div_mx);
+                x = i - y * r->mx;
+            } else {
+                z = rulenode_div(i, rn->div_plane);
+                int32_t rest = i - z * r->mx * r->my;
+                y = rulenode_div(rest, rn->div_mx);
+                x = rest - y * r->mx;
+            }
+            const shift_box *box = &rn->boxes[value];
+            const int32_t before = count;
+            const plain_entry *e = p->entries + from, *e_end = p->entries + to;
+            if ((unsigned)(x - box->lo[0]) <= (unsigned)(box->hi[0] - box->lo[0]) &&
+                (unsigned)(y - box->lo[1]) <= (unsigned)(box->hi[1] - box->lo[1]) &&
+                (unsigned)(z - box->lo[2]) <= (unsigned)(box->hi[2] - box->lo[2])) {
+                if (!branch_free)
+                    count = plain_scan_two_branching(e, e_end, i, state, mask, list, count, bits, p->pool);
+                else if (p->test_size[value] == PLAIN_TEST_ONE)
+                    count = plain_scan_inside_one(e, e_end, i, state, mask, list, count, bits, false);
+                else if (p->test_size[value] == PLAIN_TEST_TWO)
+                    count = plain_scan_inside_one(e, e_end, i, state, mask, list, count, bits, true);
+                else
+                    count = plain_scan_inside(e, e_end, i, state, mask, list, count, bits, p->pool);
+            } else {
+                for (const shift_entry *se = &rn->shifts[from]; e < e_end; e++, se++) {
+                    if ((unsigned)(x - se->dx) > (unsigned)se->xmax || (unsigned)(y - se->dy) > (unsigned)se->ymax ||
+                        (unsigned)(z - se->dz) > (unsigned)se->zmax)
+                        continue;
+                    count = plain_add(e, i, state, mask, list, count, bits, p->pool);
+                }
+            }
+            tried += (uint32_t)(to - from);
+            kept += (uint32_t)(count - before);
+        }
+        if (tried >= 1024) {
+            branch_free = kept * 8 > tried && kept * 8 < tried * 7;
+            tried = kept = 0;
+        }
+        if (stopped) break;
+        st->last_matched_turn = counter0 + made;
+        /* The draw (plain_step). */
+        while (count > 0) {
+            const int32_t value = rng_step(r->random.seeds, &inext, &inextp);
+            /* rng_next_max's arithmetic */
+            const int32_t k = (int32_t)(value * (1.0 / RNG_MBIG) * count);
+            const match m = list[k];
+            list[k] = list[--count];
+            mask[m >> 6] &= ~((uint64_t)1 << (m & 63));
+            at = (int32_t)(m >> bits);
+            if (plain_fits(p->rules[m & rule_mask].test, p->pool, state, at)) {
+                pr = &p->rules[m & rule_mask];
+                break;
+            }
+        }
+        if (!pr) {
+        failed:
+            if (child + 1 == children) break;
+            PLAIN_SAVE_NODE();
+            child++;
+            PLAIN_LOAD_NODE(child);
+            continue;
+        }
+        for (const plain_write *w = p->writes + pr->write, *end = w + pr->write_count; w < end; w++) {
+            const int32_t i = at + w->offset;
+            if (state[i] == w->value) continue;
+            state[i] = (uint8_t)w->value;
+            if (clen == ccap) {
+                PLAIN_SPILL();
+                r->counter = counter0 + made;
+                const bool grown = run_grow_changes(r);
+                PLAIN_RELOAD();
+                fcap = 0; /* the next step asks run_step_begin, which stops after a failure */
+                if (!grown) continue;
+            }
+            changes[clen++] = i;
+        }
+        /* run_step_close without an observer. */
+        first[flen++] = cbase + clen;
+        st->counter++;
+        if (actor == rn->base.id) streak++;
+        else {
+            actor = rn->base.id;
+            streak = 1;
+        }
+        scan_from = step_start;
+        if (++made == max_steps) break;
+        /* A deadline or cancel is noticed within 64 steps. */
+        if (flen >= fcap || ((made & 63) == 0 && stop_requested(&r->stop))) {
+            PLAIN_SPILL();
+            r->counter = counter0 + made;
+            if (!run_step_begin(r)) break;
+            PLAIN_RELOAD();
+        }
+        if (child != 0) {
+            PLAIN_SAVE_NODE();
+            child = 0;
+            PLAIN_LOAD_NODE(0);
+        }
+    }
+#undef PLAIN_SPILL
+#undef PLAIN_RELOAD
+#undef PLAIN_LOAD_NODE
+#undef PLAIN_SAVE_NODE
+    r->changes_len = clen;
+    r->first_len = flen;
+    r->counter = counter0 + made;
+    r->acting_node = actor;
+    r->acting_streak = streak;
+    r->unlogged_len = 0;
+    st->match_count = count;
+    st->scan_tried = tried;
+    st->scan_kept = kept;
+    st->scan_branch_free = branch_free;
+    r->random.inext = inext;
+    r->random.inextp = inextp;
+    return made;
+}
+
+
+long one_plain_markov_repeat(run_state *r, const rulenode *const *rns, const one_plain *const *ps, rulenode_state *const *sts, int children,
+                             long max_steps)
+{
+    if (r->observer) return -1;
+    for (int c = 0; c < children; c++)
+        if (sts[c]->last_matched_turn < 0) return -1;
+    if (max_steps <= 0 || !run_step_begin(r)) return 0;
+    return plain_markov_steps(r, rns, ps, sts, children, max_steps);
 }

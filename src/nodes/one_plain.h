@@ -14,4 +14,8 @@ void one_plain_free(one_plain *p);
 /* One step (node_kind.go), and steps in a row (node_kind.repeat). */
 bool one_plain_go(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st);
 long one_plain_repeat(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps);
+/* Steps in a row of a markov node whose children are the plain nodes rns[0 .. children), as
+   branch_go makes them; -1 if this path does not apply (an observer, a child not yet scanned). */
+long one_plain_markov_repeat(run_state *r, const rulenode *const *rns, const one_plain *const *ps, rulenode_state *const *sts, int children,
+                             long max_steps);
 #endif

@@ -38,6 +38,7 @@ int main(void)
     failed += run_lint_tests();
     failed += run_atomic_tests();
     failed += run_lastnode_tests();
+    failed += run_markov_loop_tests();
     failed += run_tilemap_tests();
     failed += run_many_tests();
     failed += run_growgrid_tests();
