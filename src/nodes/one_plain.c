@@ -285,8 +285,8 @@ static inline __attribute__((always_inline)) int32_t plain_scan_two_branching(co
     const uint32_t ib = (uint32_t)i << bits;
     for (; e < end; e++) {
         if (!((e->test.a.wave >> state[i + e->test.a.offset]) & 1) || !((e->test.b.wave >> state[i + e->test.b.offset]) & 1)) continue;
-        if (__builtin_expect(e->test.more_count > 0, 0) && !plain_fits(e->test, pool, state, i)) continue;
         const match m = ib - e->moff;
+        if (__builtin_expect(e->test.more_count > 0, 0) && !plain_fits(e->test, pool, state, i, (int32_t)(m >> bits))) continue;
         uint64_t *word = &mask[m >> 6];
         if ((*word >> (m & 63)) & 1) continue;
         *word |= (uint64_t)1 << (m & 63);
@@ -803,10 +803,8 @@ static __attribute__((noinline)) long plain_markov_steps(run_state *r, const rul
                 else
                     count = plain_scan_inside(e, e_end, i, state, mask, list, count, bits, p->pool);
             } else {
-                for (const shift_entry *se = &rn->shifts[from]; e < e_end; e++, se++) {
-                    if ((unsigned)(x - se->dx) > (unsigned)se->xmax || (unsigned)(y - se->dy) > (unsigned)se->ymax ||
-                        (unsigned)(z - se->dz) > (unsigned)se->zmax)
-                        continue;
+                for (; e < e_end; e++) {
+                    if (!plain_inside(p, e, x, y, z)) continue;
                     count = plain_add(e, i, state, mask, list, count, bits, p->pool);
                 }
             }
@@ -828,7 +826,7 @@ static __attribute__((noinline)) long plain_markov_steps(run_state *r, const rul
             list[k] = list[--count];
             mask[m >> 6] &= ~((uint64_t)1 << (m & 63));
             at = (int32_t)(m >> bits);
-            if (plain_fits(p->rules[m & rule_mask].test, p->pool, state, at)) {
+            if (plain_fits(p->rules[m & rule_mask].test, p->pool, state, at, at)) {
                 pr = &p->rules[m & rule_mask];
                 break;
             }
