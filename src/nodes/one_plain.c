@@ -312,8 +312,6 @@ static inline void plain_judge_scan(rulenode_state *st, int32_t tried, int32_t k
 static inline __attribute__((always_inline)) void plain_scan(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st)
 {
     const int MX = r->mx, bits = rn->rule_bits;
-    const bool flat = r->mz == 1;
-    const int32_t plane = MX * r->my;
     const uint8_t *state = r->state;
     uint64_t *mask = st->mask;
     const plain_entry *entries = p->entries;
@@ -330,21 +328,11 @@ static inline __attribute__((always_inline)) void plain_scan(run_state *r, const
         const int32_t from = shift_start[value], to = shift_start[value + 1];
         if (from == to) continue;
         if (st->match_cap - st->match_count < to - from && !plain_reserve(r, st, to - from)) break;
-        int x, y, z = 0;
-        if (flat) {
-            y = rulenode_div(i, rn->div_mx);
-            x = i - y * MX;
-        } else {
-            z = rulenode_div(i, rn->div_plane);
-            int32_t rest = i - z * plane;
-            y = rulenode_div(rest, rn->div_mx);
-            x = rest - y * MX;
-        }
-        const shift_box *box = &rn->boxes[value];
+        int xyz[3];
+        const bool inside = rulenode_cell_inside(rn, MX, r->my, r->mz, i, value, xyz);
+        const int x = xyz[0], y = xyz[1], z = xyz[2];
         const int32_t before = st->match_count;
-        if ((unsigned)(x - box->lo[0]) <= (unsigned)(box->hi[0] - box->lo[0]) &&
-            (unsigned)(y - box->lo[1]) <= (unsigned)(box->hi[1] - box->lo[1]) &&
-            (unsigned)(z - box->lo[2]) <= (unsigned)(box->hi[2] - box->lo[2])) {
+        if (inside) {
             st->match_count = (st->scan_branch_free ? plain_scan_inside : plain_scan_inside_branching)(
                 entries + from, entries + to, i, state, mask, st->matches, before, bits, pool);
         } else {
@@ -453,6 +441,30 @@ static inline __attribute__((always_inline)) int32_t plain_scan_inside_one(const
 
 #define PLAIN_BATCH 64
 
+/* The shift entries of changed cell i (of the given value) in the fused loops: without bounds
+   tests inside the value's box, by the scan the fit rate chose (the markov loop's branching scan
+   inline, `inline_branching`), and entry by entry with bounds tests near the edges. */
+static inline __attribute__((always_inline)) int32_t plain_scan_cell(const rulenode *rn, const one_plain *p, const run_state *r, uint8_t value,
+                                                                    int32_t i, bool branch_free, bool inline_branching, const uint8_t *state,
+                                                                    uint64_t *mask, match *list, int32_t count)
+{
+    const int bits = rn->rule_bits;
+    int xyz[3];
+    const bool inside = rulenode_cell_inside(rn, r->mx, r->my, r->mz, i, value, xyz);
+    const plain_entry *e = p->entries + rn->shift_start[value], *e_end = p->entries + rn->shift_start[value + 1];
+    if (!inside) {
+        for (; e < e_end; e++)
+            if (plain_inside(p, e, xyz[0], xyz[1], xyz[2])) count = plain_add(e, i, state, mask, list, count, bits, p->pool);
+        return count;
+    }
+    if (!branch_free)
+        return inline_branching ? plain_scan_two_branching(e, e_end, i, state, mask, list, count, bits, p->pool)
+                                : plain_scan_inside_branching(e, e_end, i, state, mask, list, count, bits, p->pool);
+    if (p->test_size[value] == PLAIN_TEST_ONE) return plain_scan_inside_one(e, e_end, i, state, mask, list, count, bits, false);
+    if (p->test_size[value] == PLAIN_TEST_TWO) return plain_scan_inside_one(e, e_end, i, state, mask, list, count, bits, true);
+    return plain_scan_inside(e, e_end, i, state, mask, list, count, bits, p->pool);
+}
+
 /* Steps in a row with the run's and the node's moving parts (the change log, the step table,
    the match list, the generator's indices) in locals: a store to a grid byte could alias any
    field read through a pointer, so the compiler would reload them after every write. They are
@@ -522,36 +534,8 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
                 list = st->matches;
                 cap = st->match_cap;
             }
-            int x, y, z = 0;
-            if (r->mz == 1) {
-                y = rulenode_div(i, rn->div_mx);
-                x = i - y * r->mx;
-            } else {
-                z = rulenode_div(i, rn->div_plane);
-                int32_t rest = i - z * r->mx * r->my;
-                y = rulenode_div(rest, rn->div_mx);
-                x = rest - y * r->mx;
-            }
-            const shift_box *box = &rn->boxes[value];
             const int32_t before = count;
-            const plain_entry *e = p->entries + from, *e_end = p->entries + to;
-            if ((unsigned)(x - box->lo[0]) <= (unsigned)(box->hi[0] - box->lo[0]) &&
-                (unsigned)(y - box->lo[1]) <= (unsigned)(box->hi[1] - box->lo[1]) &&
-                (unsigned)(z - box->lo[2]) <= (unsigned)(box->hi[2] - box->lo[2])) {
-                if (!branch_free)
-                    count = plain_scan_inside_branching(e, e_end, i, state, mask, list, count, bits, p->pool);
-                else if (p->test_size[value] == PLAIN_TEST_ONE)
-                    count = plain_scan_inside_one(e, e_end, i, state, mask, list, count, bits, false);
-                else if (p->test_size[value] == PLAIN_TEST_TWO)
-                    count = plain_scan_inside_one(e, e_end, i, state, mask, list, count, bits, true);
-                else
-                    count = plain_scan_inside(e, e_end, i, state, mask, list, count, bits, p->pool);
-            } else {
-                for (; e < e_end; e++) {
-                    if (!plain_inside(p, e, x, y, z)) continue;
-                    count = plain_add(e, i, state, mask, list, count, bits, p->pool);
-                }
-            }
+            count = plain_scan_cell(rn, p, r, value, i, branch_free, false, state, mask, list, count);
             tried += (uint32_t)(to - from);
             kept += (uint32_t)(count - before);
         }
@@ -778,36 +762,8 @@ static __attribute__((noinline)) long plain_markov_steps(run_state *r, const rul
                 list = st->matches;
                 cap = st->match_cap;
             }
-            int x, y, z = 0;
-            if (r->mz == 1) {
-                y = rulenode_div(i, rn->div_mx);
-                x = i - y * r->mx;
-            } else {
-                z = rulenode_div(i, rn->div_plane);
-                int32_t rest = i - z * r->mx * r->my;
-                y = rulenode_div(rest, rn->div_mx);
-                x = rest - y * r->mx;
-            }
-            const shift_box *box = &rn->boxes[value];
             const int32_t before = count;
-            const plain_entry *e = p->entries + from, *e_end = p->entries + to;
-            if ((unsigned)(x - box->lo[0]) <= (unsigned)(box->hi[0] - box->lo[0]) &&
-                (unsigned)(y - box->lo[1]) <= (unsigned)(box->hi[1] - box->lo[1]) &&
-                (unsigned)(z - box->lo[2]) <= (unsigned)(box->hi[2] - box->lo[2])) {
-                if (!branch_free)
-                    count = plain_scan_two_branching(e, e_end, i, state, mask, list, count, bits, p->pool);
-                else if (p->test_size[value] == PLAIN_TEST_ONE)
-                    count = plain_scan_inside_one(e, e_end, i, state, mask, list, count, bits, false);
-                else if (p->test_size[value] == PLAIN_TEST_TWO)
-                    count = plain_scan_inside_one(e, e_end, i, state, mask, list, count, bits, true);
-                else
-                    count = plain_scan_inside(e, e_end, i, state, mask, list, count, bits, p->pool);
-            } else {
-                for (; e < e_end; e++) {
-                    if (!plain_inside(p, e, x, y, z)) continue;
-                    count = plain_add(e, i, state, mask, list, count, bits, p->pool);
-                }
-            }
+            count = plain_scan_cell(rn, p, r, value, i, branch_free, true, state, mask, list, count);
             tried += (uint32_t)(to - from);
             kept += (uint32_t)(count - before);
         }

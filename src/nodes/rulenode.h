@@ -154,6 +154,27 @@ static inline __attribute__((always_inline)) void rulenode_add_match(run_state *
 
 static inline int32_t rulenode_div(int32_t i, uint64_t div) { return (int32_t)(((unsigned __int128)(uint32_t)i * div) >> 63); }
 
+/* The coordinates of cell i of an MX x MY x MZ grid (xyz), and whether it lies inside value v's
+   box (rulenode.boxes), where none of v's shift entries needs a bounds test. */
+static inline __attribute__((always_inline)) bool rulenode_cell_inside(const rulenode *rn, int MX, int MY, int MZ, int32_t i, uint8_t v,
+                                                                      int xyz[3])
+{
+    if (MZ == 1) {
+        xyz[2] = 0;
+        xyz[1] = rulenode_div(i, rn->div_mx);
+        xyz[0] = i - xyz[1] * MX;
+    } else {
+        xyz[2] = rulenode_div(i, rn->div_plane);
+        const int32_t rest = i - xyz[2] * MX * MY;
+        xyz[1] = rulenode_div(rest, rn->div_mx);
+        xyz[0] = rest - xyz[1] * MX;
+    }
+    const shift_box *box = &rn->boxes[v];
+    return (unsigned)(xyz[0] - box->lo[0]) <= (unsigned)(box->hi[0] - box->lo[0]) &&
+           (unsigned)(xyz[1] - box->lo[1]) <= (unsigned)(box->hi[1] - box->lo[1]) &&
+           (unsigned)(xyz[2] - box->lo[2]) <= (unsigned)(box->hi[2] - box->lo[2]);
+}
+
 /* Whether the shifted corner si of entry e matches: its mask bit is clear and its other cells
    fit. Without branches on the cells' values, which are random in a growing pattern. */
 static inline __attribute__((always_inline)) bool rulenode_entry_fits(const rulenode *rn, const rulenode_state *st,
@@ -170,28 +191,17 @@ static inline __attribute__((always_inline)) bool rulenode_entry_fits(const rule
 static inline __attribute__((always_inline)) void rulenode_scan_changes(run_state *r, const rulenode *rn, rulenode_state *st, rulenode_add_fn add)
 {
     const int MX = r->mx, MZ = r->mz;
-    const int32_t plane = MX * r->my;
     const uint8_t *state = r->state;
     const int64_t end = run_changes_end(r);
     for (int64_t n = run_first(r, st->last_matched_turn); n < end; n++) {
         if (stop_requested_at(&r->stop, n)) return;
         const int32_t i = run_change_at(r, n);
-        int x, y, z = 0;
-        if (MZ == 1) {
-            y = rulenode_div(i, rn->div_mx);
-            x = i - y * MX;
-        } else {
-            z = rulenode_div(i, rn->div_plane);
-            int32_t rest = i - z * plane;
-            y = rulenode_div(rest, rn->div_mx);
-            x = rest - y * MX;
-        }
         const uint8_t value = state[i];
         const shift_entry *e = rn->shifts + rn->shift_start[value], *e_end = rn->shifts + rn->shift_start[value + 1];
-        const shift_box *box = &rn->boxes[value];
-        if ((unsigned)(x - box->lo[0]) <= (unsigned)(box->hi[0] - box->lo[0]) &&
-            (unsigned)(y - box->lo[1]) <= (unsigned)(box->hi[1] - box->lo[1]) &&
-            (unsigned)(z - box->lo[2]) <= (unsigned)(box->hi[2] - box->lo[2])) {
+        int xyz[3];
+        const bool inside = rulenode_cell_inside(rn, MX, r->my, MZ, i, value, xyz);
+        const int x = xyz[0], y = xyz[1], z = xyz[2];
+        if (inside) {
             for (; e < e_end; e++) {
                 int32_t si = i - e->offset;
                 if (rulenode_entry_fits(rn, st, e, state, si)) add(r, rn, st, e->rule, si);
