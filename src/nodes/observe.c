@@ -301,9 +301,11 @@ static inline __attribute__((always_inline)) int spread(int32_t *const potential
         const int value = (int)(item & value_mask);
         const int32_t i = (int32_t)(item >> value_bits);
         const int32_t t = potentials[row_of[value] * cells + i];
-        const potential_entry *e = need_entries + need_start[value], *const e_end = need_entries + need_start[value + 1];
-        const potential_entry *te = trigger_entries + trigger_start[value];
-        const potential_entry *const te_end = trigger_entries + trigger_start[value + 1];
+        /* A kind with no entries at all has no array (NULL), and NULL + 0 is undefined. */
+        const potential_entry *e = need_entries ? need_entries + need_start[value] : NULL;
+        const potential_entry *const e_end = need_entries ? need_entries + need_start[value + 1] : NULL;
+        const potential_entry *te = trigger_entries ? trigger_entries + trigger_start[value] : NULL;
+        const potential_entry *const te_end = trigger_entries ? trigger_entries + trigger_start[value + 1] : NULL;
         /* The counters of the placements around a cell lie together. */
         const int64_t base = (int64_t)i * rule_count;
         /* Away from the border every entry's placement is inside the grid. */

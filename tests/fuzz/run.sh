@@ -1,6 +1,6 @@
 #!/bin/sh
 # run.sh SECONDS TARGET... — run each fuzz target (build/fuzz/fuzz_TARGET) for SECONDS, one after the other,
-# on its corpus build/fuzz/corpus/TARGET (new inputs go there) and its committed seeds; what a target finds
+# on its corpus build/fuzz/corpus/TARGET (new inputs go there), its committed seeds and regressions; what a target finds
 # goes to build/fuzz/findings/TARGET/ (crash-*, leak-*, timeout-*, oom-*). Fails when any target found something.
 # A target stops at its first finding; FUZZ_KEEP_GOING=1 runs it in libFuzzer's fork mode instead, which
 # records every finding and goes on.
@@ -15,6 +15,9 @@ for t in "$@"; do
     [ -f "tests/fuzz/$t.dict" ] && dict=-dict=tests/fuzz/$t.dict
     seeds=
     [ -d "tests/fuzz/seeds/$t" ] && seeds=tests/fuzz/seeds/$t
+    # The committed regressions run first too: under clang's UBSan here, which catches more than the
+    # gcc build of `make fuzz-replay` (NULL + 0, for one).
+    [ -d "tests/fuzz/regressions/$t" ] && seeds="$seeds tests/fuzz/regressions/$t"
     case $t in
     model | wfc) limits="-max_len=131072 -timeout=20" ;;
     *) limits="-max_len=65536 -timeout=10" ;;
