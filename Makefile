@@ -86,7 +86,7 @@ VIEW_INC := $(VIEW_SRC:src/view/%=$(BUILD)/gen/view/%.inc)
 $(BUILD)/gen/view/%.inc: src/view/% | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
-$(BUILD)/obj/cli/view.o $(BUILD)/obj/cli/studio_http.o: $(VIEW_INC)
+$(BUILD)/obj/cli/viewer_assets.o $(BUILD)/obj/cli/studio_http.o: $(VIEW_INC)
 
 # The library is built with hidden visibility: only what smalti.h marks SMALTI_API is exported.
 $(BUILD)/obj/%.o: src/%.c $(HEADERS) $(BUILD)/gen/palette_table.inc | $(BUILD)/.deps
