@@ -286,8 +286,8 @@ static void warn_unbounded_search(const smalti_model *model, const char *path)
     }
 }
 
-/* run and check; tiles receives the --tiles sheet, which the caller frees. */
-static int run_command(int argc, char **argv, bool check_only, tile_sheet *tiles)
+/* run and check; *tiles receives the --tiles sheet, which the caller frees. */
+static int run_command(int argc, char **argv, bool check_only, tile_sheet **tiles)
 {
     run_args a;
     int rc = parse_run_args(check_only ? "check" : "run", argc, argv, &a);
@@ -311,7 +311,11 @@ static int run_command(int argc, char **argv, bool check_only, tile_sheet *tiles
         rc = exit_code_for(err.status);
     }
     /* The tile sheet is read before the run, so that a mistake in it costs no run. */
-    if (rc == EXIT_OK && a.tiles_file && !tile_sheet_load(tiles, a.tiles_file, &err)) {
+    if (rc == EXIT_OK && a.tiles_file && !(*tiles = calloc(1, sizeof **tiles))) {
+        fprintf(stderr, "%s: error: out of memory\n", a.tiles_file);
+        rc = EXIT_MEMORY;
+    }
+    if (rc == EXIT_OK && a.tiles_file && !tile_sheet_load(*tiles, a.tiles_file, &err)) {
         print_error(&err);
         rc = exit_code_for(err.status);
     }
@@ -446,10 +450,10 @@ static int run_command(int argc, char **argv, bool check_only, tile_sheet *tiles
         /* The lint has named the model's values without a colour already; a map may end on others. */
         bool colours_said = a.quiet || strcmp(smalti_run_legend(run), smalti_model_legend(model)) == 0;
         char untiled[257];
-        if (a.tiles_file && !a.quiet && write_final) tile_sheet_untiled(tiles, smalti_run_legend(run), untiled);
+        if (a.tiles_file && !a.quiet && write_final) tile_sheet_untiled(*tiles, smalti_run_legend(run), untiled);
         if (a.tiles_file && !a.quiet && write_final && untiled[0])
             fprintf(stderr, "%s: warning: no tile for symbols \"%s\"; left empty\n", a.tiles_file, untiled);
-        if (write_final && !write_result_tiles(a.output, run, &header, &pal, (int)a.pixel_size, a.tiles_file ? tiles : NULL,
+        if (write_final && !write_result_tiles(a.output, run, &header, &pal, (int)a.pixel_size, a.tiles_file ? *tiles : NULL,
                                                colours_said, &err)) {
             print_error(&err);
             if (rc == EXIT_OK) rc = exit_code_for(err.status);
@@ -462,9 +466,12 @@ static int run_command(int argc, char **argv, bool check_only, tile_sheet *tiles
 
 static int cmd_run(int argc, char **argv, bool check_only)
 {
-    tile_sheet tiles = {0};
+    /* The sheet (15 KB) is allocated only for --tiles: zeroed on the stack of every run, it made
+       pages resident that a run without --tiles never needs. */
+    tile_sheet *tiles = NULL;
     int rc = run_command(argc, argv, check_only, &tiles);
-    tile_sheet_free(&tiles);
+    if (tiles) tile_sheet_free(tiles);
+    free(tiles);
     return rc;
 }
 

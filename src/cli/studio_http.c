@@ -14,19 +14,8 @@
 #include <time.h>
 #include "cli.h"
 #include "httplib.h"
+#include "viewer_assets.h"
 
-static const char viewer_html[] =
-#include "view/viewer.html.inc"
-    ;
-static const char viewer_css[] =
-#include "view/viewer.css.inc"
-    ;
-static const char viewer_js[] =
-#include "view/viewer.js.inc"
-    ;
-static const char inflate_js[] =
-#include "view/inflate.js.inc"
-    ;
 static const char studio_html[] =
 #include "view/studio.html.inc"
     ;

@@ -6,19 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../core/diag.h"
-
-static const char viewer_html[] =
-#include "view/viewer.html.inc"
-    ;
-static const char viewer_css[] =
-#include "view/viewer.css.inc"
-    ;
-static const char viewer_js[] =
-#include "view/viewer.js.inc"
-    ;
-static const char inflate_js[] =
-#include "view/inflate.js.inc"
-    ;
+#include "viewer_assets.h"
 
 /* The model's text, kept in the trace so that the viewer can show its lines. */
 static char *read_source(const char *path, size_t *len)
