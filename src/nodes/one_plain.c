@@ -465,6 +465,28 @@ static inline __attribute__((always_inline)) int32_t plain_scan_cell(const rulen
     return plain_scan_inside(e, e_end, i, state, mask, list, count, bits, p->pool);
 }
 
+/* The fused loops keep the run's change log and step table and the node's match list in locals of
+   these names; SPILL writes them back before a call that reads them, RELOAD reads them again after. */
+#define PLAIN_SPILL()                                                                                                   \
+    do {                                                                                                                \
+        r->changes_len = clen;                                                                                          \
+        r->first_len = flen;                                                                                            \
+        st->match_count = count;                                                                                        \
+    } while (0)
+#define PLAIN_RELOAD()                                                                                                  \
+    do {                                                                                                                \
+        changes = r->changes;                                                                                           \
+        clen = r->changes_len;                                                                                          \
+        ccap = r->changes_cap;                                                                                          \
+        cbase = r->changes_base;                                                                                        \
+        first = r->first;                                                                                               \
+        flen = r->first_len;                                                                                            \
+        fcap = r->first_cap;                                                                                            \
+        list = st->matches;                                                                                             \
+        count = st->match_count;                                                                                        \
+        cap = st->match_cap;                                                                                            \
+    } while (0)
+
 /* Steps in a row with the run's and the node's moving parts (the change log, the step table,
    the match list, the generator's indices) in locals: a store to a grid byte could alias any
    field read through a pointer, so the compiler would reload them after every write. They are
@@ -494,25 +516,6 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
     match *list;
     int32_t count, cap;
     long made = 0;
-#define PLAIN_SPILL()                                                                                                   \
-    do {                                                                                                                \
-        r->changes_len = clen;                                                                                          \
-        r->first_len = flen;                                                                                            \
-        st->match_count = count;                                                                                        \
-    } while (0)
-#define PLAIN_RELOAD()                                                                                                  \
-    do {                                                                                                                \
-        changes = r->changes;                                                                                           \
-        clen = r->changes_len;                                                                                          \
-        ccap = r->changes_cap;                                                                                          \
-        cbase = r->changes_base;                                                                                        \
-        first = r->first;                                                                                               \
-        flen = r->first_len;                                                                                            \
-        fcap = r->first_cap;                                                                                            \
-        list = st->matches;                                                                                             \
-        count = st->match_count;                                                                                        \
-        cap = st->match_cap;                                                                                            \
-    } while (0)
     PLAIN_RELOAD();
     /* Where the scan starts: the first change of the step the node last matched in. */
     int64_t scan_from = first[st->last_matched_turn - r->first_base];
@@ -600,8 +603,6 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
             PLAIN_RELOAD();
         }
     }
-#undef PLAIN_SPILL
-#undef PLAIN_RELOAD
     r->changes_len = clen;
     r->first_len = flen;
     r->counter = counter0 + made;
@@ -685,25 +686,6 @@ static __attribute__((noinline)) long plain_markov_steps(run_state *r, const rul
     uint32_t tried, kept;
     bool branch_free;
     int64_t scan_from;
-#define PLAIN_SPILL()                                                                                                   \
-    do {                                                                                                                \
-        r->changes_len = clen;                                                                                          \
-        r->first_len = flen;                                                                                            \
-        st->match_count = count;                                                                                        \
-    } while (0)
-#define PLAIN_RELOAD()                                                                                                  \
-    do {                                                                                                                \
-        changes = r->changes;                                                                                           \
-        clen = r->changes_len;                                                                                          \
-        ccap = r->changes_cap;                                                                                          \
-        cbase = r->changes_base;                                                                                        \
-        first = r->first;                                                                                               \
-        flen = r->first_len;                                                                                            \
-        fcap = r->first_cap;                                                                                            \
-        list = st->matches;                                                                                             \
-        count = st->match_count;                                                                                        \
-        cap = st->match_cap;                                                                                            \
-    } while (0)
     /* Where a node's scan starts: the first change of the step it last matched in. */
 #define PLAIN_LOAD_NODE(c)                                                                                              \
     do {                                                                                                                \
