@@ -297,13 +297,29 @@ static inline __attribute__((always_inline)) int32_t plain_scan_two_branching(co
 
 /* Which of the two scans to use: branch-free while about as many candidates fit as not (then
    a branch would be mispredicted often), branching otherwise; judged every 1024 candidates. */
+static inline void plain_judge(uint32_t *tried, uint32_t *kept, bool *branch_free)
+{
+    if (*tried < 1024) return;
+    *branch_free = *kept * 8 > *tried && *kept * 8 < *tried * 7;
+    *tried = *kept = 0;
+}
+
 static inline void plain_judge_scan(rulenode_state *st, int32_t tried, int32_t kept)
 {
     st->scan_tried += (uint32_t)tried;
     st->scan_kept += (uint32_t)kept;
-    if (st->scan_tried < 1024) return;
-    st->scan_branch_free = st->scan_kept * 8 > st->scan_tried && st->scan_kept * 8 < st->scan_tried * 7;
-    st->scan_tried = st->scan_kept = 0;
+    plain_judge(&st->scan_tried, &st->scan_kept, &st->scan_branch_free);
+}
+
+/* A draw's match, taken out of the list as the reference does (rng_next_max's arithmetic on the
+   generator's `value`; the last match moves into its slot), its mask bit cleared. */
+static inline __attribute__((always_inline)) match plain_take(match *list, int32_t *count, uint64_t *mask, int32_t value)
+{
+    const int32_t k = (int32_t)(value * (1.0 / RNG_MBIG) * *count);
+    const match m = list[k];
+    list[k] = list[--*count];
+    mask[m >> 6] &= ~((uint64_t)1 << (m & 63));
+    return m;
 }
 
 /* The incremental scan (rulenode_scan_changes, same order), with every candidate appended and
@@ -376,10 +392,7 @@ static inline __attribute__((always_inline)) bool plain_step(run_state *r, const
     const plain_cell *pool = p->pool;
     int32_t count = st->match_count;
     while (count > 0) {
-        const int32_t k = rng_next_max(random, count);
-        const match m = list[k];
-        list[k] = list[--count];
-        mask[m >> 6] &= ~((uint64_t)1 << (m & 63));
+        const match m = plain_take(list, &count, mask, rng_next(random));
         const plain_rule pr = rules[m & rule_mask];
         const int32_t at = (int32_t)(m >> bits);
         if (!plain_fits(pr.test, pool, state, at, at)) continue;
@@ -486,6 +499,24 @@ static inline __attribute__((always_inline)) int32_t plain_scan_cell(const rulen
         count = st->match_count;                                                                                        \
         cap = st->match_cap;                                                                                            \
     } while (0)
+/* Apply the drawn rule pr at corner `at`: write the cells it changes and log them. */
+#define PLAIN_APPLY()                                                                                                   \
+    do {                                                                                                                \
+        for (const plain_write *w = p->writes + pr->write, *end = w + pr->write_count; w < end; w++) {                  \
+            const int32_t i = at + w->offset;                                                                           \
+            if (state[i] == w->value) continue;                                                                         \
+            state[i] = (uint8_t)w->value;                                                                               \
+            if (clen == ccap) {                                                                                         \
+                PLAIN_SPILL();                                                                                          \
+                r->counter = counter0 + made;                                                                           \
+                const bool grown = run_grow_changes(r);                                                                 \
+                PLAIN_RELOAD();                                                                                         \
+                fcap = 0; /* the next step asks run_step_begin, which stops after a failure */                          \
+                if (!grown) continue;                                                                                   \
+            }                                                                                                           \
+            changes[clen++] = i;                                                                                        \
+        }                                                                                                               \
+    } while (0)
 
 /* Steps in a row with the run's and the node's moving parts (the change log, the step table,
    the match list, the generator's indices) in locals: a store to a grid byte could alias any
@@ -542,10 +573,7 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
             tried += (uint32_t)(to - from);
             kept += (uint32_t)(count - before);
         }
-        if (tried >= 1024) {
-            branch_free = kept * 8 > tried && kept * 8 < tried * 7;
-            tried = kept = 0;
-        }
+        plain_judge(&tried, &kept, &branch_free);
         if (stopped) break;
         st->last_matched_turn = counter0 + made;
         /* The draw (plain_step). */
@@ -565,11 +593,7 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
             } else {
                 value = rng_step(r->random.seeds, &inext, &inextp);
             }
-            /* rng_next_max's arithmetic */
-            const int32_t k = (int32_t)(value * (1.0 / RNG_MBIG) * count);
-            const match m = list[k];
-            list[k] = list[--count];
-            mask[m >> 6] &= ~((uint64_t)1 << (m & 63));
+            const match m = plain_take(list, &count, mask, value);
             at = (int32_t)(m >> bits);
             if (plain_fits(p->rules[m & rule_mask].test, p->pool, state, at, at)) {
                 pr = &p->rules[m & rule_mask];
@@ -577,20 +601,7 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
             }
         }
         if (!pr) break;
-        for (const plain_write *w = p->writes + pr->write, *end = w + pr->write_count; w < end; w++) {
-            const int32_t i = at + w->offset;
-            if (state[i] == w->value) continue;
-            state[i] = (uint8_t)w->value;
-            if (clen == ccap) {
-                PLAIN_SPILL();
-                r->counter = counter0 + made;
-                const bool grown = run_grow_changes(r);
-                PLAIN_RELOAD();
-                fcap = 0; /* the next step asks run_step_begin, which stops after a failure */
-                if (!grown) continue;
-            }
-            changes[clen++] = i;
-        }
+        PLAIN_APPLY();
         /* run_step_close without an observer. */
         first[flen++] = cbase + clen;
         scan_from = step_start;
@@ -749,20 +760,13 @@ static __attribute__((noinline)) long plain_markov_steps(run_state *r, const rul
             tried += (uint32_t)(to - from);
             kept += (uint32_t)(count - before);
         }
-        if (tried >= 1024) {
-            branch_free = kept * 8 > tried && kept * 8 < tried * 7;
-            tried = kept = 0;
-        }
+        plain_judge(&tried, &kept, &branch_free);
         if (stopped) break;
         st->last_matched_turn = counter0 + made;
         /* The draw (plain_step). */
         while (count > 0) {
             const int32_t value = rng_step(r->random.seeds, &inext, &inextp);
-            /* rng_next_max's arithmetic */
-            const int32_t k = (int32_t)(value * (1.0 / RNG_MBIG) * count);
-            const match m = list[k];
-            list[k] = list[--count];
-            mask[m >> 6] &= ~((uint64_t)1 << (m & 63));
+            const match m = plain_take(list, &count, mask, value);
             at = (int32_t)(m >> bits);
             if (plain_fits(p->rules[m & rule_mask].test, p->pool, state, at, at)) {
                 pr = &p->rules[m & rule_mask];
@@ -777,20 +781,7 @@ static __attribute__((noinline)) long plain_markov_steps(run_state *r, const rul
             PLAIN_LOAD_NODE(child);
             continue;
         }
-        for (const plain_write *w = p->writes + pr->write, *end = w + pr->write_count; w < end; w++) {
-            const int32_t i = at + w->offset;
-            if (state[i] == w->value) continue;
-            state[i] = (uint8_t)w->value;
-            if (clen == ccap) {
-                PLAIN_SPILL();
-                r->counter = counter0 + made;
-                const bool grown = run_grow_changes(r);
-                PLAIN_RELOAD();
-                fcap = 0; /* the next step asks run_step_begin, which stops after a failure */
-                if (!grown) continue;
-            }
-            changes[clen++] = i;
-        }
+        PLAIN_APPLY();
         /* run_step_close without an observer. */
         first[flen++] = cbase + clen;
         st->counter++;
@@ -816,6 +807,7 @@ static __attribute__((noinline)) long plain_markov_steps(run_state *r, const rul
     }
 #undef PLAIN_SPILL
 #undef PLAIN_RELOAD
+#undef PLAIN_APPLY
 #undef PLAIN_LOAD_NODE
 #undef PLAIN_SAVE_NODE
     r->changes_len = clen;
