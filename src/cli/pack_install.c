@@ -14,14 +14,24 @@
 #include "../core/diag.h"
 #include "pack_zip.h"
 
+/* Go on past an entry that cannot be removed (nftw stops at a non-zero return), so that one
+   failure does not leave the rest of the tree behind; a folder nftw could not read is still
+   removed as a folder. */
 static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
     (void)st, (void)ftw;
-    return type == FTW_DP ? rmdir(path) : unlink(path);
+    if (type == FTW_DP || type == FTW_DNR || type == FTW_D) rmdir(path);
+    else unlink(path);
+    return 0;
 }
 
-/* Remove the folder and everything in it, never following a link. */
-static void remove_tree(const char *path) { nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS); }
+/* Remove the folder and everything in it, never following a link; a second pass takes what the
+   first could not (a folder whose entries were still being removed). */
+static void remove_tree(const char *path)
+{
+    struct stat st;
+    for (int pass = 0; pass < 2 && lstat(path, &st) == 0; pass++) nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
 
 /* mkdir -p of path's parent folders below base (which exists). */
 static bool make_parents(const char *base, const char *name)
