@@ -13,10 +13,14 @@ $(BUILD)/wfc_bench: bench/wfc_bench.c $(BUILD)/libsmalti.a $(HEADERS)
 $(BUILD)/trace_bench: bench/trace_bench.c $(BUILD)/libsmalti.a $(HEADERS)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libsmalti.a $(LDLIBS)
 
+# One whole process timed from fork to exit, with its peak memory (bench/side.sh's clock).
+$(BUILD)/runtime: bench/runtime.c
+	$(CC) $(CFLAGS) -o $@ $<
+
 # With BASELINE=OLD_BINARY, only the side-by-side comparison of the heavy rows (bench/side.sh).
 ifdef BASELINE
-bench: smalti
-	@sh bench/side.sh "$(BASELINE)" ./smalti
+bench: smalti $(BUILD)/runtime
+	@RUNTIME=$(BUILD)/runtime sh bench/side.sh "$(BASELINE)" ./smalti
 else
 bench: smalti $(BUILD)/bench $(BUILD)/wfc_bench $(BUILD)/trace_bench $(BROWSER_MODULES)
 	@sh bench/run.sh

@@ -1,6 +1,6 @@
 #!/bin/sh
 # side.sh — `make bench BASELINE=OLD`: the heavy rows timed with an older binary and this one in
-# alternation (whole processes, median of 5, peak memory), with the ratio, after checking that both
+# alternation (whole processes timed by bench/runtime.c, median of 5, peak memory), with the ratio, after checking that both
 # write identical outputs (text grids; the header's
 # grid and steps-limit lines aside). Usage: sh bench/side.sh OLD [NEW]; RUNS=N for the count.
 set -e
@@ -10,17 +10,18 @@ RUNS=${RUNS:-5}
 CORPUS=${SMALTI_MJ_CORPUS:-../shared/mj}
 SAMPLES=${SMALTI_WFC_SAMPLES:-../shared/wfc}
 OUT=build/side
+RUNTIME=${RUNTIME:-build/runtime}
 if [ -z "$OLD" ] || [ ! -x "$OLD" ]; then echo "bench side: BASELINE must name an executable binary" >&2; exit 2; fi
+if [ ! -x "$RUNTIME" ]; then echo "bench side: $RUNTIME not built (make bench builds it)" >&2; exit 2; fi
 if [ ! -d "$CORPUS/models" ]; then echo "bench side: skipped: corpus not found at $CORPUS"; exit 0; fi
 rm -rf "$OUT"; mkdir -p "$OUT"
 
-# time_one SIDE CMD... : one whole process; appends "ms kib" to $OUT/SIDE.times
+# time_one SIDE CMD... : one whole process, timed from fork to exit by bench/runtime.c (as
+# hyperfine -N does: no shell or /usr/bin/time inside the span), with its peak memory from wait4;
+# appends "us kib" to $OUT/SIDE.times
 time_one() {
     side=$1; shift
-    t0=$(date +%s%N)
-    /usr/bin/time -f %M -o "$OUT/mem" "$@" >/dev/null 2>"$OUT/err" || { echo "bench side: failed: $*" >&2; cat "$OUT/err" >&2; exit 4; }
-    t1=$(date +%s%N)
-    echo "$(( (t1 - t0) / 1000 )) $(tail -1 "$OUT/mem")" >>"$OUT/$side.times"
+    "$RUNTIME" "$OUT/$side.times" "$@" || { echo "bench side: failed: $*" >&2; cat "$OUT/$side.times.err" >&2; exit 4; }
 }
 
 # median FILE COLUMN : the median of a column of numbers
