@@ -17,6 +17,17 @@ $(BUILD)/trace_bench: bench/trace_bench.c $(BUILD)/libsmalti.a $(HEADERS)
 $(BUILD)/runtime: bench/runtime.c
 	$(CC) $(CFLAGS) -o $@ $<
 
+# The hand-written Growth and MazeGrowth (bench/floor.c): `make bench-floor [BASELINE=OLD]` times
+# them beside smalti (bench/floor.sh); `make floor-check` (part of `make test`) checks their grids.
+$(BUILD)/floor: bench/floor.c src/core/rng.c src/core/rng.h
+	$(CC) $(CFLAGS) -o $@ bench/floor.c src/core/rng.c
+
+bench-floor: smalti $(BUILD)/floor $(BUILD)/runtime
+	@RUNTIME=$(BUILD)/runtime sh bench/floor.sh time ./smalti $(BUILD)/floor $(BASELINE)
+
+floor-check: smalti $(BUILD)/floor
+	@sh bench/floor.sh check ./smalti $(BUILD)/floor
+
 # With BASELINE=OLD_BINARY, only the side-by-side comparison of the heavy rows (bench/side.sh).
 ifdef BASELINE
 bench: smalti $(BUILD)/runtime
@@ -36,4 +47,4 @@ endif
 bench-many: smalti
 	@sh bench/many.sh ./smalti
 
-.PHONY: bench bench-many
+.PHONY: bench bench-many bench-floor floor-check

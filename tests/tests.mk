@@ -103,6 +103,7 @@ test: all
 	@$(MAKE) --no-print-directory tiled-roundtrip
 	@$(MAKE) --no-print-directory sanitize
 	@$(MAKE) --no-print-directory conformance
+	@$(MAKE) --no-print-directory floor-check
 	@$(MAKE) --no-print-directory fuzz-replay
 
 # Tiled (the map editor) opens our .tmx and .tmj maps and exports them; the ids it read must be ours.
