@@ -53,7 +53,7 @@ help:
 	@echo "make test     unit tests, bad-input, CLI and docs tests, conformance, sanitizer build"
 	@echo "make docs-test  run every model, program and link of README.md and docs/"
 	@echo "make bench    speed and memory figures; BASELINE=OLD: the heavy rows side by side with OLD"
-	@echo "make bench-floor  Growth and MazeGrowth beside a hand-written program of each (bench/floor.c)"
+	@echo "make bench-floor  Growth, MazeGrowth, MazeBacktracker beside a hand-written program of each"
 	@echo "make fuzz     each libFuzzer target for FUZZ_TIME seconds (default 60); make fuzz-ci: 30 s each"
 	@echo "make screenshot  docs/viewer.png and docs/studio.png: the trace viewer and studio on models/dungeon.xml"
 

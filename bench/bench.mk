@@ -17,7 +17,7 @@ $(BUILD)/trace_bench: bench/trace_bench.c $(BUILD)/libsmalti.a $(HEADERS)
 $(BUILD)/runtime: bench/runtime.c
 	$(CC) $(CFLAGS) -o $@ $<
 
-# The hand-written Growth and MazeGrowth (bench/floor.c): `make bench-floor [BASELINE=OLD]` times
+# The hand-written Growth, MazeGrowth and MazeBacktracker (bench/floor.c): `make bench-floor [BASELINE=OLD]` times
 # them beside smalti (bench/floor.sh); `make floor-check` (part of `make test`) checks their grids.
 $(BUILD)/floor: bench/floor.c src/core/rng.c src/core/rng.h
 	$(CC) $(CFLAGS) -o $@ bench/floor.c src/core/rng.c

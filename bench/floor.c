@@ -1,10 +1,10 @@
-/* floor.c — the least work a run of Growth or MazeGrowth can be: that one model's draws and scans
-   written out by hand (its four rules as constants, no mask, no change log, no XML, no engine),
-   keeping the reference's match list, so that it ends on the same grid as `smalti run` for the
-   same seed. bench/floor.sh checks that and times it beside smalti: a speed target beyond this
-   program is beyond any interpreter that keeps the reference's list order on this machine.
-   Usage: floor Growth|MazeGrowth SIDE SEED OUT [STEPS] (OUT: the grid's rows as in a text result;
-   STEPS: at most that many steps, 0 or none: no limit). */
+/* floor.c — Growth, MazeGrowth and MazeBacktracker written out by hand, each for itself alone (its
+   rules as constants, no XML, no engine; no match mask where no match can be found twice), keeping
+   the reference's match lists, so that each ends on the same grid as `smalti run` for the same
+   seed. bench/floor.sh checks that and times them beside smalti: how far a speed target lies from
+   what a program for that one model does on this machine.
+   Usage: floor MODEL SIDE SEED OUT [STEPS] (OUT: the grid's rows as in a text result; STEPS: at
+   most that many steps, 0 or none: no limit). */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,9 +12,11 @@
 #include <string.h>
 #include "../src/core/rng.h"
 
-/* Cell values as smalti's legend numbers them: B 0, W 1, A 2 (MazeGrowth); EDGE fills a border
-   two cells wide around the grid, which no rule accepts, so that no scan needs a bounds test. */
-enum { B, W, A, EDGE };
+/* Cell values as smalti's legends number them: Growth BW, MazeGrowth BWA, MazeBacktracker BRGW.
+   EDGE fills a border two cells wide around the grid, which no rule accepts, so that no scan
+   needs a bounds test. */
+enum { B, W, A, EDGE = 255 };
+enum { BT_R = 1, BT_G = 2, BT_W = 3 };
 #define BORDER 2
 
 /* The four directions of a rule's variants, in the order smalti lists the variants. */
@@ -129,15 +131,134 @@ static long maze_growth(run *r)
     }
 }
 
+/* MazeBacktracker: markov { one RBB -> GGR; one RGG -> WWR }. Each child keeps its own list and
+   mask (a walker's cells change more than once, so a match can be found again while listed) and
+   scans the changes logged since its last try; a variant's cells are tested and written in the
+   raster order of its box. Both rules have R first, so a child's first, whole-grid scan looks at
+   R cells only, in the reference's order (variant, then corner in raster order). */
+typedef struct bt_child {
+    uint32_t *list; /* (anchor << 2) | variant, the anchor being the R cell */
+    int32_t count;
+    uint64_t *mask;
+    size_t scan_from;
+    bool scanned;
+} bt_child;
+
+static long backtracker(run *r)
+{
+    static const uint8_t in[2][3] = {{BT_R, B, B}, {BT_R, BT_G, BT_G}}, out[2][3] = {{BT_G, BT_G, BT_R}, {BT_W, BT_W, BT_R}};
+    const int n = r->wide;
+    const size_t cells = (size_t)n * (size_t)n;
+    uint8_t *g = r->grid;
+    int d[4], order[4][3];
+    for (int v = 0; v < 4; v++) {
+        d[v] = DIR_X[v] + DIR_Y[v] * n;
+        const bool forward = DIR_X[v] > 0 || DIR_Y[v] > 0;
+        for (int k = 0; k < 3; k++) order[v][k] = forward ? k : 2 - k;
+    }
+    /* Per child and value, the (variant, position) of each rule cell that accepts the value. */
+    int entry[2][4][12][2], entries[2][4];
+    for (int c = 0; c < 2; c++)
+        for (int value = 0; value < 4; value++) {
+            int e = 0;
+            for (int v = 0; v < 4; v++)
+                for (int k = 0; k < 3; k++)
+                    if (in[c][order[v][k]] == value) {
+                        entry[c][value][e][0] = v;
+                        entry[c][value][e][1] = order[v][k];
+                        e++;
+                    }
+            entries[c][value] = e;
+        }
+    bt_child child[2] = {{r->list, 0, NULL, 0, false}, {NULL, 0, NULL, 0, false}};
+    child[1].list = malloc(cells * 4 * sizeof *child[1].list);
+    child[0].mask = calloc(cells * 4 / 64 + 1, sizeof *child[0].mask);
+    child[1].mask = calloc(cells * 4 / 64 + 1, sizeof *child[1].mask);
+    size_t log_cap = 1 << 16, log_len = 0;
+    int32_t *log = malloc(log_cap * sizeof *log);
+    if (!child[1].list || !child[0].mask || !child[1].mask || !log) exit(7);
+    g[BORDER + r->side / 2 + (size_t)(BORDER + r->side / 2) * n] = BT_R;
+    long steps = 0;
+#define BT_FITS(c, a, v) (g[a] == in[c][0] && g[(a) + d[v]] == in[c][1] && g[(a) + 2 * d[v]] == in[c][2])
+#define BT_ADD(h, a, v)                                                                                 \
+    do {                                                                                                \
+        const uint32_t m_ = (uint32_t)(a) << 2 | (uint32_t)(v);                                         \
+        if (!((h)->mask[m_ >> 6] >> (m_ & 63) & 1)) {                                                   \
+            (h)->mask[m_ >> 6] |= (uint64_t)1 << (m_ & 63);                                             \
+            (h)->list[(h)->count++] = m_;                                                               \
+        }                                                                                               \
+    } while (0)
+    for (;;) {
+        if (steps == r->limit) return steps;
+        bool acted = false;
+        for (int c = 0; c < 2 && !acted; c++) {
+            bt_child *h = &child[c];
+            if (!h->scanned) {
+                for (int v = 0; v < 4; v++)
+                    for (const uint8_t *p = memchr(g, BT_R, cells); p; p = memchr(p + 1, BT_R, cells - (size_t)(p + 1 - g)))
+                        if (BT_FITS(c, p - g, v)) BT_ADD(h, p - g, v);
+                h->scanned = true;
+            } else {
+                for (size_t k = h->scan_from; k < log_len; k++) {
+                    const int32_t i = log[k];
+                    const int value = g[i];
+                    for (int e = 0; e < entries[c][value]; e++) {
+                        const int v = entry[c][value][e][0];
+                        const int32_t a = i - entry[c][value][e][1] * d[v];
+                        if (BT_FITS(c, a, v)) BT_ADD(h, a, v);
+                    }
+                }
+            }
+            h->scan_from = log_len;
+            while (h->count > 0) {
+                const int32_t k = (int32_t)(rng_next(&r->random) * (1.0 / RNG_MBIG) * h->count);
+                const uint32_t m = h->list[k];
+                h->list[k] = h->list[--h->count];
+                h->mask[m >> 6] &= ~((uint64_t)1 << (m & 63));
+                const int32_t a = (int32_t)(m >> 2);
+                const int v = (int)(m & 3);
+                if (!BT_FITS(c, a, v)) continue;
+                if (log_len + 3 > log_cap) {
+                    log_cap *= 2;
+                    if (!(log = realloc(log, log_cap * sizeof *log))) exit(7);
+                }
+                for (int kk = 0; kk < 3; kk++) {
+                    const int p = order[v][kk];
+                    const int32_t i = a + p * d[v];
+                    if (g[i] == out[c][p]) continue;
+                    g[i] = out[c][p];
+                    log[log_len++] = i;
+                }
+                acted = true;
+                break;
+            }
+        }
+        if (!acted) break;
+        steps++;
+    }
+#undef BT_FITS
+#undef BT_ADD
+    free(child[1].list);
+    free(child[0].mask);
+    free(child[1].mask);
+    free(log);
+    return steps;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 5 && argc != 6) {
-        fprintf(stderr, "usage: floor Growth|MazeGrowth SIDE SEED OUT [STEPS]\n");
+        fprintf(stderr, "usage: floor Growth|MazeGrowth|MazeBacktracker SIDE SEED OUT [STEPS]\n");
         return 2;
     }
-    const bool maze = strcmp(argv[1], "MazeGrowth") == 0;
-    if (!maze && strcmp(argv[1], "Growth") != 0) {
-        fprintf(stderr, "floor: %s: only Growth and MazeGrowth\n", argv[1]);
+    static const struct {
+        const char *name, *legend;
+        long (*run)(run *);
+    } models[] = {{"Growth", "BW", growth}, {"MazeGrowth", "BWA", maze_growth}, {"MazeBacktracker", "BRGW", backtracker}};
+    int model = 0;
+    while (model < 3 && strcmp(argv[1], models[model].name) != 0) model++;
+    if (model == 3) {
+        fprintf(stderr, "floor: %s: only Growth, MazeGrowth and MazeBacktracker\n", argv[1]);
         return 2;
     }
     run r = {.side = atoi(argv[2]), .used = 64, .limit = argc == 6 ? atol(argv[5]) : 0};
@@ -154,7 +275,7 @@ int main(int argc, char **argv)
     memset(r.grid, EDGE, cells);
     for (int y = 0; y < r.side; y++) memset(r.grid + (size_t)(y + BORDER) * r.wide + BORDER, B, (size_t)r.side);
     rng_seed(&r.random, (int32_t)atol(argv[3]));
-    const long steps = maze ? maze_growth(&r) : growth(&r);
+    const long steps = models[model].run(&r);
     FILE *f = fopen(argv[4], "wb");
     if (!f) {
         perror(argv[4]);
@@ -164,7 +285,7 @@ int main(int argc, char **argv)
     if (!line) return 7;
     line[r.side] = '\n';
     for (int y = 0; y < r.side; y++) {
-        for (int x = 0; x < r.side; x++) line[x] = "BWA"[r.grid[(size_t)(y + BORDER) * r.wide + BORDER + x]];
+        for (int x = 0; x < r.side; x++) line[x] = models[model].legend[r.grid[(size_t)(y + BORDER) * r.wide + BORDER + x]];
         fwrite(line, 1, (size_t)r.side + 1, f);
     }
     if (fclose(f) != 0) return 5;

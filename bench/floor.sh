@@ -1,5 +1,5 @@
 #!/bin/sh
-# floor.sh — bench/floor.c, the hand-written Growth and MazeGrowth, beside smalti.
+# floor.sh — bench/floor.c, the hand-written Growth, MazeGrowth and MazeBacktracker, beside smalti.
 #   sh bench/floor.sh check SMALTI FLOOR      the floor program's grids are smalti's (seeds 1-3, with
 #                                             and without a step limit); part of `make test`
 #   sh bench/floor.sh time SMALTI FLOOR [OLD] whole processes in alternation (bench/runtime.c),
@@ -30,8 +30,10 @@ if [ "$MODE" = check ]; then
         same Growth 101 "$seed" 4000
         same MazeGrowth 63 "$seed" 0
         same MazeGrowth 64 "$seed" 300
+        same MazeBacktracker 63 "$seed" 3000
+        same MazeBacktracker 40 "$seed" 0
     done
-    echo "floor: the hand-written Growth and MazeGrowth end on smalti's grids (24 runs)"
+    echo "floor: the hand-written Growth, MazeGrowth and MazeBacktracker end on smalti's grids (36 runs)"
     exit 0
 fi
 [ "$MODE" = time ] || { echo "usage: floor.sh check|time SMALTI FLOOR [OLD]" >&2; exit 2; }
@@ -39,30 +41,32 @@ fi
 median() { awk '{ print $1 }' "$1" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 printf 'the floor: %s alternating whole processes each, median ms (ratios: OLD / that program)\n' "$RUNS"
 if [ -n "$OLD" ]; then
-    printf '%-20s %9s %9s %9s %12s %12s\n' row old smalti floor smalti_ratio floor_ratio
+    printf '%-28s %9s %9s %9s %12s %12s\n' row old smalti floor smalti_ratio floor_ratio
 else
-    printf '%-20s %9s %9s\n' row smalti floor
+    printf '%-28s %9s %9s\n' row smalti floor
 fi
-# row MODEL SIDE
+# row MODEL SIDE STEPS
 row() {
-    same "$1" "$2" 1 0
+    same "$1" "$2" 1 "$3"
     rm -f "$OUT"/*.times
     k=0
     while [ "$k" -lt "$RUNS" ]; do
-        [ -z "$OLD" ] || "$RUNTIME" "$OUT/old.times" "$OLD" run "$CORPUS/models/$1.xml" --length "$2" --width "$2" --height 1 --seed 1 --steps 0 -q -o "$OUT/old.txt"
-        "$RUNTIME" "$OUT/smalti.times" "$SMALTI" run "$CORPUS/models/$1.xml" --length "$2" --width "$2" --height 1 --seed 1 --steps 0 -q -o "$OUT/smalti.txt"
-        "$RUNTIME" "$OUT/floor.times" "$FLOOR" "$1" "$2" 1 "$OUT/floor.txt"
+        [ -z "$OLD" ] || "$RUNTIME" "$OUT/old.times" "$OLD" run "$CORPUS/models/$1.xml" --length "$2" --width "$2" --height 1 --seed 1 --steps "$3" -q -o "$OUT/old.txt"
+        "$RUNTIME" "$OUT/smalti.times" "$SMALTI" run "$CORPUS/models/$1.xml" --length "$2" --width "$2" --height 1 --seed 1 --steps "$3" -q -o "$OUT/smalti.txt"
+        "$RUNTIME" "$OUT/floor.times" "$FLOOR" "$1" "$2" 1 "$OUT/floor.txt" "$3"
         k=$((k + 1))
     done
     s=$(median "$OUT/smalti.times") f=$(median "$OUT/floor.times")
     if [ -n "$OLD" ]; then
         o=$(median "$OUT/old.times")
-        awk -v l="$1 $2^2" -v o="$o" -v s="$s" -v f="$f" 'BEGIN { printf "%-20s %9.1f %9.1f %9.1f %11.2fx %11.2fx\n", l, o / 1000, s / 1000, f / 1000, o / s, o / f }'
+        awk -v l="$1 $2^2${4:+, $4}" -v o="$o" -v s="$s" -v f="$f" 'BEGIN { printf "%-28s %9.1f %9.1f %9.1f %11.2fx %11.2fx\n", l, o / 1000, s / 1000, f / 1000, o / s, o / f }'
     else
-        awk -v l="$1 $2^2" -v s="$s" -v f="$f" 'BEGIN { printf "%-20s %9.1f %9.1f\n", l, s / 1000, f / 1000 }'
+        awk -v l="$1 $2^2${4:+, $4}" -v s="$s" -v f="$f" 'BEGIN { printf "%-28s %9.1f %9.1f\n", l, s / 1000, f / 1000 }'
     fi
 }
-row Growth 1023
-row Growth 511
-row MazeGrowth 1023
-row MazeGrowth 511
+row Growth 1023 0
+row Growth 511 0
+row MazeGrowth 1023 0
+row MazeGrowth 511 0
+row MazeBacktracker 967 200000 200k
+row MazeBacktracker 511 50000 50k
