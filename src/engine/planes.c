@@ -8,15 +8,16 @@
 #include <emmintrin.h>
 #endif
 
+/* The planes are made at their first sync: a run whose whole-grid scans all start from a rare
+   value's cells (rulenode_anchor.c) never holds them. */
 bool planes_init(bitplanes *p, int mx, int my, int mz, int c)
 {
     memset(p, 0, sizeof *p);
     p->words = (mx + 63) / 64;
     p->rows = my * mz;
     p->c = c;
-    p->bits = mem_calloc((size_t)c * p->rows * p->words, sizeof *p->bits);
-    p->shadow = mem_malloc((size_t)mx * my * mz);
-    return p->bits && p->shadow;
+    p->cells = (int64_t)mx * my * mz;
+    return true;
 }
 
 void planes_free(bitplanes *p)
@@ -71,6 +72,19 @@ static void planes_build_row(bitplanes *p, const uint8_t *cells, int mx, int row
 void planes_sync(run_state *r)
 {
     bitplanes *p = &r->planes;
+    if (!p->bits) {
+        p->bits = mem_calloc((size_t)p->c * p->rows * p->words, sizeof *p->bits);
+        p->shadow = mem_malloc((size_t)p->cells);
+        if (!p->bits || !p->shadow) {
+            mem_free(p->bits);
+            mem_free(p->shadow);
+            p->bits = NULL;
+            p->shadow = NULL;
+            r->out_of_memory = true;
+            return;
+        }
+        p->valid = false;
+    }
     int64_t end = run_changes_end(r);
     if (!p->valid || p->position < r->changes_base) {
         for (int row = 0; row < p->rows; row++) planes_build_row(p, r->state + (int64_t)row * r->mx, r->mx, row);

@@ -14,13 +14,15 @@ typedef struct bitplanes {
     int64_t position;    /* change-log position the planes are current to */
     bool valid;
     int words, rows, c;
+    int64_t cells;
     uint64_t *scratch;   /* band masks and temporaries for a scan */
     int64_t scratch_size;
 } bitplanes;
 
 bool planes_init(bitplanes *p, int mx, int my, int mz, int c);
 void planes_free(bitplanes *p);
-/* Bring the planes up to the grid, from the change log or from scratch. */
+/* Bring the planes up to the grid, from the change log or from scratch (making them at the first
+   call; r->out_of_memory when they cannot be made). */
 void planes_sync(run_state *r);
 /* Rules wider than a word are scanned cell by cell instead. */
 static inline bool planes_fit(const rule *rl) { return rl->imx <= 63; }

@@ -73,6 +73,7 @@ static void prl_scan_all(run_state *r, const rulenode *rn, rulenode_state *st)
 {
     st->match_count = 0;
     planes_sync(r);
+    if (r->out_of_memory) return;
     for (int ri = 0; ri < rn->rule_count; ri++) {
         const rule *rl = rn->rules[ri];
         if (rl->imx == 1 && rl->imy == 1 && rl->imz == 1) prl_scan_cell_rule(r, st, rl);

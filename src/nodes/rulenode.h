@@ -312,11 +312,25 @@ static inline __attribute__((always_inline)) void rulenode_scan_rule_planes(run_
         }
 }
 
+/* Scan rule ri of the whole grid from the cells holding the value of its rarest single-valued
+   input cell, when few enough hold it, adding the matches in the lattice scan's order; false
+   (nothing added) when none is rare enough. value_counts: per value, how many cells hold it
+   (at most the limit and one), -1 until counted; shared by the rules of one scan. */
+bool rulenode_scan_rule_anchored(run_state *r, const rulenode *rn, rulenode_state *st, int ri, rulenode_add_fn add, int32_t *value_counts);
+
 static inline __attribute__((always_inline)) void rulenode_scan_all(run_state *r, const rulenode *rn, rulenode_state *st, rulenode_add_fn add)
 {
     st->match_count = 0;
-    planes_sync(r);
-    for (int ri = 0; ri < rn->rule_count; ri++) {
+    int32_t value_counts[GRID_MAX_VALUES];
+    for (int v = 0; v < GRID_MAX_VALUES; v++) value_counts[v] = -1;
+    bool synced = false;
+    for (int ri = 0; ri < rn->rule_count && !r->out_of_memory; ri++) {
+        if (rulenode_scan_rule_anchored(r, rn, st, ri, add, value_counts)) continue;
+        if (!synced) {
+            planes_sync(r);
+            synced = true;
+            if (r->out_of_memory) return;
+        }
         if (planes_fit(rn->rules[ri])) rulenode_scan_rule_planes(r, rn, st, ri, add);
         else rulenode_scan_rule_cells(r, rn, st, ri, add);
     }

@@ -1,0 +1,77 @@
+/* rulenode_anchor.c — a rule's whole-grid scan started from the few cells of a rare value, in the
+   order the lattice scan gives: the first scan of a grid that is one value but for an origin. */
+#include "rulenode.h"
+#include "../core/mem.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* Past this many cells holding the anchor's value, the bitplane scan is the cheaper one. */
+static int32_t anchor_limit(int32_t cells) { return cells / 128 > 256 ? cells / 128 : 256; }
+
+/* How many cells hold v, up to limit + 1 (found with memchr, which skips runs of other values). */
+static int32_t count_value(const uint8_t *state, int32_t cells, uint8_t v, int32_t limit)
+{
+    int32_t n = 0;
+    for (const uint8_t *p = memchr(state, v, (size_t)cells); p && n <= limit; p = memchr(p + 1, v, (size_t)(cells - (p + 1 - state))))
+        n++;
+    return n;
+}
+
+/* A corner found, with its place in the lattice order. */
+typedef struct anchored {
+    uint64_t key;
+    int32_t corner;
+} anchored;
+
+static int by_key(const void *a, const void *b)
+{
+    const uint64_t ka = ((const anchored *)a)->key, kb = ((const anchored *)b)->key;
+    return (ka > kb) - (ka < kb);
+}
+
+bool rulenode_scan_rule_anchored(run_state *r, const rulenode *rn, rulenode_state *st, int ri, rulenode_add_fn add, int32_t *value_counts)
+{
+    const rule *rl = rn->rules[ri];
+    const int MX = r->mx, MY = r->my, MZ = r->mz, imx = rl->imx, imy = rl->imy, imz = rl->imz;
+    if (imx > MX || imy > MY || imz > MZ) return true; /* the rule fits nowhere: nothing to add */
+    const int32_t limit = anchor_limit(r->cells);
+    /* The input cell whose single value the fewest cells hold (value_counts: per value, -1 until counted). */
+    int anchor = -1;
+    int32_t fewest = limit + 1;
+    for (int k = 0; k < imx * imy * imz; k++) {
+        const uint32_t wave = rl->input[k];
+        if (wave == 0 || (wave & (wave - 1))) continue;
+        const uint8_t v = (uint8_t)__builtin_ctz(wave);
+        if (value_counts[v] < 0) value_counts[v] = count_value(r->state, r->cells, v, limit);
+        if (value_counts[v] < fewest) {
+            fewest = value_counts[v];
+            anchor = k;
+        }
+    }
+    if (anchor < 0) return false;
+    const int ax = anchor % imx, ay = anchor / imx % imy, az = anchor / (imx * imy);
+    const uint8_t v = (uint8_t)__builtin_ctz(rl->input[anchor]);
+    anchored *found = fewest > 0 ? mem_malloc((size_t)fewest * sizeof *found) : NULL;
+    if (fewest > 0 && !found) return false;
+    const int32_t plane = MX * MY;
+    const int64_t cell_count = (int64_t)imx * imy * imz;
+    int32_t n = 0;
+    for (const uint8_t *p = memchr(r->state, v, (size_t)r->cells); p && n < fewest;
+         p = memchr(p + 1, v, (size_t)(r->cells - (p + 1 - r->state)))) {
+        const int32_t i = (int32_t)(p - r->state);
+        const int cx = i % MX - ax, cy = i / MX % MY - ay, cz = i / plane - az;
+        if (cx < 0 || cy < 0 || cz < 0 || cx > MX - imx || cy > MY - imy || cz > MZ - imz) continue;
+        const int32_t corner = cx + cy * MX + cz * plane;
+        if (!rule_matches(rl, r->state, corner)) continue;
+        /* The lattice cell inside the match's box, then the corner's shift from it (the planes
+           scan's order: lattice cells in z, y, x order, within one the shifts ascending). */
+        const int lx = cx / imx * imx + imx - 1, ly = cy / imy * imy + imy - 1, lz = cz / imz * imz + imz - 1;
+        const int64_t lattice = lx + (int64_t)ly * MX + (int64_t)lz * plane;
+        const int64_t shift = (lz - cz) * (int64_t)imx * imy + (ly - cy) * imx + (lx - cx);
+        found[n++] = (anchored){(uint64_t)(lattice * cell_count + shift), corner};
+    }
+    if (n > 1) qsort(found, (size_t)n, sizeof *found, by_key);
+    for (int32_t k = 0; k < n && !r->out_of_memory; k++) add(r, rn, st, ri, found[k].corner);
+    mem_free(found);
+    return true;
+}
