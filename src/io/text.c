@@ -27,7 +27,10 @@ __attribute__((target("ssse3"))) static void legend_row_ssse3(char *out, const u
 static bool write_text_cells(FILE *f, const grid_view *g)
 {
     const size_t line_size = (size_t)g->mx + 1;
-    const size_t rows_per_chunk = line_size < TEXT_CHUNK ? TEXT_CHUNK / line_size : 1;
+    const int64_t rows = (int64_t)g->my * g->mz;
+    /* A small grid's chunk is the grid: no 64 KB touched for a few hundred bytes. */
+    size_t rows_per_chunk = line_size < TEXT_CHUNK ? TEXT_CHUNK / line_size : 1;
+    if ((int64_t)rows_per_chunk > rows) rows_per_chunk = rows > 0 ? (size_t)rows : 1;
     char *chunk = malloc(rows_per_chunk * line_size);
     if (!chunk) return false;
     char table[16] = {0};
@@ -38,7 +41,6 @@ static bool write_text_cells(FILE *f, const grid_view *g)
 #endif
     if (values <= 16) memcpy(table, g->legend, values);
     size_t used = 0;
-    const int64_t rows = (int64_t)g->my * g->mz;
     for (int64_t k = 0; k < rows; k++) {
         const unsigned char *row = g->cells + (size_t)k * (size_t)g->mx;
         char *line = chunk + used;
