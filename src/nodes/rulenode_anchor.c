@@ -2,18 +2,35 @@
    order the lattice scan gives: the first scan of a grid that is one value but for an origin. */
 #include "rulenode.h"
 #include "../core/mem.h"
-#include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* Past this many cells holding the anchor's value, the bitplane scan is the cheaper one. */
 static int32_t anchor_limit(int32_t cells) { return cells / 128 > 256 ? cells / 128 : 256; }
 
-/* How many cells hold v, up to limit + 1 (found with memchr, which skips runs of other values). */
+/* The first cell in [p, end) holding v, or NULL: 16 cells a compare. (Not libc's memchr, whose code
+   would be one more 64 KB window of libc resident in every run.) */
+static const uint8_t *find_value(const uint8_t *p, const uint8_t *end, uint8_t v)
+{
+#ifdef __SSE2__
+    const __m128i needle = _mm_set1_epi8((char)v);
+    for (; end - p >= 16; p += 16) {
+        const int hits = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), needle));
+        if (hits) return p + __builtin_ctz((unsigned)hits);
+    }
+#endif
+    for (; p < end; p++)
+        if (*p == v) return p;
+    return NULL;
+}
+
+/* How many cells hold v, up to limit + 1. */
 static int32_t count_value(const uint8_t *state, int32_t cells, uint8_t v, int32_t limit)
 {
     int32_t n = 0;
-    for (const uint8_t *p = memchr(state, v, (size_t)cells); p && n <= limit; p = memchr(p + 1, v, (size_t)(cells - (p + 1 - state))))
-        n++;
+    for (const uint8_t *p = find_value(state, state + cells, v); p && n <= limit; p = find_value(p + 1, state + cells, v)) n++;
     return n;
 }
 
@@ -23,10 +40,27 @@ typedef struct anchored {
     int32_t corner;
 } anchored;
 
-static int by_key(const void *a, const void *b)
+/* Heap sort by key (keys are distinct): no extra memory, n log n however the anchors fell. */
+static void sift_down(anchored *a, int32_t root, int32_t n)
 {
-    const uint64_t ka = ((const anchored *)a)->key, kb = ((const anchored *)b)->key;
-    return (ka > kb) - (ka < kb);
+    for (int32_t child; (child = 2 * root + 1) < n; root = child) {
+        if (child + 1 < n && a[child + 1].key > a[child].key) child++;
+        if (a[root].key >= a[child].key) return;
+        const anchored t = a[root];
+        a[root] = a[child];
+        a[child] = t;
+    }
+}
+
+static void sort_by_key(anchored *a, int32_t n)
+{
+    for (int32_t k = n / 2 - 1; k >= 0; k--) sift_down(a, k, n);
+    for (int32_t end = n - 1; end > 0; end--) {
+        const anchored t = a[0];
+        a[0] = a[end];
+        a[end] = t;
+        sift_down(a, 0, end);
+    }
 }
 
 bool rulenode_scan_rule_anchored(run_state *r, const rulenode *rn, rulenode_state *st, int ri, rulenode_add_fn add, int32_t *value_counts)
@@ -56,8 +90,8 @@ bool rulenode_scan_rule_anchored(run_state *r, const rulenode *rn, rulenode_stat
     const int32_t plane = MX * MY;
     const int64_t cell_count = (int64_t)imx * imy * imz;
     int32_t n = 0;
-    for (const uint8_t *p = memchr(r->state, v, (size_t)r->cells); p && n < fewest;
-         p = memchr(p + 1, v, (size_t)(r->cells - (p + 1 - r->state)))) {
+    const uint8_t *const end = r->state + r->cells;
+    for (const uint8_t *p = find_value(r->state, end, v); p && n < fewest; p = find_value(p + 1, end, v)) {
         const int32_t i = (int32_t)(p - r->state);
         const int cx = i % MX - ax, cy = i / MX % MY - ay, cz = i / plane - az;
         if (cx < 0 || cy < 0 || cz < 0 || cx > MX - imx || cy > MY - imy || cz > MZ - imz) continue;
@@ -70,7 +104,7 @@ bool rulenode_scan_rule_anchored(run_state *r, const rulenode *rn, rulenode_stat
         const int64_t shift = (lz - cz) * (int64_t)imx * imy + (ly - cy) * imx + (lx - cx);
         found[n++] = (anchored){(uint64_t)(lattice * cell_count + shift), corner};
     }
-    if (n > 1) qsort(found, (size_t)n, sizeof *found, by_key);
+    sort_by_key(found, n);
     for (int32_t k = 0; k < n && !r->out_of_memory; k++) add(r, rn, st, ri, found[k].corner);
     mem_free(found);
     return true;
