@@ -108,7 +108,10 @@ void smalti_run_reset(smalti_run *run, int32_t seed)
         return;
     }
     memset(r->state, 0, (size_t)r->cells);
-    memset(r->mask, 0, (size_t)r->cells);
+    /* Zeroed again only after an `all` step marked it (a step cut short may leave marks): a run
+       without one never touches its pages (a 1023² grid's mask is 1 MB). */
+    if (r->mask_used) memset(r->mask, 0, (size_t)r->mask_cap);
+    r->mask_used = false;
     if (m->origin) r->state[r->mx / 2 + (r->my / 2) * r->mx + (r->mz / 2) * r->mx * r->my] = 1;
     r->changes_len = 0;
     r->changes_base = 0;

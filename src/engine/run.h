@@ -29,6 +29,7 @@ struct run_state {
     uint8_t *start_state;    /* the start grid's cells (a map switches to its own) */
     uint8_t *mask;           /* scratch marks used by `all`, all zero between steps */
     int64_t mask_cap;
+    bool mask_used;          /* an `all` step has marked it since the last reset */
     int mx, my, mz;
     int32_t cells;
     rng random;

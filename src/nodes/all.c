@@ -84,6 +84,7 @@ static bool all_go(run_state *r, const node *n, void *state)
         return true;
     }
     if (st->match_count == 0) return false;
+    r->mask_used = true;
     if (rn->uses_potentials) {
         int32_t count = all_order_by_potential(r, rn, st);
         if (count < 0) return false;
