@@ -324,8 +324,11 @@ static inline __attribute__((always_inline)) void rulenode_scan_all(run_state *r
     int32_t value_counts[GRID_MAX_VALUES];
     for (int v = 0; v < GRID_MAX_VALUES; v++) value_counts[v] = -1;
     bool synced = false;
+    /* Anchors save building the bitplanes; once built and current, bringing them up to date is
+       cheaper than counting a value over the grid (a node reset in a loop scans again and again). */
+    const bool anchors = !r->planes.bits || !r->planes.valid;
     for (int ri = 0; ri < rn->rule_count && !r->out_of_memory; ri++) {
-        if (rulenode_scan_rule_anchored(r, rn, st, ri, add, value_counts)) continue;
+        if (anchors && rulenode_scan_rule_anchored(r, rn, st, ri, add, value_counts)) continue;
         if (!synced) {
             planes_sync(r);
             synced = true;
