@@ -117,7 +117,7 @@ $(BUILD)/libsmalti.so: $(BUILD)/libsmalti.so.$(SO_VERSION)
 # changes; the rest of the CLI follows, then whatever else the archive supplies.
 RUN_PATH_OBJ := $(patsubst %,$(BUILD)/obj/%.o,cli/main cli/common cli/tempfiles cli/result cli/progress \
 	cli/fanout cli/lint_report cli/datadir cli/many_cli cli/usage engine/run engine/planes core/mem core/xmlutil \
-	core/diag core/rule core/grid core/rng core/symmetry core/geometry core/resource nodes/model nodes/registry \
+	core/diag core/rule core/grid core/rng core/sort core/symmetry core/geometry core/resource nodes/model nodes/registry \
 	nodes/settings nodes/lint nodes/branch nodes/rulenode nodes/rulenode_anchor nodes/rulenode_infer nodes/one nodes/one_plain nodes/all \
 	nodes/prl nodes/observe nodes/search nodes/field nodes/path nodes/map io/atomic io/palette io/text io/tiles \
 	trace/writer pack/pack)

@@ -3,6 +3,7 @@
 #include "../core/xmlutil.h"
 #include "../core/mem.h"
 #include "../core/suggest.h"
+#include "../core/sort.h"
 #include <string.h>
 
 static const char *const rulenode_attrs[] = {"in", "out", "p", "symmetry", "steps", "temperature", "fin", "fout", "file",
@@ -78,19 +79,30 @@ static bool build_shift_boxes(rulenode *rn, const grid_def *g)
 static bool order_cells(const rule *rl, int *order)
 {
     const int n = rl->match_count;
-    int *rank = mem_malloc((size_t)(n ? n : 1) * sizeof *rank);
-    if (!rank) return false;
+    /* Sorted keys, n log n: a big 3-D rule has thousands of cells. */
+    uint64_t *keys = mem_malloc((size_t)(n ? n : 1) * sizeof *keys);
+    int *same = mem_malloc((size_t)(n ? n : 1) * sizeof *same);
+    if (!keys || !same) {
+        mem_free(keys);
+        mem_free(same);
+        return false;
+    }
+    /* How many cells share each cell's wave: runs of equal waves among (wave, cell) keys. */
+    for (int k = 0; k < n; k++) keys[k] = (uint64_t)rl->match[k].wave << 32 | (uint32_t)k;
+    sort_u64(keys, n);
+    for (int a = 0, b; a < n; a = b) {
+        for (b = a; b < n && keys[b] >> 32 == keys[a] >> 32; b++) {}
+        for (int j = a; j < b; j++) same[keys[j] & UINT32_MAX] = b - a;
+    }
+    /* Fewer values first, then rarer waves; equal ranks keep the rule's order (the cell index). */
     for (int k = 0; k < n; k++) {
-        int same = 0;
-        for (int m = 0; m < n; m++) same += rl->match[m].wave == rl->match[k].wave;
-        rank[k] = __builtin_popcount(rl->match[k].wave) * 65536 + same;
+        const uint32_t rank = (uint32_t)__builtin_popcount(rl->match[k].wave) * 65536u + (uint32_t)same[k];
+        keys[k] = (uint64_t)rank << 32 | (uint32_t)k;
     }
-    for (int k = 0; k < n; k++) { /* stable: equal ranks keep the rule's order */
-        int m = k;
-        for (; m > 0 && rank[order[m - 1]] > rank[k]; m--) order[m] = order[m - 1];
-        order[m] = k;
-    }
-    mem_free(rank);
+    sort_u64(keys, n);
+    for (int k = 0; k < n; k++) order[k] = (int)(keys[k] & UINT32_MAX);
+    mem_free(keys);
+    mem_free(same);
     return true;
 }
 

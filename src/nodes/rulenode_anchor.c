@@ -2,6 +2,7 @@
    order the lattice scan gives: the first scan of a grid that is one value but for an origin. */
 #include "rulenode.h"
 #include "../core/mem.h"
+#include "../core/sort.h"
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -34,35 +35,6 @@ static int32_t count_value(const uint8_t *state, int32_t cells, uint8_t v, int32
     return n;
 }
 
-/* A corner found, with its place in the lattice order. */
-typedef struct anchored {
-    uint64_t key;
-    int32_t corner;
-} anchored;
-
-/* Heap sort by key (keys are distinct): no extra memory, n log n however the anchors fell. */
-static void sift_down(anchored *a, int32_t root, int32_t n)
-{
-    for (int32_t child; (child = 2 * root + 1) < n; root = child) {
-        if (child + 1 < n && a[child + 1].key > a[child].key) child++;
-        if (a[root].key >= a[child].key) return;
-        const anchored t = a[root];
-        a[root] = a[child];
-        a[child] = t;
-    }
-}
-
-static void sort_by_key(anchored *a, int32_t n)
-{
-    for (int32_t k = n / 2 - 1; k >= 0; k--) sift_down(a, k, n);
-    for (int32_t end = n - 1; end > 0; end--) {
-        const anchored t = a[0];
-        a[0] = a[end];
-        a[end] = t;
-        sift_down(a, 0, end);
-    }
-}
-
 bool rulenode_scan_rule_anchored(run_state *r, const rulenode *rn, rulenode_state *st, int ri, rulenode_add_fn add, int32_t *value_counts)
 {
     const rule *rl = rn->rules[ri];
@@ -85,7 +57,8 @@ bool rulenode_scan_rule_anchored(run_state *r, const rulenode *rn, rulenode_stat
     if (anchor < 0) return false;
     const int ax = anchor % imx, ay = anchor / imx % imy, az = anchor / (imx * imy);
     const uint8_t v = (uint8_t)__builtin_ctz(rl->input[anchor]);
-    anchored *found = fewest > 0 ? mem_malloc((size_t)fewest * sizeof *found) : NULL;
+    /* Each match's place in the lattice order, from which its corner is recovered after the sort. */
+    uint64_t *found = fewest > 0 ? mem_malloc((size_t)fewest * sizeof *found) : NULL;
     if (fewest > 0 && !found) return false;
     const int32_t plane = MX * MY;
     const int64_t cell_count = (int64_t)imx * imy * imz;
@@ -95,17 +68,20 @@ bool rulenode_scan_rule_anchored(run_state *r, const rulenode *rn, rulenode_stat
         const int32_t i = (int32_t)(p - r->state);
         const int cx = i % MX - ax, cy = i / MX % MY - ay, cz = i / plane - az;
         if (cx < 0 || cy < 0 || cz < 0 || cx > MX - imx || cy > MY - imy || cz > MZ - imz) continue;
-        const int32_t corner = cx + cy * MX + cz * plane;
-        if (!rule_matches(rl, r->state, corner)) continue;
+        if (!rule_matches(rl, r->state, cx + cy * MX + cz * plane)) continue;
         /* The lattice cell inside the match's box, then the corner's shift from it (the planes
            scan's order: lattice cells in z, y, x order, within one the shifts ascending). */
         const int lx = cx / imx * imx + imx - 1, ly = cy / imy * imy + imy - 1, lz = cz / imz * imz + imz - 1;
         const int64_t lattice = lx + (int64_t)ly * MX + (int64_t)lz * plane;
         const int64_t shift = (lz - cz) * (int64_t)imx * imy + (ly - cy) * imx + (lx - cx);
-        found[n++] = (anchored){(uint64_t)(lattice * cell_count + shift), corner};
+        found[n++] = (uint64_t)(lattice * cell_count + shift);
     }
-    sort_by_key(found, n);
-    for (int32_t k = 0; k < n && !r->out_of_memory; k++) add(r, rn, st, ri, found[k].corner);
+    sort_u64(found, n);
+    for (int32_t k = 0; k < n && !r->out_of_memory; k++) {
+        const int64_t lattice = (int64_t)(found[k] / (uint64_t)cell_count), shift = (int64_t)(found[k] % (uint64_t)cell_count);
+        const int dx = (int)(shift % imx), dy = (int)(shift / imx % imy), dz = (int)(shift / ((int64_t)imx * imy));
+        add(r, rn, st, ri, (int32_t)(lattice - dx - (int64_t)dy * MX - (int64_t)dz * plane));
+    }
     mem_free(found);
     return true;
 }

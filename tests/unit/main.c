@@ -40,6 +40,7 @@ int main(void)
     failed += run_lastnode_tests();
     failed += run_markov_loop_tests();
     failed += run_anchor_scan_tests();
+    failed += run_sort_tests();
     failed += run_tilemap_tests();
     failed += run_many_tests();
     failed += run_growgrid_tests();

@@ -54,6 +54,7 @@ int run_atomic_tests(void);
 int run_lastnode_tests(void);
 int run_markov_loop_tests(void);
 int run_anchor_scan_tests(void);
+int run_sort_tests(void);
 int run_tilemap_tests(void);
 int run_many_tests(void);
 int run_growgrid_tests(void);

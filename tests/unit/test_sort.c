@@ -1,0 +1,59 @@
+/* test_sort.c — sort_u64 (src/core/sort.c) puts keys in ascending order, keeping every key, for
+   empty, single, sorted, reversed, repeated and random inputs. */
+#include "unit.h"
+#include <stdlib.h>
+#include <string.h>
+#include "../../src/core/sort.h"
+
+static int by_value(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sort a copy of keys[0 .. n) and compare with libc's qsort of another copy. */
+static void sorts_like_qsort(const uint64_t *keys, int64_t n)
+{
+    uint64_t *ours = malloc((size_t)(n ? n : 1) * sizeof *ours), *theirs = malloc((size_t)(n ? n : 1) * sizeof *theirs);
+    assert_non_null(ours);
+    assert_non_null(theirs);
+    if (n) memcpy(ours, keys, (size_t)n * sizeof *ours);
+    if (n) memcpy(theirs, keys, (size_t)n * sizeof *theirs);
+    sort_u64(ours, n);
+    qsort(theirs, (size_t)n, sizeof *theirs, by_value);
+    if (n) assert_memory_equal(ours, theirs, (size_t)n * sizeof *ours);
+    free(ours);
+    free(theirs);
+}
+
+static void ascending_for_every_shape(void **state)
+{
+    (void)state;
+    uint64_t keys[1000] = {0};
+    sorts_like_qsort(keys, 0);
+    keys[0] = 42;
+    sorts_like_qsort(keys, 1);
+    for (int k = 0; k < 1000; k++) keys[k] = (uint64_t)k;
+    sorts_like_qsort(keys, 1000);
+    for (int k = 0; k < 1000; k++) keys[k] = (uint64_t)(1000 - k) << 40;
+    sorts_like_qsort(keys, 1000);
+    for (int k = 0; k < 1000; k++) keys[k] = (uint64_t)(k % 7);
+    sorts_like_qsort(keys, 1000);
+    uint64_t seed = 1;
+    for (int n = 2; n <= 1000; n += 37) {
+        for (int k = 0; k < n; k++) {
+            seed = seed * 6364136223846793005u + 1442695040888963407u;
+            keys[k] = seed ^ (seed >> 29);
+        }
+        keys[n - 1] = UINT64_MAX;
+        sorts_like_qsort(keys, n);
+    }
+}
+
+int run_sort_tests(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(ascending_for_every_shape),
+    };
+    return cmocka_run_group_tests_name("sort", tests, NULL, NULL);
+}
