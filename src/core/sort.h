@@ -3,6 +3,7 @@
 #define SMALTI_SORT_H
 #include <stdint.h>
 
-/* Ascending; heap sort: no extra memory, n log n for any input. */
+/* Ascending, in linear time (a radix sort on a buffer the size of the keys; in place, n log n, when
+   none can be had). */
 void sort_u64(uint64_t *keys, int64_t n);
 #endif

@@ -1,9 +1,11 @@
 /* test_sort.c — sort_u64 (src/core/sort.c) puts keys in ascending order, keeping every key, for
-   empty, single, sorted, reversed, repeated and random inputs. */
+   empty, single, sorted, reversed, repeated and random inputs, by its radix sort and, when no
+   buffer can be had (a spent memory budget), by its heap sort in place. */
 #include "unit.h"
 #include <stdlib.h>
 #include <string.h>
 #include "../../src/core/sort.h"
+#include "../../src/core/mem.h"
 
 static int by_value(const void *a, const void *b)
 {
@@ -26,9 +28,8 @@ static void sorts_like_qsort(const uint64_t *keys, int64_t n)
     free(theirs);
 }
 
-static void ascending_for_every_shape(void **state)
+static void every_shape(void)
 {
-    (void)state;
     uint64_t keys[1000] = {0};
     sorts_like_qsort(keys, 0);
     keys[0] = 42;
@@ -50,10 +51,28 @@ static void ascending_for_every_shape(void **state)
     }
 }
 
+static void ascending_for_every_shape(void **state)
+{
+    (void)state;
+    every_shape();
+}
+
+/* With a budget of one byte, the radix sort's buffer is refused and the heap sort runs. */
+static void ascending_without_a_buffer(void **state)
+{
+    (void)state;
+    mem_budget tiny = {.limit = 1};
+    mem_budget *caller = mem_enter(&tiny);
+    every_shape();
+    mem_enter(caller);
+    assert_true(tiny.spent);
+}
+
 int run_sort_tests(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ascending_for_every_shape),
+        cmocka_unit_test(ascending_without_a_buffer),
     };
     return cmocka_run_group_tests_name("sort", tests, NULL, NULL);
 }
