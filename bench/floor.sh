@@ -39,10 +39,11 @@ fi
 [ "$MODE" = time ] || { echo "usage: floor.sh check|time SMALTI FLOOR [OLD]" >&2; exit 2; }
 
 median() { awk '{ print $1 }' "$1" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-printf 'the floor: %s alternating whole processes each, median ms (ratios: OLD / that program)\n' "$RUNS"
 if [ -n "$OLD" ]; then
+    printf 'the floor: %s alternating whole processes each, median ms (ratios: %s / that program)\n' "$RUNS" "$OLD"
     printf '%-28s %9s %9s %9s %12s %12s\n' row old smalti floor smalti_ratio floor_ratio
 else
+    printf 'the floor: %s alternating whole processes each, median ms\n' "$RUNS"
     printf '%-28s %9s %9s\n' row smalti floor
 fi
 # row MODEL SIDE STEPS
