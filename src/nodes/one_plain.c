@@ -110,28 +110,15 @@ static void plain_entry_fill(plain_test *t, plain_cell *pool, int32_t *used, con
     seen_more[e->rule] = t->more;
 }
 
-/* Whether a write never changes its cell: the rule's input there accepts only the value written,
-   and a match is applied only while its input holds. Such writes are left out, so that the
-   test of whether a write changes its cell, which the rotations of a rule would otherwise make
-   a coin toss (Growth's WB -> WW), goes one way. */
-static bool plain_write_keeps(const rule *rl, const rule_cell *write)
-{
-    for (int k = 0; k < rl->match_count; k++)
-        if (rl->match[k].offset == write->offset) return rl->match[k].wave == (uint32_t)1 << write->wave;
-    return false;
-}
-
-/* Rule rl's writes that can change their cell, appended to writes at *w. Its writes come in the
-   raster order of its output box (rule_compile), so when that box is the input's, the input wave
-   of each write is read from the box at once, not looked up among the input cells: a 90 x 90 rule
-   has 8100 of each. */
+/* Rule rl's writes that can change their cell, appended to writes at *w. A write never changes its
+   cell when the rule's input there accepts only the value written (a match is applied only while
+   its input holds); such writes are left out, so that the test of whether a write changes its
+   cell, which the rotations of a rule would otherwise make a coin toss (Growth's WB -> WW), goes
+   one way. The writes come in the raster order of the output box (rule_compile), which is the
+   input's (one_plain_suits), so each write's input wave is read from the box, not looked up among
+   the input cells: a 90 x 90 rule has 8100 of each. */
 static void plain_rule_writes(const rule *rl, plain_write *writes, int32_t *w)
 {
-    if (rl->imx != rl->omx || rl->imy != rl->omy || rl->imz != rl->omz) {
-        for (int k = 0; k < rl->write_count; k++)
-            if (!plain_write_keeps(rl, &rl->write[k])) writes[(*w)++] = (plain_write){rl->write[k].offset, (int32_t)rl->write[k].wave};
-        return;
-    }
     const uint32_t wildcard = (1u << rl->c) - 1; /* an input cell that accepts anything is not tested */
     for (int p = 0, k = 0, cells = rl->omx * rl->omy * rl->omz; p < cells; p++) {
         const uint8_t v = rl->output[p];
@@ -146,8 +133,12 @@ static void plain_rule_writes(const rule *rl, plain_write *writes, int32_t *w)
 bool one_plain_suits(const rulenode *rn)
 {
     if (rn->fields || rn->observations) return false;
-    for (int ri = 0; ri < rn->rule_count; ri++)
-        if (rn->rules[ri]->match_count > PLAIN_MAX_CELLS) return false;
+    for (int ri = 0; ri < rn->rule_count; ri++) {
+        const rule *rl = rn->rules[ri];
+        if (rl->match_count > PLAIN_MAX_CELLS) return false;
+        /* plain_rule_writes reads the input over the output box (a one node's always match) */
+        if (rl->imx != rl->omx || rl->imy != rl->omy || rl->imz != rl->omz) return false;
+    }
     return true;
 }
 
