@@ -15,6 +15,18 @@ CPPFLAGS_ALL = -std=c11 -D_DEFAULT_SOURCE -ffp-contract=off -Iinclude -Ibuild/ge
 # when a command first needs them (src/pack/ziplib.c, src/cli/httplib.c), so that starting any
 # other command maps none of them. Their -dev packages give the headers; dlopen is in glibc's libc.
 LDLIBS  = $(XML2_LIBS) -lgif -lz -lm
+# The smalti command links libxml2, what it brings (ICU, which is C++ and so libstdc++, liblzma, zlib)
+# and giflib from their static archives when every one is installed (Debian's -dev packages ship them):
+# as shared libraries they took about 0.9 ms and 1.6 MiB of every run's start, most of it ICU and
+# libstdc++ being loaded and relocated (docs/performance.md, "Start-up"). ICU's data then sits in the
+# binary (about 30 MB of it), read only where a rare encoding is asked for. STATIC_LIBS=0, or a
+# missing archive: the shared libraries, as libsmalti.so and the test programs always use.
+STATIC_LIBS ?= 1
+XML2_STATIC = $(filter-out -lm,$(shell pkg-config --static --libs libxml-2.0 2>/dev/null)) -lgif -lstdc++
+STATIC_MISSING = $(strip $(foreach l,$(patsubst -l%,lib%.a,$(filter -l%,$(XML2_STATIC))),$(if $(filter /%,$(shell $(CC) -print-file-name=$(l))),,$(l))))
+comma := ,
+CLI_LDLIBS = $(eval CLI_LDLIBS := $(if $(and $(filter 1,$(STATIC_LIBS)),$(filter -lxml2,$(XML2_STATIC)),$(if $(STATIC_MISSING),,ok)),\
+	-Wl$(comma)-Bstatic $(XML2_STATIC) -Wl$(comma)-Bdynamic -lm,$(LDLIBS)))$(CLI_LDLIBS)
 BUILD   ?= build
 CLI_LIBS = -lpthread
 
@@ -122,7 +134,7 @@ RUN_PATH_OBJ := $(patsubst %,$(BUILD)/obj/%.o,cli/main cli/common cli/tempfiles 
 	nodes/prl nodes/observe nodes/search nodes/field nodes/path nodes/map io/atomic io/palette io/text io/tiles \
 	trace/writer pack/pack)
 smalti: $(CLI_OBJ) $(BUILD)/libsmalti.a
-	$(CC) $(CFLAGS) -o $@ $(RUN_PATH_OBJ) $(filter-out $(RUN_PATH_OBJ),$(CLI_OBJ)) $(BUILD)/libsmalti.a $(LDLIBS) $(CLI_LIBS)
+	$(CC) $(CFLAGS) -o $@ $(RUN_PATH_OBJ) $(filter-out $(RUN_PATH_OBJ),$(CLI_OBJ)) $(BUILD)/libsmalti.a $(CLI_LDLIBS) $(CLI_LIBS)
 
 # docs/viewer.png, the picture of the trace viewer in the README and docs/viewer.md: models/dungeon.xml, 63², seed 1,
 # at 60 % of its steps, in headless Chromium.

@@ -57,7 +57,7 @@ layers: all
 	sh tests/layers.sh $(BUILD)/obj
 
 cli-test: smalti
-	sh tests/cli/run_all.sh ./smalti
+	STATIC_CLI=$(if $(findstring Bstatic,$(CLI_LDLIBS)),1,0) sh tests/cli/run_all.sh ./smalti
 
 # Docs that cannot rot: the models, the api.md program and the links of README.md and docs/
 # (tests/docs_test.sh); then the script must fail on a rotted page, naming each fault's line.
