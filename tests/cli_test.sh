@@ -319,6 +319,15 @@ printf '<samples>\n  <overlapping name="Stripes" N="2" size="4" symmetry="1" scr
 expect 0 "typo_samples.xml:5: warning: unknown element <overlaping> skipped" "$T" wfc "$dir/typo_samples.xml" --samples tests/badinput -o "$dir/typo"
 expect 0 "typo_samples.xml:3: warning: unknown element <fixd> inside <overlapping> skipped" "$T" wfc "$dir/typo_samples.xml" --samples tests/badinput -o "$dir/typo"
 if [ -f "$dir/typo/Stripes N2 0.png" ]; then ok; else bad "a list with an unknown element ran no entry"; fi
+# A list with no entry at all is an error (it used to say "0 entries" and exit 0), and makes no output folder;
+# a file that is one entry alone runs as that entry.
+printf '<samples>\n  <overlaping name="Stripes"/>\n</samples>\n' > "$dir/no_entry.xml"
+expect 3 "no_entry.xml:1: error: no <overlapping> or <simpletiled> entry in <samples>" "$T" wfc "$dir/no_entry.xml" --samples tests/badinput -o "$dir/no_entry"
+expect 3 "no_entry.xml:2: warning: unknown element <overlaping>" "$T" wfc "$dir/no_entry.xml" --samples tests/badinput -o "$dir/no_entry"
+if [ ! -e "$dir/no_entry" ]; then ok; else bad "a list with no entry made its output folder"; fi
+printf '<overlapping name="Stripes" N="2" size="4" symmetry="1" screenshots="1"/>\n' > "$dir/one_entry.xml"
+expect 0 "Stripes N2 0.png .* done" "$T" wfc "$dir/one_entry.xml" --samples tests/badinput -o "$dir/one_entry"
+if png_decodes 4 4 "$dir/one_entry/Stripes N2 0.png"; then ok; else bad "a file of one entry wrote no picture"; fi
 
 # smalti wfc: a tiny classic samples.xml over the shared WaveFunctionCollapse samples (one overlapping, one tiled).
 W=../shared/wfc

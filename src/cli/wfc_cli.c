@@ -159,6 +159,23 @@ int cmd_wfc(int argc, char **argv)
     xmlDoc *doc;
     int read = read_list_file(a.list, "sample list", &doc);
     if (read != EXIT_OK) return read;
+    /* A list is <samples> (any root, as the reference reads it) with entries inside; a file that
+       is one entry alone runs as a list of that entry. A list with none is an error, before the
+       output folder is made. */
+    const xmlNode *list_root = xmlDocGetRootElement(doc);
+    bool single = xml_is(list_root, "overlapping") || xml_is(list_root, "simpletiled");
+    const xmlNode *first = single ? list_root : xml_first_child(list_root);
+    bool any = single;
+    for (const xmlNode *el = first; el && !any; el = xml_next(el)) any = xml_is(el, "overlapping") || xml_is(el, "simpletiled");
+    if (!any) {
+        for (const xmlNode *el = first; el; el = xml_next(el))
+            fprintf(stderr, "%s:%d: warning: unknown element <%s> (entries are <overlapping> and <simpletiled>)\n", a.list, xml_line(el),
+                    xml_name(el));
+        fprintf(stderr, "%s:%d: error: no <overlapping> or <simpletiled> entry in <%s> (a sample list is <samples> with those inside)\n",
+                a.list, xml_line(list_root), xml_name(list_root));
+        xmlFreeDoc(doc);
+        return EXIT_MODEL;
+    }
     if (!make_output_dir(a.out_dir)) {
         xmlFreeDoc(doc);
         return EXIT_IO;
@@ -168,7 +185,7 @@ int cmd_wfc(int argc, char **argv)
     smalti_error err;
     diag d = {.file = a.list, .err = &err, .warn = print_warning, .quiet = a.quiet};
     int worst = EXIT_OK, failures = 0, entries = 0;
-    for (const xmlNode *el = xml_first_child(xmlDocGetRootElement(doc)); el; el = xml_next(el)) {
+    for (const xmlNode *el = first; el; el = single ? NULL : xml_next(el)) {
         /* The reference skips other elements; a typo should be seen, but it does not stop the others. */
         if (!xml_is(el, "overlapping") && !xml_is(el, "simpletiled")) {
             diag_warn(&d, xml_line(el), "unknown element <%s> skipped (entries are <overlapping> and <simpletiled>)", xml_name(el));
