@@ -325,6 +325,8 @@ printf '<samples>\n  <overlaping name="Stripes"/>\n</samples>\n' > "$dir/no_entr
 expect 3 "no_entry.xml:1: error: no <overlapping> or <simpletiled> entry in <samples>" "$T" wfc "$dir/no_entry.xml" --samples tests/badinput -o "$dir/no_entry"
 expect 3 "no_entry.xml:2: warning: unknown element <overlaping>" "$T" wfc "$dir/no_entry.xml" --samples tests/badinput -o "$dir/no_entry"
 if [ ! -e "$dir/no_entry" ]; then ok; else bad "a list with no entry made its output folder"; fi
+only 3 "$dir/no_entry.xml:1: error: no <overlapping> or <simpletiled> entry in <samples> (a sample list is <samples> with those inside)" \
+    "$T" wfc "$dir/no_entry.xml" -q --samples tests/badinput -o "$dir/no_entry"
 printf '<overlapping name="Stripes" N="2" size="4" symmetry="1" screenshots="1"/>\n' > "$dir/one_entry.xml"
 expect 0 "Stripes N2 0.png .* done" "$T" wfc "$dir/one_entry.xml" --samples tests/badinput -o "$dir/one_entry"
 if png_decodes 4 4 "$dir/one_entry/Stripes N2 0.png"; then ok; else bad "a file of one entry wrote no picture"; fi

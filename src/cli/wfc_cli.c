@@ -168,7 +168,7 @@ int cmd_wfc(int argc, char **argv)
     bool any = single;
     for (const xmlNode *el = first; el && !any; el = xml_next(el)) any = xml_is(el, "overlapping") || xml_is(el, "simpletiled");
     if (!any) {
-        for (const xmlNode *el = first; el; el = xml_next(el))
+        for (const xmlNode *el = first; el && !a.quiet; el = xml_next(el))
             fprintf(stderr, "%s:%d: warning: unknown element <%s> (entries are <overlapping> and <simpletiled>)\n", a.list, xml_line(el),
                     xml_name(el));
         fprintf(stderr, "%s:%d: error: no <overlapping> or <simpletiled> entry in <%s> (a sample list is <samples> with those inside)\n",
