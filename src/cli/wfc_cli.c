@@ -44,6 +44,9 @@ static bool write_text_file(const char *path, const char *text, smalti_error *er
     return atomic_commit(&af, err);
 }
 
+/* Whether a list's element is an entry (the others are skipped with a warning). */
+static bool is_entry(const xmlNode *el) { return xml_is(el, "overlapping") || xml_is(el, "simpletiled"); }
+
 /* Run one entry's outputs; returns an exit code. */
 static int run_entry(const wfc_args *a, diag *d, const xmlNode *el, name_counts *nc)
 {
@@ -163,10 +166,10 @@ int cmd_wfc(int argc, char **argv)
        is one entry alone runs as a list of that entry. A list with none is an error, before the
        output folder is made. */
     const xmlNode *list_root = xmlDocGetRootElement(doc);
-    bool single = xml_is(list_root, "overlapping") || xml_is(list_root, "simpletiled");
+    bool single = is_entry(list_root);
     const xmlNode *first = single ? list_root : xml_first_child(list_root);
     bool any = single;
-    for (const xmlNode *el = first; el && !any; el = xml_next(el)) any = xml_is(el, "overlapping") || xml_is(el, "simpletiled");
+    for (const xmlNode *el = first; el && !any; el = xml_next(el)) any = is_entry(el);
     if (!any) {
         for (const xmlNode *el = first; el && !a.quiet; el = xml_next(el))
             fprintf(stderr, "%s:%d: warning: unknown element <%s> (entries are <overlapping> and <simpletiled>)\n", a.list, xml_line(el),
@@ -187,7 +190,7 @@ int cmd_wfc(int argc, char **argv)
     int worst = EXIT_OK, failures = 0, entries = 0;
     for (const xmlNode *el = first; el; el = single ? NULL : xml_next(el)) {
         /* The reference skips other elements; a typo should be seen, but it does not stop the others. */
-        if (!xml_is(el, "overlapping") && !xml_is(el, "simpletiled")) {
+        if (!is_entry(el)) {
             diag_warn(&d, xml_line(el), "unknown element <%s> skipped (entries are <overlapping> and <simpletiled>)", xml_name(el));
             continue;
         }
