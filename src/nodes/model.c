@@ -109,6 +109,7 @@ static smalti_model *model_build_within(xmlDoc *doc, const char *name, const sma
         return NULL;
     }
     m->root = top->id;
+    one_plan_masks(m->nodes, m->node_count);
     if (!opt->quiet) lint_model(&d, root, m);
     return m;
 }

@@ -30,6 +30,9 @@ extern const node_kind node_kind_runner;
 /* Steps in a row of a markov node whose children are all plain `one` nodes, made in one loop
    (one.c); -1 when the children are not such nodes or the loop does not apply yet. */
 long one_markov_repeat(run_state *r, const node *const *children, int count, long max_steps);
+/* Once the model is loaded: which plain `one` nodes find each match at most once while it is
+   listed (rulenode_finds_once), so that their fast loop does without the match mask. */
+void one_plan_masks(node *const *nodes, int count);
 extern const node_kind node_kind_lsystem;
 extern const node_kind node_kind_noise;
 extern const node_kind node_kind_voronoi, node_kind_poisson;

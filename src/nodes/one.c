@@ -159,6 +159,15 @@ long one_markov_repeat(run_state *r, const node *const *children, int count, lon
     return one_plain_markov_repeat(r, rns, ps, sts, count, max_steps);
 }
 
+void one_plan_masks(node *const *nodes, int count)
+{
+    uint32_t changes_to[GRID_MAX_VALUES];
+    bool known = rulenode_model_changes((const node *const *)nodes, count, changes_to);
+    for (int i = 0; i < count; i++)
+        if (nodes[i]->kind == &node_kind_one && ((one_node *)nodes[i])->plain)
+            one_plain_set_unmasked(((one_node *)nodes[i])->plain, known && rulenode_finds_once((const rulenode *)nodes[i], changes_to));
+}
+
 static bool one_repeats(const node *n) { return ((const one_node *)n)->plain != NULL; }
 
 const node_kind node_kind_one = {

@@ -46,6 +46,10 @@ typedef struct plain_write {
 enum { PLAIN_TEST_ONE, PLAIN_TEST_TWO, PLAIN_TEST_MORE };
 
 struct one_plain {
+    /* The node finds each match at most once while it is listed (rulenode_finds_once), so the
+       fused loop neither tests nor keeps its match mask: the other paths still keep it, and the
+       bits they leave set are never asked about again. */
+    bool unmasked;
     uint8_t test_size[GRID_MAX_VALUES];
     uint32_t rule_mask;
     int32_t (*top)[3];   /* per rule: the largest corner that keeps it inside, per axis */
@@ -54,6 +58,8 @@ struct one_plain {
     plain_cell *pool;
     plain_write *writes;
 };
+
+void one_plain_set_unmasked(one_plain *p, bool unmasked) { p->unmasked = unmasked; }
 
 void one_plain_free(one_plain *p)
 {
@@ -243,10 +249,14 @@ static bool plain_reserve(run_state *r, rulenode_state *st, int32_t need)
 /* Test one shift entry of the changed cell i: append its match at list[count] and return the new
    count, which moved only if the match fits and was not already listed. */
 static inline __attribute__((always_inline)) int32_t plain_add(const plain_entry *entry, int32_t i, const uint8_t *state, uint64_t *mask,
-                                                               match *list, int32_t count, int bits, const plain_cell *pool)
+                                                               match *list, int32_t count, int bits, const plain_cell *pool, bool masked)
 {
     const plain_entry e = *entry;
     const match m = ((uint32_t)i << bits) - e.moff;
+    if (!masked) {
+        list[count] = m;
+        return count + (int32_t)plain_fits(e.test, pool, state, i, (int32_t)(m >> bits));
+    }
     uint64_t *word = &mask[m >> 6], w = *word;
     const uint64_t fits = ~(w >> (m & 63)) & plain_fits(e.test, pool, state, i, (int32_t)(m >> bits));
     list[count] = m;
@@ -259,7 +269,7 @@ static inline __attribute__((always_inline)) int32_t plain_add(const plain_entry
 static __attribute__((noinline)) int32_t plain_scan_inside(const plain_entry *e, const plain_entry *end, int32_t i, const uint8_t *state,
                                                            uint64_t *mask, match *list, int32_t count, int bits, const plain_cell *pool)
 {
-    for (; e < end; e++) count = plain_add(e, i, state, mask, list, count, bits, pool);
+    for (; e < end; e++) count = plain_add(e, i, state, mask, list, count, bits, pool, true);
     return count;
 }
 
@@ -292,13 +302,17 @@ static __attribute__((noinline)) int32_t plain_scan_inside_branching(const plain
 /* plain_scan_inside_branching inline, for a markov's children, whose changed cells have few entries each. */
 static inline __attribute__((always_inline)) int32_t plain_scan_two_branching(const plain_entry *e, const plain_entry *end, int32_t i,
                                                                               const uint8_t *state, uint64_t *mask, match *list,
-                                                                              int32_t count, int bits, const plain_cell *pool)
+                                                                              int32_t count, int bits, const plain_cell *pool, bool masked)
 {
     const uint32_t ib = (uint32_t)i << bits;
     for (; e < end; e++) {
         if (!((e->test.a.wave >> state[i + e->test.a.offset]) & 1) || !((e->test.b.wave >> state[i + e->test.b.offset]) & 1)) continue;
         const match m = ib - e->moff;
         if (__builtin_expect(e->test.more_count > 0, 0) && !plain_fits(e->test, pool, state, i, (int32_t)(m >> bits))) continue;
+        if (!masked) {
+            list[count++] = m;
+            continue;
+        }
         uint64_t *word = &mask[m >> 6];
         if ((*word >> (m & 63)) & 1) continue;
         *word |= (uint64_t)1 << (m & 63);
@@ -325,12 +339,12 @@ static inline void plain_judge_scan(rulenode_state *st, int32_t tried, int32_t k
 
 /* A draw's match, taken out of the list as the reference does (rng_next_max's arithmetic on the
    generator's `value`; the last match moves into its slot), its mask bit cleared. */
-static inline __attribute__((always_inline)) match plain_take(match *list, int32_t *count, uint64_t *mask, int32_t value)
+static inline __attribute__((always_inline)) match plain_take(match *list, int32_t *count, uint64_t *mask, int32_t value, bool masked)
 {
     const int32_t k = (int32_t)(value * (1.0 / RNG_MBIG) * *count);
     const match m = list[k];
     list[k] = list[--*count];
-    mask[m >> 6] &= ~((uint64_t)1 << (m & 63));
+    if (masked) mask[m >> 6] &= ~((uint64_t)1 << (m & 63));
     return m;
 }
 
@@ -369,7 +383,7 @@ static inline __attribute__((always_inline)) void plain_scan(run_state *r, const
             for (int32_t k = from; k < to; k++) {
                 /* One unsigned compare per axis tests both ends. */
                 if (!plain_inside(p, &entries[k], x, y, z)) continue;
-                count = plain_add(&entries[k], i, state, mask, list, count, bits, pool);
+                count = plain_add(&entries[k], i, state, mask, list, count, bits, pool, true);
             }
             st->match_count = count;
         }
@@ -404,7 +418,7 @@ static inline __attribute__((always_inline)) bool plain_step(run_state *r, const
     const plain_cell *pool = p->pool;
     int32_t count = st->match_count;
     while (count > 0) {
-        const match m = plain_take(list, &count, mask, rng_next(random));
+        const match m = plain_take(list, &count, mask, rng_next(random), true);
         const plain_rule pr = rules[m & rule_mask];
         const int32_t at = (int32_t)(m >> bits);
         if (!plain_fits(pr.test, pool, state, at, at)) continue;
@@ -448,13 +462,18 @@ static long plain_repeat_general(run_state *r, const rulenode *rn, const one_pla
    other cell, or two (`two`): branch-free, as plain_scan_inside, without the pool. */
 static inline __attribute__((always_inline)) int32_t plain_scan_inside_one(const plain_entry *e, const plain_entry *end, int32_t i,
                                                                            const uint8_t *state, uint64_t *mask, match *list,
-                                                                           int32_t count, int bits, bool two)
+                                                                           int32_t count, int bits, bool two, bool masked)
 {
     const uint32_t ib = (uint32_t)i << bits;
     for (; e < end; e++) {
         const match m = ib - e->moff;
         uint64_t fits = (e->test.a.wave >> state[i + e->test.a.offset]) & 1;
         if (two) fits &= e->test.b.wave >> state[i + e->test.b.offset];
+        if (!masked) {
+            list[count] = m;
+            count += (int32_t)(fits & 1);
+            continue;
+        }
         uint64_t *word = &mask[m >> 6];
         const uint64_t w = *word, added = w | ((uint64_t)1 << (m & 63) & -fits);
         list[count] = m;
@@ -471,7 +490,7 @@ static inline __attribute__((always_inline)) int32_t plain_scan_inside_one(const
    inline, `inline_branching`), and entry by entry with bounds tests near the edges. */
 static inline __attribute__((always_inline)) int32_t plain_scan_cell(const rulenode *rn, const one_plain *p, const run_state *r, uint8_t value,
                                                                     int32_t i, bool branch_free, bool inline_branching, const uint8_t *state,
-                                                                    uint64_t *mask, match *list, int32_t count)
+                                                                    uint64_t *mask, match *list, int32_t count, bool masked)
 {
     const int bits = rn->rule_bits;
     int xyz[3];
@@ -479,14 +498,18 @@ static inline __attribute__((always_inline)) int32_t plain_scan_cell(const rulen
     const plain_entry *e = p->entries + rn->shift_start[value], *e_end = p->entries + rn->shift_start[value + 1];
     if (!inside) {
         for (; e < e_end; e++)
-            if (plain_inside(p, e, xyz[0], xyz[1], xyz[2])) count = plain_add(e, i, state, mask, list, count, bits, p->pool);
+            if (plain_inside(p, e, xyz[0], xyz[1], xyz[2])) count = plain_add(e, i, state, mask, list, count, bits, p->pool, masked);
         return count;
     }
     if (!branch_free)
-        return inline_branching ? plain_scan_two_branching(e, e_end, i, state, mask, list, count, bits, p->pool)
+        return inline_branching || !masked ? plain_scan_two_branching(e, e_end, i, state, mask, list, count, bits, p->pool, masked)
                                 : plain_scan_inside_branching(e, e_end, i, state, mask, list, count, bits, p->pool);
-    if (p->test_size[value] == PLAIN_TEST_ONE) return plain_scan_inside_one(e, e_end, i, state, mask, list, count, bits, false);
-    if (p->test_size[value] == PLAIN_TEST_TWO) return plain_scan_inside_one(e, e_end, i, state, mask, list, count, bits, true);
+    if (p->test_size[value] == PLAIN_TEST_ONE) return plain_scan_inside_one(e, e_end, i, state, mask, list, count, bits, false, masked);
+    if (p->test_size[value] == PLAIN_TEST_TWO) return plain_scan_inside_one(e, e_end, i, state, mask, list, count, bits, true, masked);
+    if (!masked) {
+        for (; e < e_end; e++) count = plain_add(e, i, state, mask, list, count, bits, p->pool, false);
+        return count;
+    }
     return plain_scan_inside(e, e_end, i, state, mask, list, count, bits, p->pool);
 }
 
@@ -537,7 +560,7 @@ static inline __attribute__((always_inline)) int32_t plain_scan_cell(const rulen
    end). Exactly the steps plain_step and run_step_close make; no observer listens. The counters
    that move by one a step (the run's, the node's, the streak) are set from `made` at the end. */
 static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st,
-                                                                    long max_steps, bool batched)
+                                                                    long max_steps, bool batched, bool masked)
 {
     uint8_t *const state = r->state;
     const int bits = rn->rule_bits;
@@ -581,7 +604,7 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
                 cap = st->match_cap;
             }
             const int32_t before = count;
-            count = plain_scan_cell(rn, p, r, value, i, branch_free, false, state, mask, list, count);
+            count = plain_scan_cell(rn, p, r, value, i, branch_free, false, state, mask, list, count, masked);
             tried += (uint32_t)(to - from);
             kept += (uint32_t)(count - before);
         }
@@ -605,7 +628,7 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
             } else {
                 value = rng_step(r->random.seeds, &inext, &inextp);
             }
-            const match m = plain_take(list, &count, mask, value);
+            const match m = plain_take(list, &count, mask, value, masked);
             at = (int32_t)(m >> bits);
             if (plain_fits(p->rules[m & rule_mask].test, p->pool, state, at, at)) {
                 pr = &p->rules[m & rule_mask];
@@ -650,24 +673,28 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
     return made;
 }
 
-static __attribute__((noinline)) long plain_repeat_unbatched(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
-{
-    return plain_repeat_body(r, rn, p, st, max_steps, false);
-}
-
-static __attribute__((noinline)) long plain_repeat_batched(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
-{
-    return plain_repeat_body(r, rn, p, st, max_steps, true);
-}
+/* The loop compiled four ways: batched or not, and with the match mask or without it (a node
+   that finds each match once, one_plain.unmasked). */
+#define PLAIN_REPEAT(NAME, BATCHED, MASKED)                                                                             \
+    static __attribute__((noinline)) long NAME(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps) \
+    {                                                                                                                   \
+        return plain_repeat_body(r, rn, p, st, max_steps, BATCHED, MASKED);                                             \
+    }
+PLAIN_REPEAT(plain_repeat_unbatched, false, true)
+PLAIN_REPEAT(plain_repeat_batched, true, true)
+PLAIN_REPEAT(plain_repeat_unbatched_unmasked, false, false)
+PLAIN_REPEAT(plain_repeat_batched_unmasked, true, false)
+#undef PLAIN_REPEAT
 
 /* The first steps of a call unbatched (many calls make a step or two: a backtracker's), the rest,
    if it goes on, batched. */
 #define PLAIN_UNBATCHED_STEPS 32
 static long plain_repeat_fast(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
 {
-    long made = plain_repeat_unbatched(r, rn, p, st, max_steps < PLAIN_UNBATCHED_STEPS ? max_steps : PLAIN_UNBATCHED_STEPS);
+    const long first = max_steps < PLAIN_UNBATCHED_STEPS ? max_steps : PLAIN_UNBATCHED_STEPS;
+    long made = p->unmasked ? plain_repeat_unbatched_unmasked(r, rn, p, st, first) : plain_repeat_unbatched(r, rn, p, st, first);
     if (made < PLAIN_UNBATCHED_STEPS || made == max_steps || !run_step_begin(r)) return made;
-    return made + plain_repeat_batched(r, rn, p, st, max_steps - made);
+    return made + (p->unmasked ? plain_repeat_batched_unmasked : plain_repeat_batched)(r, rn, p, st, max_steps - made);
 }
 
 long one_plain_repeat(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
@@ -768,7 +795,7 @@ static __attribute__((noinline)) long plain_markov_steps(run_state *r, const rul
                 cap = st->match_cap;
             }
             const int32_t before = count;
-            count = plain_scan_cell(rn, p, r, value, i, branch_free, true, state, mask, list, count);
+            count = plain_scan_cell(rn, p, r, value, i, branch_free, true, state, mask, list, count, true);
             tried += (uint32_t)(to - from);
             kept += (uint32_t)(count - before);
         }
@@ -778,7 +805,7 @@ static __attribute__((noinline)) long plain_markov_steps(run_state *r, const rul
         /* The draw (plain_step). */
         while (count > 0) {
             const int32_t value = rng_step(r->random.seeds, &inext, &inextp);
-            const match m = plain_take(list, &count, mask, value);
+            const match m = plain_take(list, &count, mask, value, true);
             at = (int32_t)(m >> bits);
             if (plain_fits(p->rules[m & rule_mask].test, p->pool, state, at, at)) {
                 pr = &p->rules[m & rule_mask];

@@ -11,6 +11,9 @@ bool one_plain_suits(const rulenode *rn);
    all the scans need, so the node's shift entries and cell pool are freed (NULL after). */
 one_plain *one_plain_new(rulenode *rn, int values);
 void one_plain_free(one_plain *p);
+/* Whether the node finds each match at most once while it is listed (rulenode_finds_once): its
+   fused loop then leaves the match mask alone. */
+void one_plain_set_unmasked(one_plain *p, bool unmasked);
 /* One step (node_kind.go), and steps in a row (node_kind.repeat). */
 bool one_plain_go(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st);
 long one_plain_repeat(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps);

@@ -119,6 +119,11 @@ void *rulenode_state_new(const node *n, const grid_def *g);
 void rulenode_state_free(void *state);
 void rulenode_reset(run_state *r, const node *n, void *state);
 long rulenode_oldest_turn(const void *state);
+/* What the model's changes can be (rulenode_once.c): changes_to[a] bit b when some rule may change
+   a cell from a to b; false when some node is neither a branch nor a rule node without search. */
+bool rulenode_model_changes(const node *const *nodes, int count, uint32_t changes_to[GRID_MAX_VALUES]);
+/* Whether rn finds each match at most once while it is listed, under those changes. */
+bool rulenode_finds_once(const rulenode *rn, const uint32_t changes_to[GRID_MAX_VALUES]);
 
 static inline uint64_t mask_bit(const rulenode_state *st, int ri, int32_t at) { return ((uint64_t)(uint32_t)at << st->mask_bits) | (uint64_t)ri; }
 static inline bool mask_get(const rulenode_state *st, int ri, int32_t at)

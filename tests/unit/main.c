@@ -39,6 +39,7 @@ int main(void)
     failed += run_atomic_tests();
     failed += run_lastnode_tests();
     failed += run_markov_loop_tests();
+    failed += run_once_tests();
     failed += run_anchor_scan_tests();
     failed += run_sort_tests();
     failed += run_tilemap_tests();

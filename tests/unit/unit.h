@@ -53,6 +53,7 @@ int run_lint_tests(void);
 int run_atomic_tests(void);
 int run_lastnode_tests(void);
 int run_markov_loop_tests(void);
+int run_once_tests(void);
 int run_anchor_scan_tests(void);
 int run_sort_tests(void);
 int run_tilemap_tests(void);

@@ -1,0 +1,110 @@
+/* test_once.c — which `one` nodes find each match at most once while it is listed
+   (rulenode_once.c), and that those nodes' fast loop without the match mask (smalti_run_to_end)
+   ends on the grid that step-by-step runs, which keep the mask, end on. */
+#include "unit.h"
+#include <string.h>
+#include "smalti.h"
+#include "../../src/engine/run.h"
+#include "../../src/nodes/rulenode.h"
+
+/* The verdict for the `one` node at `line` of a model. */
+static bool finds_once(const char *xml, int line)
+{
+    smalti_model *m = unit_load(xml, "once.xml", 16, 16, 1, NULL);
+    uint32_t changes_to[GRID_MAX_VALUES];
+    bool known = rulenode_model_changes((const node *const *)m->nodes, m->node_count, changes_to), once = false, seen = false;
+    for (int k = 0; k < m->node_count; k++)
+        if (strcmp(m->nodes[k]->kind->name, "one") == 0 && m->nodes[k]->line == line) {
+            once = known && rulenode_finds_once((const rulenode *)m->nodes[k], changes_to);
+            seen = true;
+        }
+    assert_true(seen);
+    smalti_model_free(m);
+    return once;
+}
+
+static const char *growth_xml = "<one values=\"BW\" in=\"WB\" out=\"WW\" origin=\"True\"/>";
+static const char *maze_growth_xml = "<one values=\"BWA\" in=\"WBB\" out=\"WAW\" origin=\"True\"/>";
+static const char *competition_xml =
+    "<markov values=\"BRGU\">\n"
+    "  <one in=\"B\" out=\"R\" steps=\"1\"/>\n"
+    "  <one in=\"B\" out=\"G\" steps=\"1\"/>\n"
+    "  <one in=\"RB\" out=\"RR\"/>\n"
+    "  <one in=\"GB\" out=\"GG\"/>\n"
+    "</markov>";
+
+static void verdicts(void **state)
+{
+    (void)state;
+    /* Growth: found from its W cell only; B -> W is a cell's one change. */
+    assert_true(finds_once(growth_xml, 1));
+    assert_true(finds_once(maze_growth_xml, 1));
+    /* Two growths from two seeds: each rule's trigger (R, or G) is entered from B only. */
+    assert_true(finds_once(competition_xml, 4));
+    assert_true(finds_once(competition_xml, 5));
+    /* The seeds' rules accept B, which nothing writes, so they have no trigger at all. */
+    assert_true(finds_once(competition_xml, 2));
+    /* A backtracker's walker cell changes again (R -> G, R -> W): R is not final. */
+    const char *backtracker = "<markov values=\"BRGW\" origin=\"True\">\n<one in=\"RBB\" out=\"GGR\"/>\n<one in=\"RGG\" out=\"WWR\"/>\n</markov>";
+    assert_false(finds_once(backtracker, 2));
+    assert_false(finds_once(backtracker, 3));
+    /* A W cell is turned A by another node: W is not final, so a cell may turn W twice. */
+    assert_false(finds_once("<markov values=\"BWA\" origin=\"True\">\n<one in=\"WB\" out=\"WW\"/>\n<one in=\"W\" out=\"A\"/>\n</markov>", 2));
+    /* B -> C -> W: a cell may be logged twice (as C, then W) before one scan, and that scan
+       would see W at both entries. */
+    assert_false(finds_once("<markov values=\"BCW\" origin=\"True\">\n<one in=\"WB\" out=\"WW\"/>\n<one in=\"B\" out=\"C\"/>\n"
+                            "<one in=\"C\" out=\"W\"/>\n</markov>",
+                            2));
+    /* Something writes B as well: the B cell is a second trigger of WB. */
+    assert_false(finds_once("<markov values=\"BWR\" origin=\"True\">\n<one in=\"WB\" out=\"WW\"/>\n<one in=\"R\" out=\"B\"/>\n</markov>", 2));
+    /* A wildcard accepts what any change writes: two triggers. */
+    assert_false(finds_once("<one values=\"BW\" in=\"W*B\" out=\"WWW\" origin=\"True\"/>", 1));
+    /* A node that is not a rule node may write anything. */
+    assert_false(finds_once("<sequence values=\"BWR\" origin=\"True\">\n<one in=\"WB\" out=\"WW\"/>\n"
+                            "<path from=\"W\" to=\"R\" on=\"B\" color=\"R\"/>\n</sequence>",
+                            2));
+}
+
+/* Run by the fast loop in chunks and step by step alongside: the same counter and grid after
+   every chunk, and the same end. */
+static void loop_matches_steps(const char *xml, int mx, int my, int mz, int seed, long chunk)
+{
+    smalti_model *m = unit_load(xml, "once.xml", mx, my, mz, NULL);
+    smalti_run *fast = smalti_run_new(m, seed, NULL), *slow = smalti_run_new(m, seed, NULL);
+    long target = 0;
+    while (!smalti_run_finished(fast)) {
+        target += chunk;
+        long reached = smalti_run_to_end(fast, target);
+        while (smalti_run_counter(slow) < reached && smalti_run_step(slow)) {}
+        assert_int_equal(smalti_run_counter(slow), reached);
+        const unsigned char *a = smalti_run_grid(fast, NULL, NULL, NULL), *b = smalti_run_grid(slow, NULL, NULL, NULL);
+        assert_memory_equal(a, b, (size_t)mx * my * mz);
+        if (reached < target) break;
+    }
+    assert_int_equal(smalti_run_step(slow), 0);
+    assert_true(smalti_run_finished(fast));
+    assert_true(smalti_run_counter(fast) > (long)mx * my * mz / 8);
+    smalti_run_free(fast);
+    smalti_run_free(slow);
+    smalti_model_free(m);
+}
+
+static void unmasked_loop_is_exact(void **state)
+{
+    (void)state;
+    loop_matches_steps(growth_xml, 61, 47, 1, 1, 0x7fffffff);
+    loop_matches_steps(growth_xml, 40, 40, 1, 5, 97);
+    loop_matches_steps(maze_growth_xml, 63, 63, 1, 2, 0x7fffffff);
+    loop_matches_steps(maze_growth_xml, 63, 64, 1, 9, 13);
+    loop_matches_steps(competition_xml, 50, 50, 1, 3, 0x7fffffff);
+    loop_matches_steps("<one values=\"BW\" in=\"WB\" out=\"WW\" origin=\"True\"/>", 17, 13, 11, 4, 200);
+}
+
+int run_once_tests(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(verdicts),
+        cmocka_unit_test(unmasked_loop_is_exact),
+    };
+    return cmocka_run_group_tests_name("once", tests, NULL, NULL);
+}
