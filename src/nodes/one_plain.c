@@ -31,8 +31,12 @@ typedef struct plain_entry {
     plain_test test;
 } plain_entry;
 
+/* A rule's test of a drawn match: its first three cells inline (a maze's rules have three, and
+   a stale draw is a coin toss, so one branch on all three beats one per cell), the rest in the
+   pool. An unused cell tests the corner against every value. */
 typedef struct plain_rule {
-    plain_test test;          /* every input cell */
+    plain_test test;          /* the first two cells and the pool's */
+    plain_cell c;             /* the third */
     int32_t write, write_count; /* writes[write .. write+write_count) */
 } plain_rule;
 
@@ -50,6 +54,7 @@ struct one_plain {
        fused loop neither tests nor keeps its match mask: the other paths still keep it, and the
        bits they leave set are never asked about again. */
     bool unmasked;
+    bool three;          /* some rule has a third cell (plain_rule.c) */
     uint8_t test_size[GRID_MAX_VALUES];
     uint32_t rule_mask;
     int32_t (*top)[3];   /* per rule: the largest corner that keeps it inside, per axis */
@@ -208,6 +213,13 @@ one_plain *one_plain_new(rulenode *rn, int values)
     for (int ri = 0; ri < rn->rule_count; ri++) {
         const rule *rl = rn->rules[ri];
         plain_test_fill(&p->rules[ri].test, p->pool, &used, rl->match, rl->match_count, 0);
+        p->rules[ri].c = (plain_cell){0, UINT32_MAX};
+        if (rl->match_count >= 3) p->three = true;
+        if (rl->match_count == 3) {
+            /* The third cell inline, none in the pool (its pool cell stays, unused). */
+            p->rules[ri].c = (plain_cell){rl->match[2].offset, rl->match[2].wave};
+            p->rules[ri].test.more_count = 0;
+        }
         p->rules[ri].write = w;
         plain_rule_writes(rl, p->writes, &w);
         p->rules[ri].write_count = w - p->rules[ri].write;
@@ -230,6 +242,20 @@ static inline __attribute__((always_inline)) uint64_t plain_fits(plain_test t, c
     if (__builtin_expect(t.more_count > 0, 0) && fits)
         for (const plain_cell *c = pool + t.more, *end = c + t.more_count; c < end; c++)
             if (!((c->wave >> state[corner + c->offset]) & 1)) return 0;
+    return fits;
+}
+
+/* Whether drawn rule pr fits at corner `at`, as 0 or 1: its three inline cells without a branch
+   (`three` false: the node's rules have at most two cells, and the third is not read). */
+static inline __attribute__((always_inline)) uint64_t plain_rule_fits(const plain_rule *pr, const plain_cell *pool, const uint8_t *state,
+                                                                      int32_t at, bool three)
+{
+    const plain_test t = pr->test;
+    uint64_t fits = (t.a.wave >> state[at + t.a.offset]) & (t.b.wave >> state[at + t.b.offset]) & 1;
+    if (three) fits &= pr->c.wave >> state[at + pr->c.offset];
+    if (__builtin_expect(t.more_count > 0, 0) && fits)
+        for (const plain_cell *m = pool + t.more, *end = m + t.more_count; m < end; m++)
+            if (!((m->wave >> state[at + m->offset]) & 1)) return 0;
     return fits;
 }
 
@@ -421,7 +447,7 @@ static inline __attribute__((always_inline)) bool plain_step(run_state *r, const
         const match m = plain_take(list, &count, mask, rng_next(random), true);
         const plain_rule pr = rules[m & rule_mask];
         const int32_t at = (int32_t)(m >> bits);
-        if (!plain_fits(pr.test, pool, state, at, at)) continue;
+        if (!plain_rule_fits(&pr, pool, state, at, true)) continue;
         st->match_count = count;
         for (const plain_write *w = p->writes + pr.write, *end = w + pr.write_count; w < end; w++) {
             const int32_t i = at + w->offset;
@@ -560,7 +586,7 @@ static inline __attribute__((always_inline)) int32_t plain_scan_cell(const rulen
    end). Exactly the steps plain_step and run_step_close make; no observer listens. The counters
    that move by one a step (the run's, the node's, the streak) are set from `made` at the end. */
 static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st,
-                                                                    long max_steps, bool batched, bool masked)
+                                                                    long max_steps, bool batched, bool masked, bool three)
 {
     uint8_t *const state = r->state;
     const int bits = rn->rule_bits;
@@ -630,7 +656,7 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
             }
             const match m = plain_take(list, &count, mask, value, masked);
             at = (int32_t)(m >> bits);
-            if (plain_fits(p->rules[m & rule_mask].test, p->pool, state, at, at)) {
+            if (plain_rule_fits(&p->rules[m & rule_mask], p->pool, state, at, three)) {
                 pr = &p->rules[m & rule_mask];
                 break;
             }
@@ -673,18 +699,29 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
     return made;
 }
 
-/* The loop compiled four ways: batched or not, and with the match mask or without it (a node
-   that finds each match once, one_plain.unmasked). */
-#define PLAIN_REPEAT(NAME, BATCHED, MASKED)                                                                             \
+/* The loop compiled for each way a node can need it: batched or not, with the match mask or
+   without it (a node that finds each match once, one_plain.unmasked), and testing a drawn
+   rule's third cell or not (one_plain.three). */
+typedef long (*plain_repeat_fn)(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps);
+#define PLAIN_REPEAT(NAME, BATCHED, MASKED, THREE)                                                                      \
     static __attribute__((noinline)) long NAME(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps) \
     {                                                                                                                   \
-        return plain_repeat_body(r, rn, p, st, max_steps, BATCHED, MASKED);                                             \
+        return plain_repeat_body(r, rn, p, st, max_steps, BATCHED, MASKED, THREE);                                      \
     }
-PLAIN_REPEAT(plain_repeat_unbatched, false, true)
-PLAIN_REPEAT(plain_repeat_batched, true, true)
-PLAIN_REPEAT(plain_repeat_unbatched_unmasked, false, false)
-PLAIN_REPEAT(plain_repeat_batched_unmasked, true, false)
+PLAIN_REPEAT(plain_repeat_unbatched, false, true, false)
+PLAIN_REPEAT(plain_repeat_batched, true, true, false)
+PLAIN_REPEAT(plain_repeat_unbatched_unmasked, false, false, false)
+PLAIN_REPEAT(plain_repeat_batched_unmasked, true, false, false)
+PLAIN_REPEAT(plain_repeat_unbatched_three, false, true, true)
+PLAIN_REPEAT(plain_repeat_batched_three, true, true, true)
+PLAIN_REPEAT(plain_repeat_unbatched_unmasked_three, false, false, true)
+PLAIN_REPEAT(plain_repeat_batched_unmasked_three, true, false, true)
 #undef PLAIN_REPEAT
+/* [batched][unmasked][three] */
+static const plain_repeat_fn plain_repeats[2][2][2] = {
+    {{plain_repeat_unbatched, plain_repeat_unbatched_three}, {plain_repeat_unbatched_unmasked, plain_repeat_unbatched_unmasked_three}},
+    {{plain_repeat_batched, plain_repeat_batched_three}, {plain_repeat_batched_unmasked, plain_repeat_batched_unmasked_three}},
+};
 
 /* The first steps of a call unbatched (many calls make a step or two: a backtracker's), the rest,
    if it goes on, batched. */
@@ -692,9 +729,9 @@ PLAIN_REPEAT(plain_repeat_batched_unmasked, true, false)
 static long plain_repeat_fast(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
 {
     const long first = max_steps < PLAIN_UNBATCHED_STEPS ? max_steps : PLAIN_UNBATCHED_STEPS;
-    long made = p->unmasked ? plain_repeat_unbatched_unmasked(r, rn, p, st, first) : plain_repeat_unbatched(r, rn, p, st, first);
+    long made = plain_repeats[0][p->unmasked][p->three](r, rn, p, st, first);
     if (made < PLAIN_UNBATCHED_STEPS || made == max_steps || !run_step_begin(r)) return made;
-    return made + (p->unmasked ? plain_repeat_batched_unmasked : plain_repeat_batched)(r, rn, p, st, max_steps - made);
+    return made + plain_repeats[1][p->unmasked][p->three](r, rn, p, st, max_steps - made);
 }
 
 long one_plain_repeat(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
@@ -807,7 +844,7 @@ static __attribute__((noinline)) long plain_markov_steps(run_state *r, const rul
             const int32_t value = rng_step(r->random.seeds, &inext, &inextp);
             const match m = plain_take(list, &count, mask, value, true);
             at = (int32_t)(m >> bits);
-            if (plain_fits(p->rules[m & rule_mask].test, p->pool, state, at, at)) {
+            if (plain_rule_fits(&p->rules[m & rule_mask], p->pool, state, at, true)) {
                 pr = &p->rules[m & rule_mask];
                 break;
             }
