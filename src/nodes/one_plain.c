@@ -347,12 +347,15 @@ static inline __attribute__((always_inline)) int32_t plain_scan_two_branching(co
     return count;
 }
 
-/* Which of the two scans to use: branch-free while about as many candidates fit as not (then
-   a branch would be mispredicted often), branching otherwise; judged every 1024 candidates. */
+/* Which of the two scans to use: branch-free while between a quarter and three quarters of the
+   candidates fit (then a branch would be mispredicted often), branching otherwise; judged every
+   1024 candidates. The branch-free scan pays a mask update for every candidate: with an eighth
+   to seven eighths, MazeBacktracker took it for one child and ran 8 % more instructions, about
+   1.5 % slower. */
 static inline void plain_judge(uint32_t *tried, uint32_t *kept, bool *branch_free)
 {
     if (*tried < 1024) return;
-    *branch_free = *kept * 8 > *tried && *kept * 8 < *tried * 7;
+    *branch_free = *kept * 4 > *tried && *kept * 4 < *tried * 3;
     *tried = *kept = 0;
 }
 
