@@ -54,7 +54,7 @@ struct one_plain {
        fused loop neither tests nor keeps its match mask: the other paths still keep it, and the
        bits they leave set are never asked about again. */
     bool unmasked;
-    bool three;          /* some rule has a third cell (plain_rule.c) */
+    bool three;          /* some rule has a third cell, which plain_rule_fits must test */
     uint8_t test_size[GRID_MAX_VALUES];
     uint32_t rule_mask;
     int32_t (*top)[3];   /* per rule: the largest corner that keeps it inside, per axis */
@@ -273,7 +273,8 @@ static bool plain_reserve(run_state *r, rulenode_state *st, int32_t need)
 }
 
 /* Test one shift entry of the changed cell i: append its match at list[count] and return the new
-   count, which moved only if the match fits and was not already listed. */
+   count, which moved only if the match fits and was not already listed (`masked`; without the
+   mask, if it fits). */
 static inline __attribute__((always_inline)) int32_t plain_add(const plain_entry *entry, int32_t i, const uint8_t *state, uint64_t *mask,
                                                                match *list, int32_t count, int bits, const plain_cell *pool, bool masked)
 {
@@ -367,7 +368,7 @@ static inline void plain_judge_scan(rulenode_state *st, int32_t tried, int32_t k
 }
 
 /* A draw's match, taken out of the list as the reference does (rng_next_max's arithmetic on the
-   generator's `value`; the last match moves into its slot), its mask bit cleared. */
+   generator's `value`; the last match moves into its slot), its mask bit cleared (`masked`). */
 static inline __attribute__((always_inline)) match plain_take(match *list, int32_t *count, uint64_t *mask, int32_t value, bool masked)
 {
     const int32_t k = (int32_t)(value * (1.0 / RNG_MBIG) * *count);
