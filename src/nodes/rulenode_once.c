@@ -21,7 +21,9 @@
      cell logged twice before a scan would be scanned twice with its final value).
    A match the whole-grid scan found had its trigger cell in A already, so no later change
    finds it again. The rules' writes stand for every change only when every node of the model
-   is a branch or a rule node without search; any other node may write anything. */
+   is a branch or a rule node without search; any other node may write anything. A rule node's
+   observations count as changes too (from each observed value to its `from`): they are not
+   logged, but a cell they change may come back to a trigger's values. */
 
 bool rulenode_model_changes(const node *const *nodes, int count, uint32_t changes_to[GRID_MAX_VALUES])
 {
@@ -32,6 +34,13 @@ bool rulenode_model_changes(const node *const *nodes, int count, uint32_t change
         if (kind != &node_kind_one && kind != &node_kind_all && kind != &node_kind_prl) return false;
         const rulenode *rn = (const rulenode *)nodes[n];
         if (rn->search) return false;
+        /* An observation turns its cells into its `from` value, unlogged: not a change any scan
+           sees, but one that may take a cell out of a trigger's values and let it come back. */
+        if (rn->observations)
+            for (int v = 0; v < GRID_MAX_VALUES; v++) {
+                const observation *o = &rn->observations[v];
+                if (o->present && o->from != v && o->from < GRID_MAX_VALUES) changes_to[v] |= 1u << o->from;
+            }
         for (int ri = 0; ri < rn->rule_count; ri++) {
             const rule *rl = rn->rules[ri];
             if (rl->imx != rl->omx || rl->imy != rl->omy || rl->imz != rl->omz) return false;

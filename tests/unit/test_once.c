@@ -59,6 +59,10 @@ static void verdicts(void **state)
     assert_false(finds_once("<markov values=\"BWR\" origin=\"True\">\n<one in=\"WB\" out=\"WW\"/>\n<one in=\"R\" out=\"B\"/>\n</markov>", 2));
     /* A wildcard accepts what any change writes: two triggers. */
     assert_false(finds_once("<one values=\"BW\" in=\"W*B\" out=\"WWW\" origin=\"True\"/>", 1));
+    /* An observation turns W cells into R (unlogged): W is not final. */
+    assert_false(finds_once("<sequence values=\"BWR\" origin=\"True\">\n<one in=\"WB\" out=\"WW\" steps=\"5\"/>\n"
+                            "<one in=\"RB\" out=\"RR\"><observe value=\"W\" from=\"R\" to=\"R\"/></one>\n</sequence>",
+                            2));
     /* A node that is not a rule node may write anything. */
     assert_false(finds_once("<sequence values=\"BWR\" origin=\"True\">\n<one in=\"WB\" out=\"WW\"/>\n"
                             "<path from=\"W\" to=\"R\" on=\"B\" color=\"R\"/>\n</sequence>",
