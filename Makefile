@@ -64,7 +64,7 @@ help:
 	@echo "make run      render every bundled model in models/ to out/"
 	@echo "make test     unit tests, bad-input, CLI and docs tests, conformance, sanitizer build"
 	@echo "make docs-test  run every model, program and link of README.md and docs/"
-	@echo "make bench    speed and memory figures; BASELINE=OLD: the heavy rows side by side with OLD"
+	@echo "make bench    speed and memory figures; BASELINE=OLD: the heavy rows side by side with OLD (INSTR=1: and their instructions)"
 	@echo "make bench-floor  Growth, MazeGrowth, MazeBacktracker beside a hand-written program of each"
 	@echo "make fuzz     each libFuzzer target for FUZZ_TIME seconds (default 60); make fuzz-ci: 30 s each"
 	@echo "make screenshot  docs/viewer.png and docs/studio.png: the trace viewer and studio on models/dungeon.xml"

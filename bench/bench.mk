@@ -28,10 +28,11 @@ bench-floor: smalti $(BUILD)/floor $(BUILD)/runtime
 floor-check: smalti $(BUILD)/floor
 	@sh bench/floor.sh check ./smalti $(BUILD)/floor
 
-# With BASELINE=OLD_BINARY, only the side-by-side comparison of the heavy rows (bench/side.sh).
+# With BASELINE=OLD_BINARY, only the side-by-side comparison of the heavy rows (bench/side.sh);
+# INSTR=1 adds each row's instructions under callgrind.
 ifdef BASELINE
 bench: smalti $(BUILD)/runtime
-	@RUNTIME=$(BUILD)/runtime sh bench/side.sh "$(BASELINE)" ./smalti
+	@RUNTIME=$(BUILD)/runtime INSTR=$(INSTR) sh bench/side.sh "$(BASELINE)" ./smalti
 else
 bench: smalti $(BUILD)/bench $(BUILD)/wfc_bench $(BUILD)/trace_bench $(BROWSER_MODULES)
 	@sh bench/run.sh

@@ -3,6 +3,8 @@
 # alternation (whole processes timed by bench/runtime.c, median of 5, peak memory), with the ratio, after checking that both
 # write identical outputs (text grids; the header's
 # grid and steps-limit lines aside). Usage: sh bench/side.sh OLD [NEW]; RUNS=N for the count.
+# INSTR=1 also counts each row's instructions, one process per binary under callgrind (which
+# does not move with load as times do; about 15 minutes more on the 2-core machine).
 set -e
 OLD=$1
 NEW=${2:-./smalti}
@@ -11,9 +13,11 @@ CORPUS=${SMALTI_MJ_CORPUS:-../shared/mj}
 SAMPLES=${SMALTI_WFC_SAMPLES:-../shared/wfc}
 OUT=build/side
 RUNTIME=${RUNTIME:-build/runtime}
+INSTR=${INSTR:-0}
 if [ -z "$OLD" ] || [ ! -x "$OLD" ]; then echo "bench side: BASELINE must name an executable binary" >&2; exit 2; fi
 if [ ! -x "$RUNTIME" ]; then echo "bench side: $RUNTIME not built (make bench builds it)" >&2; exit 2; fi
 if [ ! -d "$CORPUS/models" ]; then echo "bench side: skipped: corpus not found at $CORPUS"; exit 0; fi
+if [ "$INSTR" = 1 ] && ! command -v valgrind >/dev/null; then echo "bench side: INSTR=1 needs valgrind (apt-get install valgrind)" >&2; exit 2; fi
 rm -rf "$OUT"; mkdir -p "$OUT"
 
 # time_one SIDE CMD... : one whole process, timed from fork to exit by bench/runtime.c (as
@@ -24,12 +28,25 @@ time_one() {
     "$RUNTIME" "$OUT/$side.times" "$@" || { echo "bench side: failed: $*" >&2; cat "$OUT/$side.times.err" >&2; exit 4; }
 }
 
+# instructions CMD... : the instructions one process of CMD runs, in millions, under callgrind
+# (empty without INSTR=1)
+instructions() {
+    [ "$INSTR" = 1 ] || return 0
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+        sed -n 's/.*Collected : \([0-9]*\).*/\1/p' | awk '{ printf "%.1f", $1 / 1e6 }'
+}
+
 # median FILE COLUMN : the median of a column of numbers
 median() { awk -v c="$2" '{ print $c }' "$1" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 printf 'side by side: old %s, new %s, %s alternating whole processes each, median\n' "$OLD" "$NEW" "$RUNS"
-printf '%-34s %10s %10s %7s %9s %9s  %s\n' row old_ms new_ms ratio old_MiB new_MiB output
+if [ "$INSTR" = 1 ]; then
+    printf '%-34s %10s %10s %7s %9s %9s %10s %10s %7s  %s\n' row old_ms new_ms ratio old_MiB new_MiB old_Minstr new_Minstr ratio output
+else
+    printf '%-34s %10s %10s %7s %9s %9s  %s\n' row old_ms new_ms ratio old_MiB new_MiB output
+fi
 bad=0
+old_instr='' new_instr=''
 # row LABEL MODEL X Y Z STEPS : one corpus model, text output
 row() {
     label=$1 model=$2 x=$3 y=$4 z=$5 steps=$6
@@ -45,12 +62,16 @@ row() {
     # limit, and the last grid's sides for a model whose wfc node scales the grid); all else counts.
     if grep -Ev '^(steps-limit|grid) ' "$OUT/old.txt" >"$OUT/old.cmp" && grep -Ev '^(steps-limit|grid) ' "$OUT/new.txt" >"$OUT/new.cmp" &&
         cmp -s "$OUT/old.cmp" "$OUT/new.cmp"; then same=identical; else same=DIFFERENT; bad=1; fi
+    old_instr=$(instructions "$OLD" "$@" -o "$OUT/old.txt") new_instr=$(instructions "$NEW" "$@" -o "$OUT/new.txt")
     report "$label" "$same"
 }
 report() {
     awk -v l="$1" -v o="$(median "$OUT/old.times" 1)" -v n="$(median "$OUT/new.times" 1)" \
         -v om="$(median "$OUT/old.times" 2)" -v nm="$(median "$OUT/new.times" 2)" -v s="$2" \
-        'BEGIN { printf "%-34s %10.1f %10.1f %6.2fx %9.1f %9.1f  %s\n", l, o / 1000, n / 1000, (n > 0 ? o / n : 0), om / 1024, nm / 1024, s }'
+        -v oi="$old_instr" -v ni="$new_instr" \
+        'BEGIN { printf "%-34s %10.1f %10.1f %6.2fx %9.1f %9.1f", l, o / 1000, n / 1000, (n > 0 ? o / n : 0), om / 1024, nm / 1024
+                 if (oi != "") printf " %10.1f %10.1f %6.2fx", oi, ni, (ni > 0 ? oi / ni : 0)
+                 printf "  %s\n", s }'
 }
 row "Growth 1023^2"                  Growth 1023 1023 1 0
 row "Growth 511^2"                   Growth 511 511 1 0
@@ -85,6 +106,9 @@ wfc_row() {
         k=$((k + 1))
     done
     written=$(ls "$OUT/new.wfc" | wc -l)
+    rm -rf "$OUT/old.i" "$OUT/new.i"
+    old_instr=$(instructions "$OLD" wfc "$OUT/case.xml" --samples "$SAMPLES" --runs 10 --tries 1 -q -o "$OUT/old.i")
+    new_instr=$(instructions "$NEW" wfc "$OUT/case.xml" --samples "$SAMPLES" --runs 10 --tries 1 -q -o "$OUT/new.i")
     if diff -r "$OUT/old.wfc" "$OUT/new.wfc" >/dev/null; then same="identical ($written/10 written)"; else same=DIFFERENT; bad=1; fi
     report "$label" "$same"
 }
