@@ -1,4 +1,4 @@
-/* support.c — helpers the unit test groups share: loading a model that must load, laying a picture over a run's grid. */
+/* support.c — helpers the unit test groups share: loading a model that must load, laying a picture over a run's grid, running the fast loops beside step-by-step runs. */
 #include "unit.h"
 #include <stdlib.h>
 #include <string.h>
@@ -65,4 +65,30 @@ char *unit_run_picture(const char *xml, const char *name, int mx, int my, int mz
     smalti_run_free(run);
     smalti_model_free(m);
     return out;
+}
+
+long unit_loop_matches_steps(const char *xml, int mx, int my, int mz, int seed, long chunk)
+{
+    smalti_model *m = unit_load(xml, "loop.xml", mx, my, mz, NULL);
+    smalti_run *fast = smalti_run_new(m, seed, NULL), *slow = smalti_run_new(m, seed, NULL);
+    long target = 0;
+    while (!smalti_run_finished(fast)) {
+        target += chunk;
+        long reached = smalti_run_to_end(fast, target);
+        while (smalti_run_counter(slow) < reached && smalti_run_step(slow)) {}
+        assert_int_equal(smalti_run_counter(slow), reached);
+        assert_memory_equal(smalti_run_grid(fast, NULL, NULL, NULL), smalti_run_grid(slow, NULL, NULL, NULL), (size_t)mx * my * mz);
+        long streak_fast = -1, streak_slow = -2;
+        assert_int_equal(smalti_run_last_node(fast, &streak_fast), smalti_run_last_node(slow, &streak_slow));
+        assert_int_equal(streak_fast, streak_slow);
+        if (reached < target) break;
+    }
+    assert_int_equal(smalti_run_step(slow), 0);
+    assert_true(smalti_run_finished(fast));
+    assert_int_equal(smalti_run_error(fast, NULL), 0);
+    long steps = smalti_run_counter(fast);
+    smalti_run_free(fast);
+    smalti_run_free(slow);
+    smalti_model_free(m);
+    return steps;
 }

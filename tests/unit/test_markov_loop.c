@@ -15,38 +15,11 @@ static const char *limited_xml =
     "  <one in=\"RB\" out=\"WR\"/>\n"
     "</markov>";
 
-static void same_grid(const smalti_run *a, const smalti_run *b)
-{
-    int mx, my, mz;
-    const unsigned char *ga = smalti_run_grid(a, &mx, &my, &mz), *gb = smalti_run_grid(b, NULL, NULL, NULL);
-    assert_memory_equal(ga, gb, (size_t)mx * my * mz);
-}
-
-/* Run in chunks of `chunk` steps by the loop, and step by step alongside, comparing the grid,
-   the counter and the last node and its streak after every chunk. */
+/* Run in chunks of `chunk` steps by the loop, and step by step alongside (unit_loop_matches_steps),
+   making at least `least_steps`. */
 static void loop_matches_steps(const char *xml, int size, int seed, long chunk, long least_steps)
 {
-    smalti_model *m = unit_load(xml, "markov_loop.xml", size, size, 1, NULL);
-    smalti_run *fast = smalti_run_new(m, seed, NULL), *slow = smalti_run_new(m, seed, NULL);
-    long target = 0;
-    while (!smalti_run_finished(fast)) {
-        target += chunk;
-        long reached = smalti_run_to_end(fast, target);
-        while (smalti_run_counter(slow) < reached && smalti_run_step(slow)) {}
-        assert_int_equal(smalti_run_counter(slow), reached);
-        same_grid(fast, slow);
-        long streak_fast = -1, streak_slow = -2;
-        assert_int_equal(smalti_run_last_node(fast, &streak_fast), smalti_run_last_node(slow, &streak_slow));
-        assert_int_equal(streak_fast, streak_slow);
-        if (reached < target) break;
-    }
-    assert_int_equal(smalti_run_step(slow), 0);
-    assert_true(smalti_run_finished(fast));
-    assert_true(smalti_run_counter(fast) >= least_steps);
-    assert_int_equal(smalti_run_error(fast, NULL), 0);
-    smalti_run_free(fast);
-    smalti_run_free(slow);
-    smalti_model_free(m);
+    assert_true(unit_loop_matches_steps(xml, size, size, 1, seed, chunk) >= least_steps);
 }
 
 static void backtracker_to_its_end(void **state)

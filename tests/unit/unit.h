@@ -17,6 +17,10 @@ void unit_lay_picture(smalti_run *run, const char *picture);
    NULL) the steps in which a node acted. The run must end without an error. */
 char *unit_run_picture(const char *xml, const char *name, int mx, int my, int mz, const char *picture, int seed,
                        long *acting_steps);
+/* Run a model by the fast loops (smalti_run_to_end) in chunks of `chunk` steps and step by step
+   (smalti_run_step) alongside, to its end: after every chunk the same counter, grid, last node
+   and streak. Returns the steps made. */
+long unit_loop_matches_steps(const char *xml, int mx, int my, int mz, int seed, long chunk);
 
 int run_rng_tests(void);
 int run_rule_tests(void);
