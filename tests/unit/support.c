@@ -1,4 +1,5 @@
-/* support.c — helpers the unit test groups share: loading a model that must load, laying a picture over a run's grid, running the fast loops beside step-by-step runs. */
+/* support.c — helpers the unit test groups share: loading a model that must load, laying a picture over
+   a run's grid, running the fast loops beside step-by-step runs. */
 #include "unit.h"
 #include <stdlib.h>
 #include <string.h>
