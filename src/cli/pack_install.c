@@ -150,9 +150,10 @@ int cmd_pack_install(int argc, char **argv)
                put back if the rename fails. */
             char old[4500];
             snprintf(old, sizeof old, "%s/.%s.old-XXXXXX", dir, man->version);
-            bool moved = false;
+            bool moved = false, made_old = false;
             if (lstat(target, &st) == 0) {
-                moved = mkdtemp(old) && rename(target, old) == 0;
+                made_old = mkdtemp(old) != NULL;
+                moved = made_old && rename(target, old) == 0;
                 if (!moved) {
                     error_set(&err, SMALTI_ERR_IO, target, 0, "cannot replace it: %s", strerror(errno));
                     rc = EXIT_IO;
@@ -165,7 +166,9 @@ int cmd_pack_install(int argc, char **argv)
                 moved = false;
             }
             if (rc != EXIT_OK) remove_tree(temp);
-            if (old[strlen(old) - 1] != 'X') remove_tree(old); /* the replaced version, or mkdtemp's empty folder */
+            /* The replaced version, or mkdtemp's empty folder. (Not told by the name's last
+               letter: mkdtemp's random letters may end in X, one time in 62.) */
+            if (made_old) remove_tree(old);
         }
     }
     if (rc != EXIT_OK) print_error(&err);
@@ -198,10 +201,11 @@ int cmd_pack_uninstall(int argc, char **argv)
     /* Out of sight by one rename, then removed. */
     const char *slash = strrchr(target, '/');
     snprintf(aside, sizeof aside, "%.*s/.%s.gone-XXXXXX", (int)(slash - target), target, slash + 1);
-    if (!mkdtemp(aside) || rename(target, aside) != 0) {
+    const bool made_aside = mkdtemp(aside) != NULL;
+    if (!made_aside || rename(target, aside) != 0) {
         error_set(&err, SMALTI_ERR_IO, target, 0, "cannot remove it: %s", strerror(errno));
         print_error(&err);
-        if (aside[strlen(aside) - 1] != 'X') rmdir(aside);
+        if (made_aside) rmdir(aside);
         return EXIT_IO;
     }
     remove_tree(aside);
