@@ -317,31 +317,48 @@ static inline __attribute__((always_inline)) void rulenode_scan_rule_planes(run_
         }
 }
 
+/* The cells holding each value, counted once per whole-grid scan and shared by its rules: per
+   value, how many (at most the anchor limit and one; -1 until counted) and, when counted, where
+   (ascending). rulenode_anchors_free releases the lists. */
+typedef struct rulenode_anchors {
+    int32_t counts[GRID_MAX_VALUES];
+    int32_t *cells[GRID_MAX_VALUES];
+} rulenode_anchors;
+
+static inline void rulenode_anchors_init(rulenode_anchors *a)
+{
+    for (int v = 0; v < GRID_MAX_VALUES; v++) {
+        a->counts[v] = -1;
+        a->cells[v] = NULL;
+    }
+}
+void rulenode_anchors_free(rulenode_anchors *a);
+
 /* Scan rule ri of the whole grid from the cells holding the value of its rarest single-valued
    input cell, when few enough hold it, adding the matches in the lattice scan's order; false
-   (nothing added) when none is rare enough. value_counts: per value, how many cells hold it
-   (at most the limit and one), -1 until counted; shared by the rules of one scan. */
-bool rulenode_scan_rule_anchored(run_state *r, const rulenode *rn, rulenode_state *st, int ri, rulenode_add_fn add, int32_t *value_counts);
+   (nothing added) when none is rare enough. */
+bool rulenode_scan_rule_anchored(run_state *r, const rulenode *rn, rulenode_state *st, int ri, rulenode_add_fn add, rulenode_anchors *anchors);
 
 static inline __attribute__((always_inline)) void rulenode_scan_all(run_state *r, const rulenode *rn, rulenode_state *st, rulenode_add_fn add)
 {
     st->match_count = 0;
-    int32_t value_counts[GRID_MAX_VALUES];
-    for (int v = 0; v < GRID_MAX_VALUES; v++) value_counts[v] = -1;
+    rulenode_anchors found;
+    rulenode_anchors_init(&found);
     bool synced = false;
     /* Anchors save building the bitplanes; once built and current, bringing them up to date is
        cheaper than counting a value over the grid (a node reset in a loop scans again and again). */
     const bool anchors = !r->planes.bits || !r->planes.valid;
     for (int ri = 0; ri < rn->rule_count && !r->out_of_memory; ri++) {
-        if (anchors && rulenode_scan_rule_anchored(r, rn, st, ri, add, value_counts)) continue;
+        if (anchors && rulenode_scan_rule_anchored(r, rn, st, ri, add, &found)) continue;
         if (!synced) {
             planes_sync(r);
             synced = true;
-            if (r->out_of_memory) return;
+            if (r->out_of_memory) break;
         }
         if (planes_fit(rn->rules[ri])) rulenode_scan_rule_planes(r, rn, st, ri, add);
         else rulenode_scan_rule_cells(r, rn, st, ri, add);
     }
+    rulenode_anchors_free(&found);
 }
 
 /* The shared first half of a step: the step limit, then collecting matches

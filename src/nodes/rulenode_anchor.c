@@ -27,15 +27,25 @@ static const uint8_t *find_value(const uint8_t *p, const uint8_t *end, uint8_t v
     return NULL;
 }
 
-/* How many cells hold v, up to limit + 1. */
-static int32_t count_value(const uint8_t *state, int32_t cells, uint8_t v, int32_t limit)
+/* Count the cells holding v, up to limit + 1, and list them in a->cells[v] (false: out of memory). */
+static bool anchors_count(rulenode_anchors *a, const uint8_t *state, int32_t cells, uint8_t v, int32_t limit)
 {
+    int32_t *list = mem_malloc((size_t)(limit + 1) * sizeof *list);
+    if (!list) return false;
     int32_t n = 0;
-    for (const uint8_t *p = find_value(state, state + cells, v); p && n <= limit; p = find_value(p + 1, state + cells, v)) n++;
-    return n;
+    for (const uint8_t *p = find_value(state, state + cells, v); p && n <= limit; p = find_value(p + 1, state + cells, v))
+        list[n++] = (int32_t)(p - state);
+    a->counts[v] = n;
+    a->cells[v] = list;
+    return true;
 }
 
-bool rulenode_scan_rule_anchored(run_state *r, const rulenode *rn, rulenode_state *st, int ri, rulenode_add_fn add, int32_t *value_counts)
+void rulenode_anchors_free(rulenode_anchors *a)
+{
+    for (int v = 0; v < GRID_MAX_VALUES; v++) mem_free(a->cells[v]);
+}
+
+bool rulenode_scan_rule_anchored(run_state *r, const rulenode *rn, rulenode_state *st, int ri, rulenode_add_fn add, rulenode_anchors *anchors)
 {
     const rule *rl = rn->rules[ri];
     const int MX = r->mx, MY = r->my, MZ = r->mz, imx = rl->imx, imy = rl->imy, imz = rl->imz;
@@ -48,9 +58,9 @@ bool rulenode_scan_rule_anchored(run_state *r, const rulenode *rn, rulenode_stat
         const uint32_t wave = rl->input[k];
         if (wave == 0 || (wave & (wave - 1))) continue;
         const uint8_t v = (uint8_t)__builtin_ctz(wave);
-        if (value_counts[v] < 0) value_counts[v] = count_value(r->state, r->cells, v, limit);
-        if (value_counts[v] < fewest) {
-            fewest = value_counts[v];
+        if (anchors->counts[v] < 0 && !anchors_count(anchors, r->state, r->cells, v, limit)) return false;
+        if (anchors->counts[v] < fewest) {
+            fewest = anchors->counts[v];
             anchor = k;
         }
     }
@@ -63,9 +73,9 @@ bool rulenode_scan_rule_anchored(run_state *r, const rulenode *rn, rulenode_stat
     const int32_t plane = MX * MY;
     const int64_t cell_count = (int64_t)imx * imy * imz;
     int32_t n = 0;
-    const uint8_t *const end = r->state + r->cells;
-    for (const uint8_t *p = find_value(r->state, end, v); p && n < fewest; p = find_value(p + 1, end, v)) {
-        const int32_t i = (int32_t)(p - r->state);
+    const int32_t *const cells = anchors->cells[v];
+    for (int32_t k = 0; k < fewest; k++) {
+        const int32_t i = cells[k];
         const int cx = i % MX - ax, cy = i / MX % MY - ay, cz = i / plane - az;
         if (cx < 0 || cy < 0 || cz < 0 || cx > MX - imx || cy > MY - imy || cz > MZ - imz) continue;
         if (!rule_matches(rl, r->state, cx + cy * MX + cz * plane)) continue;
