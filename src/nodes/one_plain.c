@@ -564,10 +564,22 @@ static inline __attribute__((always_inline)) int32_t plain_scan_cell(const rulen
         count = st->match_count;                                                                                        \
         cap = st->match_cap;                                                                                            \
     } while (0)
-/* Apply the drawn rule pr at corner `at`: write the cells it changes and log them. */
+/* Apply the drawn rule pr at corner `at`: write the cells it changes and log them. The log's room
+   is checked once for all the rule's writes; only when it must grow are they written one by one
+   beside the growth (whose failure leaves the rest unlogged, as run_change does). */
 #define PLAIN_APPLY()                                                                                                   \
     do {                                                                                                                \
-        for (const plain_write *w = p->writes + pr->write, *end = w + pr->write_count; w < end; w++) {                  \
+        const plain_write *w = p->writes + pr->write, *const w_end = w + pr->write_count;                               \
+        if (__builtin_expect(ccap - clen >= pr->write_count, 1)) {                                                      \
+            for (; w < w_end; w++) {                                                                                    \
+                const int32_t i = at + w->offset;                                                                       \
+                if (state[i] == w->value) continue;                                                                     \
+                state[i] = (uint8_t)w->value;                                                                           \
+                changes[clen++] = i;                                                                                    \
+            }                                                                                                           \
+            break;                                                                                                      \
+        }                                                                                                               \
+        for (; w < w_end; w++) {                                                                                        \
             const int32_t i = at + w->offset;                                                                           \
             if (state[i] == w->value) continue;                                                                         \
             state[i] = (uint8_t)w->value;                                                                               \
