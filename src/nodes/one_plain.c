@@ -56,6 +56,7 @@ struct one_plain {
     bool unmasked;
     bool three;          /* some rule has a third cell, which plain_rule_fits must test */
     uint8_t test_size[GRID_MAX_VALUES];
+    uint32_t scanned;    /* bit v: value v has shift entries (a changed cell holding it is scanned) */
     uint32_t rule_mask;
     int32_t (*top)[3];   /* per rule: the largest corner that keeps it inside, per axis */
     plain_entry *entries;
@@ -177,6 +178,7 @@ one_plain *one_plain_new(rulenode *rn, int values)
         for (int32_t k = rn->shift_start[v]; k < rn->shift_start[v + 1]; k++)
             if (rn->shifts[k].count > most) most = rn->shifts[k].count;
         p->test_size[v] = most <= 1 ? PLAIN_TEST_ONE : most == 2 ? PLAIN_TEST_TWO : PLAIN_TEST_MORE;
+        if (rn->shift_start[v + 1] > rn->shift_start[v]) p->scanned |= 1u << v;
     }
     p->rules = mem_malloc((size_t)(rn->rule_count ? rn->rule_count : 1) * sizeof *p->rules);
     p->pool = mem_malloc((size_t)(pool ? pool : 1) * sizeof *p->pool);
@@ -238,7 +240,8 @@ one_plain *one_plain_new(rulenode *rn, int values)
 static inline __attribute__((always_inline)) uint64_t plain_fits(plain_test t, const plain_cell *pool, const uint8_t *state, int32_t at,
                                                                  int32_t corner)
 {
-    uint64_t fits = (t.a.wave >> state[at + t.a.offset]) & (t.b.wave >> state[at + t.b.offset]) & 1;
+    const uint8_t *const here = state + at; /* the offsets index from it, with no add per cell */
+    uint64_t fits = (t.a.wave >> here[t.a.offset]) & (t.b.wave >> here[t.b.offset]) & 1;
     if (__builtin_expect(t.more_count > 0, 0) && fits)
         for (const plain_cell *c = pool + t.more, *end = c + t.more_count; c < end; c++)
             if (!((c->wave >> state[corner + c->offset]) & 1)) return 0;
@@ -251,11 +254,12 @@ static inline __attribute__((always_inline)) uint64_t plain_rule_fits(const plai
                                                                       int32_t at, bool three)
 {
     const plain_test t = pr->test;
-    uint64_t fits = (t.a.wave >> state[at + t.a.offset]) & (t.b.wave >> state[at + t.b.offset]) & 1;
-    if (three) fits &= pr->c.wave >> state[at + pr->c.offset];
+    const uint8_t *const corner = state + at; /* the offsets index from it, with no add per cell */
+    uint64_t fits = (t.a.wave >> corner[t.a.offset]) & (t.b.wave >> corner[t.b.offset]) & 1;
+    if (three) fits &= pr->c.wave >> corner[pr->c.offset];
     if (__builtin_expect(t.more_count > 0, 0) && fits)
         for (const plain_cell *m = pool + t.more, *end = m + t.more_count; m < end; m++)
-            if (!((m->wave >> state[at + m->offset]) & 1)) return 0;
+            if (!((m->wave >> corner[m->offset]) & 1)) return 0;
     return fits;
 }
 
@@ -306,10 +310,10 @@ static __attribute__((noinline)) int32_t plain_scan_inside_branching(const plain
                                                                      const uint8_t *state, uint64_t *mask, match *list, int32_t count,
                                                                      int bits, const plain_cell *pool)
 {
+    const uint8_t *const here = state + i;
     for (; e < end; e++) {
         const plain_entry en = *e;
-        if (!((en.test.a.wave >> state[i + en.test.a.offset]) & 1) || !((en.test.b.wave >> state[i + en.test.b.offset]) & 1))
-            continue;
+        if (!((en.test.a.wave >> here[en.test.a.offset]) & 1) || !((en.test.b.wave >> here[en.test.b.offset]) & 1)) continue;
         const match m = ((uint32_t)i << bits) - en.moff;
         if (__builtin_expect(en.test.more_count > 0, 0)) {
             const int32_t corner = (int32_t)(m >> bits);
@@ -332,8 +336,9 @@ static inline __attribute__((always_inline)) int32_t plain_scan_two_branching(co
                                                                               int32_t count, int bits, const plain_cell *pool, bool masked)
 {
     const uint32_t ib = (uint32_t)i << bits;
+    const uint8_t *const here = state + i; /* the offsets index from it, with no add per cell */
     for (; e < end; e++) {
-        if (!((e->test.a.wave >> state[i + e->test.a.offset]) & 1) || !((e->test.b.wave >> state[i + e->test.b.offset]) & 1)) continue;
+        if (!((e->test.a.wave >> here[e->test.a.offset]) & 1) || !((e->test.b.wave >> here[e->test.b.offset]) & 1)) continue;
         const match m = ib - e->moff;
         if (__builtin_expect(e->test.more_count > 0, 0) && !plain_fits(e->test, pool, state, i, (int32_t)(m >> bits))) continue;
         if (!masked) {
@@ -495,10 +500,11 @@ static inline __attribute__((always_inline)) int32_t plain_scan_inside_one(const
                                                                            int32_t count, int bits, bool two, bool masked)
 {
     const uint32_t ib = (uint32_t)i << bits;
+    const uint8_t *const here = state + i;
     for (; e < end; e++) {
         const match m = ib - e->moff;
-        uint64_t fits = (e->test.a.wave >> state[i + e->test.a.offset]) & 1;
-        if (two) fits &= e->test.b.wave >> state[i + e->test.b.offset];
+        uint64_t fits = (e->test.a.wave >> here[e->test.a.offset]) & 1;
+        if (two) fits &= e->test.b.wave >> here[e->test.b.offset];
         if (!masked) {
             list[count] = m;
             count += (int32_t)(fits & 1);
@@ -826,20 +832,22 @@ static __attribute__((noinline)) long plain_markov_steps(run_state *r, const rul
         const plain_rule *pr = NULL;
         int32_t at = 0;
         if (rn->steps > 0 && st->counter >= rn->steps) goto failed;
-        /* The scan (plain_scan): every change since then. */
+        /* The scan (plain_scan): every change since then. Its stop checks are for a long scan
+           only; the loop checks every 64 steps anyway. */
         bool stopped = false;
-        for (int64_t n = scan_from; n < step_start; n++) {
-            if (stop_requested_at(&r->stop, n)) { stopped = true; break; }
-            const int32_t i = changes[n - cbase];
+        const uint32_t scanned = p->scanned;
+        const bool long_scan = step_start - scan_from > STOP_ITEMS;
+        const int32_t *const c_from = changes + (scan_from - cbase), *const c_end = changes + (step_start - cbase);
+        for (const int32_t *c = c_from; c < c_end; c++) {
+            if (long_scan && stop_requested_at(&r->stop, c - c_from)) { stopped = true; break; }
+            const int32_t i = *c;
+            const uint8_t value = state[i];
+            if (!((scanned >> value) & 1)) continue;
             /* A cell scanned earlier in this scan adds nothing now (the state has not changed
                since, and its fits are in the mask): a walker's cell is written by two steps in
                a row (B -> R, then R -> G), three changes apart. */
-            const uint8_t value = state[i];
+            if (c - 3 >= c_from && ((c[-1] == i) | (c[-2] == i) | (c[-3] == i))) continue;
             const int32_t from = rn->shift_start[value], to = rn->shift_start[value + 1];
-            if (from == to) continue;
-            if (n - 3 >= scan_from &&
-                ((changes[n - 1 - cbase] == i) | (changes[n - 2 - cbase] == i) | (changes[n - 3 - cbase] == i)))
-                continue;
             if (cap - count < to - from) {
                 PLAIN_SPILL();
                 fcap = 0; /* the next step asks run_step_begin, which stops after a failure */
