@@ -774,8 +774,12 @@ static __attribute__((noinline)) long plain_markov_steps(run_state *r, const rul
                                                          rulenode_state *const *sts, int children, long max_steps)
 {
     uint8_t *const state = r->state;
-    /* The generator's indices in locals (batches cost more than they saved in short runs). */
-    int inext = r->random.inext, inextp = r->random.inextp;
+    /* The generator's values made ahead in batches, as in plain_repeat_body: batch[used .. filled)
+       are the next ones; at the end the generator is put back to where the batch began and
+       advanced by the values used. Batches start small, as a call may make a step or two. */
+    int32_t batch[PLAIN_BATCH];
+    int used = 0, filled = 0, size = 8;
+    rng saved;
     const long counter0 = r->counter;
     int actor = r->acting_node;
     long streak = r->acting_streak;
@@ -865,7 +869,14 @@ static __attribute__((noinline)) long plain_markov_steps(run_state *r, const rul
         st->last_matched_turn = counter0 + made;
         /* The draw (plain_step). */
         while (count > 0) {
-            const int32_t value = rng_step(r->random.seeds, &inext, &inextp);
+            if (used == filled) {
+                saved = r->random;
+                rng_fill(&r->random, batch, size);
+                used = 0;
+                filled = size;
+                if (size < PLAIN_BATCH) size *= 2;
+            }
+            const int32_t value = batch[used++];
             const match m = plain_take(list, &count, mask, value, true);
             at = (int32_t)(m >> bits);
             if (plain_rule_fits(&p->rules[m & rule_mask], p->pool, state, at, true)) {
@@ -920,8 +931,10 @@ static __attribute__((noinline)) long plain_markov_steps(run_state *r, const rul
     st->scan_tried = tried;
     st->scan_kept = kept;
     st->scan_branch_free = branch_free;
-    r->random.inext = inext;
-    r->random.inextp = inextp;
+    if (used < filled) {
+        r->random = saved;
+        rng_fill(&r->random, batch, used);
+    }
     return made;
 }
 
