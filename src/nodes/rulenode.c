@@ -52,20 +52,26 @@ static bool build_shift_boxes(rulenode *rn, const grid_def *g)
     rn->boxes = mem_malloc((size_t)g->c * sizeof *rn->boxes);
     if (!rn->boxes) return false;
     for (int v = 0; v < g->c; v++) {
-        shift_box *b = &rn->boxes[v];
-        *b = (shift_box){{0, 0, 0}, {g->mx - 1, g->my - 1, g->mz - 1}};
+        int32_t lo[3] = {0, 0, 0}, hi[3] = {g->mx - 1, g->my - 1, g->mz - 1};
         for (int k = rn->shift_start[v]; k < rn->shift_start[v + 1]; k++) {
             const shift_entry *e = &rn->shifts[k];
             const int d[3] = {e->dx, e->dy, e->dz}, top[3] = {e->xmax, e->ymax, e->zmax};
             for (int a = 0; a < 3; a++) {
-                if (d[a] > b->lo[a]) b->lo[a] = d[a];
-                if (top[a] + d[a] < b->hi[a]) b->hi[a] = top[a] + d[a];
+                if (d[a] > lo[a]) lo[a] = d[a];
+                if (top[a] + d[a] < hi[a]) hi[a] = top[a] + d[a];
             }
         }
         /* No cell has all of v's entries inside: a box no coordinate falls in (the scans test
-           (unsigned)(x - lo) <= (unsigned)(hi - lo), so lo > hi would not do). */
-        for (int a = 0; a < 3; a++)
-            if (b->lo[a] > b->hi[a]) b->lo[0] = b->hi[0] = -(1 << 30);
+           (unsigned)(x - lo) <= span, so lo > hi would not do), made on the x axis, which
+           every grid tests. */
+        bool empty = false;
+        for (int a = 0; a < 3; a++) empty |= lo[a] > hi[a];
+        if (empty) lo[0] = hi[0] = -(1 << 30);
+        shift_box *b = &rn->boxes[v];
+        for (int a = 0; a < 3; a++) {
+            b->lo[a] = empty && a > 0 ? 0 : lo[a];
+            b->span[a] = empty && a > 0 ? 0 : (uint32_t)(hi[a] - lo[a]);
+        }
     }
     rn->div_mx = ((uint64_t)1 << 63) / (uint64_t)g->mx + 1;
     rn->div_plane = ((uint64_t)1 << 63) / ((uint64_t)g->mx * (uint64_t)g->my) + 1;

@@ -22,11 +22,12 @@ typedef struct shift_entry {
     int16_t dx, dy, dz;
 } shift_entry;
 
-/* A changed cell of value v at (x,y,z) inside box[v] (lo <= x,y,z <= hi per axis) has all of
-   v's shift entries inside the grid, so the scan tests no bounds for it. When no cell has, the
-   box lies outside the grid. */
+/* A changed cell of value v at (x,y,z) inside box[v] (lo <= x,y,z <= lo + span per axis) has
+   all of v's shift entries inside the grid, so the scan tests no bounds for it. When no cell
+   has, the box lies outside the grid. On a flat grid (MZ 1) every box spans z 0 only. */
 typedef struct shift_box {
-    int32_t lo[3], hi[3];
+    int32_t lo[3];
+    uint32_t span[3];
 } shift_box;
 
 typedef struct rulenode {
@@ -164,20 +165,19 @@ static inline int32_t rulenode_div(int32_t i, uint64_t div) { return (int32_t)((
 static inline __attribute__((always_inline)) bool rulenode_cell_inside(const rulenode *rn, int MX, int MY, int MZ, int32_t i, uint8_t v,
                                                                       int xyz[3])
 {
+    const shift_box *box = &rn->boxes[v];
     if (MZ == 1) {
         xyz[2] = 0;
         xyz[1] = rulenode_div(i, rn->div_mx);
         xyz[0] = i - xyz[1] * MX;
-    } else {
-        xyz[2] = rulenode_div(i, rn->div_plane);
-        const int32_t rest = i - xyz[2] * MX * MY;
-        xyz[1] = rulenode_div(rest, rn->div_mx);
-        xyz[0] = rest - xyz[1] * MX;
+        return (unsigned)(xyz[0] - box->lo[0]) <= box->span[0] && (unsigned)(xyz[1] - box->lo[1]) <= box->span[1];
     }
-    const shift_box *box = &rn->boxes[v];
-    return (unsigned)(xyz[0] - box->lo[0]) <= (unsigned)(box->hi[0] - box->lo[0]) &&
-           (unsigned)(xyz[1] - box->lo[1]) <= (unsigned)(box->hi[1] - box->lo[1]) &&
-           (unsigned)(xyz[2] - box->lo[2]) <= (unsigned)(box->hi[2] - box->lo[2]);
+    xyz[2] = rulenode_div(i, rn->div_plane);
+    const int32_t rest = i - xyz[2] * MX * MY;
+    xyz[1] = rulenode_div(rest, rn->div_mx);
+    xyz[0] = rest - xyz[1] * MX;
+    return (unsigned)(xyz[0] - box->lo[0]) <= box->span[0] && (unsigned)(xyz[1] - box->lo[1]) <= box->span[1] &&
+           (unsigned)(xyz[2] - box->lo[2]) <= box->span[2];
 }
 
 /* Whether the shifted corner si of entry e matches: its mask bit is clear and its other cells
