@@ -64,12 +64,12 @@ static void scans_agree(const char *xml, int mx, int my, int mz, int values, int
     assert_non_null(cells);
     for (int seed = 1; seed <= seeds; seed++) {
         scatter(r, values, rare, (uint32_t)seed);
-        int32_t counts[GRID_MAX_VALUES];
-        for (int v = 0; v < GRID_MAX_VALUES; v++) counts[v] = -1;
+        rulenode_anchors counts; /* shared by the rules of one grid, as rulenode_scan_all shares them */
+        rulenode_anchors_init(&counts);
         for (int ri = 0; ri < rn->rule_count; ri++) {
             anchored->n = planes->n = cells->n = 0;
             recording = anchored;
-            const bool took = rulenode_scan_rule_anchored(r, rn, st, ri, record, counts);
+            const bool took = rulenode_scan_rule_anchored(r, rn, st, ri, record, &counts);
             assert_int_equal(took, expect_anchored);
             if (!took) assert_int_equal(anchored->n, 0);
             recording = planes;
@@ -84,6 +84,7 @@ static void scans_agree(const char *xml, int mx, int my, int mz, int values, int
             assert_memory_equal(anchored->at, planes->at, (size_t)planes->n * sizeof *planes->at);
             assert_memory_equal(anchored->rule, planes->rule, (size_t)planes->n * sizeof *planes->rule);
         }
+        rulenode_anchors_free(&counts);
     }
     free(anchored);
     free(planes);
