@@ -93,22 +93,25 @@ row "Island 800^2"                   Island 800 800 1 0
 
 # The classic WFC command, the peer cases (RedMaze and Flowers with krychu/wfc's settings,
 # Knots with fast-wfc's): seeds 1..10, one attempt each; the outputs written (one per seed that did
-# not contradict) must be the same files with the same bytes.
+# not contradict) must be the same files with the same bytes. A binary with `wfc -j` solves the
+# seeds on as many threads as there are cores by default; the "one thread" rows give it -j 1, so
+# they compare the solvers alone. wfc_row LABEL ENTRY [NEW_ARGS...]
 wfc_row() {
     label=$1 entry=$2
+    shift 2
     printf '<samples>\n  %s\n</samples>\n' "$entry" >"$OUT/case.xml"
     rm -f "$OUT/old.times" "$OUT/new.times"
     k=0
     while [ "$k" -lt "$RUNS" ]; do
         rm -rf "$OUT/old.wfc" "$OUT/new.wfc"
         time_one old "$OLD" wfc "$OUT/case.xml" --samples "$SAMPLES" --runs 10 --tries 1 -q -o "$OUT/old.wfc"
-        time_one new "$NEW" wfc "$OUT/case.xml" --samples "$SAMPLES" --runs 10 --tries 1 -q -o "$OUT/new.wfc"
+        time_one new "$NEW" wfc "$OUT/case.xml" --samples "$SAMPLES" --runs 10 --tries 1 -q -o "$OUT/new.wfc" "$@"
         k=$((k + 1))
     done
     written=$(ls "$OUT/new.wfc" | wc -l)
     rm -rf "$OUT/old.i" "$OUT/new.i"
     old_instr=$(instructions "$OLD" wfc "$OUT/case.xml" --samples "$SAMPLES" --runs 10 --tries 1 -q -o "$OUT/old.i")
-    new_instr=$(instructions "$NEW" wfc "$OUT/case.xml" --samples "$SAMPLES" --runs 10 --tries 1 -q -o "$OUT/new.i")
+    new_instr=$(instructions "$NEW" wfc "$OUT/case.xml" --samples "$SAMPLES" --runs 10 --tries 1 -q -o "$OUT/new.i" "$@")
     if diff -r "$OUT/old.wfc" "$OUT/new.wfc" >/dev/null; then same="identical ($written/10 written)"; else same=DIFFERENT; bad=1; fi
     report "$label" "$same"
 }
@@ -116,5 +119,10 @@ if [ -f "$SAMPLES/samples.xml" ] && "$OLD" wfc 2>&1 | grep -qv 'unknown command'
     wfc_row "wfc RedMaze N=2 128^2, 10"        '<overlapping name="RedMaze" N="2" size="128"/>'
     wfc_row "wfc Flowers N=3 sym 2 128^2, 10"  '<overlapping name="Flowers" N="3" symmetry="2" size="128"/>'
     wfc_row "wfc Knots periodic 128^2, 10"     '<simpletiled name="Knots" subset="Standard" periodic="True" size="128"/>'
+    if "$NEW" wfc --help 2>&1 | grep -q -- '--jobs'; then
+        wfc_row "  the same, one thread: RedMaze"  '<overlapping name="RedMaze" N="2" size="128"/>' -j 1
+        wfc_row "  Flowers"                        '<overlapping name="Flowers" N="3" symmetry="2" size="128"/>' -j 1
+        wfc_row "  Knots"                          '<simpletiled name="Knots" subset="Standard" periodic="True" size="128"/>' -j 1
+    fi
 fi
 if [ "$bad" = 0 ]; then echo "bench side: every row's output identical in both binaries"; else echo "bench side: some outputs DIFFER" >&2; exit 1; fi

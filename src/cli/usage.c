@@ -213,6 +213,8 @@ static const char wfc_text[] =
     "  --tries K             seeds tried per output before giving up (default 10)\n"
     "  --backtrack N         on a contradiction take back up to the N latest decisions\n"
     "                        (overrides the entries' backtrack attribute; 0: restart)\n"
+    "  -j, --jobs N          an entry's outputs solved N at once, on threads (default:\n"
+    "                        the number of cores); files and lines as with -j 1\n"
     "  -q, --quiet           no per-output lines and no warnings\n"
     "\n"
     "Examples:\n"

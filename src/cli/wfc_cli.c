@@ -2,6 +2,7 @@
    (overlapping and simple tiled models) on the engine of the `wfc` node, written as PNGs. */
 #include "cli.h"
 #include <libxml/parser.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,11 +11,14 @@
 #include "../wfc/classic.h"
 
 #define MAX_NAMES 1024
+/* Threads at most for one entry's outputs (each holds a solver). */
+#define WFC_MAX_JOBS 256
 
 typedef struct wfc_args {
     const char *list, *root, *out_dir;
     long seed, runs, tries;
     long backtrack;            /* -1: each entry's own */
+    long jobs;                 /* outputs of an entry solved at once, on threads */
     bool quiet;
 } wfc_args;
 
@@ -47,6 +51,181 @@ static bool write_text_file(const char *path, const char *text, smalti_error *er
 /* Whether a list's element is an entry (the others are skipped with a warning). */
 static bool is_entry(const xmlNode *el) { return xml_is(el, "overlapping") || xml_is(el, "simpletiled"); }
 
+/* One output: its attempts (seeds tried until one does not contradict, at most --tries), made on
+   some thread, and its picture and text, which commit_output writes in output order. */
+typedef struct wfc_output {
+    wfc_result r;
+    int32_t seed;
+    int attempts;
+    double ms;
+    uint32_t *px;              /* NULL after a contradiction, or when out of memory */
+    int width, height;
+    char *text;                /* a tiled entry's tile names when asked for (text_output) */
+    long backtracks, repairs;  /* of the last attempt */
+    bool ready;                /* made, waiting to be written */
+} wfc_output;
+
+/* What the outputs of one entry share. */
+typedef struct wfc_entry_run {
+    const wfc_args *a;
+    const wfc_classic_entry *e;
+    wfc_classic *m;
+    const char *base;          /* "Flowers N3": file names and lines */
+    name_counts *nc;
+    long first_seed;
+    int outputs;
+    double load_ms;
+} wfc_entry_run;
+
+/* Output k on a worker's solver (NULL: the model's own). */
+static void solve_output(const wfc_entry_run *er, wfc_classic_worker *w, int k, wfc_output *o)
+{
+    const wfc_args *a = er->a;
+    double start = now_seconds();
+    o->r = WFC_CONTRADICTION;
+    o->attempts = 0;
+    for (; o->attempts < a->tries && o->r == WFC_CONTRADICTION; o->attempts++) {
+        o->seed = (int32_t)(er->first_seed + (long)k * a->tries + o->attempts);
+        o->r = w ? wfc_classic_worker_run(er->m, w, o->seed, er->e->limit) : wfc_classic_run(er->m, o->seed, er->e->limit);
+    }
+    o->ms = 1e3 * (now_seconds() - start);
+    const wfc_solver *s = w ? &w->solver : &er->m->solver;
+    o->backtracks = s->backtracks;
+    o->repairs = s->repairs;
+    o->px = NULL;
+    o->text = NULL;
+    if (o->r == WFC_CONTRADICTION || o->r == WFC_NO_MEMORY) return;
+    o->px = w ? wfc_classic_worker_render(er->m, w, &o->width, &o->height) : wfc_classic_render(er->m, &o->width, &o->height);
+    if (o->px && er->e->text_output) o->text = w ? wfc_classic_worker_text(er->m, w) : wfc_classic_text(er->m);
+}
+
+/* Write output k (made by solve_output) and say so; frees its picture; returns an exit code. */
+static int commit_output(const wfc_entry_run *er, int k, wfc_output *o)
+{
+    const wfc_args *a = er->a;
+    int rc = EXIT_OK;
+    if (o->r == WFC_NO_MEMORY) {
+        fprintf(stderr, "%s:%d: error: out of memory while solving %s\n", a->list, er->e->line, er->base);
+        return EXIT_RUNTIME;
+    }
+    char path[4096] = "";
+    if (o->r != WFC_CONTRADICTION) {
+        snprintf(path, sizeof path, "%s/%s %d.png", a->out_dir, er->base, next_index(er->nc, er->base));
+        smalti_error err;
+        bool ok = o->px && save_png_rgb(path, o->px, o->width, o->height, temp_files_hook(), &err);
+        if (ok && er->e->text_output) {
+            char tpath[4096];
+            snprintf(tpath, sizeof tpath, "%.*s.txt", (int)(strlen(path) - 4), path);
+            ok = o->text && write_text_file(tpath, o->text, &err);
+            if (!o->text) error_set(&err, SMALTI_ERR_RUNTIME, tpath, 0, "out of memory");
+        }
+        if (!ok) {
+            if (!o->px) error_set(&err, SMALTI_ERR_RUNTIME, path, 0, "out of memory");
+            print_error(&err);
+            rc = exit_code_for(err.status);
+        }
+    }
+    free(o->px);
+    free(o->text);
+    o->px = NULL;
+    o->text = NULL;
+    if (rc != EXIT_OK) return rc;
+    if (!a->quiet) {
+        const char *outcome = o->r == WFC_DONE ? "done" : o->r == WFC_LIMIT ? "stopped at the limit" : "contradiction";
+        printf("%-40s seed %-8d %9.1f ms  %s%s (%d %s before", o->r == WFC_CONTRADICTION ? er->base : path + strlen(a->out_dir) + 1,
+               o->seed, o->ms + (k == 0 ? er->load_ms : 0), outcome, o->r == WFC_CONTRADICTION ? ", nothing written" : "", o->attempts - 1,
+               plural(o->attempts - 1, "seed contradicted", "contradicted"));
+        if (o->backtracks || o->repairs)
+            printf("; last try: %ld %s taken back, %ld %s solved again", o->backtracks, plural(o->backtracks, "decision", "decisions"),
+                   o->repairs, plural(o->repairs, "area", "areas"));
+        printf(")\n");
+    }
+    return EXIT_OK;
+}
+
+/* The outputs of an entry on several threads. Each output depends on its seeds alone, so they are
+   solved in any order and written in output order (file numbers, lines), each as soon as those
+   before it are; a thread takes no output more than 2 * threads ahead of the next to be written,
+   so few pictures wait. The first error stops the entry, as with one thread. */
+typedef struct wfc_pool {
+    const wfc_entry_run *er;
+    wfc_output *outs;
+    pthread_mutex_t lock;
+    pthread_cond_t moved;      /* an output was taken or written, or the entry stopped */
+    int next_take, next_write, window;
+    int rc;                    /* the first error's exit code; EXIT_OK */
+} wfc_pool;
+
+typedef struct wfc_thread {
+    wfc_pool *pool;
+    wfc_classic_worker *worker; /* NULL: the model's own solver */
+    pthread_t id;
+} wfc_thread;
+
+static void *pool_work(void *arg)
+{
+    wfc_thread *t = arg;
+    wfc_pool *p = t->pool;
+    pthread_mutex_lock(&p->lock);
+    for (;;) {
+        while (p->rc == EXIT_OK && p->next_take < p->er->outputs && p->next_take >= p->next_write + p->window)
+            pthread_cond_wait(&p->moved, &p->lock);
+        if (p->rc != EXIT_OK || p->next_take >= p->er->outputs) break;
+        int k = p->next_take++;
+        pthread_mutex_unlock(&p->lock);
+        solve_output(p->er, t->worker, k, &p->outs[k]);
+        pthread_mutex_lock(&p->lock);
+        p->outs[k].ready = true;
+        while (p->rc == EXIT_OK && p->next_write < p->er->outputs && p->outs[p->next_write].ready) {
+            p->rc = commit_output(p->er, p->next_write, &p->outs[p->next_write]);
+            p->next_write++;
+        }
+        pthread_cond_broadcast(&p->moved);
+    }
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+/* The entry's outputs on up to `threads` threads (the model's own solver and threads - 1 workers:
+   fewer when memory for a worker runs out); returns an exit code. */
+static int run_outputs_threaded(const wfc_entry_run *er, int threads)
+{
+    wfc_output *outs = calloc((size_t)er->outputs, sizeof *outs);
+    wfc_thread *ts = calloc((size_t)threads, sizeof *ts);
+    if (!outs || !ts) {
+        free(outs);
+        free(ts);
+        fprintf(stderr, "smalti: error: out of memory\n");
+        return EXIT_RUNTIME;
+    }
+    wfc_pool p = {.er = er, .outs = outs, .window = 2 * threads, .rc = EXIT_OK};
+    pthread_mutex_init(&p.lock, NULL);
+    pthread_cond_init(&p.moved, NULL);
+    int started = 0;
+    for (int k = 0; k < threads; k++) {
+        ts[k].pool = &p;
+        if (k > 0 && !(ts[k].worker = wfc_classic_worker_new(er->m))) break;
+        if (k > 0 && pthread_create(&ts[k].id, NULL, pool_work, &ts[k]) != 0) {
+            wfc_classic_worker_free(ts[k].worker);
+            ts[k].worker = NULL;
+            break;
+        }
+        started = k + 1;
+    }
+    pool_work(&ts[0]); /* this thread is the first, on the model's own solver */
+    for (int k = 1; k < started; k++) pthread_join(ts[k].id, NULL);
+    for (int k = 1; k < started; k++) wfc_classic_worker_free(ts[k].worker);
+    for (int k = 0; k < er->outputs; k++) {
+        free(outs[k].px);
+        free(outs[k].text);
+    }
+    pthread_mutex_destroy(&p.lock);
+    pthread_cond_destroy(&p.moved);
+    free(outs);
+    free(ts);
+    return p.rc;
+}
+
 /* Run one entry's outputs; returns an exit code. */
 static int run_entry(const wfc_args *a, diag *d, const xmlNode *el, name_counts *nc)
 {
@@ -64,69 +243,29 @@ static int run_entry(const wfc_args *a, diag *d, const xmlNode *el, name_counts 
         d->failed = 0;
         return exit_code_for(d->err->status);
     }
-    double load_ms = 1e3 * (now_seconds() - t0);
     char base[300];
     if (e.overlapping) snprintf(base, sizeof base, "%s N%d", e.name, e.N);
     else if (e.subset[0]) snprintf(base, sizeof base, "%s %s", e.name, e.subset);
     else snprintf(base, sizeof base, "%s", e.name);
-    int outputs = a->runs >= 0 ? (int)a->runs : e.screenshots;
-    long first_seed = e.seed >= 0 ? e.seed : a->seed;
-    int rc = EXIT_OK;
-    for (int k = 0; k < outputs; k++) {
-        double start = now_seconds();
-        wfc_result r = WFC_CONTRADICTION;
-        int attempt = 0;
-        int32_t seed = 0;
-        for (; attempt < a->tries && r == WFC_CONTRADICTION; attempt++) {
-            seed = (int32_t)(first_seed + (long)k * a->tries + attempt);
-            r = wfc_classic_run(m, seed, e.limit);
+    wfc_entry_run er = {.a = a, .e = &e, .m = m, .base = base, .nc = nc, .load_ms = 1e3 * (now_seconds() - t0)};
+    er.outputs = a->runs >= 0 ? (int)a->runs : e.screenshots;
+    er.first_seed = e.seed >= 0 ? e.seed : a->seed;
+    int threads = a->jobs < er.outputs ? (int)a->jobs : er.outputs, rc = EXIT_OK;
+    if (threads > 1) rc = run_outputs_threaded(&er, threads);
+    else
+        for (int k = 0; k < er.outputs && rc == EXIT_OK; k++) {
+            wfc_output o;
+            solve_output(&er, NULL, k, &o);
+            rc = commit_output(&er, k, &o);
         }
-        double ms = 1e3 * (now_seconds() - start);
-        if (r == WFC_NO_MEMORY) {
-            fprintf(stderr, "%s:%d: error: out of memory while solving %s\n", a->list, e.line, base);
-            rc = EXIT_RUNTIME;
-            break;
-        }
-        char path[4096] = "";
-        if (r != WFC_CONTRADICTION) snprintf(path, sizeof path, "%s/%s %d.png", a->out_dir, base, next_index(nc, base));
-        const char *outcome = r == WFC_DONE ? "done" : r == WFC_LIMIT ? "stopped at the limit" : "contradiction";
-        if (r != WFC_CONTRADICTION) {
-            smalti_error err;
-            int width, height;
-            uint32_t *px = wfc_classic_render(m, &width, &height);
-            bool ok = px && save_png_rgb(path, px, width, height, temp_files_hook(), &err);
-            free(px);
-            if (ok && e.text_output) {
-                char *text = wfc_classic_text(m);
-                char tpath[4096];
-                snprintf(tpath, sizeof tpath, "%.*s.txt", (int)(strlen(path) - 4), path);
-                ok = text && write_text_file(tpath, text, &err);
-                free(text);
-            }
-            if (!ok) {
-                if (!px) error_set(&err, SMALTI_ERR_RUNTIME, path, 0, "out of memory");
-                print_error(&err);
-                rc = exit_code_for(err.status);
-                break;
-            }
-        }
-        if (!a->quiet) {
-            printf("%-40s seed %-8d %9.1f ms  %s%s (%d %s before", r == WFC_CONTRADICTION ? base : path + strlen(a->out_dir) + 1,
-                   seed, ms + (k == 0 ? load_ms : 0), outcome, r == WFC_CONTRADICTION ? ", nothing written" : "", attempt - 1,
-                   plural(attempt - 1, "seed contradicted", "contradicted"));
-            if (m->solver.backtracks || m->solver.repairs)
-                printf("; last try: %ld %s taken back, %ld %s solved again", m->solver.backtracks,
-                       plural(m->solver.backtracks, "decision", "decisions"), m->solver.repairs, plural(m->solver.repairs, "area", "areas"));
-            printf(")\n");
-        }
-    }
     wfc_classic_free(m);
     return rc;
 }
 
 int cmd_wfc(int argc, char **argv)
 {
-    wfc_args a = {.out_dir = "output", .seed = 1, .runs = -1, .tries = 10, .backtrack = -1};
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    wfc_args a = {.out_dir = "output", .seed = 1, .runs = -1, .tries = 10, .backtrack = -1, .jobs = cores > 0 ? cores : 1};
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         long *target = NULL, min = 0, max = 1L << 20;
@@ -142,6 +281,7 @@ int cmd_wfc(int argc, char **argv)
         else if (strcmp(arg, "--runs") == 0) target = &a.runs;
         else if (strcmp(arg, "--tries") == 0) { target = &a.tries; min = 1; }
         else if (strcmp(arg, "--backtrack") == 0) { target = &a.backtrack; max = WFC_MAX_BACKTRACK; }
+        else if (strcmp(arg, "-j") == 0 || strcmp(arg, "--jobs") == 0) { target = &a.jobs; min = 1; max = WFC_MAX_JOBS; }
         else if (arg[0] == '-' && arg[1]) return unknown_option("wfc", arg);
         else if (a.list) { fprintf(stderr, "smalti: unexpected argument %s\n", arg); return EXIT_USAGE; }
         else { a.list = arg; continue; }

@@ -655,43 +655,69 @@ wfc_classic *wfc_classic_load_from(diag *d, const char *root, const resource_rea
     return m;
 }
 
-wfc_result wfc_classic_run(wfc_classic *m, int32_t seed, long limit)
+/* One attempt on solver s of m (m's own, or a worker's). */
+static wfc_result run_on(const wfc_classic *m, wfc_solver *s, bool *done, int32_t seed, long limit)
 {
     if (m->start_contradicts) {
-        wfc_solver_restart(&m->solver, &m->pb);
-        m->done = false;
+        wfc_solver_restart(s, &m->pb);
+        *done = false;
         return WFC_CONTRADICTION;
     }
-    wfc_result r = wfc_solve(&m->pb, &m->solver, seed, limit);
-    m->done = r == WFC_DONE;
+    wfc_result r = wfc_solve(&m->pb, s, seed, limit);
+    *done = r == WFC_DONE;
     return r;
 }
 
-static int observed(const wfc_classic *m, int i)
+wfc_result wfc_classic_run(wfc_classic *m, int32_t seed, long limit) { return run_on(m, &m->solver, &m->done, seed, limit); }
+
+wfc_classic_worker *wfc_classic_worker_new(const wfc_classic *m)
 {
-    const uint8_t *w = m->solver.wave.data + (size_t)i * m->pb.P;
+    wfc_classic_worker *w = mem_calloc(1, sizeof *w);
+    if (!w) return NULL;
+    if (!wfc_solver_init_sharing(&w->solver, &m->pb, &m->solver)) {
+        wfc_classic_worker_free(w);
+        return NULL;
+    }
+    return w;
+}
+
+wfc_result wfc_classic_worker_run(const wfc_classic *m, wfc_classic_worker *w, int32_t seed, long limit)
+{
+    return run_on(m, &w->solver, &w->done, seed, limit);
+}
+
+void wfc_classic_worker_free(wfc_classic_worker *w)
+{
+    if (!w) return;
+    wfc_solver_free(&w->solver);
+    mem_free(w);
+}
+
+static int observed(const wfc_classic *m, const wfc_solver *s, int i)
+{
+    const uint8_t *w = s->wave.data + (size_t)i * m->pb.P;
     for (int t = 0; t < m->pb.P; t++)
         if (w[t]) return t;
     return 0;
 }
 
-static uint32_t *render_overlapping(const wfc_classic *m, int *width, int *height)
+static uint32_t *render_overlapping(const wfc_classic *m, const wfc_solver *s, bool done, int *width, int *height)
 {
     const wfc_problem *pb = &m->pb;
     int MX = pb->mx, MY = pb->my, N = pb->N, P = pb->P;
     uint32_t *px = mem_malloc((size_t)MX * MY * sizeof *px);
     if (!px) return NULL;
-    const uint8_t *wave = m->solver.wave.data;
+    const uint8_t *wave = s->wave.data;
     for (int y = 0; y < MY; y++)
         for (int x = 0; x < MX; x++) {
-            if (m->done) {
+            if (done) {
                 /* A cell shows its pixel of the pattern at the nearest origin at or before it whose
                    pattern lies inside the output (origins from MX-N+1 on do not, without periodic).
                    Once every origin is observed, all the patterns that cover a cell agree on it, so
                    this is the colour the reference's Save gives; but its origin x-(N-1) for the last
                    N-1 columns lies before the output when MX < 2N-2, so it cannot be used here. */
                 int ox = x < MX - N ? x : MX - N, oy = y < MY - N ? y : MY - N;
-                const uint8_t *p = m->patterns + (size_t)observed(m, ox + oy * MX) * N * N;
+                const uint8_t *p = m->patterns + (size_t)observed(m, s, ox + oy * MX) * N * N;
                 px[x + y * MX] = m->colours[p[(x - ox) + (y - oy) * N]] & 0xffffff;
                 continue;
             }
@@ -721,7 +747,7 @@ static uint32_t *render_overlapping(const wfc_classic *m, int *width, int *heigh
     return px;
 }
 
-static uint32_t *render_tiled(const wfc_classic *m, int *width, int *height)
+static uint32_t *render_tiled(const wfc_classic *m, const wfc_solver *s, bool done, int *width, int *height)
 {
     const wfc_problem *pb = &m->pb;
     int MX = pb->mx, MY = pb->my, P = pb->P, S = m->tilesize;
@@ -731,8 +757,8 @@ static uint32_t *render_tiled(const wfc_classic *m, int *width, int *height)
     for (int y = 0; y < MY; y++)
         for (int x = 0; x < MX; x++) {
             int i = x + y * MX;
-            const uint8_t *w = m->solver.wave.data + (size_t)i * P;
-            int remaining = m->solver.wave.sums_of_ones[i];
+            const uint8_t *w = s->wave.data + (size_t)i * P;
+            int remaining = s->wave.sums_of_ones[i];
             const double *weights = wfc_weights_at(pb, i);
             double sum = 0;
             for (int t = 0; t < P; t++)
@@ -740,8 +766,8 @@ static uint32_t *render_tiled(const wfc_classic *m, int *width, int *height)
             for (int yt = 0; yt < S; yt++)
                 for (int xt = 0; xt < S; xt++) {
                     uint32_t *out = px + x * S + xt + (size_t)(y * S + yt) * W;
-                    if (m->done) {
-                        *out = m->tiles[(size_t)observed(m, i) * S * S + xt + yt * S] & 0xffffff;
+                    if (done) {
+                        *out = m->tiles[(size_t)observed(m, s, i) * S * S + xt + yt * S] & 0xffffff;
                         continue;
                     }
                     if ((m->black_background && remaining == P) || sum <= 0) {
@@ -765,24 +791,35 @@ static uint32_t *render_tiled(const wfc_classic *m, int *width, int *height)
     return px;
 }
 
-uint32_t *wfc_classic_render(const wfc_classic *m, int *width, int *height)
+static uint32_t *render_of(const wfc_classic *m, const wfc_solver *s, bool done, int *width, int *height)
 {
-    return m->patterns ? render_overlapping(m, width, height) : render_tiled(m, width, height);
+    return m->patterns ? render_overlapping(m, s, done, width, height) : render_tiled(m, s, done, width, height);
 }
 
-char *wfc_classic_text(const wfc_classic *m)
+uint32_t *wfc_classic_render(const wfc_classic *m, int *width, int *height) { return render_of(m, &m->solver, m->done, width, height); }
+
+uint32_t *wfc_classic_worker_render(const wfc_classic *m, const wfc_classic_worker *w, int *width, int *height)
 {
-    if (!m->tile_names || !m->done) return NULL;
+    return render_of(m, &w->solver, w->done, width, height);
+}
+
+static char *text_of(const wfc_classic *m, const wfc_solver *s, bool done)
+{
+    if (!m->tile_names || !done) return NULL;
     int MX = m->pb.mx, MY = m->pb.my;
     size_t cap = (size_t)MX * MY * (sizeof m->tile_names[0] + 2) + (size_t)MY + 1, len = 0;
     char *text = mem_malloc(cap);
     if (!text) return NULL;
     for (int y = 0; y < MY; y++) {
-        for (int x = 0; x < MX; x++) len += (size_t)snprintf(text + len, cap - len, "%s, ", m->tile_names[observed(m, x + y * MX)]);
+        for (int x = 0; x < MX; x++) len += (size_t)snprintf(text + len, cap - len, "%s, ", m->tile_names[observed(m, s, x + y * MX)]);
         len += (size_t)snprintf(text + len, cap - len, "\n");
     }
     return text;
 }
+
+char *wfc_classic_text(const wfc_classic *m) { return text_of(m, &m->solver, m->done); }
+
+char *wfc_classic_worker_text(const wfc_classic *m, const wfc_classic_worker *w) { return text_of(m, &w->solver, w->done); }
 
 void wfc_classic_free(wfc_classic *m)
 {

@@ -58,4 +58,19 @@ uint32_t *wfc_classic_render(const wfc_classic *m, int *width, int *height);
 /* Tile names of a finished tiled run, row by row ("name k, "), or NULL (free() it). */
 char *wfc_classic_text(const wfc_classic *m);
 void wfc_classic_free(wfc_classic *m);
+
+/* A second solver of a loaded model, for attempts on another thread: m is only read by these
+   (and by its own runs' render and text), so workers of one model may run at once; m must
+   outlive them, and must not run itself while they do (their start is its solver's). */
+typedef struct wfc_classic_worker {
+    wfc_solver solver;
+    bool done;                 /* the last run observed every cell */
+} wfc_classic_worker;
+/* NULL when out of memory. */
+wfc_classic_worker *wfc_classic_worker_new(const wfc_classic *m);
+/* As wfc_classic_run, wfc_classic_render and wfc_classic_text, on the worker's solver. */
+wfc_result wfc_classic_worker_run(const wfc_classic *m, wfc_classic_worker *w, int32_t seed, long limit);
+uint32_t *wfc_classic_worker_render(const wfc_classic *m, const wfc_classic_worker *w, int *width, int *height);
+char *wfc_classic_worker_text(const wfc_classic *m, const wfc_classic_worker *w);
+void wfc_classic_worker_free(wfc_classic_worker *w);
 #endif

@@ -118,7 +118,8 @@ static bool flat_init(wfc_solver *s, const wfc_problem *pb)
     return true;
 }
 
-bool wfc_solver_init(wfc_solver *s, const wfc_problem *pb)
+/* owner: NULL, or the solver whose start wave this one reads (wfc_solver_init_sharing). */
+static bool solver_init(wfc_solver *s, const wfc_problem *pb, const wfc_solver *owner)
 {
     memset(s, 0, sizeof *s);
     s->strategy = wfc_strategy_for(pb);
@@ -145,13 +146,22 @@ bool wfc_solver_init(wfc_solver *s, const wfc_problem *pb)
         if (!s->trail || !s->unpropagated || !s->decisions || !s->area) return false;
     }
     if (wfc_bit_domains(pb) && !wfc_bits_init(s, pb)) return false;
-    return s->stack && s->distribution && flat_init(s, pb) && wave_alloc(&s->wave, pb) && wave_alloc(&s->start, pb);
+    if (!s->stack || !s->distribution || !flat_init(s, pb) || !wave_alloc(&s->wave, pb)) return false;
+    if (!owner) return wave_alloc(&s->start, pb);
+    s->start = owner->start;
+    s->start_clear = owner->start_clear;
+    s->start_borrowed = true;
+    return true;
 }
+
+bool wfc_solver_init(wfc_solver *s, const wfc_problem *pb) { return solver_init(s, pb, NULL); }
+
+bool wfc_solver_init_sharing(wfc_solver *s, const wfc_problem *pb, const wfc_solver *owner) { return solver_init(s, pb, owner); }
 
 void wfc_solver_free(wfc_solver *s)
 {
     wave_free(&s->wave);
-    wave_free(&s->start);
+    if (!s->start_borrowed) wave_free(&s->start);
     mem_free(s->stack);
     mem_free(s->distribution);
     wfc_queue_free(&s->queue);
@@ -173,10 +183,10 @@ void wfc_solver_free(wfc_solver *s)
     wfc_bits_free(s);
 }
 
-void wfc_solver_clear(wfc_solver *s, const wfc_problem *pb)
+/* Every pattern possible everywhere: the wave before any ban. */
+static void wave_clear(wfc_wave *wv, const wfc_problem *pb)
 {
     size_t P = (size_t)pb->P, D = (size_t)pb->D;
-    wfc_wave *wv = &s->wave;
     memset(wv->data, 1, (size_t)pb->cells * P);
     if (wv->bits) {
         /* Pattern sets: every pattern's bit, none past P. */
@@ -204,6 +214,11 @@ void wfc_solver_clear(wfc_solver *s, const wfc_problem *pb)
             wv->entropies[i] = pb->starting_entropy;
         }
     }
+}
+
+void wfc_solver_clear(wfc_solver *s, const wfc_problem *pb)
+{
+    wave_clear(&s->wave, pb);
     s->stack_size = 0;
     s->scan_from = 0;
     if (s->singleton) memset(s->singleton, 0, (size_t)pb->cells * sizeof *s->singleton);
@@ -211,7 +226,11 @@ void wfc_solver_clear(wfc_solver *s, const wfc_problem *pb)
 
 void wfc_solver_save_start(wfc_solver *s, const wfc_problem *pb)
 {
-    wave_copy(&s->start, &s->wave, pb);
+    /* A wave that no ban has touched (every flag still 1) is the cleared one: each attempt then
+       clears its wave instead of copying a start that would only repeat it, and the start's
+       memory is never touched (a repair's look at it, with backtracking, needs it kept). */
+    s->start_clear = !s->trail && !memchr(s->wave.data, 0, (size_t)pb->cells * (size_t)pb->P);
+    if (!s->start_clear) wave_copy(&s->start, &s->wave, pb);
     s->trail_size = 0;
     if (s->unpropagated) memset(s->unpropagated, 0, (size_t)pb->cells * pb->P);
 }
@@ -226,7 +245,8 @@ void wfc_solver_restart(wfc_solver *s, const wfc_problem *pb)
         s->trail_size = 0;
         s->decisions_size = s->decisions_floor = 0;
     }
-    wave_copy(&s->wave, &s->start, pb);
+    if (s->start_clear) wave_clear(&s->wave, pb);
+    else wave_copy(&s->wave, &s->start, pb);
     if (s->singleton) memset(s->singleton, 0, (size_t)pb->cells * sizeof *s->singleton);
     s->dirty_size = 0;
     s->contradiction = false;

@@ -168,6 +168,8 @@ static inline bool wfc_cell_in_box(const wfc_problem *pb, int i)
 struct wfc_solver {
     const wfc_strategy *strategy;
     wfc_wave wave, start;
+    bool start_borrowed;         /* start is another solver's (wfc_solver_init_sharing): never written or freed here */
+    bool start_clear;            /* the start is the cleared wave, which restarts make instead of copying start */
     int32_t *stack;              /* (cell, pattern) pairs */
     int64_t stack_size, stack_cap;
     double *distribution;
@@ -251,6 +253,10 @@ int64_t wfc_memory_estimate(const wfc_problem *pb);
 bool wfc_check_memory(diag *d, int line, const wfc_problem *pb, const char *what);
 /* The solver's memory and strategy for pb (prepared); false when out of memory. */
 bool wfc_solver_init(wfc_solver *s, const wfc_problem *pb);
+/* A second solver of pb for another thread: its own wave, stack and queue, attempts started from
+   owner's saved start (which owner must keep, unchanged, until this one is freed); false when out
+   of memory (free it all the same). */
+bool wfc_solver_init_sharing(wfc_solver *s, const wfc_problem *pb, const wfc_solver *owner);
 void wfc_solver_free(wfc_solver *s);
 /* The pattern-set tables of a solver for which wfc_bit_domains(pb) (domains.c); false when out of memory. */
 bool wfc_bits_init(wfc_solver *s, const wfc_problem *pb);
