@@ -361,12 +361,19 @@ if [ -f "$W/samples/RedMaze.png" ] && [ -f "$W/tilesets/Knots.xml" ]; then
     # Flowers, with ground, starts from a banned wave, not the cleared one, and goes on with the
     # numbers; the tiled entry writes its text output too).
     printf '<samples>\n  <overlapping name="Flowers" N="3" symmetry="2" size="48"/>\n  <simpletiled name="Knots" subset="Standard" size="8" textOutput="True"/>\n  <overlapping name="Flowers" N="3" symmetry="2" ground="True" periodic="True" size="32"/>\n</samples>\n' > "$dir/wfc_jobs.xml"
-    "$T" wfc "$dir/wfc_jobs.xml" --samples "$W" -o "$dir/wfc_j1" --runs 9 --tries 1 -j 1 | sed 's/  *[0-9.]* ms / ms /' > "$dir/wfc_j1.txt"
-    "$T" wfc "$dir/wfc_jobs.xml" --samples "$W" -o "$dir/wfc_j3" --runs 9 --tries 1 -j 3 | sed 's/  *[0-9.]* ms / ms /' > "$dir/wfc_j3.txt"
+    "$T" wfc "$dir/wfc_jobs.xml" --samples "$W" -o "$dir/wfc_j1" --runs 9 --tries 1 -j 1 2>/dev/null | sed 's/  *[0-9.]* ms / ms /' > "$dir/wfc_j1.txt"
+    "$T" wfc "$dir/wfc_jobs.xml" --samples "$W" -o "$dir/wfc_j3" --runs 9 --tries 1 -j 3 2>/dev/null | sed 's/  *[0-9.]* ms / ms /' > "$dir/wfc_j3.txt"
     if diff -r "$dir/wfc_j1" "$dir/wfc_j3" >/dev/null && cmp -s "$dir/wfc_j1.txt" "$dir/wfc_j3.txt" && [ "$(wc -l < "$dir/wfc_j1.txt")" = 27 ] &&
         grep -q "contradiction, nothing written" "$dir/wfc_j1.txt" && [ -f "$dir/wfc_j3/Knots Standard 8.txt" ] && [ -f "$dir/wfc_j3/Flowers N3 16.png" ]
     then ok; else bad "wfc -j 3: outputs or lines differ from -j 1: $(diff "$dir/wfc_j1.txt" "$dir/wfc_j3.txt")"; fi
     expect 2 "-j 0: expected an integer from 1 to 256" "$T" wfc "$dir/wfc.xml" --samples "$W" -o "$dir/wfc" -j 0
+    # An output that cannot be written stops its entry on threads as with one thread: the outputs
+    # before it are written, none after it (solved or not), exit 5 with the file's name.
+    for j in 1 2; do
+        mkdir -p "$dir/wfc_err$j/RedMaze N2 1.png"
+        expect 5 "RedMaze N2 1.png: error: is a directory" "$T" wfc "$dir/wfc.xml" --samples "$W" -o "$dir/wfc_err$j" --runs 4 -j $j
+        if [ -f "$dir/wfc_err$j/RedMaze N2 0.png" ] && [ ! -e "$dir/wfc_err$j/RedMaze N2 2.png" ]; then ok; else bad "wfc -j $j after a failed write: $(ls "$dir/wfc_err$j")"; fi
+    done
 else
     echo "cli: wfc cases skipped: $W (the classic WaveFunctionCollapse samples) not found"
 fi

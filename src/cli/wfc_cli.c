@@ -58,8 +58,10 @@ typedef struct wfc_output {
     int32_t seed;
     int attempts;
     double ms;
-    uint32_t *px;              /* NULL after a contradiction, or when out of memory */
-    int width, height;
+    char *png;                 /* on threads: the picture as PNG bytes, made on the thread that solved
+                                  it (NULL: with one thread, drawn from the solver into the file) */
+    size_t png_size;
+    smalti_error png_err;      /* why png is NULL on threads */
     char *text;                /* a tiled entry's tile names when asked for (text_output) */
     long backtracks, repairs;  /* of the last attempt */
     bool ready;                /* made, waiting to be written */
@@ -92,15 +94,64 @@ static void solve_output(const wfc_entry_run *er, wfc_classic_worker *w, int k, 
     const wfc_solver *s = w ? &w->solver : &er->m->solver;
     o->backtracks = s->backtracks;
     o->repairs = s->repairs;
-    o->px = NULL;
+    o->png = NULL;
     o->text = NULL;
     if (o->r == WFC_CONTRADICTION || o->r == WFC_NO_MEMORY) return;
-    o->px = w ? wfc_classic_worker_render(er->m, w, &o->width, &o->height) : wfc_classic_render(er->m, &o->width, &o->height);
-    if (o->px && er->e->text_output) o->text = w ? wfc_classic_worker_text(er->m, w) : wfc_classic_text(er->m);
+    if (er->e->text_output) o->text = w ? wfc_classic_worker_text(er->m, w) : wfc_classic_text(er->m);
 }
 
-/* Write output k (made by solve_output) and say so; frees its picture; returns an exit code. */
-static int commit_output(const wfc_entry_run *er, int k, wfc_output *o)
+/* The picture of a solver's last run, drawn a row at a time into the PNG writer. */
+typedef struct picture_source {
+    const wfc_classic *m;
+    const wfc_classic_worker *w; /* NULL: the model's own solver */
+} picture_source;
+
+static void picture_row(const void *ctx, int y, uint32_t *row)
+{
+    const picture_source *ps = ctx;
+    wfc_classic_render_row(ps->m, ps->w, y, row);
+}
+
+/* On a thread, while its solver still holds the output: the picture as PNG bytes, so that writing
+   it in order (commit_output, one at a time) is only a copy; a big tiled picture takes longer to
+   compress than to solve. */
+static void encode_output(const wfc_entry_run *er, const wfc_classic_worker *w, wfc_output *o)
+{
+    if (o->r == WFC_CONTRADICTION || o->r == WFC_NO_MEMORY) return;
+    picture_source ps = {er->m, w};
+    int width, height;
+    wfc_classic_picture_size(er->m, &width, &height);
+    char *bytes = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&bytes, &size);
+    if (!f) {
+        error_set(&o->png_err, SMALTI_ERR_RUNTIME, "<png>", 0, "out of memory");
+        return;
+    }
+    bool ok = png_write_rows(f, width, height, picture_row, &ps, &o->png_err);
+    if (fclose(f) != 0 && ok) {
+        ok = false;
+        error_set(&o->png_err, SMALTI_ERR_RUNTIME, "<png>", 0, "out of memory");
+    }
+    if (!ok) {
+        free(bytes);
+        return;
+    }
+    o->png = bytes;
+    o->png_size = size;
+}
+
+static bool write_bytes_file(const char *path, const char *bytes, size_t size, smalti_error *err)
+{
+    atomic_file af;
+    if (!atomic_open(&af, path, temp_files_hook(), err)) return false;
+    fwrite(bytes, 1, size, af.f);
+    return atomic_commit(&af, err);
+}
+
+/* Write output k (made by solve_output, and by encode_output on threads; with one thread the
+   picture is drawn from the model's own solver) and say so; frees its bytes; returns an exit code. */
+static int commit_output(const wfc_entry_run *er, int k, wfc_output *o, bool threaded)
 {
     const wfc_args *a = er->a;
     int rc = EXIT_OK;
@@ -112,7 +163,20 @@ static int commit_output(const wfc_entry_run *er, int k, wfc_output *o)
     if (o->r != WFC_CONTRADICTION) {
         snprintf(path, sizeof path, "%s/%s %d.png", a->out_dir, er->base, next_index(er->nc, er->base));
         smalti_error err;
-        bool ok = o->px && save_png_rgb(path, o->px, o->width, o->height, temp_files_hook(), &err);
+        bool ok;
+        if (threaded) {
+            ok = o->png && write_bytes_file(path, o->png, o->png_size, &err);
+            if (!o->png) {
+                /* Name the file the bytes were for (encode_output knew no path). */
+                err = o->png_err;
+                snprintf(err.file, sizeof err.file, "%s", path);
+            }
+        } else {
+            picture_source ps = {er->m, NULL};
+            int width, height;
+            wfc_classic_picture_size(er->m, &width, &height);
+            ok = save_png_rows(path, width, height, picture_row, &ps, temp_files_hook(), &err);
+        }
         if (ok && er->e->text_output) {
             char tpath[4096];
             snprintf(tpath, sizeof tpath, "%.*s.txt", (int)(strlen(path) - 4), path);
@@ -120,14 +184,13 @@ static int commit_output(const wfc_entry_run *er, int k, wfc_output *o)
             if (!o->text) error_set(&err, SMALTI_ERR_RUNTIME, tpath, 0, "out of memory");
         }
         if (!ok) {
-            if (!o->px) error_set(&err, SMALTI_ERR_RUNTIME, path, 0, "out of memory");
             print_error(&err);
             rc = exit_code_for(err.status);
         }
     }
-    free(o->px);
+    free(o->png);
     free(o->text);
-    o->px = NULL;
+    o->png = NULL;
     o->text = NULL;
     if (rc != EXIT_OK) return rc;
     if (!a->quiet) {
@@ -144,12 +207,13 @@ static int commit_output(const wfc_entry_run *er, int k, wfc_output *o)
 }
 
 /* The outputs of an entry on several threads. Each output depends on its seeds alone, so they are
-   solved in any order and written in output order (file numbers, lines), each as soon as those
-   before it are; a thread takes no output more than 2 * threads ahead of the next to be written,
-   so few pictures wait. The first error stops the entry, as with one thread. */
+   solved (and their pictures compressed) in any order and written in output order (file numbers,
+   lines), each as soon as those before it are; a thread takes no output `window` (2 * threads) or
+   more ahead of the next to be written, so few pictures wait, and output k waits in slot
+   k % window. The first error stops the entry, as with one thread. */
 typedef struct wfc_pool {
     const wfc_entry_run *er;
-    wfc_output *outs;
+    wfc_output *slots;         /* [window] */
     pthread_mutex_t lock;
     pthread_cond_t moved;      /* an output was taken or written, or the entry stopped */
     int next_take, next_write, window;
@@ -173,11 +237,15 @@ static void *pool_work(void *arg)
         if (p->rc != EXIT_OK || p->next_take >= p->er->outputs) break;
         int k = p->next_take++;
         pthread_mutex_unlock(&p->lock);
-        solve_output(p->er, t->worker, k, &p->outs[k]);
+        wfc_output *o = &p->slots[k % p->window];
+        solve_output(p->er, t->worker, k, o);
+        encode_output(p->er, t->worker, o);
         pthread_mutex_lock(&p->lock);
-        p->outs[k].ready = true;
-        while (p->rc == EXIT_OK && p->next_write < p->er->outputs && p->outs[p->next_write].ready) {
-            p->rc = commit_output(p->er, p->next_write, &p->outs[p->next_write]);
+        o->ready = true;
+        while (p->rc == EXIT_OK && p->next_write < p->er->outputs && p->slots[p->next_write % p->window].ready) {
+            wfc_output *next = &p->slots[p->next_write % p->window];
+            p->rc = commit_output(p->er, p->next_write, next, true);
+            next->ready = false;
             p->next_write++;
         }
         pthread_cond_broadcast(&p->moved);
@@ -190,15 +258,15 @@ static void *pool_work(void *arg)
    fewer when memory for a worker runs out); returns an exit code. */
 static int run_outputs_threaded(const wfc_entry_run *er, int threads)
 {
-    wfc_output *outs = calloc((size_t)er->outputs, sizeof *outs);
+    wfc_output *slots = calloc(2 * (size_t)threads, sizeof *slots);
     wfc_thread *ts = calloc((size_t)threads, sizeof *ts);
-    if (!outs || !ts) {
-        free(outs);
+    if (!slots || !ts) {
+        free(slots);
         free(ts);
         fprintf(stderr, "smalti: error: out of memory\n");
         return EXIT_RUNTIME;
     }
-    wfc_pool p = {.er = er, .outs = outs, .window = 2 * threads, .rc = EXIT_OK};
+    wfc_pool p = {.er = er, .slots = slots, .window = 2 * threads, .rc = EXIT_OK};
     pthread_mutex_init(&p.lock, NULL);
     pthread_cond_init(&p.moved, NULL);
     int started = 0;
@@ -215,13 +283,13 @@ static int run_outputs_threaded(const wfc_entry_run *er, int threads)
     pool_work(&ts[0]); /* this thread is the first, on the model's own solver */
     for (int k = 1; k < started; k++) pthread_join(ts[k].id, NULL);
     for (int k = 1; k < started; k++) wfc_classic_worker_free(ts[k].worker);
-    for (int k = 0; k < er->outputs; k++) {
-        free(outs[k].px);
-        free(outs[k].text);
+    for (int k = 0; k < p.window; k++) { /* outputs solved after an error, never written */
+        free(slots[k].png);
+        free(slots[k].text);
     }
     pthread_mutex_destroy(&p.lock);
     pthread_cond_destroy(&p.moved);
-    free(outs);
+    free(slots);
     free(ts);
     return p.rc;
 }
@@ -256,7 +324,7 @@ static int run_entry(const wfc_args *a, diag *d, const xmlNode *el, name_counts 
         for (int k = 0; k < er.outputs && rc == EXIT_OK; k++) {
             wfc_output o;
             solve_output(&er, NULL, k, &o);
-            rc = commit_output(&er, k, &o);
+            rc = commit_output(&er, k, &o, false);
         }
     wfc_classic_free(m);
     return rc;

@@ -87,6 +87,11 @@ bool save_png_rgb(const char *path, const uint32_t *pixels, int width, int heigh
    them); false with err set when too large or compression failed. */
 bool png_write_grid(FILE *f, const grid_view *g, const uint32_t *colors, int pixel_size, smalti_error *err);
 bool png_write_rgb(FILE *f, const uint32_t *pixels, int width, int height, smalti_error *err);
+/* A truecolour PNG made a row at a time, without the whole picture in memory: fn fills row y
+   (width 0xRRGGBB pixels), rows in order from the top. */
+typedef void (*png_row_fn)(const void *ctx, int y, uint32_t *row);
+bool save_png_rows(const char *path, int width, int height, png_row_fn fn, const void *ctx, const temp_hook *temps, smalti_error *err);
+bool png_write_rows(FILE *f, int width, int height, png_row_fn fn, const void *ctx, smalti_error *err);
 /* Whether a PNG of that size may be written; sets err when not. */
 bool png_size_ok(const char *path, int64_t width, int64_t height, smalti_error *err);
 

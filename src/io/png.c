@@ -157,15 +157,19 @@ bool png_write_grid(FILE *f, const grid_view *g, const uint32_t *colors, int pix
     return !ferror(f);
 }
 
+/* A truecolour picture made a row at a time by the caller's png_row_fn, into one reused row. */
 typedef struct rgb_rows {
-    const uint32_t *pixels;
+    png_row_fn fn;
+    const void *ctx;
+    uint32_t *pixels;          /* one row */
     int width;
 } rgb_rows;
 
 static void rgb_row(const void *ctx, uint32_t y, unsigned char *row)
 {
     const rgb_rows *rr = ctx;
-    const uint32_t *p = rr->pixels + (size_t)y * rr->width;
+    rr->fn(rr->ctx, (int)y, rr->pixels);
+    const uint32_t *p = rr->pixels;
     for (int x = 0; x < rr->width; x++) {
         row[3 * x] = (unsigned char)(p[x] >> 16);
         row[3 * x + 1] = (unsigned char)(p[x] >> 8);
@@ -173,30 +177,61 @@ static void rgb_row(const void *ctx, uint32_t y, unsigned char *row)
     }
 }
 
+/* The header and pixels of a truecolour PNG made by fn; false when out of memory. */
+static bool rgb_png_body(FILE *f, int width, int height, png_row_fn fn, const void *ctx)
+{
+    rgb_rows rr = {fn, ctx, malloc((size_t)width * sizeof(uint32_t)), width};
+    if (!rr.pixels) return false;
+    write_header(f, (uint32_t)width, (uint32_t)height, 2 /* truecolour RGB */);
+    bool ok = write_pixels(f, (uint32_t)height, (size_t)width * 3, rgb_row, &rr);
+    free(rr.pixels);
+    return ok;
+}
+
+/* Row y of a whole picture in memory (save_png_rgb). */
+typedef struct whole_picture {
+    const uint32_t *pixels;
+    int width;
+} whole_picture;
+
+static void whole_row(const void *ctx, int y, uint32_t *row)
+{
+    const whole_picture *wp = ctx;
+    memcpy(row, wp->pixels + (size_t)y * wp->width, (size_t)wp->width * sizeof *row);
+}
+
 bool png_size_ok(const char *path, int64_t width, int64_t height, smalti_error *err)
 {
     return check_size(path, width, height, err);
 }
 
-bool save_png_rgb(const char *path, const uint32_t *pixels, int width, int height, const temp_hook *temps, smalti_error *err)
+bool save_png_rows(const char *path, int width, int height, png_row_fn fn, const void *ctx, const temp_hook *temps, smalti_error *err)
 {
     if (!check_size(path, width, height, err)) return false;
     atomic_file af;
     if (!atomic_open(&af, path, temps, err)) return false;
-    write_header(af.f, (uint32_t)width, (uint32_t)height, 2 /* truecolour RGB */);
-    rgb_rows rr = {pixels, width};
-    return finish(&af, write_pixels(af.f, (uint32_t)height, (size_t)width * 3, rgb_row, &rr), path, err);
+    return finish(&af, rgb_png_body(af.f, width, height, fn, ctx), path, err);
 }
 
-bool png_write_rgb(FILE *f, const uint32_t *pixels, int width, int height, smalti_error *err)
+bool png_write_rows(FILE *f, int width, int height, png_row_fn fn, const void *ctx, smalti_error *err)
 {
     if (!check_size("<png>", width, height, err)) return false;
-    write_header(f, (uint32_t)width, (uint32_t)height, 2 /* truecolour RGB */);
-    rgb_rows rr = {pixels, width};
-    if (!write_pixels(f, (uint32_t)height, (size_t)width * 3, rgb_row, &rr)) {
+    if (!rgb_png_body(f, width, height, fn, ctx)) {
         error_set(err, SMALTI_ERR_RUNTIME, "<png>", 0, "PNG compression failed (out of memory?)");
         return false;
     }
     write_chunk(f, "IEND", NULL, 0);
     return !ferror(f);
+}
+
+bool save_png_rgb(const char *path, const uint32_t *pixels, int width, int height, const temp_hook *temps, smalti_error *err)
+{
+    whole_picture wp = {pixels, width};
+    return save_png_rows(path, width, height, whole_row, &wp, temps, err);
+}
+
+bool png_write_rgb(FILE *f, const uint32_t *pixels, int width, int height, smalti_error *err)
+{
+    whole_picture wp = {pixels, width};
+    return png_write_rows(f, width, height, whole_row, &wp, err);
 }

@@ -701,106 +701,115 @@ static int observed(const wfc_classic *m, const wfc_solver *s, int i)
     return 0;
 }
 
-static uint32_t *render_overlapping(const wfc_classic *m, const wfc_solver *s, bool done, int *width, int *height)
+/* Row y of an overlapping output (MX pixels). */
+static void row_overlapping(const wfc_classic *m, const wfc_solver *s, bool done, int y, uint32_t *row)
 {
     const wfc_problem *pb = &m->pb;
     int MX = pb->mx, MY = pb->my, N = pb->N, P = pb->P;
-    uint32_t *px = mem_malloc((size_t)MX * MY * sizeof *px);
-    if (!px) return NULL;
     const uint8_t *wave = s->wave.data;
-    for (int y = 0; y < MY; y++)
-        for (int x = 0; x < MX; x++) {
-            if (done) {
-                /* A cell shows its pixel of the pattern at the nearest origin at or before it whose
-                   pattern lies inside the output (origins from MX-N+1 on do not, without periodic).
-                   Once every origin is observed, all the patterns that cover a cell agree on it, so
-                   this is the colour the reference's Save gives; but its origin x-(N-1) for the last
-                   N-1 columns lies before the output when MX < 2N-2, so it cannot be used here. */
-                int ox = x < MX - N ? x : MX - N, oy = y < MY - N ? y : MY - N;
-                const uint8_t *p = m->patterns + (size_t)observed(m, s, ox + oy * MX) * N * N;
-                px[x + y * MX] = m->colours[p[(x - ox) + (y - oy) * N]] & 0xffffff;
-                continue;
-            }
-            long contributors = 0, r = 0, g = 0, b = 0;
-            for (int dy = 0; dy < N; dy++)
-                for (int dx = 0; dx < N; dx++) {
-                    int sx = x - dx, sy = y - dy;
-                    if (sx < 0) sx += MX;
-                    if (sy < 0) sy += MY;
-                    if (!pb->periodic && (sx + N > MX || sy + N > MY)) continue;
-                    const uint8_t *w = wave + (size_t)(sx + sy * MX) * P;
-                    for (int t = 0; t < P; t++)
-                        if (w[t]) {
-                            uint32_t c = m->colours[m->patterns[(size_t)t * N * N + dx + dy * N]];
-                            contributors++;
-                            r += (c >> 16) & 0xff;
-                            g += (c >> 8) & 0xff;
-                            b += c & 0xff;
-                        }
-                }
-            px[x + y * MX] = contributors ? (uint32_t)(r / contributors) << 16 | (uint32_t)(g / contributors) << 8 |
-                                                (uint32_t)(b / contributors)
-                                          : 0;
+    for (int x = 0; x < MX; x++) {
+        if (done) {
+            /* A cell shows its pixel of the pattern at the nearest origin at or before it whose
+               pattern lies inside the output (origins from MX-N+1 on do not, without periodic).
+               Once every origin is observed, all the patterns that cover a cell agree on it, so
+               this is the colour the reference's Save gives; but its origin x-(N-1) for the last
+               N-1 columns lies before the output when MX < 2N-2, so it cannot be used here. */
+            int ox = x < MX - N ? x : MX - N, oy = y < MY - N ? y : MY - N;
+            const uint8_t *p = m->patterns + (size_t)observed(m, s, ox + oy * MX) * N * N;
+            row[x] = m->colours[p[(x - ox) + (y - oy) * N]] & 0xffffff;
+            continue;
         }
-    *width = MX;
-    *height = MY;
-    return px;
+        long contributors = 0, r = 0, g = 0, b = 0;
+        for (int dy = 0; dy < N; dy++)
+            for (int dx = 0; dx < N; dx++) {
+                int sx = x - dx, sy = y - dy;
+                if (sx < 0) sx += MX;
+                if (sy < 0) sy += MY;
+                if (!pb->periodic && (sx + N > MX || sy + N > MY)) continue;
+                const uint8_t *w = wave + (size_t)(sx + sy * MX) * P;
+                for (int t = 0; t < P; t++)
+                    if (w[t]) {
+                        uint32_t c = m->colours[m->patterns[(size_t)t * N * N + dx + dy * N]];
+                        contributors++;
+                        r += (c >> 16) & 0xff;
+                        g += (c >> 8) & 0xff;
+                        b += c & 0xff;
+                    }
+            }
+        row[x] = contributors ? (uint32_t)(r / contributors) << 16 | (uint32_t)(g / contributors) << 8 | (uint32_t)(b / contributors)
+                              : 0;
+    }
 }
 
-static uint32_t *render_tiled(const wfc_classic *m, const wfc_solver *s, bool done, int *width, int *height)
+/* Pixel row Y of a tiled output (MX * tilesize pixels): row Y % tilesize of each cell's tile, or
+   of the weighted average of the tiles it may still become. */
+static void row_tiled(const wfc_classic *m, const wfc_solver *s, bool done, int Y, uint32_t *row)
 {
     const wfc_problem *pb = &m->pb;
-    int MX = pb->mx, MY = pb->my, P = pb->P, S = m->tilesize;
-    int W = MX * S;
-    uint32_t *px = mem_malloc((size_t)MX * MY * S * S * sizeof *px);
-    if (!px) return NULL;
-    for (int y = 0; y < MY; y++)
-        for (int x = 0; x < MX; x++) {
-            int i = x + y * MX;
-            const uint8_t *w = s->wave.data + (size_t)i * P;
-            int remaining = s->wave.sums_of_ones[i];
-            const double *weights = wfc_weights_at(pb, i);
-            double sum = 0;
-            for (int t = 0; t < P; t++)
-                if (w[t]) sum += weights[t];
-            for (int yt = 0; yt < S; yt++)
-                for (int xt = 0; xt < S; xt++) {
-                    uint32_t *out = px + x * S + xt + (size_t)(y * S + yt) * W;
-                    if (done) {
-                        *out = m->tiles[(size_t)observed(m, s, i) * S * S + xt + yt * S] & 0xffffff;
-                        continue;
-                    }
-                    if ((m->black_background && remaining == P) || sum <= 0) {
-                        *out = 0;
-                        continue;
-                    }
-                    double r = 0, g = 0, b = 0;
-                    for (int t = 0; t < P; t++)
-                        if (w[t]) {
-                            uint32_t c = m->tiles[(size_t)t * S * S + xt + yt * S];
-                            double k = weights[t] / sum;
-                            r += ((c >> 16) & 0xff) * k;
-                            g += ((c >> 8) & 0xff) * k;
-                            b += (c & 0xff) * k;
-                        }
-                    *out = (uint32_t)r << 16 | (uint32_t)g << 8 | (uint32_t)b;
-                }
+    int MX = pb->mx, P = pb->P, S = m->tilesize, y = Y / S, yt = Y % S;
+    for (int x = 0; x < MX; x++) {
+        int i = x + y * MX;
+        uint32_t *out = row + (size_t)x * S;
+        if (done) {
+            const uint32_t *tile = m->tiles + (size_t)observed(m, s, i) * S * S + (size_t)yt * S;
+            for (int xt = 0; xt < S; xt++) out[xt] = tile[xt] & 0xffffff;
+            continue;
         }
-    *width = W;
-    *height = MY * S;
-    return px;
+        const uint8_t *w = s->wave.data + (size_t)i * P;
+        int remaining = s->wave.sums_of_ones[i];
+        const double *weights = wfc_weights_at(pb, i);
+        double sum = 0;
+        for (int t = 0; t < P; t++)
+            if (w[t]) sum += weights[t];
+        for (int xt = 0; xt < S; xt++) {
+            if ((m->black_background && remaining == P) || sum <= 0) {
+                out[xt] = 0;
+                continue;
+            }
+            double r = 0, g = 0, b = 0;
+            for (int t = 0; t < P; t++)
+                if (w[t]) {
+                    uint32_t c = m->tiles[(size_t)t * S * S + xt + (size_t)yt * S];
+                    double k = weights[t] / sum;
+                    r += ((c >> 16) & 0xff) * k;
+                    g += ((c >> 8) & 0xff) * k;
+                    b += (c & 0xff) * k;
+                }
+            out[xt] = (uint32_t)r << 16 | (uint32_t)g << 8 | (uint32_t)b;
+        }
+    }
+}
+
+static void picture_size(const wfc_classic *m, int *width, int *height)
+{
+    int S = m->patterns ? 1 : m->tilesize;
+    *width = m->pb.mx * S;
+    *height = m->pb.my * S;
+}
+
+static void row_of(const wfc_classic *m, const wfc_solver *s, bool done, int y, uint32_t *row)
+{
+    if (m->patterns) row_overlapping(m, s, done, y, row);
+    else row_tiled(m, s, done, y, row);
 }
 
 static uint32_t *render_of(const wfc_classic *m, const wfc_solver *s, bool done, int *width, int *height)
 {
-    return m->patterns ? render_overlapping(m, s, done, width, height) : render_tiled(m, s, done, width, height);
+    picture_size(m, width, height);
+    uint32_t *px = mem_malloc((size_t)*width * *height * sizeof *px);
+    if (!px) return NULL;
+    for (int y = 0; y < *height; y++) row_of(m, s, done, y, px + (size_t)y * *width);
+    return px;
 }
 
 uint32_t *wfc_classic_render(const wfc_classic *m, int *width, int *height) { return render_of(m, &m->solver, m->done, width, height); }
 
-uint32_t *wfc_classic_worker_render(const wfc_classic *m, const wfc_classic_worker *w, int *width, int *height)
+void wfc_classic_picture_size(const wfc_classic *m, int *width, int *height) { picture_size(m, width, height); }
+
+void wfc_classic_render_row(const wfc_classic *m, const wfc_classic_worker *w, int y, uint32_t *row)
 {
-    return render_of(m, &w->solver, w->done, width, height);
+    if (w) row_of(m, &w->solver, w->done, y, row);
+    else row_of(m, &m->solver, m->done, y, row);
 }
 
 static char *text_of(const wfc_classic *m, const wfc_solver *s, bool done)

@@ -68,9 +68,12 @@ typedef struct wfc_classic_worker {
 } wfc_classic_worker;
 /* NULL when out of memory. */
 wfc_classic_worker *wfc_classic_worker_new(const wfc_classic *m);
-/* As wfc_classic_run, wfc_classic_render and wfc_classic_text, on the worker's solver. */
+/* As wfc_classic_run and wfc_classic_text, on the worker's solver. */
 wfc_result wfc_classic_worker_run(const wfc_classic *m, wfc_classic_worker *w, int32_t seed, long limit);
-uint32_t *wfc_classic_worker_render(const wfc_classic *m, const wfc_classic_worker *w, int *width, int *height);
 char *wfc_classic_worker_text(const wfc_classic *m, const wfc_classic_worker *w);
 void wfc_classic_worker_free(wfc_classic_worker *w);
+/* The picture a render makes, a row at a time (no whole picture in memory): its size, and row y
+   (width 0xRRGGBB pixels) of the last run of worker w (NULL: of m's own). */
+void wfc_classic_picture_size(const wfc_classic *m, int *width, int *height);
+void wfc_classic_render_row(const wfc_classic *m, const wfc_classic_worker *w, int y, uint32_t *row);
 #endif
