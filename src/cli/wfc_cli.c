@@ -19,6 +19,7 @@ typedef struct wfc_args {
     long seed, runs, tries;
     long backtrack;            /* -1: each entry's own */
     long jobs;                 /* outputs of an entry solved at once, on threads */
+    bool jobs_given;           /* -j said so; else one per core, as memory allows */
     bool quiet;
 } wfc_args;
 
@@ -319,6 +320,16 @@ static int run_entry(const wfc_args *a, diag *d, const xmlNode *el, name_counts 
     er.outputs = a->runs >= 0 ? (int)a->runs : e.screenshots;
     er.first_seed = e.seed >= 0 ? e.seed : a->seed;
     int threads = a->jobs < er.outputs ? (int)a->jobs : er.outputs, rc = EXIT_OK;
+    if (!a->jobs_given && threads > 1) {
+        /* One solver per thread: by default no more of them than half the machine's memory
+           holds (a wave of up to 2 GiB each), so that all the cores do not mean swapping. */
+        long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+        int64_t each = wfc_memory_estimate(&m->pb);
+        if (pages > 0 && page > 0 && each > 0) {
+            int64_t fit = (int64_t)pages / 2 * page / each;
+            if (fit < threads) threads = fit > 1 ? (int)fit : 1;
+        }
+    }
     if (threads > 1) rc = run_outputs_threaded(&er, threads);
     else
         for (int k = 0; k < er.outputs && rc == EXIT_OK; k++) {
@@ -349,7 +360,7 @@ int cmd_wfc(int argc, char **argv)
         else if (strcmp(arg, "--runs") == 0) target = &a.runs;
         else if (strcmp(arg, "--tries") == 0) { target = &a.tries; min = 1; }
         else if (strcmp(arg, "--backtrack") == 0) { target = &a.backtrack; max = WFC_MAX_BACKTRACK; }
-        else if (strcmp(arg, "-j") == 0 || strcmp(arg, "--jobs") == 0) { target = &a.jobs; min = 1; max = WFC_MAX_JOBS; }
+        else if (strcmp(arg, "-j") == 0 || strcmp(arg, "--jobs") == 0) { target = &a.jobs; min = 1; max = WFC_MAX_JOBS; a.jobs_given = true; }
         else if (arg[0] == '-' && arg[1]) return unknown_option("wfc", arg);
         else if (a.list) { fprintf(stderr, "smalti: unexpected argument %s\n", arg); return EXIT_USAGE; }
         else { a.list = arg; continue; }
