@@ -572,8 +572,9 @@ static inline __attribute__((always_inline)) int32_t plain_scan_cell(const rulen
     } while (0)
 /* Apply the drawn rule pr at corner `at`: write the cells it changes and log them. The log's room
    is checked once for all the rule's writes; only when it must grow are they written one by one
-   beside the growth (whose failure leaves the rest unlogged, as run_change does). */
-#define PLAIN_APPLY()                                                                                                   \
+   beside the growth (whose failure leaves the rest unlogged, as run_change does), and ON_GROW
+   makes the step's end ask run_step_begin. */
+#define PLAIN_APPLY(ON_GROW)                                                                                            \
     do {                                                                                                                \
         const plain_write *w = p->writes + pr->write, *const w_end = w + pr->write_count;                               \
         if (__builtin_expect(ccap - clen >= pr->write_count, 1)) {                                                      \
@@ -595,11 +596,24 @@ static inline __attribute__((always_inline)) int32_t plain_scan_cell(const rulen
                 const bool grown = run_grow_changes(r);                                                                 \
                 PLAIN_RELOAD();                                                                                         \
                 fcap = 0; /* the next step asks run_step_begin, which stops after a failure */                          \
+                ON_GROW;                                                                                                \
                 if (!grown) continue;                                                                                   \
             }                                                                                                           \
             changes[clen++] = i;                                                                                        \
         }                                                                                                               \
     } while (0)
+
+/* How many steps plain_repeat_body may make before it looks at its limits again: none of
+   max_steps, the node's `steps`, the step table's room and the 64-step check for a stop falls due
+   sooner. At least 1: each of them was looked at after the last step. */
+static inline long plain_budget(const rulenode *rn, const rulenode_state *st, long made, long max_steps, int64_t flen, int64_t fcap)
+{
+    long left = max_steps - made;
+    if (fcap - flen < left) left = (long)(fcap - flen);
+    if (64 - (made & 63) < left) left = 64 - (made & 63);
+    if (rn->steps > 0 && rn->steps - st->counter - made < left) left = rn->steps - st->counter - made;
+    return left;
+}
 
 /* Steps in a row with the run's and the node's moving parts (the change log, the step table,
    the match list, the generator's indices) in locals: a store to a grid byte could alias any
@@ -633,8 +647,9 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
     PLAIN_RELOAD();
     /* Where the scan starts: the first change of the step the node last matched in. */
     int64_t scan_from = first[st->last_matched_turn - r->first_base];
-    for (;;) {
-        if (rn->steps > 0 && st->counter + made >= rn->steps) break;
+    /* Steps to make before the next look at the limits, the step table's room and a stop. */
+    long left = rn->steps > 0 && st->counter >= rn->steps ? 0 : plain_budget(rn, st, made, max_steps, flen, fcap);
+    while (left > 0) {
         /* The scan (plain_scan): every change since then. */
         const int64_t step_start = cbase + clen;
         bool stopped = false;
@@ -646,7 +661,8 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
             if (from == to) continue;
             if (cap - count < to - from) {
                 PLAIN_SPILL();
-                fcap = 0; /* the next step asks run_step_begin, which stops after a failure */
+                fcap = 0; /* the step's end asks run_step_begin, which stops after a failure */
+                left = 1;
                 if (!plain_reserve(r, st, to - from)) break;
                 list = st->matches;
                 cap = st->match_cap;
@@ -684,11 +700,13 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
             }
         }
         if (!pr) break;
-        PLAIN_APPLY();
+        PLAIN_APPLY(left = 1);
         /* run_step_close without an observer. */
         first[flen++] = cbase + clen;
         scan_from = step_start;
-        if (++made == max_steps) break;
+        made++;
+        if (--left > 0) continue;
+        if (made == max_steps) break;
         /* A deadline or cancel is noticed within 64 steps. */
         if (flen >= fcap || ((made & 63) == 0 && stop_requested(&r->stop))) {
             PLAIN_SPILL();
@@ -696,6 +714,8 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
             if (!run_step_begin(r)) break;
             PLAIN_RELOAD();
         }
+        if (rn->steps > 0 && st->counter + made >= rn->steps) break;
+        left = plain_budget(rn, st, made, max_steps, flen, fcap);
     }
     r->changes_len = clen;
     r->first_len = flen;
@@ -892,7 +912,7 @@ static __attribute__((noinline)) long plain_markov_steps(run_state *r, const rul
             PLAIN_LOAD_NODE(child);
             continue;
         }
-        PLAIN_APPLY();
+        PLAIN_APPLY((void)0);
         /* run_step_close without an observer. */
         first[flen++] = cbase + clen;
         st->counter++;
