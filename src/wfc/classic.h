@@ -59,9 +59,9 @@ uint32_t *wfc_classic_render(const wfc_classic *m, int *width, int *height);
 char *wfc_classic_text(const wfc_classic *m);
 void wfc_classic_free(wfc_classic *m);
 
-/* A second solver of a loaded model, for attempts on another thread: m is only read by these
-   (and by its own runs' render and text), so workers of one model may run at once; m must
-   outlive them, and must not run itself while they do (their start is its solver's). */
+/* A second solver of a loaded model, for attempts on another thread: m is only read by these,
+   so workers of one model run at once, and m's own runs (wfc_classic_run, on one thread) may go
+   on beside them (they too only read the start wave); m must outlive its workers. */
 typedef struct wfc_classic_worker {
     wfc_solver solver;
     bool done;                 /* the last run observed every cell */
