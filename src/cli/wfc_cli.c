@@ -323,12 +323,8 @@ static int run_entry(const wfc_args *a, diag *d, const xmlNode *el, name_counts 
     if (!a->jobs_given && threads > 1) {
         /* One solver per thread: by default no more of them than half the machine's memory
            holds (a wave of up to 2 GiB each), so that all the cores do not mean swapping. */
-        long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-        int64_t each = wfc_memory_estimate(&m->pb);
-        if (pages > 0 && page > 0 && each > 0) {
-            int64_t fit = (int64_t)pages / 2 * page / each;
-            if (fit < threads) threads = fit > 1 ? (int)fit : 1;
-        }
+        const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+        threads = wfc_classic_threads(m, threads, pages > 0 && page > 0 ? (int64_t)pages * page : 0);
     }
     if (threads > 1) rc = run_outputs_threaded(&er, threads);
     else

@@ -670,6 +670,14 @@ static wfc_result run_on(const wfc_classic *m, wfc_solver *s, bool *done, int32_
 
 wfc_result wfc_classic_run(wfc_classic *m, int32_t seed, long limit) { return run_on(m, &m->solver, &m->done, seed, limit); }
 
+int wfc_classic_threads(const wfc_classic *m, int wanted, int64_t memory)
+{
+    const int64_t each = wfc_memory_estimate(&m->pb);
+    if (memory <= 0 || each <= 0 || wanted <= 1) return wanted > 1 ? wanted : 1;
+    const int64_t fit = memory / 2 / each;
+    return fit >= wanted ? wanted : fit > 1 ? (int)fit : 1;
+}
+
 wfc_classic_worker *wfc_classic_worker_new(const wfc_classic *m)
 {
     wfc_classic_worker *w = mem_calloc(1, sizeof *w);

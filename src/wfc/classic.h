@@ -68,6 +68,9 @@ typedef struct wfc_classic_worker {
 } wfc_classic_worker;
 /* NULL when out of memory. */
 wfc_classic_worker *wfc_classic_worker_new(const wfc_classic *m);
+/* How many of `wanted` solvers of m (its own and workers) to run at once so that together they take
+   no more than half of `memory` bytes (the machine's; 0 or less: not known, so no cap): at least 1. */
+int wfc_classic_threads(const wfc_classic *m, int wanted, int64_t memory);
 /* As wfc_classic_run and wfc_classic_text, on the worker's solver. */
 wfc_result wfc_classic_worker_run(const wfc_classic *m, wfc_classic_worker *w, int32_t seed, long limit);
 char *wfc_classic_worker_text(const wfc_classic *m, const wfc_classic_worker *w);

@@ -127,11 +127,32 @@ static void oversized_entries_are_refused(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* `smalti wfc` starts no more solvers by default than half the machine's memory holds, by the
+   estimate each load checks against its limit, and at least one. */
+static void threads_fit_in_half_the_memory(void **state)
+{
+    (void)state;
+    wfc_classic *m = classic_load("<overlapping name=\"Stripes\" N=\"3\" size=\"64\" symmetry=\"1\"/>");
+    const int64_t each = wfc_memory_estimate(&m->pb);
+    assert_true(each > 64 * 64);
+    assert_int_equal(wfc_classic_threads(m, 8, 2 * 8 * each), 8);      /* room for all */
+    assert_int_equal(wfc_classic_threads(m, 8, 1 << 30), 8);
+    assert_int_equal(wfc_classic_threads(m, 8, 2 * 3 * each), 3);      /* room for three */
+    assert_int_equal(wfc_classic_threads(m, 8, 2 * 3 * each + 2 * each - 1), 3);
+    assert_int_equal(wfc_classic_threads(m, 8, 2 * 4 * each), 4);
+    assert_int_equal(wfc_classic_threads(m, 8, each), 1);              /* not even one: still one */
+    assert_int_equal(wfc_classic_threads(m, 8, 0), 8);                 /* memory not known */
+    assert_int_equal(wfc_classic_threads(m, 1, 1), 1);
+    assert_int_equal(wfc_classic_threads(m, 0, 1 << 30), 1);
+    wfc_classic_free(m);
+}
+
 int run_wfc_classic_tests(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(finished_overlapping_output_shows_the_patterns),
         cmocka_unit_test(oversized_entries_are_refused),
+        cmocka_unit_test(threads_fit_in_half_the_memory),
     };
     return cmocka_run_group_tests_name("wfc classic", tests, NULL, NULL);
 }
