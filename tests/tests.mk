@@ -89,6 +89,16 @@ sanitize:
 $(BUILD)/smalti-asan: $(CLI_OBJ) $(BUILD)/libsmalti.a
 	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libsmalti.a $(LDLIBS) $(CLI_LIBS)
 
+# The commands that run on threads, built with ThreadSanitizer in their own folder: no race, and
+# the files of the plain build's -j 1 (tests/tsan_test.sh).
+TSAN_FLAGS := -O1 -g -fsanitize=thread
+tsan: smalti
+	$(MAKE) --no-print-directory BUILD=build/tsan CFLAGS="$(TSAN_FLAGS)" build/tsan/smalti-tsan
+	sh tests/tsan_test.sh build/tsan/smalti-tsan ./smalti
+
+$(BUILD)/smalti-tsan: $(CLI_OBJ) $(BUILD)/libsmalti.a
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libsmalti.a $(LDLIBS) $(CLI_LIBS)
+
 test: all
 	@$(MAKE) --no-print-directory warnings
 	@$(MAKE) --no-print-directory symbols
@@ -102,6 +112,7 @@ test: all
 	@$(MAKE) --no-print-directory install-test
 	@$(MAKE) --no-print-directory tiled-roundtrip
 	@$(MAKE) --no-print-directory sanitize
+	@$(MAKE) --no-print-directory tsan
 	@$(MAKE) --no-print-directory conformance
 	@$(MAKE) --no-print-directory floor-check
 	@$(MAKE) --no-print-directory fuzz-replay
@@ -110,7 +121,7 @@ test: all
 tiled-roundtrip: smalti | $(BUILD)/.test-deps
 	sh tests/tiled_roundtrip.sh ./smalti
 
-.PHONY: symbols layers unit cli-test docs-test conformance sanitize trace-roundtrip browser-test tiled-roundtrip
+.PHONY: symbols layers unit cli-test docs-test conformance sanitize tsan trace-roundtrip browser-test tiled-roundtrip
 
 # -Wall -Wextra must stay clean under both gcc and clang.
 warnings: $(BUILD)/gen/palette_table.inc $(VIEW_INC)

@@ -36,6 +36,11 @@
 enum { SLOT_FREE, SLOT_BUSY, SLOT_LISTED };
 static char temp_names[TEMP_SLOTS][sizeof ((atomic_file *)0)->tmp];
 static atomic_int temp_state[TEMP_SLOTS];
+/* Which thread listed each slot's name (the address of its thread_mark). Only the thread that
+   listed a name takes it off, and it looks at no other thread's name: another thread may be
+   writing a new name into a slot at any moment after it was listed. */
+static atomic_uintptr_t temp_owner[TEMP_SLOTS];
+static _Thread_local char thread_mark;
 
 static const int ending_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 #define ENDING_SIGNAL_COUNT (int)(sizeof ending_signals / sizeof *ending_signals)
@@ -48,14 +53,16 @@ static void change_list(const char *tmp, bool add)
     sigemptyset(&set);
     for (int i = 0; i < ENDING_SIGNAL_COUNT; i++) sigaddset(&set, ending_signals[i]);
     pthread_sigmask(SIG_BLOCK, &set, &old);
+    const uintptr_t me = (uintptr_t)&thread_mark;
     for (int i = 0; i < TEMP_SLOTS; i++) {
         int expected = add ? SLOT_FREE : SLOT_LISTED;
-        /* Only the thread that listed a name takes it off; another's slot may hold the same
-           name only if both write one file, which the callers never do. */
-        if (!add && (atomic_load(&temp_state[i]) != SLOT_LISTED || strcmp(temp_names[i], tmp) != 0)) continue;
+        if (!add && (atomic_load(&temp_state[i]) != SLOT_LISTED || atomic_load(&temp_owner[i]) != me ||
+                     strcmp(temp_names[i], tmp) != 0))
+            continue;
         if (!atomic_compare_exchange_strong(&temp_state[i], &expected, SLOT_BUSY)) continue;
         if (add) {
             snprintf(temp_names[i], sizeof temp_names[i], "%s", tmp);
+            atomic_store(&temp_owner[i], me);
             atomic_store(&temp_state[i], SLOT_LISTED);
         } else {
             atomic_store(&temp_state[i], SLOT_FREE);

@@ -1,0 +1,45 @@
+#!/bin/sh
+# tsan_test.sh — the commands that run on threads, built with ThreadSanitizer: `run --seeds -j`,
+# `batch -o TEMPLATE -j`, `wfc -j` and `pack check -j`. Each must finish with no report (a race
+# makes TSan exit 66) and make the same files as the plain build with -j 1.
+# Usage: tsan_test.sh SMALTI_TSAN SMALTI
+TSAN=$1 PLAIN=$2
+. "$(dirname "$0")/cli/lib.sh"
+export TSAN_OPTIONS="halt_on_error=1 exitcode=66 ${TSAN_OPTIONS:-}"
+SAMPLES=tests/badinput
+
+# same LABEL DIR_A DIR_B: both folders hold the same files, byte for byte
+same() {
+    if [ -n "$(ls -A "$2" 2>/dev/null)" ] && diff -r "$2" "$3" >/dev/null; then ok; else bad "$1: the threads' files are not -j 1's"; fi
+}
+# under_tsan LABEL ARGS...: the TSan build exits 0
+under_tsan() {
+    label=$1; shift
+    "$TSAN" "$@" > "$dir/tsan.out" 2>&1; rc=$?
+    if [ "$rc" = 0 ]; then ok; else bad "$label: exit $rc under ThreadSanitizer: $(grep -m1 -A3 'WARNING: ThreadSanitizer' "$dir/tsan.out" || tail -3 "$dir/tsan.out")"; fi
+}
+
+# run --seeds: one model shared by four threads, each with its own run. 96 outputs: with 24, the
+# race the temporary-file list once had (tempfiles.c) was reported in 2 runs of 6; with 96, in 6 of 6.
+under_tsan "run --seeds -j 4" run models/maze.xml --size 16 --seeds 1..96 -j 4 -o "$dir/seeds_t/{seed}.png" -q
+"$PLAIN" run models/maze.xml --size 16 --seeds 1..96 -j 1 -o "$dir/seeds_p/{seed}.png" -q
+same "run --seeds" "$dir/seeds_t" "$dir/seeds_p"
+
+# batch with a template: two models' outputs as one work list.
+mkdir -p "$dir/models"
+printf '<one values="BW" in="B" out="W"/>\n' > "$dir/models/m.xml"
+printf '<one values="BRW" origin="True" in="RBB" out="WWR"/>\n' > "$dir/models/walk.xml"
+printf '<models>\n  <model name="m" size="12" amount="6"/>\n  <model name="walk" size="20" amount="6"/>\n</models>\n' > "$dir/list.xml"
+under_tsan "batch -j 3" batch "$dir/list.xml" --seed 5 -j 3 -o "$dir/batch_t/{model}_{seed}.png" -q
+"$PLAIN" batch "$dir/list.xml" --seed 5 -j 1 -o "$dir/batch_p/{model}_{seed}.png" -q
+same "batch" "$dir/batch_t" "$dir/batch_p"
+
+# wfc: one sample shared by three solvers, the pictures written in order.
+printf '<samples>\n  <overlapping name="Stripes" N="3" size="16" symmetry="1"/>\n</samples>\n' > "$dir/samples.xml"
+under_tsan "wfc -j 3" wfc "$dir/samples.xml" --samples "$SAMPLES" --runs 6 -j 3 -q -o "$dir/wfc_t"
+"$PLAIN" wfc "$dir/samples.xml" --samples "$SAMPLES" --runs 6 -j 1 -q -o "$dir/wfc_p"
+same "wfc" "$dir/wfc_t" "$dir/wfc_p"
+
+# pack check: models checked on two threads.
+under_tsan "pack check -j 2" pack check models/ -j 2 -q
+finish tsan
