@@ -89,12 +89,13 @@ sanitize:
 $(BUILD)/smalti-asan: $(CLI_OBJ) $(BUILD)/libsmalti.a
 	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libsmalti.a $(LDLIBS) $(CLI_LIBS)
 
-# The commands that run on threads, built with ThreadSanitizer in their own folder: no race, and
-# the files of the plain build's -j 1 (tests/tsan_test.sh).
+# What runs on threads, built with ThreadSanitizer in their own folder: the unit groups that start
+# threads (runs of one model at once, a cancel from another thread), then the commands, which must
+# also make the files of the plain build's -j 1 (tests/tsan_test.sh). A race exits 66.
 TSAN_FLAGS := -O1 -g -fsanitize=thread
 tsan: smalti
-	$(MAKE) --no-print-directory BUILD=build/tsan CFLAGS="$(TSAN_FLAGS)" build/tsan/smalti-tsan
-	sh tests/tsan_test.sh build/tsan/smalti-tsan ./smalti
+	$(MAKE) --no-print-directory BUILD=build/tsan CFLAGS="$(TSAN_FLAGS)" build/tsan/smalti-tsan build/tsan/unit_tests
+	sh tests/tsan_test.sh build/tsan/smalti-tsan ./smalti build/tsan/unit_tests
 
 $(BUILD)/smalti-tsan: $(CLI_OBJ) $(BUILD)/libsmalti.a
 	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libsmalti.a $(LDLIBS) $(CLI_LIBS)

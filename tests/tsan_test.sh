@@ -2,8 +2,9 @@
 # tsan_test.sh — the commands that run on threads, built with ThreadSanitizer: `run --seeds -j`,
 # `batch -o TEMPLATE -j`, `wfc -j` and `pack check -j`. Each must finish with no report (a race
 # makes TSan exit 66) and make the same files as the plain build with -j 1.
-# Usage: tsan_test.sh SMALTI_TSAN SMALTI
-TSAN=$1 PLAIN=$2
+# With UNIT_TSAN, first the unit groups that start threads (api: runs of one model on threads;
+# budget: a cancel from another thread). Usage: tsan_test.sh SMALTI_TSAN SMALTI [UNIT_TSAN]
+TSAN=$1 PLAIN=$2 UNIT=$3
 . "$(dirname "$0")/cli/lib.sh"
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 ${TSAN_OPTIONS:-}"
 SAMPLES=tests/badinput
@@ -29,6 +30,11 @@ under_tsan() {
     "$TSAN" "$@" > "$dir/tsan.out" 2>&1; rc=$?
     if [ "$rc" = 0 ]; then ok; else bad "$label: exit $rc under ThreadSanitizer: $(grep -m1 -A3 'WARNING: ThreadSanitizer' "$dir/tsan.out" || tail -3 "$dir/tsan.out")"; fi
 }
+
+if [ -n "$UNIT" ]; then
+    "$UNIT" api budget > "$dir/unit.out" 2>&1; rc=$?
+    if [ "$rc" = 0 ]; then ok; else bad "unit groups api, budget: exit $rc under ThreadSanitizer: $(grep -m1 -A3 'WARNING: ThreadSanitizer' "$dir/unit.out" || tail -3 "$dir/unit.out")"; fi
+fi
 
 # run --seeds: one model shared by four threads, each with its own run. 96 outputs: with 24, the
 # race the temporary-file list once had (tempfiles.c) was reported in 2 runs of 6; with 96, in 6 of 6.

@@ -1,49 +1,75 @@
-/* main.c — runs every cmocka group; the exit code is the number of failed tests. */
+/* main.c — runs every cmocka group, or only the groups named on the command line (`unit_tests api
+   budget`: the ThreadSanitizer build runs those that start threads); the exit code is 1 when a test
+   failed, 2 for an unknown group. */
 #include "unit.h"
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
 
-int main(void)
+int main(int argc, char **argv)
 {
+    static const struct {
+        const char *name;
+        int (*run)(void);
+    } groups[] = {
+        {"rng", run_rng_tests},
+        {"rule", run_rule_tests},
+        {"api", run_api_tests},
+        {"badinput", run_badinput_tests},
+        {"output", run_output_tests},
+        {"path", run_path_tests},
+        {"iso", run_iso_tests},
+        {"rulefile", run_rulefile_tests},
+        {"convchain", run_convchain_tests},
+        {"infer", run_infer_tests},
+        {"wfc", run_wfc_tests},
+        {"wfc_prop", run_wfc_prop_tests},
+        {"wfc_steer", run_wfc_steer_tests},
+        {"wfc_engine", run_wfc_engine_tests},
+        {"wfc_counts", run_wfc_counts_tests},
+        {"wfc_domains", run_wfc_domains_tests},
+        {"wfc_classic", run_wfc_classic_tests},
+        {"oddmodel", run_oddmodel_tests},
+        {"ca", run_ca_tests},
+        {"runner", run_runner_tests},
+        {"lsystem", run_lsystem_tests},
+        {"trace", run_trace_tests},
+        {"noise", run_noise_tests},
+        {"voronoi", run_voronoi_tests},
+        {"chisel", run_chisel_tests},
+        {"poisson", run_poisson_tests},
+        {"anim", run_anim_tests},
+        {"budget", run_budget_tests},
+        {"memres", run_memres_tests},
+        {"settings", run_settings_tests},
+        {"pack", run_pack_tests},
+        {"lint", run_lint_tests},
+        {"atomic", run_atomic_tests},
+        {"lastnode", run_lastnode_tests},
+        {"markov_loop", run_markov_loop_tests},
+        {"once", run_once_tests},
+        {"anchor_scan", run_anchor_scan_tests},
+        {"sort", run_sort_tests},
+        {"tilemap", run_tilemap_tests},
+        {"many", run_many_tests},
+        {"growgrid", run_growgrid_tests},
+    };
+    const int count = (int)(sizeof groups / sizeof *groups);
+    for (int a = 1; a < argc; a++) {
+        int g = 0;
+        while (g < count && strcmp(argv[a], groups[g].name) != 0) g++;
+        if (g == count) {
+            fprintf(stderr, "unit_tests: no group '%s'; the groups:", argv[a]);
+            for (g = 0; g < count; g++) fprintf(stderr, " %s", groups[g].name);
+            fprintf(stderr, "\n");
+            return 2;
+        }
+    }
     int failed = 0;
-    failed += run_rng_tests();
-    failed += run_rule_tests();
-    failed += run_api_tests();
-    failed += run_badinput_tests();
-    failed += run_output_tests();
-    failed += run_path_tests();
-    failed += run_iso_tests();
-    failed += run_rulefile_tests();
-    failed += run_convchain_tests();
-    failed += run_infer_tests();
-    failed += run_wfc_tests();
-    failed += run_wfc_prop_tests();
-    failed += run_wfc_steer_tests();
-    failed += run_wfc_engine_tests();
-    failed += run_wfc_counts_tests();
-    failed += run_wfc_domains_tests();
-    failed += run_wfc_classic_tests();
-    failed += run_oddmodel_tests();
-    failed += run_ca_tests();
-    failed += run_runner_tests();
-    failed += run_lsystem_tests();
-    failed += run_trace_tests();
-    failed += run_noise_tests();
-    failed += run_voronoi_tests();
-    failed += run_chisel_tests();
-    failed += run_poisson_tests();
-    failed += run_anim_tests();
-    failed += run_budget_tests();
-    failed += run_memres_tests();
-    failed += run_settings_tests();
-    failed += run_pack_tests();
-    failed += run_lint_tests();
-    failed += run_atomic_tests();
-    failed += run_lastnode_tests();
-    failed += run_markov_loop_tests();
-    failed += run_once_tests();
-    failed += run_anchor_scan_tests();
-    failed += run_sort_tests();
-    failed += run_tilemap_tests();
-    failed += run_many_tests();
-    failed += run_growgrid_tests();
+    for (int g = 0; g < count; g++) {
+        bool named = argc == 1;
+        for (int a = 1; a < argc && !named; a++) named = strcmp(argv[a], groups[g].name) == 0;
+        if (named) failed += groups[g].run();
+    }
     return failed ? 1 : 0;
 }
