@@ -29,9 +29,9 @@
 
 /* Each slot is free, being filled or emptied by one thread, or listed. Threads
    take a free slot with a compare-and-swap, so that two never share one, and
-   the handler (on whichever thread the signal lands) reads only listed slots,
-   whose names are complete: the name is written before the slot is marked
-   listed, and the mark is taken off before the name changes. Lock-free atomics
+   the handler (on whichever thread the signal lands) reads only the listed
+   slots it takes, whose names are complete: the name is written before the
+   slot is marked listed, and the mark is taken off before the name changes. Lock-free atomics
    are safe in a signal handler; a mutex would not be. */
 enum { SLOT_FREE, SLOT_BUSY, SLOT_LISTED };
 static char temp_names[TEMP_SLOTS][sizeof ((atomic_file *)0)->tmp];
@@ -90,13 +90,18 @@ const temp_hook *temp_files_hook(void)
     return &hook;
 }
 
-/* Only async-signal-safe calls here: unlink, sigaction, raise. The signal
-   raised again is blocked until the handler returns, and then, with its
-   default action back, ends the process. */
+/* Only async-signal-safe calls here: unlink, sigaction, raise, and lock-free
+   atomics. The signal raised again is blocked until the handler returns, and
+   then, with its default action back, ends the process. Other threads go on
+   meanwhile, so the handler takes each listed slot (listed -> busy) before it
+   reads the name: no thread can then take that name off and list another in
+   its place while it is read, which could make a name half old, half new. */
 static void remove_temp_files(int sig)
 {
-    for (int i = 0; i < TEMP_SLOTS; i++)
-        if (atomic_load(&temp_state[i]) == SLOT_LISTED) unlink(temp_names[i]);
+    for (int i = 0; i < TEMP_SLOTS; i++) {
+        int expected = SLOT_LISTED;
+        if (atomic_compare_exchange_strong(&temp_state[i], &expected, SLOT_BUSY)) unlink(temp_names[i]);
+    }
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
