@@ -50,6 +50,9 @@ void put_base64(FILE *f, const uint8_t *data, size_t len);
    temporary file. */
 void temp_files_guard(void);
 const temp_hook *temp_files_hook(void);
+/* Whether a signal is ending the process: a write that fails now failed because the handler took
+   its temporary file away, and is not worth a message. */
+bool temp_files_ending(void);
 
 /* Run to the end (or the limit), with a progress line on a terminal after a second. */
 long run_with_progress(smalti_run *run, long step_limit, const char *label, bool quiet);

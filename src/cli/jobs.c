@@ -44,6 +44,7 @@ static void note_failure(many_state *s, int code)
 
 static void log_error(many_state *s, const many_model *m, int32_t seed, const smalti_error *err)
 {
+    if (temp_files_ending()) return;
     pthread_mutex_lock(&s->log);
     if (err->file[0] && err->line > 0) fprintf(stderr, "%s:%d: error: seed %d: %s\n", err->file, err->line, (int)seed, err->message);
     else fprintf(stderr, "%s: error: seed %d: %s\n", err->file[0] ? err->file : m->label, (int)seed, err->message);

@@ -42,16 +42,31 @@ static atomic_int temp_state[TEMP_SLOTS];
 static atomic_uintptr_t temp_owner[TEMP_SLOTS];
 static _Thread_local char thread_mark;
 
+/* A name is told before its file is made. Other threads go on while the handler runs, so one could
+   make its file after the handler has looked at its slot, and leave it behind. So a thread keeps the
+   ending signals blocked from telling a name until the file is made (claim to made), counted in
+   temp_making; the handler sets temp_ending, which keeps any thread from making a new file, and
+   waits for temp_making to reach 0 before it removes the files. */
+static atomic_int temp_ending, temp_making;
+static _Thread_local sigset_t making_mask; /* the thread's signal mask before claim */
+/* How long the handler waits for files being made (busy turns; a file is made in microseconds). */
+#define MAKING_WAIT 200000000L
+
 static const int ending_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 #define ENDING_SIGNAL_COUNT (int)(sizeof ending_signals / sizeof *ending_signals)
+
+static void ending_set(sigset_t *set)
+{
+    sigemptyset(set);
+    for (int i = 0; i < ENDING_SIGNAL_COUNT; i++) sigaddset(set, ending_signals[i]);
+}
 
 /* Put tmp in a free slot of the list, or take it off, with the ending signals
    blocked on this thread (so that its own handler never sees its slot busy). */
 static void change_list(const char *tmp, bool add)
 {
     sigset_t set, old;
-    sigemptyset(&set);
-    for (int i = 0; i < ENDING_SIGNAL_COUNT; i++) sigaddset(&set, ending_signals[i]);
+    ending_set(&set);
     pthread_sigmask(SIG_BLOCK, &set, &old);
     const uintptr_t me = (uintptr_t)&thread_mark;
     for (int i = 0; i < TEMP_SLOTS; i++) {
@@ -72,10 +87,28 @@ static void change_list(const char *tmp, bool add)
     pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
+/* The ending signals stay blocked until made(). Once the handler has begun, no file is made: this
+   thread waits for the end of the process, which the handler's thread brings. */
 static void claim(void *ctx, const char *tmp)
 {
     (void)ctx;
+    sigset_t set;
+    ending_set(&set);
+    pthread_sigmask(SIG_BLOCK, &set, &making_mask);
+    atomic_fetch_add(&temp_making, 1);
+    if (atomic_load(&temp_ending)) {
+        atomic_fetch_sub(&temp_making, 1);
+        for (;;) pause();
+    }
     change_list(tmp, true);
+}
+
+static void made(void *ctx, const char *tmp)
+{
+    (void)ctx;
+    (void)tmp;
+    atomic_fetch_sub(&temp_making, 1);
+    pthread_sigmask(SIG_SETMASK, &making_mask, NULL);
 }
 
 static void release(void *ctx, const char *tmp)
@@ -84,9 +117,11 @@ static void release(void *ctx, const char *tmp)
     change_list(tmp, false);
 }
 
+bool temp_files_ending(void) { return atomic_load(&temp_ending) != 0; }
+
 const temp_hook *temp_files_hook(void)
 {
-    static const temp_hook hook = {claim, release, NULL};
+    static const temp_hook hook = {claim, release, NULL, made};
     return &hook;
 }
 
@@ -98,6 +133,9 @@ const temp_hook *temp_files_hook(void)
    its place while it is read, which could make a name half old, half new. */
 static void remove_temp_files(int sig)
 {
+    atomic_store(&temp_ending, 1);
+    /* The threads making a file have this signal blocked, so none of them is this one. */
+    for (long turn = 0; turn < MAKING_WAIT && atomic_load(&temp_making) > 0; turn++) continue;
     for (int i = 0; i < TEMP_SLOTS; i++) {
         int expected = SLOT_LISTED;
         if (atomic_compare_exchange_strong(&temp_state[i], &expected, SLOT_BUSY)) unlink(temp_names[i]);

@@ -63,8 +63,10 @@ static bool open_temp(atomic_file *af, const char *target, smalti_error *err)
         /* Told before the file exists, so that no moment is left when it exists unlisted. */
         if (af->temps) af->temps->claim(af->temps->ctx, af->tmp);
         int fd = open(af->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-        if (fd >= 0 && (af->f = fdopen(fd, "wb")) != NULL) return true;
+        const bool opened = fd >= 0 && (af->f = fdopen(fd, "wb")) != NULL;
         int e = errno;
+        if (af->temps && af->temps->made) af->temps->made(af->temps->ctx, af->tmp);
+        if (opened) return true;
         if (fd >= 0) {
             close(fd);
             remove(af->tmp);

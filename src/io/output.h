@@ -31,11 +31,15 @@ void palette_colors(const palette *p, const char *legend, uint32_t *colors, char
    made, and again once the name is free (renamed into place or removed), so
    that a program can remove what a signal would leave behind (the smalti
    command does: src/cli/tempfiles.c). The library keeps no such list, as it
-   has no global state. Writers take a temp_hook pointer; NULL: nobody is told. */
+   has no global state. Writers take a temp_hook pointer; NULL: nobody is told.
+   `made`, if set, is told once the attempt to make the file told of by claim
+   is over, whether it was made or not (so that a program can keep a signal from
+   landing between the two). */
 typedef struct temp_hook {
     void (*claim)(void *ctx, const char *tmp);
     void (*release)(void *ctx, const char *tmp);
     void *ctx;
+    void (*made)(void *ctx, const char *tmp);
 } temp_hook;
 
 /* Atomic files: write to a temporary name beside the target, then rename. A

@@ -72,7 +72,7 @@ static void a_link_planted_at_the_temporary_name_is_not_followed(void **state)
     assert_int_equal(symlink(victim, tmp), 0);
 
     claims c = {0};
-    temp_hook hook = {on_claim, on_release, &c};
+    temp_hook hook = {on_claim, on_release, &c, NULL};
     atomic_file af;
     smalti_error err;
     assert_true(atomic_open(&af, out, &hook, &err));

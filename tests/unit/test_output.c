@@ -186,7 +186,7 @@ static void atomic_files_tell_their_temporary_names(void **state)
 {
     (void)state;
     heard h = {0};
-    temp_hook hook = {hear_claim, hear_release, &h};
+    temp_hook hook = {hear_claim, hear_release, &h, NULL};
     atomic_file af;
     smalti_error err;
     const char *path = "build/test_atomic.txt";
