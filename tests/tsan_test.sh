@@ -1,6 +1,6 @@
 #!/bin/sh
 # tsan_test.sh — the commands that run on threads, built with ThreadSanitizer: `run --seeds -j`,
-# `batch -o TEMPLATE -j`, `wfc -j` and `pack check -j`. Each must finish with no report (a race
+# `batch -o TEMPLATE -j`, `wfc -j`, `pack check -j` and `studio` (server, runner and watcher). Each must finish with no report (a race
 # makes TSan exit 66) and make the same files as the plain build with -j 1.
 # With UNIT_TSAN, first the unit groups that start threads (api: runs of one model on threads;
 # budget: a cancel from another thread). Usage: tsan_test.sh SMALTI_TSAN SMALTI [UNIT_TSAN]
@@ -59,4 +59,44 @@ same "wfc" "$dir/wfc_t" "$dir/wfc_p"
 
 # pack check: models checked on two threads.
 under_tsan "pack check -j 2" pack check models/ -j 2 -q
+
+# studio: the web server's connection threads, the runner and the file watcher at once. A page
+# listens to the events while six runs are asked for at once, the model is rewritten (the watcher
+# runs it again) and three more are asked for; then SIGTERM ends studio, which must exit 0.
+printf '<one values="BW" in="B" out="W"/>\n' > "$dir/studio.xml"
+"$TSAN" studio "$dir/studio.xml" --size 32 > "$dir/studio.url" 2> "$dir/studio.err" &
+pid=$!
+i=0
+while [ ! -s "$dir/studio.url" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+python3 - "$(cat "$dir/studio.url")" "$dir/studio.xml" > "$dir/studio.client" 2>&1 <<'PY'
+import sys, threading, time, urllib.request
+url, model = sys.argv[1], sys.argv[2]
+got = []
+def listen():
+    with urllib.request.urlopen(url + "events", timeout=10) as r:
+        while True:
+            line = r.readline()
+            if not line: return
+            got.append(line)
+threading.Thread(target=listen, daemon=True).start()
+def run(seed, size=""):
+    urllib.request.urlopen(urllib.request.Request(url + "api/run?seed=%d%s" % (seed, size), method="POST"), timeout=10).read()
+ts = [threading.Thread(target=run, args=(k, "&size=24")) for k in range(1, 7)]
+for t in ts: t.start()
+urllib.request.urlopen(url + "api/source", timeout=10).read()
+for t in ts: t.join()
+time.sleep(0.5)
+open(model, "w").write('<one values="BWR" in="B" out="R"/>\n')
+time.sleep(1)
+ts = [threading.Thread(target=run, args=(k,)) for k in range(7, 10)]
+for t in ts: t.start()
+for t in ts: t.join()
+time.sleep(1)
+print("event lines", len(got))
+PY
+kill -TERM $pid 2>/dev/null
+wait $pid
+rc=$?
+if [ "$rc" = 0 ] && grep -q "event lines [1-9]" "$dir/studio.client"; then ok; else
+    bad "studio: exit $rc under ThreadSanitizer; client: $(tail -2 "$dir/studio.client"); $(grep -m1 -A3 'WARNING: ThreadSanitizer' "$dir/studio.err" || tail -3 "$dir/studio.err")"; fi
 finish tsan

@@ -44,8 +44,10 @@ static void studio_observe(void *userdata, const smalti_step_event *event)
     }
 }
 
-static volatile sig_atomic_t studio_signalled;
-static void on_signal(int sig) { studio_signalled = sig; }
+/* Set by the handler on the main thread, read by the file watcher's thread too: an atomic, which a
+   signal handler may store to (lock-free), where volatile sig_atomic_t is only safe within one thread. */
+static atomic_int studio_signalled;
+static void on_signal(int sig) { atomic_store(&studio_signalled, sig); }
 
 void studio_request_run(studio *s)
 {
@@ -409,7 +411,7 @@ int cmd_studio(int argc, char **argv)
         fprintf(stderr, "smalti: error: %s\n", why);
         return EXIT_IO;
     }
-    printf("http://127.0.0.1:%u/%s/\n", s.port, s.token);
+    printf("http://127.0.0.1:%u/%s/\n", atomic_load(&s.port), s.token);
     fflush(stdout);
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);

@@ -2,6 +2,7 @@
 #ifndef SMALTI_STUDIO_H
 #define SMALTI_STUDIO_H
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include "smalti.h"
@@ -30,9 +31,11 @@ typedef struct studio {
     smalti_run *running;      /* the run going on, for cancelling; under lock */
     studio_event *latest;     /* the last run or error, for a page that connects now */
     long gen;
-    volatile int quit;
+    atomic_int quit;          /* set under lock; the watcher reads it without */
     char token[33];
-    unsigned port;
+    /* Set once the server listens, while its threads may already answer a connection (which is
+       refused until then: its Host cannot match). */
+    atomic_uint port;
     struct MHD_Daemon *httpd;
 } studio;
 

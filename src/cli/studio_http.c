@@ -245,8 +245,9 @@ static bool host_allowed(const studio *s, const char *host)
 {
     if (!host) return false;
     char a[64], b[64];
-    snprintf(a, sizeof a, "127.0.0.1:%u", s->port);
-    snprintf(b, sizeof b, "localhost:%u", s->port);
+    const unsigned port = atomic_load(&s->port);
+    snprintf(a, sizeof a, "127.0.0.1:%u", port);
+    snprintf(b, sizeof b, "localhost:%u", port);
     return strcmp(host, a) == 0 || strcmp(host, b) == 0;
 }
 
@@ -315,7 +316,7 @@ bool studio_http_start(studio *s, unsigned port, char *err, size_t err_size)
         return false;
     }
     const union MHD_DaemonInfo *info = mhd->MHD_get_daemon_info(s->httpd, MHD_DAEMON_INFO_BIND_PORT);
-    s->port = info ? info->port : port;
+    atomic_store(&s->port, info ? info->port : port);
     return true;
 }
 
