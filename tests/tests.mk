@@ -86,7 +86,8 @@ sanitize:
 	build/asan/conformance --jobs 2 --tier adv --max-cells 20000
 	build/asan/conformance --jobs 2 --tier wfc --max-cells 20000
 
-$(BUILD)/smalti-asan: $(CLI_OBJ) $(BUILD)/libsmalti.a
+# The command built with a sanitizer's CFLAGS (ASan above, TSan below), in that build's folder.
+$(BUILD)/smalti-asan $(BUILD)/smalti-tsan: $(CLI_OBJ) $(BUILD)/libsmalti.a
 	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libsmalti.a $(LDLIBS) $(CLI_LIBS)
 
 # What runs on threads, built with ThreadSanitizer in their own folder: the unit groups that start
@@ -96,9 +97,6 @@ TSAN_FLAGS := -O1 -g -fsanitize=thread
 tsan: smalti
 	$(MAKE) --no-print-directory BUILD=build/tsan CFLAGS="$(TSAN_FLAGS)" build/tsan/smalti-tsan build/tsan/unit_tests
 	sh tests/tsan_test.sh build/tsan/smalti-tsan ./smalti build/tsan/unit_tests
-
-$(BUILD)/smalti-tsan: $(CLI_OBJ) $(BUILD)/libsmalti.a
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libsmalti.a $(LDLIBS) $(CLI_LIBS)
 
 test: all
 	@$(MAKE) --no-print-directory warnings

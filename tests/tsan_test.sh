@@ -1,9 +1,10 @@
 #!/bin/sh
 # tsan_test.sh — the commands that run on threads, built with ThreadSanitizer: `run --seeds -j`,
-# `batch -o TEMPLATE -j`, `wfc -j`, `pack check -j` and `studio` (server, runner and watcher). Each must finish with no report (a race
-# makes TSan exit 66) and make the same files as the plain build with -j 1.
-# With UNIT_TSAN, first the unit groups that start threads (api: runs of one model on threads;
-# budget: a cancel from another thread). Usage: tsan_test.sh SMALTI_TSAN SMALTI [UNIT_TSAN]
+# `batch -o TEMPLATE -j`, `wfc -j`, `pack check -j` and `studio` (server, runner and watcher). Each
+# must finish with no report (a race makes TSan exit 66), and the first three must make the same
+# files as the plain build with -j 1. With UNIT_TSAN, first the unit groups that start threads
+# (api: runs of one model on threads; budget: a cancel from another thread).
+# Usage: tsan_test.sh SMALTI_TSAN SMALTI [UNIT_TSAN]
 TSAN=$1 PLAIN=$2 UNIT=$3
 . "$(dirname "$0")/cli/lib.sh"
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 ${TSAN_OPTIONS:-}"
@@ -24,17 +25,15 @@ fi
 same() {
     if [ -n "$(ls -A "$2" 2>/dev/null)" ] && diff -r "$2" "$3" >/dev/null; then ok; else bad "$1: the threads' files are not -j 1's"; fi
 }
-# under_tsan LABEL ARGS...: the TSan build exits 0
-under_tsan() {
+# clean LABEL PROGRAM ARGS...: a TSan-built program exits 0 (no race reported)
+clean() {
     label=$1; shift
-    "$TSAN" "$@" > "$dir/tsan.out" 2>&1; rc=$?
+    "$@" > "$dir/tsan.out" 2>&1; rc=$?
     if [ "$rc" = 0 ]; then ok; else bad "$label: exit $rc under ThreadSanitizer: $(grep -m1 -A3 'WARNING: ThreadSanitizer' "$dir/tsan.out" || tail -3 "$dir/tsan.out")"; fi
 }
+under_tsan() { label=$1; shift; clean "$label" "$TSAN" "$@"; }
 
-if [ -n "$UNIT" ]; then
-    "$UNIT" api budget > "$dir/unit.out" 2>&1; rc=$?
-    if [ "$rc" = 0 ]; then ok; else bad "unit groups api, budget: exit $rc under ThreadSanitizer: $(grep -m1 -A3 'WARNING: ThreadSanitizer' "$dir/unit.out" || tail -3 "$dir/unit.out")"; fi
-fi
+[ -z "$UNIT" ] || clean "unit groups api, budget" "$UNIT" api budget
 
 # run --seeds: one model shared by four threads, each with its own run. 96 outputs: with 24, the
 # race the temporary-file list once had (tempfiles.c) was reported in 2 runs of 6; with 96, in 6 of 6.
