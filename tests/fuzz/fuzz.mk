@@ -1,7 +1,7 @@
 # fuzz.mk — libFuzzer targets (tests/fuzz/README.md): `make fuzz` (FUZZ_TIME seconds each), `make fuzz-ci`
 # (FUZZ_CI_TIME each), and `make fuzz-replay` (in `make test`): every committed seed and regression input,
 # once, through the targets built with AddressSanitizer and UBSan by the ordinary compiler (replay.sh).
-FUZZ_TARGETS := model image trace wfc palette
+FUZZ_TARGETS := model image trace wfc palette pack
 FUZZ_TIME ?= 60
 FUZZ_CI_TIME ?= 30
 # 1: libFuzzer's fork mode, which records every finding and goes on.
@@ -20,11 +20,14 @@ $(BUILD)/.fuzz-deps: tests/fuzz/fuzz.mk
 
 # Built by the recursive make below, with BUILD=build/fuzz, CC=clang and FUZZ_CFLAGS.
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_COMMON) $(FUZZ_HEADERS) $(BUILD)/libsmalti.a
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_COMMON) $(BUILD)/libsmalti.a $(LDLIBS)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -fsanitize=fuzzer -o $@ $(filter %.c,$^) $(BUILD)/libsmalti.a $(LDLIBS)
 
 # The same targets with a plain main that runs files once (built with BUILD=build/asan by fuzz-replay).
 $(BUILD)/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c $(FUZZ_COMMON) $(FUZZ_HEADERS) $(BUILD)/libsmalti.a
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< tests/fuzz/replay_main.c $(FUZZ_COMMON) $(BUILD)/libsmalti.a $(LDLIBS)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $(filter %.c,$^) $(BUILD)/libsmalti.a $(LDLIBS)
+
+# The pack target zips its inputs as `pack build` does, with the CLI's writer.
+$(BUILD)/fuzz_pack $(BUILD)/replay_pack: src/cli/pack_zip.c src/cli/pack_zip.h
 
 # The seed packer (tests/fuzz/pack.c), an ordinary build.
 $(BUILD)/fuzz-pack: tests/fuzz/pack.c $(FUZZ_COMMON) $(FUZZ_HEADERS) $(BUILD)/libsmalti.a

@@ -144,6 +144,50 @@ int fuzz_memfd(const uint8_t *data, size_t size, char *path, size_t path_size)
     return fd;
 }
 
+/* Set attribute `name` of el to at most `most` (to `most` when absent or not a number). */
+static bool cap_attr(xmlNode *el, const char *name, long most)
+{
+    xmlChar *value = xmlGetProp(el, (const xmlChar *)name);
+    char *end = NULL;
+    long v = value ? strtol((const char *)value, &end, 10) : -1;
+    bool cap = !value || end == (char *)value || v < 0 || v > most;
+    xmlFree(value);
+    if (!cap) return false;
+    char text[24];
+    snprintf(text, sizeof text, "%ld", most);
+    xmlSetProp(el, (const xmlChar *)name, (const xmlChar *)text);
+    return true;
+}
+
+static void cap_work(xmlNode *el, bool *changed)
+{
+    for (; el; el = el->next) {
+        if (el->type != XML_ELEMENT_NODE) continue;
+        if (xmlHasProp(el, (const xmlChar *)"search")) *changed |= cap_attr(el, "limit", FUZZ_SEARCH_LIMIT);
+        if (xmlStrcmp(el->name, (const xmlChar *)"wfc") == 0) *changed |= cap_attr(el, "tries", FUZZ_WFC_TRIES);
+        cap_work(el->children, changed);
+    }
+}
+
+char *fuzz_capped_model(const char *xml)
+{
+    if (!strstr(xml, "search") && !strstr(xml, "wfc")) return NULL;
+    xmlDoc *doc = xmlReadMemory(xml, (int)strlen(xml), "fuzz.xml", NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    if (!doc) return NULL;
+    bool changed = false;
+    cap_work(xmlDocGetRootElement(doc), &changed);
+    char *out = NULL;
+    if (changed) {
+        xmlChar *text = NULL;
+        int len = 0;
+        xmlDocDumpMemory(doc, &text, &len);
+        if (text) out = strdup((const char *)text);
+        xmlFree(text);
+    }
+    xmlFreeDoc(doc);
+    return out;
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;

@@ -49,6 +49,14 @@ long fuzz_vox_max_side(const uint8_t *data, size_t size);
    the bound that keeps one input's work small (larger pictures are the image target's business). */
 bool fuzz_files_small(const fuzz_input *in, long max_pixels, long max_side);
 
+/* Work the harnesses bound by rewriting a model: a search explores up to FUZZ_SEARCH_LIMIT states per
+   try (none: without end), a wfc node makes up to FUZZ_WFC_TRIES attempts (1000 by default). */
+#define FUZZ_SEARCH_LIMIT 32
+#define FUZZ_WFC_TRIES 10
+/* The model xml with its work so capped (malloc'd), or NULL when nothing needs a cap (or it does not
+   parse: then the loader says so). */
+char *fuzz_capped_model(const char *xml);
+
 /* A path under which the bytes can be read as a file (a memfd: no disk, gone when closed), or -1. */
 int fuzz_memfd(const uint8_t *data, size_t size, char *path, size_t path_size);
 /* libFuzzer's start-up hook, shared by every target: libxml2 set up once before the first input. */

@@ -2,7 +2,6 @@
    loaded for a 16x16 grid (6x6x6 with "#3d"; 10x10 and 4x4x4 for a model that may search), with searches
    and wfc attempts capped, run for at most 2000 steps while a trace is recorded in memory,
    the trace read back and checked against the run, then the run reset to another seed and run again. */
-#include <libxml/parser.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,10 +12,6 @@
 #include "../../src/trace/trace.h"
 
 #define STEP_LIMIT 2000
-/* Work the harness bounds by rewriting the model: a search explores up to `limit` states per try (none:
-   without end), a wfc node makes up to `tries` attempts (1000 by default). */
-#define SEARCH_LIMIT 32
-#define WFC_TRIES 10
 /* Steps after the reset: enough to see that the reset run works. */
 #define RESET_STEP_LIMIT 500
 
@@ -55,52 +50,6 @@ static void check_trace(trace_writer *w, const smalti_run *run)
     trace_reader_free(r);
 }
 
-/* Set attribute `name` of el to at most `most` (to `most` when absent or not a number). */
-static bool cap_attr(xmlNode *el, const char *name, long most)
-{
-    xmlChar *value = xmlGetProp(el, (const xmlChar *)name);
-    char *end = NULL;
-    long v = value ? strtol((const char *)value, &end, 10) : -1;
-    bool cap = !value || end == (char *)value || v < 0 || v > most;
-    xmlFree(value);
-    if (!cap) return false;
-    char text[24];
-    snprintf(text, sizeof text, "%ld", most);
-    xmlSetProp(el, (const xmlChar *)name, (const xmlChar *)text);
-    return true;
-}
-
-static void cap_work(xmlNode *el, bool *changed)
-{
-    for (; el; el = el->next) {
-        if (el->type != XML_ELEMENT_NODE) continue;
-        if (xmlHasProp(el, (const xmlChar *)"search")) *changed |= cap_attr(el, "limit", SEARCH_LIMIT);
-        if (xmlStrcmp(el->name, (const xmlChar *)"wfc") == 0) *changed |= cap_attr(el, "tries", WFC_TRIES);
-        cap_work(el->children, changed);
-    }
-}
-
-/* The model with its work capped (malloc'd), or NULL when nothing needs a cap (or it does not parse:
-   then the loader says so). */
-static char *bounded(const char *xml)
-{
-    if (!strstr(xml, "search") && !strstr(xml, "wfc")) return NULL;
-    xmlDoc *doc = xmlReadMemory(xml, (int)strlen(xml), "fuzz.xml", NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-    if (!doc) return NULL;
-    bool changed = false;
-    cap_work(xmlDocGetRootElement(doc), &changed);
-    char *out = NULL;
-    if (changed) {
-        xmlChar *text = NULL;
-        int len = 0;
-        xmlDocDumpMemory(doc, &text, &len);
-        if (text) out = strdup((const char *)text);
-        xmlFree(text);
-    }
-    xmlFreeDoc(doc);
-    return out;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fuzz_input in;
@@ -110,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_input_free(&in);
         return 0;
     }
-    char *capped = bounded(in.main);
+    char *capped = fuzz_capped_model(in.main);
     if (capped) {
         free(in.main);
         in.main = capped;

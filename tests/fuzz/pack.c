@@ -3,7 +3,10 @@
    reader that reads the files from disk and remembers them.
 
      pack model [--3d] [--root DIR]... MODEL.xml OUT    (without --3d: 2-D unless only 3-D loads)
-     pack wfc ROOT SAMPLES.xml OUTDIR                    (OUTDIR/NAME-K for the K-th entry) */
+     pack wfc ROOT SAMPLES.xml OUTDIR                    (OUTDIR/NAME-K for the K-th entry)
+     pack pack NAME MODEL_INPUT OUT                      (a model target's input as a pack target's: a
+                                                         pack.xml of one model, the model as models/NAME.xml,
+                                                         its files under resources/) */
 #include <libxml/parser.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,11 +192,47 @@ static int pack_wfc(int argc, char **argv)
     return 0;
 }
 
+static int pack_pack(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: pack pack NAME MODEL_INPUT OUT\n");
+        return 2;
+    }
+    const char *name = argv[0], *input = argv[1], *out = argv[2];
+    size_t len;
+    unsigned char *bytes = slurp(input, &len);
+    fuzz_input in;
+    if (!bytes || !fuzz_split(bytes, len, &in)) {
+        fprintf(stderr, "%s: cannot be read\n", input);
+        free(bytes);
+        return 1;
+    }
+    FILE *f = fopen(out, "wb");
+    bool ok = f != NULL;
+    if (ok) {
+        fprintf(f, "<pack name=\"seed\" version=\"1.0.0\" description=\"%s as a pack\">\n"
+                   "  <model file=\"models/%s.xml\"%s/>\n</pack>\n",
+                name, name, in.three_d ? " d=\"3\" size=\"6\"" : " size=\"16\"");
+        fprintf(f, "%smodels/%s.xml\n%s", FUZZ_FILE_MARK, name, in.main);
+        for (int i = 0; i < in.count; i++) {
+            fprintf(f, "%sresources/%s\n", FUZZ_FILE_MARK, in.files[i].name);
+            fwrite(in.files[i].data, 1, in.files[i].size, f);
+        }
+        ok = fclose(f) == 0;
+    }
+    if (!ok) perror(out);
+    fuzz_input_free(&in);
+    free(bytes);
+    return ok ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     xmlInitParser();
     if (argc >= 2 && strcmp(argv[1], "model") == 0) return pack_model(argc - 2, argv + 2);
     if (argc >= 2 && strcmp(argv[1], "wfc") == 0) return pack_wfc(argc - 2, argv + 2);
-    fprintf(stderr, "usage: pack model [--3d] [--root DIR]... MODEL.xml OUT | pack wfc ROOT SAMPLES.xml OUTDIR\n");
+    if (argc >= 2 && strcmp(argv[1], "pack") == 0) return pack_pack(argc - 2, argv + 2);
+    fprintf(stderr, "usage: pack model [--3d] [--root DIR]... MODEL.xml OUT | pack wfc ROOT SAMPLES.xml OUTDIR | "
+                    "pack pack NAME MODEL_INPUT OUT\n");
     return 2;
 }

@@ -19,7 +19,7 @@ for t in "$@"; do
     # gcc build of `make fuzz-replay` (NULL + 0, for one).
     [ -d "tests/fuzz/regressions/$t" ] && seeds="$seeds tests/fuzz/regressions/$t"
     case $t in
-    model | wfc) limits="-max_len=131072 -timeout=20" ;;
+    model | wfc | pack) limits="-max_len=131072 -timeout=20" ;;
     *) limits="-max_len=65536 -timeout=10" ;;
     esac
     keep=

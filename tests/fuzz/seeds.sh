@@ -5,7 +5,7 @@
 set -eu
 pack=$1 smalti=$2 out=$3
 shared=${SMALTI_SHARED:-../shared}
-for t in model image trace wfc palette; do mkdir -p "$out/$t"; done
+for t in model image trace wfc palette pack; do mkdir -p "$out/$t"; done
 
 # The names a models.xml lists as 3-D (d="3", or a height).
 three_d_names() { [ -f "$1" ] && sed -n 's/.*<model name="\([^"]*\)"[^>]*\( d="3"\| height="\).*/\1/p' "$1" | sort -u; }
@@ -65,4 +65,23 @@ fi
 for f in rules/palette.xml models/models.xml "$shared/mj/resources/palette.xml" "$shared/mj/models.xml"; do
     [ -f "$f" ] && cp "$f" "$out/palette/$(echo "$f" | sed 's|^\.*/*||; s|/|_|g')"
 done
-for t in model image trace wfc palette; do echo "seeds: $t: $(ls "$out/$t" | wc -l) files"; done
+# pack: each model seed above as a pack of one model (pack.xml, models/NAME.xml, its files under
+# resources/), which the target zips; and zips: the pack fixtures of tests/packs (the good one, each
+# unsafe case; not the 1.5 MiB one) and the good one as `pack build` makes it.
+for f in "$out"/model/proj-* "$out"/model/bad-* "$out"/model/mj-*; do
+    [ -f "$f" ] || continue
+    n=$(basename "$f")
+    "$pack" pack "$n" "$f" "$out/pack/$n" || echo "seeds: could not make a pack of $f" >&2
+done
+if command -v python3 > /dev/null; then
+    fixtures=$out/pack-fixtures
+    rm -rf "$fixtures"
+    python3 tests/packs/make_packs.py "$fixtures" > /dev/null
+    for z in "$fixtures"/*.zip; do
+        [ "$(basename "$z")" = big.zip ] || cp "$z" "$out/pack/zip-$(basename "$z")"
+    done
+    "$smalti" pack build "$fixtures/good" -o "$out/pack/zip-built-good.zip" > /dev/null 2>&1 ||
+        echo "seeds: could not build $fixtures/good" >&2
+    rm -rf "$fixtures"
+fi
+for t in model image trace wfc palette pack; do echo "seeds: $t: $(ls "$out/$t" | wc -l) files"; done
