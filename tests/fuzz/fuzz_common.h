@@ -57,6 +57,11 @@ bool fuzz_files_small(const fuzz_input *in, long max_pixels, long max_side);
    parse: then the loader says so). */
 char *fuzz_capped_model(const char *xml);
 
+/* A warning callback (smalti_warning_fn) that reads each warning whole and drops it, aborting on one
+   without a message: loads given it run the lint, as `smalti run` and `pack check` do, where a quiet
+   load would skip it. */
+void fuzz_drop_warning(void *userdata, const char *file, int line, const char *message);
+
 /* A path under which the bytes can be read as a file (a memfd: no disk, gone when closed), or -1. */
 int fuzz_memfd(const uint8_t *data, size_t size, char *path, size_t path_size);
 /* libFuzzer's start-up hook, shared by every target: libxml2 set up once before the first input. */

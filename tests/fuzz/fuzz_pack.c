@@ -129,7 +129,7 @@ static void check_model(const pack *p, const pack_model *m)
     opt.mx = def.mx < most ? def.mx : most;
     opt.my = def.my < most ? def.my : most;
     opt.mz = def.mz < most ? def.mz : most;
-    opt.quiet = 1;
+    opt.warn = fuzz_drop_warning; /* not quiet: the lint runs */
     smalti_model *model = pack_load_model(p, m, &opt, &err);
     if (!model) {
         if (getenv("FUZZ_PACK_SAY")) fprintf(stderr, "fuzz_pack: %s does not load: %s:%d: %s\n", m->file, err.file, err.line, err.message);
@@ -164,7 +164,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     bool written = write_zip(zip, zip_size);
     free(zip);
     if (!written) return 0;
-    pack_options opt = {.max_unpacked = MAX_UNPACKED, .quiet = true};
+    pack_options opt = {.max_unpacked = MAX_UNPACKED, .warn = fuzz_drop_warning};
     smalti_error err;
     pack *p = pack_open(zip_path, &opt, &err);
     if (!p) {
