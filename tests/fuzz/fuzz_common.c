@@ -188,6 +188,27 @@ char *fuzz_capped_model(const char *xml)
     return out;
 }
 
+long fuzz_run_bounded(smalti_run *run, long step_limit)
+{
+    long steps = smalti_run_counter(run), work = 0;
+    while (steps < step_limit && !smalti_run_finished(run)) {
+        int mx, my, mz;
+        smalti_run_grid(run, &mx, &my, &mz);
+        const long cells = (long)mx * my * mz > 0 ? (long)mx * my * mz : 1;
+        long chunk = (FUZZ_WORK_LIMIT - work) / cells;
+        if (chunk > 50) chunk = 50;
+        if (chunk < 1) {
+            if (work > 0) break;
+            chunk = 1;
+        }
+        const long before = steps;
+        steps = smalti_run_to_end(run, steps + chunk < step_limit ? steps + chunk : step_limit);
+        if (steps == before) break; /* stopped: an error, or the end */
+        work += (steps - before) * cells;
+    }
+    return steps;
+}
+
 void fuzz_drop_warning(void *userdata, const char *file, int line, const char *message)
 {
     (void)userdata;

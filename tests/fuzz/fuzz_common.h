@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "smalti.h"
 #include "../../src/core/resource.h"
 
 /* An input of the model and wfc targets:
@@ -56,6 +57,14 @@ bool fuzz_files_small(const fuzz_input *in, long max_pixels, long max_side);
 /* The model xml with its work so capped (malloc'd), or NULL when nothing needs a cap (or it does not
    parse: then the loader says so). */
 char *fuzz_capped_model(const char *xml);
+
+/* The cell-steps (steps times the grid's cells at each step) a harness's run may make: 2000 steps of a
+   16 x 16 grid. A tile wfc node multiplies the grid by its tiles' size (6 x 6 x 6 cells of 4 x 4 x 4 tiles
+   are 13,824), and 2000 steps of `all` over that took 45 s under the sanitizers. */
+#define FUZZ_WORK_LIMIT (2000L * 16 * 16)
+/* smalti_run_to_end(run, step_limit) in chunks of at most 50 steps, each no longer than the cell-steps
+   left of FUZZ_WORK_LIMIT allow on the grid before it; stops when not one step is left: the step counter. */
+long fuzz_run_bounded(smalti_run *run, long step_limit);
 
 /* A warning callback (smalti_warning_fn) that reads each warning whole and drops it, aborting on one
    without a message: loads given it run the lint, as `smalti run` and `pack check` do, where a quiet

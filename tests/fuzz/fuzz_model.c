@@ -92,13 +92,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             trace_writer *w = trace_writer_new(NULL, run, m, &meta, &pal, NULL, &err);
             if (!w) fail("trace_writer_new", &err);
             smalti_run_set_observer(run, trace_observe, w);
-            smalti_run_to_end(run, STEP_LIMIT);
+            fuzz_run_bounded(run, STEP_LIMIT);
             smalti_run_error(run, &err);
             check_trace(w, run);
             smalti_run_set_observer(run, NULL, NULL);
             trace_writer_free(w);
             smalti_run_reset(run, 2);
-            smalti_run_to_end(run, RESET_STEP_LIMIT);
+            fuzz_run_bounded(run, RESET_STEP_LIMIT); /* the reset set the counter to 0 */
             int mx, my, mz;
             smalti_run_grid(run, &mx, &my, &mz);
             smalti_run_free(run);

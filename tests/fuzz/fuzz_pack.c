@@ -137,7 +137,7 @@ static void check_model(const pack *p, const pack_model *m)
     }
     smalti_run *run = smalti_run_new(model, def.seed, &err);
     if (run) {
-        long steps = smalti_run_to_end(run, def.steps > 0 && def.steps < STEP_LIMIT ? def.steps : STEP_LIMIT);
+        long steps = fuzz_run_bounded(run, def.steps > 0 && def.steps < STEP_LIMIT ? def.steps : STEP_LIMIT);
         if (getenv("FUZZ_PACK_SAY")) fprintf(stderr, "fuzz_pack: %s: %d x %d x %d, %ld steps\n", m->file, opt.mx, opt.my, opt.mz, steps);
         smalti_run_error(run, &err);
         smalti_run_free(run);
