@@ -87,7 +87,7 @@ typedef enum smalti_status {
     SMALTI_ERR_IO = 2,      /* a file could not be read or written */
     SMALTI_ERR_RUNTIME = 3, /* a run failed: out of memory, impossible state */
     SMALTI_ERR_USAGE = 4,   /* the caller passed bad arguments */
-    SMALTI_ERR_TIMEOUT = 5, /* a run passed its deadline (smalti_run_options.timeout_seconds) */
+    SMALTI_ERR_TIMEOUT = 5, /* a run passed its deadline or its work budget (smalti_run_options) */
     SMALTI_ERR_CANCELLED = 6, /* a run was cancelled (smalti_run_cancel) */
     SMALTI_ERR_MEMORY = 7   /* a run needed more than its memory budget (smalti_run_options.max_memory) */
 } smalti_status;
@@ -202,6 +202,15 @@ typedef struct smalti_run_options {
        states, match lists, search and WFC memory; not the model, which runs share);
        0: none. An allocation past it fails, and the run stops with SMALTI_ERR_MEMORY. */
     size_t max_memory;
+    /* Work the run may do, in units of about one cell or item visited; 0: none. A step
+       costs 1 and each cell it writes 1; a long loop inside a step (a rule's scan, search,
+       WFC, generators) costs 1024 for each check it makes (one per 1024 cheap items such as
+       cells or matches, one per WFC observation), and a search board what its expansion and
+       estimate visit. A run past it stops with SMALTI_ERR_TIMEOUT and a message naming the
+       work budget. Unlike the timeout, it stops a run at the same step on every machine: the
+       count depends only on the model, the seed and the calls that drive the run (a run made
+       step by step rescans what each step changed, and so counts more than smalti_run_to_end). */
+    long long max_work;
 } smalti_run_options;
 SMALTI_API smalti_run_options smalti_run_defaults(void);
 /* smalti_run_new with budgets (opt may be NULL: none). */
@@ -226,6 +235,9 @@ SMALTI_API int smalti_run_out_of_memory(const smalti_run *run);
    file:line: message and the status that says which. */
 SMALTI_API int smalti_run_error(const smalti_run *run, smalti_error *err);
 SMALTI_API long smalti_run_counter(const smalti_run *run);
+/* The work the run has done since it was made or last reset, as smalti_run_options.max_work
+   counts it (counted with or without a budget). */
+SMALTI_API long long smalti_run_work(const smalti_run *run);
 /* The leaf node that acted in the last step made (an id for smalti_model_node_info), or -1
    when no step was made yet or no node acted in it (a branch handing control back, a node
    that keeps failing). steps, if not NULL, gets how many steps in a row, up to and including

@@ -48,7 +48,7 @@ _ObserverFn = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.POINTER(_StepEvent)
 
 
 class _RunOptions(ctypes.Structure):
-    _fields_ = [("timeout_seconds", ctypes.c_double), ("max_memory", ctypes.c_size_t)]
+    _fields_ = [("timeout_seconds", ctypes.c_double), ("max_memory", ctypes.c_size_t), ("max_work", ctypes.c_longlong)]
 
 
 class _NodeInfo(ctypes.Structure):
@@ -177,6 +177,7 @@ def _declare(lib):
         ("smalti_run_finished", I, [P]),
         ("smalti_run_error", I, [P, E]),
         ("smalti_run_counter", L, [P]),
+        ("smalti_run_work", ctypes.c_longlong, [P]),
         ("smalti_run_last_node", I, [P, ctypes.POINTER(L)]),
         ("smalti_run_grid", ctypes.POINTER(ctypes.c_ubyte), [P, pi, pi, pi]),
         ("smalti_run_legend", ctypes.c_char_p, [P]),
@@ -319,10 +320,11 @@ class Model:
                             "depth": info.depth, "attributes": info.attributes.decode("utf-8", "replace")})
         return out
 
-    def run(self, seed=1, timeout=0, max_memory=0):
-        """A new run with this seed, before its first step. timeout (seconds) and max_memory (bytes)
-        are budgets; 0: none."""
-        return Run(self, seed, timeout, max_memory)
+    def run(self, seed=1, timeout=0, max_memory=0, max_work=0):
+        """A new run with this seed, before its first step. timeout (seconds), max_memory (bytes)
+        and max_work (units of about one cell visited: the same stopping point on every machine) are
+        budgets; 0: none."""
+        return Run(self, seed, timeout, max_memory, max_work)
 
 
 class StepEvent:
@@ -337,11 +339,11 @@ class StepEvent:
 class Run:
     """One run of a model; used by one thread at a time."""
 
-    def __init__(self, model, seed, timeout=0, max_memory=0):
+    def __init__(self, model, seed, timeout=0, max_memory=0, max_work=0):
         self.model, self._lib, self._handle = model, model._lib, None
         if not model._handle:
             raise ValueError("smalti: the model is closed")
-        opt = _RunOptions(float(timeout or 0), int(max_memory or 0))
+        opt = _RunOptions(float(timeout or 0), int(max_memory or 0), int(max_work or 0))
         err = _Error()
         self._handle = self._lib.smalti_run_new_with(model._handle, seed, ctypes.byref(opt), ctypes.byref(err))
         if not self._handle:
@@ -426,6 +428,11 @@ class Run:
     def counter(self):
         """Steps made so far."""
         return self._lib.smalti_run_counter(self._handle)
+
+    @property
+    def work(self):
+        """Work done so far, in units of about one cell visited (what max_work bounds)."""
+        return self._lib.smalti_run_work(self._handle)
 
     @property
     def last_node(self):

@@ -32,6 +32,8 @@ int usage_error(const char *fmt, const char *arg);
 /* A byte count: digits with an optional K, M or G (powers of 1024), at least 1M; false when not. */
 bool parse_size_arg(const char *text, size_t *out);
 bool parse_int_arg(const char *text, long min, long max, long *out);   /* a whole decimal number in [min, max] */
+/* A count of at least 1: digits with an optional k, M, G or T (powers of 1000: 500M is 500,000,000). */
+bool parse_count_arg(const char *text, long long *out);
 const char *path_extension(const char *path);          /* ".png" of "a/b.png"; "" when the file name has none */
 /* An existing device, FIFO or socket (such as /dev/null): -o writes the text form there whatever its name. */
 bool is_special_file(const char *path);

@@ -1,6 +1,7 @@
 /* common.c — what the smalti commands share: error and warning printing, exit codes, numbers and paths from arguments. */
 #include "cli.h"
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +53,24 @@ bool parse_int_arg(const char *text, long min, long max, long *out)
     long v = strtol(text, &end, 10);
     if (*end || errno || v < min || v > max) return false;
     *out = v;
+    return true;
+}
+
+bool parse_count_arg(const char *text, long long *out)
+{
+    if (!text || text[0] < '0' || text[0] > '9') return false;
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(text, &end, 10);
+    unsigned long long scale = 1;
+    switch (*end) {
+    case 'k': case 'K': scale = 1000ULL; end++; break;
+    case 'm': case 'M': scale = 1000000ULL; end++; break;
+    case 'g': case 'G': scale = 1000000000ULL; end++; break;
+    case 't': case 'T': scale = 1000000000000ULL; end++; break;
+    }
+    if (*end || errno || n < 1 || n > (unsigned long long)LLONG_MAX / scale) return false;
+    *out = (long long)(n * scale);
     return true;
 }
 

@@ -49,6 +49,15 @@ bool parse_max_unpacked(const char *val, uint64_t *out)
     return true;
 }
 
+bool parse_max_work(const char *val, long long *out)
+{
+    if (!val || !parse_count_arg(val, out)) {
+        usage_error("--max-work takes a number of work units such as 5000000 or 20G, not %s", val ? val : "nothing");
+        return false;
+    }
+    return true;
+}
+
 pack *cli_pack_open(const char *path, uint64_t max_unpacked, bool quiet, int *rc)
 {
     pack_options opt = {.max_unpacked = max_unpacked, .warn = print_warning, .quiet = quiet};

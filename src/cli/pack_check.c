@@ -15,6 +15,7 @@
 enum check_status { CHECK_OK, CHECK_WARNINGS, CHECK_FAILED, CHECK_CAPPED };
 static const char *const status_word[] = {"ok", "warnings", "failed", "capped"};
 
+
 typedef struct check_job {
     const pack_model *m;
     enum check_status status;
@@ -30,7 +31,8 @@ typedef struct check_ctx {
     const pack *p;
     check_job *jobs;
     int count, next;
-    double timeout;
+    double timeout;          /* wall time of a run; 0: none (the default: a verdict from the clock differs by machine) */
+    long long max_work;      /* cell-steps of a run (smalti_run_options.max_work) */
     long default_steps;
     size_t max_memory;
     pthread_mutex_t lock;
@@ -83,6 +85,18 @@ static bool check_thumbnail(const check_ctx *c, check_job *job)
     return false;
 }
 
+/* 950, 12.3k, 4.61M, 10G: the work of a run in the units --max-work takes. */
+static const char *work_amount(long long work, char *buf, size_t size)
+{
+    static const char suffix[] = " kMGT";
+    double v = (double)work;
+    int k = 0;
+    while (v >= 1000 && k < 4) v /= 1000, k++;
+    if (k == 0) snprintf(buf, size, "%lld", work);
+    else snprintf(buf, size, "%.3g%c", v, suffix[k]);
+    return buf;
+}
+
 static void check_model(const check_ctx *c, check_job *job)
 {
     const pack_model *m = job->m;
@@ -119,6 +133,7 @@ static void check_model(const check_ctx *c, check_job *job)
     long limit = own_limit ? def.steps : c->default_steps;
     smalti_run_options ro = smalti_run_defaults();
     ro.timeout_seconds = c->timeout;
+    ro.max_work = c->max_work;
     ro.max_memory = c->max_memory;
     smalti_run *run = smalti_run_new_with(model, def.seed, &ro, &err);
     if (!run) {
@@ -135,9 +150,18 @@ static void check_model(const check_ctx *c, check_job *job)
     job->seconds = now_seconds() - start;
     if (smalti_run_error(run, &err)) {
         fail(job, &err);
-        if (job->status == CHECK_CAPPED)
-            snprintf(job->detail, sizeof job->detail, "%s, seed %d: stopped by the time cap of %g s at step %ld before the model "
-                     "finished (--timeout SECONDS raises it)", grid, (int)def.seed, c->timeout, steps);
+        /* Which budget stopped it: the work budget is the same on every machine, the time cap is not. */
+        if (job->status == CHECK_CAPPED && strstr(err.message, "work budget"))
+        {
+            char budget[32];
+            snprintf(job->detail, sizeof job->detail, "%s, seed %d: stopped by the work budget of %s at step %ld before "
+                     "the model finished (--max-work N raises it)", grid, (int)def.seed,
+                     work_amount(c->max_work, budget, sizeof budget), steps);
+        }
+        else if (job->status == CHECK_CAPPED)
+            snprintf(job->detail, sizeof job->detail, "%s, seed %d: stopped by the time cap of %g s (--timeout) at step %ld before the "
+                     "model finished; a time cap depends on the machine, the work budget (--max-work) does not",
+                     grid, (int)def.seed, c->timeout, steps);
     } else {
         /* A model that is still going at a step limit it did not choose itself stops there, as
            MarkovJunior's Program.cs stops every entry at 50000 steps: some corpus models never
@@ -152,9 +176,12 @@ static void check_model(const check_ctx *c, check_job *job)
             collect_warning(job, label, m->line, message);
         }
         job->status = job->warning_count ? CHECK_WARNINGS : CHECK_OK;
-        snprintf(job->detail, sizeof job->detail, "%s, seed %d, %ld %s%s, %.2f s", grid, (int)def.seed, steps,
-                 plural(steps, "step", "steps"), !cut ? "" : own_limit ? " (its step limit)" : " (stopped at the default step limit)",
-                 job->seconds);
+        const long long work = smalti_run_work(run);
+        char work_text[32];
+        snprintf(job->detail, sizeof job->detail, "%s, seed %d, %ld %s%s, work %s (%.2g %% of the budget), %.2f s", grid,
+                 (int)def.seed, steps, plural(steps, "step", "steps"),
+                 !cut ? "" : own_limit ? " (its step limit)" : " (stopped at the default step limit)",
+                 work_amount(work, work_text, sizeof work_text), 100.0 * (double)work / (double)c->max_work, job->seconds);
     }
     smalti_run_free(run);
     smalti_model_free(model);
@@ -213,7 +240,8 @@ int cmd_pack_check(int argc, char **argv)
 {
     const char *path = NULL;
     uint64_t max_unpacked = 0;
-    double timeout = 10;
+    double timeout = 0;
+    long long max_work = PACK_MAX_WORK;
     long steps = 50000, jobs_n = 1;
     size_t max_memory = 0;
     bool strict = false, quiet = false;
@@ -228,6 +256,8 @@ int cmd_pack_check(int argc, char **argv)
             timeout = val ? strtod(val, &end) : 0;
             if (!val || end == val || *end || !(timeout > 0 && timeout <= 1e9))
                 return usage_error("--timeout takes a number of seconds above 0, not %s", val ? val : "nothing");
+        } else if (strcmp(arg, "--max-work") == 0) {
+            if (!parse_max_work(val, &max_work)) return EXIT_USAGE;
         } else if (strcmp(arg, "--steps") == 0) {
             if (!val || !parse_int_arg(val, -(1L << 40), 1L << 40, &steps))
                 return usage_error("--steps takes a whole number, not %s", val ? val : "nothing");
@@ -259,7 +289,8 @@ int cmd_pack_check(int argc, char **argv)
            plural(man->model_count, "model", "models"));
     fflush(stdout);
     int bad_links = check_folder_links(p);
-    check_ctx c = {.p = p, .count = man->model_count, .timeout = timeout, .default_steps = steps, .max_memory = max_memory};
+    check_ctx c = {.p = p, .count = man->model_count, .timeout = timeout, .max_work = max_work, .default_steps = steps,
+                   .max_memory = max_memory};
     c.jobs = calloc((size_t)c.count, sizeof *c.jobs);
     if (!c.jobs) {
         pack_close(p);

@@ -26,4 +26,12 @@ void pack_model_palette(const pack_model *m, const pack_defaults *def, palette *
 int pack_batch(const char *path, const char *out_dir, uint64_t max_unpacked, bool quiet);
 /* "--max-unpacked SIZE" with the value at val; false after a usage message. */
 bool parse_max_unpacked(const char *val, uint64_t *out);
+/* The default work budget of each model's run in `pack check` and `pack gallery`
+   (smalti_run_options.max_work: about one unit per cell or item visited). Counted, not timed, so a
+   pack's verdict is the same on every machine. The heaviest model of the MarkovJunior corpus at
+   its defaults, FireNoise (300x300), does 1.4 G; an endless search (MultiSokoban8 at 9x9) spends
+   10 G in about a minute on a 2-core machine of 2026. */
+#define PACK_MAX_WORK 10000000000LL /* 10 G */
+/* --max-work N (k, M, G, T); false, having said why, when N is not a count. */
+bool parse_max_work(const char *val, long long *out);
 #endif

@@ -28,7 +28,8 @@ static const char page_style[] =
 
 typedef struct gallery_args {
     const char *pack_path, *output;
-    double timeout;
+    double timeout;        /* 0: none (the default: a card from the clock differs by machine) */
+    long long max_work;    /* each run's work budget */
     uint64_t max_unpacked; /* 0: the default cap */
     bool quiet;
 } gallery_args;
@@ -122,6 +123,7 @@ static bool model_picture(const pack *p, const pack_model *m, const pack_default
     if (!model) return false;
     smalti_run_options run_opt = smalti_run_defaults();
     run_opt.timeout_seconds = a->timeout;
+    run_opt.max_work = a->max_work;
     smalti_run *run = smalti_run_new_with(model, d->seed, &run_opt, err);
     bool ok = false;
     if (run) {
@@ -244,6 +246,9 @@ static int parse_gallery_args(int argc, char **argv, gallery_args *a)
         } else if (strcmp(arg, "--max-unpacked") == 0) {
             if (!parse_max_unpacked(i + 1 < argc ? argv[i + 1] : NULL, &a->max_unpacked)) return EXIT_USAGE;
             i++;
+        } else if (strcmp(arg, "--max-work") == 0) {
+            if (!parse_max_work(i + 1 < argc ? argv[i + 1] : NULL, &a->max_work)) return EXIT_USAGE;
+            i++;
         } else if (strcmp(arg, "--timeout") == 0) {
             if (i + 1 >= argc) return usage_error("%s needs a value", arg);
             char *end;
@@ -256,8 +261,8 @@ static int parse_gallery_args(int argc, char **argv, gallery_args *a)
     }
     if (!a->pack_path) return usage_error("%s", "pack gallery: missing PACK (a pack folder or .zip)");
     if (!a->output) a->output = "gallery.html";
-    /* A stranger's model may run without end; a page should still come out. */
-    if (a->timeout == 0) a->timeout = 60;
+    /* A stranger's model may run without end; a page should still come out, the same on every machine. */
+    if (a->max_work == 0) a->max_work = PACK_MAX_WORK;
     return EXIT_OK;
 }
 

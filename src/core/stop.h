@@ -1,5 +1,5 @@
-/* stop.h — a run's deadline and cancel flag, checked cheaply by the step loop and inside long loops
-   (search, WFC, generators), which end early when it says stop. */
+/* stop.h — a run's deadline, work budget and cancel flag, checked cheaply by the step loop and inside
+   long loops (search, WFC, generators), which end early when it says stop. */
 #ifndef SMALTI_STOP_H
 #define SMALTI_STOP_H
 #include <stdatomic.h>
@@ -7,16 +7,24 @@
 #include <stdint.h>
 #include <time.h>
 
-typedef enum stop_reason { STOP_NONE = 0, STOP_CANCELLED, STOP_TIMEOUT } stop_reason;
+typedef enum stop_reason { STOP_NONE = 0, STOP_CANCELLED, STOP_TIMEOUT, STOP_WORK } stop_reason;
 
 /* Checks between two reads of the clock: a read costs some tens of
    nanoseconds, a check a load and a decrement. */
 #define STOP_CLOCK_EVERY 64
+/* The items of a cheap loop between two checks (stop_requested_at). */
+#define STOP_ITEMS 1024
 
 typedef struct run_stop {
     atomic_int cancel;       /* set by any thread (smalti_run_cancel) */
     int64_t deadline_ns;     /* CLOCK_MONOTONIC nanoseconds; 0: none */
     uint32_t countdown;      /* checks left until the next clock read */
+    /* Work, in units of about one cell or item visited: a step costs 1 and each cell it writes 1
+       (run_charge_steps); a check inside a long loop costs STOP_ITEMS (one is made per STOP_ITEMS
+       cheap items), or what its heavy item visits (a search board: stop_check's units). Unlike the
+       clock, it stops a run at the same point on every machine. work_done counts it always;
+       work_budget 0: no budget. */
+    int64_t work_budget, work_done;
     stop_reason reason;      /* why the run stopped; STOP_NONE while it may go on */
 } run_stop;
 
@@ -27,9 +35,17 @@ static inline int64_t stop_now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* Whether the run must stop now: it was cancelled, or its deadline passed.
-   NULL (no run to answer to) never stops. Once true, stays true until stop_rearm. */
-static inline bool stop_requested(run_stop *s)
+/* Count `units` (>= 0) of work done; past the budget, the run must stop. */
+static inline void stop_charge(run_stop *s, int64_t units)
+{
+    s->work_done = units > INT64_MAX - s->work_done ? INT64_MAX : s->work_done + units;
+    if (s->work_budget && s->work_done > s->work_budget && s->reason == STOP_NONE) s->reason = STOP_WORK;
+}
+
+/* Whether the run must stop now, after `units` more work: it was cancelled, its deadline passed or
+   its work budget is spent. NULL (no run to answer to) never stops. Once true, stays true until
+   stop_rearm. */
+static inline bool stop_check(run_stop *s, int64_t units)
 {
     if (!s) return false;
     if (s->reason != STOP_NONE) return true;
@@ -37,12 +53,16 @@ static inline bool stop_requested(run_stop *s)
         s->reason = STOP_CANCELLED;
         return true;
     }
+    stop_charge(s, units);
     if (s->deadline_ns && --s->countdown == 0) {
         s->countdown = STOP_CLOCK_EVERY;
         if (stop_now_ns() >= s->deadline_ns) s->reason = STOP_TIMEOUT;
     }
     return s->reason != STOP_NONE;
 }
+
+/* The check of a long loop: one per STOP_ITEMS cheap items, or per heavy item. */
+static inline bool stop_requested(run_stop *s) { return stop_check(s, STOP_ITEMS); }
 
 /* Whether a check has already said stop (reads neither the clock nor the flag). A node that a
    check interrupted returns at once; the step it was in is not counted, and a branch does not go
@@ -52,7 +72,6 @@ static inline bool stop_said(const run_stop *s) { return s && s->reason != STOP_
 /* In loops whose items are cheap (a cell, a match, a symbol): stop_requested on every
    STOP_ITEMS-th item only, so the clock is read about every STOP_ITEMS * STOP_CLOCK_EVERY items
    (64 K items: well under a millisecond to a few milliseconds). */
-#define STOP_ITEMS 1024
 static inline bool stop_requested_at(run_stop *s, int64_t item)
 {
     return (item & (STOP_ITEMS - 1)) == 0 && stop_requested(s);
@@ -69,14 +88,16 @@ static inline bool stop_requested_after(run_stop *s, int64_t *work, int64_t done
     *work = 0;
     if (!s) return false;
     s->countdown = s->countdown > checks ? s->countdown - (uint32_t)(checks - 1) : 1;
-    return stop_requested(s);
+    return stop_check(s, checks * STOP_ITEMS);
 }
 
-/* A fresh start (a new run, or a reset): not cancelled, the deadline `timeout_ns` from now (0: none). */
+/* A fresh start (a new run, or a reset): not cancelled, the deadline `timeout_ns` from now (0: none),
+   no work done. */
 static inline void stop_rearm(run_stop *s, int64_t timeout_ns)
 {
     atomic_store(&s->cancel, 0);
     s->deadline_ns = timeout_ns > 0 ? stop_now_ns() + timeout_ns : 0;
+    s->work_done = 0;
     s->countdown = 1;
     s->reason = STOP_NONE;
 }

@@ -36,7 +36,7 @@ void smalti_run_free(smalti_run *run)
 
 smalti_run_options smalti_run_defaults(void)
 {
-    return (smalti_run_options){.timeout_seconds = 0, .max_memory = 0};
+    return (smalti_run_options){.timeout_seconds = 0, .max_memory = 0, .max_work = 0};
 }
 
 smalti_run *smalti_run_new(const smalti_model *m, int32_t seed, smalti_error *err)
@@ -53,6 +53,10 @@ smalti_run *smalti_run_new_with(const smalti_model *m, int32_t seed, const smalt
         error_set(err, SMALTI_ERR_USAGE, m->file, 0, "the timeout must be 0 (none) or a number of seconds above 0");
         return NULL;
     }
+    if (opt && opt->max_work < 0) {
+        error_set(err, SMALTI_ERR_USAGE, m->file, 0, "the work budget must be 0 (none) or a number above 0");
+        return NULL;
+    }
     smalti_run *run = mem_calloc(1, sizeof *run);
     if (!run) {
         error_set(err, SMALTI_ERR_RUNTIME, m->file, 0, "out of memory creating a run");
@@ -63,6 +67,7 @@ smalti_run *smalti_run_new_with(const smalti_model *m, int32_t seed, const smalt
     mem_budget *caller = budget_enter(r);
     if (opt && opt->timeout_seconds > 0 && opt->timeout_seconds <= RUN_MAX_TIMEOUT_SECONDS)
         r->timeout_ns = (int64_t)(opt->timeout_seconds * 1e9) > 0 ? (int64_t)(opt->timeout_seconds * 1e9) : 1;
+    r->stop.work_budget = opt ? opt->max_work : 0;
     r->model = m;
     r->grid = &m->grid;
     r->mx = m->grid.mx;
@@ -249,7 +254,7 @@ static void notify_observer(run_state *r)
 /* Whether a step may start: the run goes on, and the step table has room for its entry. */
 bool run_step_begin(run_state *r)
 {
-    if (r->current < 0 || r->out_of_memory || r->failed || stop_requested(&r->stop)) return false;
+    if (r->current < 0 || r->out_of_memory || r->failed || stop_check(&r->stop, 0)) return false;
     if (r->first_len == r->first_cap) {
         compact_first(r);
         if (r->first_len > r->first_cap / 2) {
@@ -311,21 +316,53 @@ static long run_repeat(run_state *r, long max)
     return leaf->kind->repeat(r, leaf, r->node_states[leaf->id], max);
 }
 
+/* Count the steps made since the change log stood at `log_before` as work: each step 1, and each
+   cell it wrote 1 (the scans inside steps count at their stop checks). A run that has just ended
+   is not stopped by its budget: its last steps are counted, but the run finished. */
+static void run_charge_steps(run_state *r, long steps, int64_t log_before)
+{
+    if (steps <= 0) return;
+    const stop_reason before = r->stop.reason;
+    const int64_t written = run_changes_end(r) - log_before; /* a map to a new grid starts a new log */
+    stop_charge(&r->stop, steps + (written > 0 ? written : 0));
+    if (r->current < 0) r->stop.reason = before;
+}
+
+/* The steps a node may make in a row within the work budget left, if each costs what the step
+   before them did: at least one, as a step begun is counted after it is made. */
+static long run_steps_affordable(const run_state *r, long max, int64_t step_cost)
+{
+    if (!r->stop.work_budget) return max;
+    const int64_t left = (r->stop.work_budget - r->stop.work_done) / (step_cost > 0 ? step_cost : 1);
+    return left < 1 ? 1 : left < max ? (long)left : max;
+}
+
 int smalti_run_step(smalti_run *run)
 {
     mem_budget *caller = budget_enter(&run->rs);
+    const int64_t log_before = run_changes_end(&run->rs);
     int stepped = run_step(run);
+    run_charge_steps(&run->rs, stepped, log_before);
     budget_leave(&run->rs, caller);
     return stepped;
 }
 
 long smalti_run_to_end(smalti_run *run, long step_limit)
 {
-    mem_budget *caller = budget_enter(&run->rs);
-    while ((step_limit <= 0 || run->rs.counter < step_limit) && run_step(run))
-        run_repeat(&run->rs, step_limit <= 0 ? LONG_MAX : step_limit - run->rs.counter);
-    budget_leave(&run->rs, caller);
-    return run->rs.counter;
+    run_state *r = &run->rs;
+    mem_budget *caller = budget_enter(r);
+    for (;;) {
+        if (step_limit > 0 && r->counter >= step_limit) break;
+        const int64_t log_before = run_changes_end(r), work_before = r->stop.work_done;
+        if (!run_step(run)) break;
+        run_charge_steps(r, 1, log_before);
+        const long before = r->counter;
+        const int64_t log_after = run_changes_end(r);
+        run_repeat(r, run_steps_affordable(r, step_limit <= 0 ? LONG_MAX : step_limit - r->counter, r->stop.work_done - work_before));
+        run_charge_steps(r, r->counter - before, log_after);
+    }
+    budget_leave(r, caller);
+    return r->counter;
 }
 
 int smalti_run_finished(const smalti_run *run) { return run->rs.current < 0; }
@@ -359,6 +396,10 @@ int smalti_run_error(const smalti_run *run, smalti_error *err)
             err->status = SMALTI_ERR_TIMEOUT;
             snprintf(err->message, sizeof err->message, "stopped after %ld steps: the run took longer than its timeout of %g s",
                      r->counter, (double)r->timeout_ns / 1e9);
+        } else if (r->stop.reason == STOP_WORK) {
+            err->status = SMALTI_ERR_TIMEOUT;
+            snprintf(err->message, sizeof err->message, "stopped after %ld steps: the run needed more than its work budget of %lld units",
+                     r->counter, (long long)r->stop.work_budget);
         } else {
             err->status = SMALTI_ERR_CANCELLED;
             snprintf(err->message, sizeof err->message, "cancelled after %ld steps", r->counter);
@@ -367,6 +408,7 @@ int smalti_run_error(const smalti_run *run, smalti_error *err)
     return 1;
 }
 long smalti_run_counter(const smalti_run *run) { return run->rs.counter; }
+long long smalti_run_work(const smalti_run *run) { return run->rs.stop.work_done; }
 
 int smalti_run_geometry(const smalti_run *run, const double **px, const double **py, int *points_x, int *points_y)
 {

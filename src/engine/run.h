@@ -115,7 +115,7 @@ static inline int64_t run_first(const run_state *r, long turn) { return r->first
 /* The common case of run_step_begin, inline: nothing to stop for, and room in the step table. */
 static inline bool run_step_ready(run_state *r)
 {
-    return r->first_len < r->first_cap && r->current >= 0 && !r->out_of_memory && !r->failed && !stop_requested(&r->stop);
+    return r->first_len < r->first_cap && r->current >= 0 && !r->out_of_memory && !r->failed && !stop_check(&r->stop, 0);
 }
 /* run_step_done for a step made by the node that made the one before. */
 static inline void run_step_close(run_state *r)

@@ -282,7 +282,7 @@ static bool convolution_go_cells(run_state *r, const convolution *c, conv_state 
     int32_t i = 0;
     for (int z = 0; z < r->mz; z++)
         for (int y = 0; y < r->my; y++) {
-            if (stop_requested(&r->stop)) return false; /* the run stops; its grid is not an output */
+            if (stop_check(&r->stop, r->mx)) return false; /* a row's work: its cells. The run stops; its grid is not an output */
             for (int x = 0; x < r->mx; x++, i++) {
                 uint8_t input = r->state[i];
                 for (int k = 0; k < c->rule_count; k++) {
@@ -370,7 +370,7 @@ static bool convolution_go_layers(run_state *r, const convolution *c, conv_state
             if (l + 1 < L) conv_build_layer(r, c, st, c->rules[k].weight, l + 1, slot + (size_t)((l + 1) % CONV_RING) * LS);
         }
         for (int y = 0; y < rows; y++) {
-            if (stop_requested(&r->stop)) return false; /* the run stops; its grid is not an output */
+            if (stop_check(&r->stop, r->mx)) return false; /* a row's work: its cells. The run stops; its grid is not an output */
             const int base = 1 + (flat ? 0 : (y + 1) * st->px);
             for (int k = 0; k < R; k++) {
                 if (!c->rules[k].has_sums) continue;

@@ -184,7 +184,7 @@ static bool noise_go(run_state *r, const node *n, void *state)
     int32_t i = 0;
     for (int z = 0; z < r->mz; z++)
         for (int y = 0; y < r->my; y++) {
-            if (stop_requested(&r->stop)) return false; /* the run stops; its grid is not an output */
+            if (stop_check(&r->stop, r->mx)) return false; /* a row's work: its cells. The run stops; its grid is not an output */
             noise_row(&field, st->xcoords, st->padded_mx, y, z, st->row);
             for (int x = 0; x < r->mx; x++, i++) {
                 if (!gen_in_wave(nn->on, r->state[i])) continue;

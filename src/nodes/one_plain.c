@@ -707,8 +707,9 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
         made++;
         if (--left > 0) continue;
         if (made == max_steps) break;
-        /* A deadline or cancel is noticed within 64 steps. */
-        if (flen >= fcap || ((made & 63) == 0 && stop_requested(&r->stop))) {
+        /* A deadline or cancel is noticed within 64 steps (the steps' work is counted by the caller,
+           which bounds max_steps by the work budget left). */
+        if (flen >= fcap || ((made & 63) == 0 && stop_check(&r->stop, 0))) {
             PLAIN_SPILL();
             r->counter = counter0 + made;
             if (!run_step_begin(r)) break;
@@ -923,8 +924,9 @@ static __attribute__((noinline)) long plain_markov_steps(run_state *r, const rul
         }
         scan_from = step_start;
         if (++made == max_steps) break;
-        /* A deadline or cancel is noticed within 64 steps. */
-        if (flen >= fcap || ((made & 63) == 0 && stop_requested(&r->stop))) {
+        /* A deadline or cancel is noticed within 64 steps (the steps' work is counted by the caller,
+           which bounds max_steps by the work budget left). */
+        if (flen >= fcap || ((made & 63) == 0 && stop_check(&r->stop, 0))) {
             PLAIN_SPILL();
             r->counter = counter0 + made;
             if (!run_step_begin(r)) break;

@@ -48,7 +48,7 @@ static void prl_scan_cell_rule(run_state *r, rulenode_state *st, const rule *rl)
     const uint8_t value = writes ? (uint8_t)rl->write[0].wave : 0;
     int32_t draws[64];
     for (int row = 0; row < rows; row++) {
-        if (r->out_of_memory || stop_requested(&r->stop)) return;
+        if (r->out_of_memory || stop_check(&r->stop, MX)) return; /* the work of a row: its cells */
         if (!planes_band(r, rl, row / MY, row % MY, band, any)) continue;
         const int32_t base = row * MX;
         for (int w = 0; w < words; w++) {

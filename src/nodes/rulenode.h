@@ -253,7 +253,7 @@ static inline __attribute__((always_inline)) void rulenode_scan_rule_cells(run_s
         const int xmax = MX - imx, ymax = MY - imy, zmax = MZ - imz;
         for (int z = imz - 1; z < MZ; z += imz)
             for (int y = imy - 1; y < MY; y += imy) {
-                if (r->out_of_memory || stop_requested(&r->stop)) return;
+                if (r->out_of_memory || stop_check(&r->stop, MX)) return; /* the work of a row: its cells */
                 const int32_t row_index = y * MX + z * plane;
                 const uint8_t *row = state + row_index;
                 const bool row_inside = y <= ymax && z <= zmax;
@@ -295,7 +295,7 @@ static inline __attribute__((always_inline)) void rulenode_scan_rule_planes(run_
     uint64_t *any = band + band_words;
     for (int lz = imz - 1; lz < MZ; lz += imz)
         for (int ly = imy - 1; ly < MY; ly += imy) {
-            if (r->out_of_memory || stop_requested(&r->stop)) return;
+            if (r->out_of_memory || stop_check(&r->stop, MX)) return; /* the work of a row: its cells */
             if (!planes_band(r, rl, lz, ly, band, any)) continue;
             int next = 0;
             for (int w = 0; w < words; w++)

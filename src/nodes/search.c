@@ -30,6 +30,7 @@ typedef struct search {
     int64_t table_size;
     heap_item *heap;
     int heap_count, heap_cap;
+    run_stop *stop;             /* the run's deadline, work budget and cancel (NULL: none) */
     /* The board being expanded, and the outcome once a child reaches the goal. */
     int parent;
     int goal;
@@ -135,6 +136,8 @@ static bool visit_child(search *se, uint8_t *state)
     }
     int backward = observe_backward_estimate(se->bpotentials, state, se->cells);
     int forward = observe_forward_estimate_of(se->fpotentials, state, se->future, se->pr, &se->scratch);
+    /* The work budget: a new board's forward estimate propagates over every kept value, cell and rule. */
+    if (se->stop) stop_charge(se->stop, se->cells * (se->pr->rows + 1) * (se->pr->rule_count + 1));
     if (backward < 0 || forward < 0) { mem_free(state); return true; }
     if (se->board_count == se->board_cap) {
         int cap = se->board_cap * 2;
@@ -302,7 +305,7 @@ search_result search_run(const uint8_t *present, const uint32_t *future, const p
 {
     search_result res = {0};
     search se = {.future = future, .pr = pr, .mx = mx, .my = my, .c = pr->c, .cells = (int64_t)mx * my,
-                 .depth_coefficient = depth_coefficient, .goal = -1};
+                 .depth_coefficient = depth_coefficient, .stop = stop, .goal = -1};
     rng_seed(&se.random, seed);
     /* Every value has its row (rulenode_load_inference keeps them all for search). */
     se.bpotentials = mem_malloc((size_t)(pr->rows * se.cells) * sizeof *se.bpotentials);
@@ -325,7 +328,8 @@ search_result search_run(const uint8_t *present, const uint32_t *future, const p
     if (!visited_grow(&se) || !heap_push(&se, 0)) { res.out_of_memory = true; goto done; }
     visited_insert(&se, 0);
     while (se.heap_count > 0 && (limit < 0 || se.board_count < limit)) {
-        if (stop_requested(stop)) {
+        /* A board's expansion tries every rule at every cell. */
+        if (stop_check(stop, se.cells * (se.pr->rule_count + 1))) {
             res.stopped = true;
             break;
         }

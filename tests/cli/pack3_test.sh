@@ -113,7 +113,32 @@ expect 0 'the run was still going at the default step limit of 200 steps' "$T" p
 expect 0 '^ok        flip_limited: 4x4, seed 1, 300 steps (its step limit)' "$T" pack check "$S" --steps 200
 expect 0 '2 models: 1 ok, 1 with warnings, 0 failed, 0 capped' "$T" pack check "$S" --steps 200
 expect 3 '^failed    flip: ' "$T" pack check "$S" --steps 200 --strict
-# With no step limit the time cap stops it: capped, exit 6, never ok.
-expect 6 '^capped    flip: 4x4, seed 1: stopped by the time cap of 0.3 s' "$T" pack check "$S" --steps 0 --timeout 0.3
-expect 6 '1 ok, 0 with warnings, 0 failed, 1 capped' "$T" pack check "$S" --steps 0 --timeout 0.3
+# With no step limit the work budget stops it: capped, exit 6, never ok. Work is counted, not timed,
+# so it stops at the same step on every machine (each flip step costs 1 and its written cell 1, and
+# the loop that makes them in a row checks its budget as it goes), and flip_limited (300 steps,
+# about 600 units) passes whatever the machine's speed. The same check twice gives the same line.
+expect 6 '^capped    flip: 4x4, seed 1: stopped by the work budget of 5k at step [0-9]* before the model finished (--max-work N raises it)' \
+    "$T" pack check "$S" --steps 0 --max-work 5000
+expect 6 '1 ok, 0 with warnings, 0 failed, 1 capped' "$T" pack check "$S" --steps 0 --max-work 5000
+"$T" pack check "$S" --steps 0 --max-work 5000 | grep '^capped' > "$dir/capped1.txt"
+"$T" pack check "$S" --steps 0 --max-work 5000 -j 2 | grep '^capped' > "$dir/capped2.txt"
+if [ -s "$dir/capped1.txt" ] && cmp -s "$dir/capped1.txt" "$dir/capped2.txt"; then ok
+else bad "the work budget stopped flip at different steps: $(cat "$dir/capped1.txt" "$dir/capped2.txt")"; fi
+# The ok line says how much of the budget its run used.
+expect 0 '^ok        flip_limited: 4x4, seed 1, 300 steps (its step limit), work [0-9.]*k\{0,1\} ([0-9.e-]* % of the budget)' \
+    "$T" pack check "$S" --steps 200
+expect 2 '--max-work takes a number of work units such as 5000000 or 20G, not 0' "$T" pack check "$S" --max-work 0
+expect 2 '--max-work takes a number of work units such as 5000000 or 20G, not 5Q' "$T" pack check "$S" --max-work 5Q
+# A wall-time cap only when asked for, and its line says it depends on the machine. The pack holds only
+# the endless model, which no machine can finish, so the verdict does not depend on speed.
+E=$dir/endless
+mkdir -p "$E/models"
+cp "$S/models/flip.xml" "$E/models/flip.xml"
+printf '<pack name="endless" version="1.0.0" description="a model that never finishes">\n  <model file="models/flip.xml" name="flip" size="4"/>\n</pack>\n' > "$E/pack.xml"
+expect 6 '^capped    flip: 4x4, seed 1: stopped by the time cap of 0.3 s (--timeout) at step [0-9]* before the model finished; a time cap depends on the machine' \
+    "$T" pack check "$E" --steps 0 --timeout 0.3 --max-work 1T
+# The gallery's runs have the same work budget: an endless model's card says it was stopped by it.
+expect 6 'needed more than its work budget of 5000 units' "$T" pack gallery "$E" --max-work 5000 -q -o "$dir/endless.html"
+grep -q 'class="failed">[^<]*work budget of 5000 units' "$dir/endless.html" && ok || bad "the card of a run stopped by --max-work"
+expect 2 '--max-work takes a number of work units such as 5000000 or 20G, not -3' "$T" pack gallery "$E" --max-work -3
 finish pack3

@@ -40,6 +40,7 @@ int main(int argc, char **argv)
         {"poisson", run_poisson_tests},
         {"anim", run_anim_tests},
         {"budget", run_budget_tests},
+        {"work", run_work_tests},
         {"memres", run_memres_tests},
         {"settings", run_settings_tests},
         {"pack", run_pack_tests},

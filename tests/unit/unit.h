@@ -46,6 +46,7 @@ int run_lsystem_tests(void);
 int run_trace_tests(void);
 int run_noise_tests(void);
 int run_budget_tests(void);
+int run_work_tests(void);
 int run_voronoi_tests(void);
 int run_chisel_tests(void);
 int run_poisson_tests(void);
