@@ -1,4 +1,9 @@
 # smalti — build, test, run and benchmark. `make help` lists the targets.
+# One job per core unless the command line says otherwise (`make -j1` builds one file at a time). Set
+# at the top level only: the recursive makes of `make test` (the sanitizer builds) share its jobs.
+ifeq ($(MAKELEVEL),0)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
+endif
 CC      ?= cc
 OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
@@ -56,30 +61,59 @@ TEST_DEPS := libcmocka-dev:/usr/include/cmocka.h \
         python3-numpy:/usr/lib/python3/dist-packages/numpy/__init__.py
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps run test unit conformance badinput sanitize bench clean help screenshot
+.PHONY: all deps run test check unit conformance sanitize bench clean help screenshot
 all: smalti $(BUILD)/libsmalti.a $(BUILD)/libsmalti.so
 
 help:
-	@echo "make          build ./smalti and build/libsmalti.{a,so}"
-	@echo "make run      render every bundled model in models/ to out/"
-	@echo "make test     unit tests, bad-input, CLI and docs tests, conformance, sanitizer build"
-	@echo "make docs-test  run every model, program and link of README.md and docs/"
-	@echo "make bench    speed and memory figures; BASELINE=OLD: the heavy rows side by side with OLD (INSTR=1: and their instructions)"
-	@echo "make bench-floor  Growth, MazeGrowth, MazeBacktracker beside a hand-written program of each"
-	@echo "make fuzz     each libFuzzer target for FUZZ_TIME seconds (default 60); make fuzz-ci: 30 s each"
-	@echo "make screenshot  docs/viewer.png and docs/studio.png: the trace viewer and studio on models/dungeon.xml"
+	@echo "Build and run"
+	@echo "  make               ./smalti and build/libsmalti.{a,so} (one job per core; make -j1: one at a time)"
+	@echo "  make deps          install the Debian packages the build needs (every build does it once)"
+	@echo "  make run           render every bundled model in models/ to out/"
+	@echo "  make install       install the command, library, headers, man page, completion and Python module"
+	@echo "                     (PREFIX=/usr/local, DESTDIR=); make uninstall removes them; make man: the man page"
+	@echo "  make clean         remove build/, ./smalti and out/"
+	@echo "Tests (docs/testing.md has what each runs and how long it takes)"
+	@echo "  make test          everything the README promises, steps side by side; ends with a table of them"
+	@echo "  make check         the quick loop while editing: unit, cli-test, docs-test, layers, conformance-core"
+	@echo "  make unit          the cmocka unit tests (build/unit_tests GROUP... runs some groups)"
+	@echo "  make cli-test      the CLI scripts, several at a time (tests/cli/run_all.sh)"
+	@echo "  make docs-test     every model, program and link of README.md and docs/; tutorial-check first"
+	@echo "  make tutorial-check  each model docs/tutorial.md shows is its docs/examples file"
+	@echo "  make conformance   the corpus conformance runner, with per-step hashes; conformance-core: core tier"
+	@echo "  make trace-roundtrip  corpus runs recorded as traces replay to the same grids"
+	@echo "  make sanitize      the ASan + UBSan build: unit tests, CLI scripts, corpus rows up to 20000 cells"
+	@echo "  make tsan          the threaded commands and unit groups under ThreadSanitizer"
+	@echo "  make warnings      -Wall -Wextra clean under gcc (as the plain build compiles) and clang"
+	@echo "  make layers        no file reaches up a layer;  make symbols: the .so exports only the API"
+	@echo "  make browser-test  the viewer, gallery and studio pages in headless Chromium"
+	@echo "  make python-test   the Python binding;  make install-test: install into a DESTDIR and back"
+	@echo "  make tiled-roundtrip  Tiled opens our maps and exports the same ids"
+	@echo "  make floor-check   the hand-written programs of bench/floor.c end on smalti's grids"
+	@echo "  make fuzz-replay   every fuzz seed and regression, once, under ASan + UBSan"
+	@echo "  make fuzz          each libFuzzer target for FUZZ_TIME seconds (default 60); make fuzz-ci: 30 s each"
+	@echo "                     (fuzz-build, fuzz-corpus: their parts)"
+	@echo "  make test-slurm    a real one-node Slurm cluster runs the example sbatch array"
+	@echo "Figures and pictures"
+	@echo "  make bench         speed and memory figures; BASELINE=OLD: the heavy rows side by side with OLD (INSTR=1: and their instructions)"
+	@echo "  make bench-floor   Growth, MazeGrowth, MazeBacktracker beside a hand-written program of each"
+	@echo "  make bench-many    throughput of many runs: -j 1, -j 2 and separate processes"
+	@echo "  make pictures      the docs' pictures and contact sheets; twisted-pictures: the twisted ones alone"
+	@echo "  make screenshot    docs/viewer.png and docs/studio.png: the trace viewer and studio on models/dungeon.xml"
 
 # Install what is missing, once (again when the Makefile, and so perhaps DEPS, changes);
 # a marker file keeps later builds quiet.
 deps: $(BUILD)/.deps
 $(BUILD)/.deps: PACKAGES = $(DEPS)
 $(BUILD)/.test-deps: PACKAGES = $(TEST_DEPS)
+# One install at a time (apt-get waits for another's lock, too): the test and fuzz packages after the build's.
+$(BUILD)/.test-deps $(BUILD)/.fuzz-deps: | $(BUILD)/.deps
 $(BUILD)/.deps $(BUILD)/.test-deps $(BUILD)/.fuzz-deps: Makefile
 	@missing=""; for d in $(PACKAGES); do pkg=$${d%%:*}; file=$${d#*:}; \
 	  [ -e "$$file" ] || missing="$$missing $$pkg"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
-	  $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing || exit 1; \
+	  $(SUDO) apt-get -o DPkg::Lock::Timeout=600 update -qq && \
+	  $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq $$missing || exit 1; \
 	fi
 	@mkdir -p $(BUILD) && touch $@
 
@@ -102,9 +136,15 @@ $(BUILD)/gen/view/%.inc: src/view/% | $(BUILD)/.deps
 $(BUILD)/obj/cli/viewer_assets.o $(BUILD)/obj/cli/studio_http.o: $(VIEW_INC)
 
 # The library is built with hidden visibility: only what smalti.h marks SMALTI_API is exported.
-$(BUILD)/obj/%.o: src/%.c $(HEADERS) $(BUILD)/gen/palette_table.inc | $(BUILD)/.deps
+# Each object depends on the headers it includes (-MMD writes them to its .d file; -MP adds a rule for
+# each, so a deleted header is no error), so touching one header rebuilds only the files that use it.
+# An object whose .d is missing (built before, or by hand) is rebuilt, and so gets one.
+$(BUILD)/obj/%.o: src/%.c $(BUILD)/obj/%.d | $(BUILD)/gen/palette_table.inc $(BUILD)/.deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -DSMALTI_BUILD -fvisibility=hidden -fPIC -fno-semantic-interposition -c $< -o $@
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -DSMALTI_BUILD -fvisibility=hidden -fPIC -fno-semantic-interposition -MMD -MP -c $< -o $@
+$(BUILD)/obj/%.d: ;
+.PRECIOUS: $(BUILD)/obj/%.d
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
 
 # Made afresh, so that no object of a moved or deleted source lingers in it.
 $(BUILD)/libsmalti.a: $(LIB_OBJ)

@@ -5,12 +5,23 @@ TEST_LIBS = $(LDLIBS) -lcmocka -lpthread
 $(BUILD)/unit_tests $(BUILD)/conformance $(BUILD)/trace_roundtrip: | $(BUILD)/.test-deps
 SMALTI_MJ_CORPUS ?= ../shared/mj
 export SMALTI_MJ_CORPUS
-ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+# The suite's builds stop at a warning (-Werror): the sanitizer builds' own flags say so, and `make test`
+# and `make check` build the plain one so too (a target's variables reach what it builds).
+ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -Werror
+test check: WARN += -Werror
 
 # The pure parts of the CLI that unit tests reach (seed lists, shards, templates of many runs).
 UNIT_CLI_SRC := src/cli/seeds.c src/cli/template.c
-$(BUILD)/unit_tests: $(UNIT_SRC) $(UNIT_CLI_SRC) tests/unit/unit.h src/cli/many.h $(BUILD)/libsmalti.a
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $(UNIT_SRC) $(UNIT_CLI_SRC) $(BUILD)/libsmalti.a $(TEST_LIBS)
+# One object per test file, compiled in parallel, each rebuilt only when a header it includes changes.
+UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o) $(UNIT_CLI_SRC:src/%.c=$(BUILD)/obj/%.o)
+$(BUILD)/tests/unit/%.o: tests/unit/%.c $(BUILD)/tests/unit/%.d | $(BUILD)/gen/palette_table.inc $(BUILD)/.test-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/tests/unit/%.d: ;
+.PRECIOUS: $(BUILD)/tests/unit/%.d
+-include $(UNIT_SRC:%.c=$(BUILD)/%.d)
+$(BUILD)/unit_tests: $(UNIT_OBJ) $(BUILD)/libsmalti.a
+	$(CC) $(CFLAGS) -o $@ $(UNIT_OBJ) $(BUILD)/libsmalti.a $(TEST_LIBS)
 
 $(BUILD)/conformance: tests/conformance.c $(BUILD)/libsmalti.a
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libsmalti.a $(TEST_LIBS)
@@ -76,6 +87,10 @@ docs-test: smalti $(BUILD)/libsmalti.a tutorial-check
 
 conformance: $(BUILD)/conformance
 	$(BUILD)/conformance --jobs 2 --step-hashes
+# The core tier only (65 models x 2 seeds, grids and step counts): `make check`'s share.
+conformance-core: $(BUILD)/conformance
+	$(BUILD)/conformance --jobs 2 --tier core
+.PHONY: conformance-core
 
 # The same sources built with AddressSanitizer and UBSan in their own folder.
 sanitize:
@@ -93,28 +108,32 @@ $(BUILD)/smalti-asan $(BUILD)/smalti-tsan: $(CLI_OBJ) $(BUILD)/libsmalti.a
 # What runs on threads, built with ThreadSanitizer in their own folder: the unit groups that start
 # threads (runs of one model at once, a cancel from another thread), then the commands, which must
 # also make the files of the plain build's -j 1 (tests/tsan_test.sh). A race exits 66.
-TSAN_FLAGS := -O1 -g -fsanitize=thread
+TSAN_FLAGS := -O1 -g -fsanitize=thread -Werror
 tsan: smalti
 	$(MAKE) --no-print-directory BUILD=build/tsan CFLAGS="$(TSAN_FLAGS)" build/tsan/smalti-tsan build/tsan/unit_tests
 	sh tests/tsan_test.sh build/tsan/smalti-tsan ./smalti build/tsan/unit_tests
 
-test: all
-	@$(MAKE) --no-print-directory warnings
-	@$(MAKE) --no-print-directory symbols
-	@$(MAKE) --no-print-directory layers
-	@$(MAKE) --no-print-directory unit
-	@$(MAKE) --no-print-directory cli-test
-	@$(MAKE) --no-print-directory docs-test
-	@$(MAKE) --no-print-directory trace-roundtrip
-	@$(MAKE) --no-print-directory browser-test
-	@$(MAKE) --no-print-directory python-test
-	@$(MAKE) --no-print-directory install-test
-	@$(MAKE) --no-print-directory tiled-roundtrip
-	@$(MAKE) --no-print-directory sanitize
-	@$(MAKE) --no-print-directory tsan
-	@$(MAKE) --no-print-directory conformance
-	@$(MAKE) --no-print-directory floor-check
-	@$(MAKE) --no-print-directory fuzz-replay
+# `make test`: every step below, two at a time (one per core), the longest first. A step's output is
+# printed whole when it ends (-Otarget), and every step runs even when one fails (-k); a table of the
+# steps, each ok or FAILED with its wall time, ends the run (the times are for reading: no verdict
+# depends on them). The sanitizer build's steps share its objects, so fuzz-replay waits for sanitize.
+TEST_STEPS := sanitize tsan cli-test conformance unit docs-test trace-roundtrip browser-test python-test \
+	install-test tiled-roundtrip fuzz-replay floor-check warnings symbols layers
+# `make check`: the quick loop while editing.
+CHECK_STEPS := unit cli-test docs-test layers conformance-core
+STEP_DIR = $(BUILD)/steps
+test check: all | $(BUILD)/.test-deps
+	@rm -rf $(STEP_DIR) && mkdir -p $(STEP_DIR)
+	@steps="$(if $(filter test,$@),$(TEST_STEPS),$(CHECK_STEPS))"; start=$$(date +%s); \
+	$(MAKE) --no-print-directory -k -Otarget $$(for t in $$steps; do printf 'step-%s ' $$t; done); rc=$$?; \
+	echo "== make $@: $$(( $$(date +%s) - start )) s, steps side by side (one per core)"; \
+	for t in $$steps; do cat $(STEP_DIR)/$$t.txt 2>/dev/null || printf '%-8s %s\n' "not run" $$t; done; \
+	if [ $$rc != 0 ]; then echo "== make $@: FAILED (the failed steps' output is above)"; exit 1; fi; echo "== make $@: all passed"
+step-%:
+	@start=$$(date +%s); if $(MAKE) --no-print-directory $*; then r=ok; else r=FAILED; fi; mkdir -p $(STEP_DIR); \
+	printf '%-8s %-16s %4d s\n' "$$r" "$*" $$(( $$(date +%s) - start )) > $(STEP_DIR)/$*.txt; [ $$r = ok ]
+step-fuzz-replay: step-sanitize
+.PHONY: test check
 
 # Tiled (the map editor) opens our .tmx and .tmj maps and exports them; the ids it read must be ours.
 tiled-roundtrip: smalti | $(BUILD)/.test-deps
@@ -122,11 +141,13 @@ tiled-roundtrip: smalti | $(BUILD)/.test-deps
 
 .PHONY: symbols layers unit cli-test docs-test conformance sanitize tsan trace-roundtrip browser-test tiled-roundtrip
 
-# -Wall -Wextra must stay clean under both gcc and clang.
+# -Wall -Wextra must stay clean under both gcc and clang. gcc compiles each file as the plain build does
+# (some warnings, such as -Wformat-truncation, need the optimizer); clang checks the syntax. The other
+# builds of the suite (ASan, TSan, the fuzz targets) stop at a warning themselves (-Werror).
 warnings: $(BUILD)/gen/palette_table.inc $(VIEW_INC)
-	@for cc in gcc clang; do command -v $$cc >/dev/null || continue; \
-	  for f in $(LIB_SRC) $(CLI_SRC); do $$cc $(CPPFLAGS_ALL) -Werror -fsyntax-only $$f || exit 1; done; \
-	  echo "$$cc: no warnings"; done
+	@for f in $(LIB_SRC) $(CLI_SRC); do gcc $(CPPFLAGS_ALL) $(OPT) -Werror -c $$f -o /dev/null || exit 1; done; echo "gcc $(OPT): no warnings"
+	@if command -v clang >/dev/null; then for f in $(LIB_SRC) $(CLI_SRC); do clang $(CPPFLAGS_ALL) -Werror -fsyntax-only $$f || exit 1; done; \
+	  echo "clang: no warnings"; fi
 .PHONY: warnings
 
 # A real single-node Slurm cluster (slurm-wlm and munge from apt-get, daemons on localhost, all

@@ -143,7 +143,8 @@ static bool write_skeleton(const char *tmp, const char *name, smalti_error *err)
         error_set(err, SMALTI_ERR_IO, tmp, 0, "cannot make the folder: %s", strerror(errno));
         return false;
     }
-    char manifest[sizeof manifest_format + 200], readme[sizeof readme_format + 8 * 70];
+    /* Room for eight names as long as cmd_pack_new's buffer (a valid one is at most 64 characters). */
+    char manifest[sizeof manifest_format + 200], readme[sizeof readme_format + 8 * 80];
     snprintf(manifest, sizeof manifest, manifest_format, name, name, SMALTI_VERSION);
     snprintf(readme, sizeof readme, readme_format, name, name, name, name, name, name, name, name);
     return write_text(tmp, "pack.xml", manifest, err) && write_text(tmp, "models/islands.xml", model_text, err) &&

@@ -170,7 +170,7 @@ static int commit_output(const wfc_entry_run *er, int k, wfc_output *o, bool thr
             if (!o->png) {
                 /* Name the file the bytes were for (encode_output knew no path). */
                 err = o->png_err;
-                snprintf(err.file, sizeof err.file, "%s", path);
+                snprintf(err.file, sizeof err.file, "%.*s", (int)sizeof err.file - 1, path); /* a longer path is cut */
             }
         } else {
             picture_source ps = {er->m, NULL};

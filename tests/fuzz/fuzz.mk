@@ -7,7 +7,7 @@ FUZZ_CI_TIME ?= 30
 # 1: libFuzzer's fork mode, which records every finding and goes on.
 FUZZ_KEEP_GOING ?= 0
 FUZZ_CC ?= clang
-FUZZ_CFLAGS := -O2 -g -fsanitize=address,undefined,fuzzer-no-link -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+FUZZ_CFLAGS := -O2 -g -fsanitize=address,undefined,fuzzer-no-link -fno-omit-frame-pointer -fno-sanitize-recover=undefined -Werror
 FUZZ_COMMON := tests/fuzz/fuzz_common.c
 FUZZ_HEADERS := tests/fuzz/fuzz_common.h $(HEADERS)
 # clang and its libFuzzer runtime (Debian 12: clang 14).
