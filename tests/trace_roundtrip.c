@@ -245,7 +245,7 @@ int main(int argc, char **argv)
     }
     printf("trace round trip (");
     for (int t = 0; t < tier_count; t++) printf("%s%s", t ? ", " : "", tiers[t]);
-    printf(max_cells > 0 ? " up to %ld cells" : "", max_cells);
+    if (max_cells > 0) printf(" up to %ld cells", max_cells);
     printf("): %d of %d models replay to the run's grids and nodes\n", passed, count);
     printf("%d passed, %d failed\n", passed, failed);
     free(rows);
