@@ -63,15 +63,26 @@ if [ -s "$tmp/unclosed" ]; then
     while read -r msg; do bad "$msg"; done <"$tmp/unclosed"
 fi
 
+# Hang guards: a run's own --timeout (600 s, far beyond what any documented model needs on a slow,
+# loaded machine, so it never decides a normal result), and timeout(1) a while later for anything
+# that would not heed it; either says it was a hang guard.
+GUARD=600
+guarded() { # command...: the command, killed if still running GUARD + 60 s on
+    timeout -k 10 $((GUARD + 60)) "$@"; guarded_rc=$?
+    if [ "$guarded_rc" = 124 ] || [ "$guarded_rc" = 137 ]; then echo "hang guard: killed after $((GUARD + 60)) s: $*"; fi
+    return "$guarded_rc"
+}
+
 # Runs model FILE with ARGS; on failure prints WHERE and smalti's messages, with lines of the
 # block (FILE:L) turned into lines of the page (PAGE:OFFSET+L).
 run_model() {
     file=$1 args=$2 where=$3 page=$4 offset=$5
     # shellcheck disable=SC2086 # args is a list of options
-    if ! out=$("$SMALTI" check "$file" $args 2>&1 </dev/null); then
+    if ! out=$(guarded "$SMALTI" check "$file" $args 2>&1 </dev/null); then
         what="no longer loads"
-    elif ! out=$("$SMALTI" run "$file" $args --timeout 60 -q -o "$tmp/out.png" 2>&1 </dev/null) || [ ! -s "$tmp/out.png" ]; then
+    elif ! out=$(guarded "$SMALTI" run "$file" $args --timeout $GUARD -q -o "$tmp/out.png" 2>&1 </dev/null) || [ ! -s "$tmp/out.png" ]; then
         what="no longer runs"
+        case $out in *"longer than its timeout of $GUARD s"*) what="did not end within $GUARD s (a hang guard)" ;; esac
     else
         models=$((models + 1)); rm -f "$tmp/out.png"; return
     fi
@@ -110,7 +121,7 @@ if [ -s "$tmp/index" ]; then
             fi
             [ "$mark" = args ] && args=$value || args=""
             # shellcheck disable=SC2086
-            if ! out=$("$tmp/program" $args 2>&1 </dev/null); then
+            if ! out=$(guarded "$tmp/program" $args 2>&1 </dev/null); then
                 bad "$page:$line: the C program failed:"; printf '%s\n' "$out" | sed 's/^/    /'
             elif [ "$mark" = expect ] && ! printf '%s\n' "$out" | grep -Eq -- "$value"; then
                 bad "$page:$line: the C program's output does not match /$value/:"; printf '%s\n' "$out" | sed 's/^/    /'

@@ -31,8 +31,9 @@ dd if=/dev/urandom of="$W/munge/munge.key" bs=1024 count=1 2>/dev/null && chmod 
 munged --foreground --force --key-file="$W/munge/munge.key" --socket="$W/munge/munge.sock" --pid-file="$W/munge/munged.pid" \
     --log-file="$W/munged.log" --seed-file="$W/munge/munged.seed" >"$W/munged.log" 2>&1 &
 pids="$pids $!"
-i=0; while [ ! -S "$W/munge/munge.sock" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-[ -S "$W/munge/munge.sock" ] || fail "munged did not start"
+# (Every wait below is a hang guard: generous, so that only a daemon or job that hangs reaches it.)
+i=0; while [ ! -S "$W/munge/munge.sock" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+[ -S "$W/munge/munge.sock" ] || fail "munged did not make its socket within 60 s"
 
 # Two free ports, the node as this host knows itself, its CPUs.
 port=$(( 20000 + $$ % 20000 ))
@@ -76,7 +77,7 @@ pids="$pids $!"
 i=0
 until sinfo -h -o '%t' 2>/dev/null | grep -qE '^(idle|mix)'; do
     sleep 0.5; i=$((i + 1))
-    [ $i -lt 60 ] || fail "the node did not come up: $(sinfo 2>&1 | tail -2)"
+    [ $i -lt 600 ] || fail "the node did not come up within 300 s: $(sinfo 2>&1 | tail -2)"
 done
 echo "slurm-test: slurmctld and slurmd up on $host (port $port)"
 
@@ -89,7 +90,7 @@ job=${job%%;*}
 i=0
 while squeue -h -j "$job" 2>/dev/null | grep -q .; do
     sleep 1; i=$((i + 1))
-    [ $i -lt 240 ] || fail "the array $job did not finish in 4 minutes"
+    [ $i -lt 900 ] || fail "the array $job did not finish within 15 minutes"
 done
 ls "$OUT"/manifests/shard-*.jsonl >/dev/null 2>&1 || fail "no manifests (job $job; $(cat "$W"/smalti-*.log 2>/dev/null | tail -5))"
 EXPECT=400 sh "$ROOT/examples/slurm/merge.sh" "$OUT" || fail "merge"

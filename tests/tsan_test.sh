@@ -25,10 +25,12 @@ fi
 same() {
     if [ -n "$(ls -A "$2" 2>/dev/null)" ] && diff -r "$2" "$3" >/dev/null; then ok; else bad "$1: the threads' files are not -j 1's"; fi
 }
-# clean LABEL PROGRAM ARGS...: a TSan-built program exits 0 (no race reported)
+# clean LABEL PROGRAM ARGS...: a TSan-built program exits 0 (no race reported). Its hang guard, 1200 s,
+# is some ten times what the slowest (the unit groups) takes under TSan on a loaded machine: it only
+# turns a hang into a failure that says so.
 clean() {
     label=$1; shift
-    "$@" > "$dir/tsan.out" 2>&1; rc=$?
+    guard 1200 "$@" > "$dir/tsan.out" 2>&1; rc=$?
     if [ "$rc" = 0 ]; then ok; else bad "$label: exit $rc under ThreadSanitizer: $(grep -m1 -A3 'WARNING: ThreadSanitizer' "$dir/tsan.out" || tail -3 "$dir/tsan.out")"; fi
 }
 under_tsan() { label=$1; shift; clean "$label" "$TSAN" "$@"; }
@@ -59,43 +61,107 @@ same "wfc" "$dir/wfc_t" "$dir/wfc_p"
 # pack check: models checked on two threads.
 under_tsan "pack check -j 2" pack check models/ -j 2 -q
 
-# studio: the web server's connection threads, the runner and the file watcher at once. A page
+# studio: the web server's connection threads, the runner and the file watcher at once. A client
 # listens to the events while six runs are asked for at once, the model is rewritten (the watcher
-# runs it again) and three more are asked for; then SIGTERM ends studio, which must exit 0.
+# runs it again) and three more are asked for; then SIGTERM ends studio, which must exit 0. Each
+# step waits for what studio says in its event stream, not for a time: every wait has a hang guard
+# (HANG, far beyond a TSan build on a loaded machine) that fails naming what it waited for.
+HANG=300
+# running PID: the process is alive (a zombie, ended but not yet waited for, is not)
+running() { [ -r "/proc/$1/stat" ] && read -r _ _ state _ < "/proc/$1/stat" && [ "$state" != Z ]; }
 printf '<one values="BW" in="B" out="W"/>\n' > "$dir/studio.xml"
 "$TSAN" studio "$dir/studio.xml" --size 32 > "$dir/studio.url" 2> "$dir/studio.err" &
 pid=$!
 i=0
-while [ ! -s "$dir/studio.url" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-python3 - "$(cat "$dir/studio.url")" "$dir/studio.xml" > "$dir/studio.client" 2>&1 <<'PY'
-import sys, threading, time, urllib.request
-url, model = sys.argv[1], sys.argv[2]
-got = []
+while [ ! -s "$dir/studio.url" ] && running $pid && [ $i -lt $((HANG * 10)) ]; do sleep 0.1; i=$((i + 1)); done
+if [ ! -s "$dir/studio.url" ]; then
+    echo "studio printed no URL within $HANG s (hang guard), or exited" > "$dir/studio.client"
+else
+    # The client: each of its waits has the hang guard HANG; the guard around it is for one that has none.
+    guard $((HANG * 3)) python3 - "$(cat "$dir/studio.url")" "$dir/studio.xml" "$HANG" > "$dir/studio.client" 2>&1 <<'PY'
+import json, sys, threading, time, urllib.request
+url, model, hang = sys.argv[1], sys.argv[2], int(sys.argv[3])
+runs = []  # the seeds of the runs the event stream reported, in order
+lines = 0
+stream_ended = None  # why the event stream ended, once it has
+seen = threading.Condition()
 def listen():
-    with urllib.request.urlopen(url + "events", timeout=10) as r:
-        while True:
-            line = r.readline()
-            if not line: return
-            got.append(line)
-threading.Thread(target=listen, daemon=True).start()
+    global lines, stream_ended
+    event, why = None, "closed by studio"
+    try:
+        with urllib.request.urlopen(url + "events", timeout=hang) as r:
+            while True:
+                line = r.readline()
+                if not line:
+                    return
+                with seen:
+                    lines += 1
+                    if line.startswith(b"event: "):
+                        event = line[7:].strip()
+                    elif line.startswith(b"data: ") and event == b"run":
+                        runs.append(json.loads(line[6:])["seed"])
+                    seen.notify_all()
+    except Exception as e:
+        why = str(e)
+    finally:
+        with seen:
+            stream_ended = why
+            seen.notify_all()
+def wait_for(what, done):
+    """Wait until done() (under the lock): a hang guard, not a verdict of speed."""
+    until = time.monotonic() + hang
+    with seen:
+        while not done():
+            if stream_ended:
+                print("the event stream ended (%s) before the %s (runs reported: %s)" % (stream_ended, what, runs))
+                sys.exit(1)
+            if not seen.wait(max(0.0, until - time.monotonic())) and time.monotonic() >= until:
+                print("hang guard: no %s within %d s (runs reported: %s)" % (what, hang, runs))
+                sys.exit(1)
+failures = []
 def run(seed, size=""):
-    urllib.request.urlopen(urllib.request.Request(url + "api/run?seed=%d%s" % (seed, size), method="POST"), timeout=10).read()
+    try:
+        urllib.request.urlopen(urllib.request.Request(url + "api/run?seed=%d%s" % (seed, size), method="POST"), timeout=hang).read()
+    except Exception as e:  # said below: a request that failed fails the check
+        failures.append("POST api/run?seed=%d: %s" % (seed, e))
+def joined(threads):
+    for t in threads: t.join()
+    if failures:
+        print("requests failed: " + "; ".join(failures))
+        sys.exit(1)
+threading.Thread(target=listen, daemon=True).start()
+wait_for("first run", lambda: runs)
 ts = [threading.Thread(target=run, args=(k, "&size=24")) for k in range(1, 7)]
 for t in ts: t.start()
-urllib.request.urlopen(url + "api/source", timeout=10).read()
-for t in ts: t.join()
-time.sleep(0.5)
-open(model, "w").write('<one values="BWR" in="B" out="R"/>\n')
-time.sleep(1)
+urllib.request.urlopen(url + "api/source", timeout=hang).read()
+joined(ts)
+# One more request after those six: once its run is reported, studio has done (or dropped) theirs.
+run(100)
+joined([])
+wait_for("run of seed 100", lambda: 100 in runs)
+# The watcher's run: nothing else asks for one now, so the next run reported is the rewrite's.
+before = len(runs)
+with open(model, "w") as f:
+    f.write('<one values="BWR" in="B" out="R"/>\n')
+wait_for("run after the model was rewritten", lambda: len(runs) > before)
 ts = [threading.Thread(target=run, args=(k,)) for k in range(7, 10)]
 for t in ts: t.start()
-for t in ts: t.join()
-time.sleep(1)
-print("event lines", len(got))
+joined(ts)
+wait_for("run of seed 7, 8 or 9", lambda: set(runs) & {7, 8, 9})
+print("event lines", lines, "runs", runs)
 PY
+    client=$?
+fi
+# SIGTERM, with a hang guard: a studio that does not end is killed and the check fails.
 kill -TERM $pid 2>/dev/null
+i=0
+while running $pid && [ $i -lt $((HANG * 10)) ]; do sleep 0.1; i=$((i + 1)); done
+if running $pid; then
+    kill -KILL $pid
+    echo "studio: still running $HANG s after SIGTERM (hang guard), killed" >> "$dir/studio.client"
+fi
 wait $pid
 rc=$?
-if [ "$rc" = 0 ] && grep -q "event lines [1-9]" "$dir/studio.client"; then ok; else
+if [ "$rc" = 0 ] && [ "${client:-1}" = 0 ] && grep -q "^event lines [1-9]" "$dir/studio.client"; then ok; else
     bad "studio: exit $rc under ThreadSanitizer; client: $(tail -2 "$dir/studio.client"); $(grep -m1 -A3 'WARNING: ThreadSanitizer' "$dir/studio.err" || tail -3 "$dir/studio.err")"; fi
 finish tsan

@@ -9,7 +9,7 @@ const fs = require("fs");
 const os = require("os");
 const path = require("path");
 const { execFileSync } = require("child_process");
-const { launch } = require("./browser.js");
+const { launch, newPage } = require("./browser.js");
 
 const smalti = process.argv[2] && path.resolve(process.argv[2]);
 if (!smalti) {
@@ -45,7 +45,7 @@ async function checkGallery(browser, pack, label) {
   const html = path.join(tmp, label + ".html");
   execFileSync(smalti, ["pack", "gallery", pack, "-q", "-o", html]);
   const models = (fs.readFileSync(path.join(pack, "pack.xml"), "utf8").match(/<model\b/g) || []).length;
-  const page = await browser.newPage();
+  const page = await newPage(browser);
   const offsite = [], errors = [];
   await page.route("**/*", (route) => {
     const url = route.request().url();
@@ -79,7 +79,7 @@ async function checkGallery(browser, pack, label) {
 async function checkTheWatch(browser) {
   const html = path.join(tmp, "offsite.html");
   fs.writeFileSync(html, '<!DOCTYPE html><img src="http://example.invalid/x.png">');
-  const page = await browser.newPage();
+  const page = await newPage(browser);
   const offsite = [];
   await page.route("**/*", (route) => {
     const url = route.request().url();

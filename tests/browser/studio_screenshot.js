@@ -7,7 +7,7 @@ const fs = require("fs");
 const os = require("os");
 const path = require("path");
 const { spawn } = require("child_process");
-const { launch } = require("./browser.js");
+const { HANG_MS, launch, newPage, waitFor } = require("./browser.js");
 
 const [smalti, out] = process.argv.slice(2);
 if (!smalti || !out) {
@@ -23,18 +23,19 @@ if (!smalti || !out) {
   const proc = spawn(path.resolve(smalti), ["studio", model, "--size", "63", "--seed", "1"], { stdio: ["ignore", "pipe", "inherit"] });
   const url = await new Promise((resolve, reject) => {
     let got = "";
-    proc.stdout.on("data", (d) => { got += d; const m = got.match(/^(http:\/\/\S+)\n/); if (m) resolve(m[1]); });
-    proc.on("exit", (c) => reject(new Error("studio exited " + c)));
+    const timer = setTimeout(() => { proc.kill("SIGTERM"); reject(new Error(`studio printed no URL within ${HANG_MS / 1000} s (hang guard)`)); }, HANG_MS);
+    proc.stdout.on("data", (d) => { got += d; const m = got.match(/^(http:\/\/\S+)\n/); if (m) { clearTimeout(timer); resolve(m[1]); } });
+    proc.on("exit", (c) => { clearTimeout(timer); reject(new Error("studio exited " + c)); });
   });
   const browser = await launch();
   try {
-    const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+    const page = await newPage(browser, { viewport: { width: 1600, height: 1000 } });
     await page.goto(url);
-    await page.waitForFunction(() => window.smaltiStudio && window.smaltiStudio.runs >= 1, null, { timeout: 20000 });
+    await waitFor(page, "studio: the first run shown", () => window.smaltiStudio && window.smaltiStudio.runs >= 1);
     /* A typo in a rule: a symbol the model does not have. */
     const broken = text.replace(/ out="([^"]*)"/, (m, o) => ` out="${o.slice(0, -1)}Z"`);
     fs.writeFileSync(model, broken);
-    await page.waitForFunction(() => window.smaltiStudio.error, null, { timeout: 20000 });
+    await waitFor(page, "studio: the broken model's error shown", () => window.smaltiStudio.error);
     await page.screenshot({ path: out });
     console.log(`wrote ${out}`);
   } finally {

@@ -7,7 +7,7 @@ const fs = require("fs");
 const os = require("os");
 const path = require("path");
 const { execFileSync } = require("child_process");
-const { launch } = require("./browser.js");
+const { launch, newPage } = require("./browser.js");
 
 const smalti = process.argv[2] && path.resolve(process.argv[2]);
 if (!smalti) {
@@ -29,7 +29,7 @@ function check(ok, what) {
   execFileSync(smalti, ["run", model, "--resources", path.join(root, "models/resources"), "-q", "-o", svg]);
   const browser = await launch();
   try {
-    const page = await browser.newPage();
+    const page = await newPage(browser);
     const errors = [];
     page.on("console", (m) => { if (m.type() === "error") errors.push("console: " + m.text()); });
     page.on("pageerror", (e) => errors.push("page: " + e.message));

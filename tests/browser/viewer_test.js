@@ -9,7 +9,7 @@ const fs = require("fs");
 const os = require("os");
 const path = require("path");
 const { execFileSync } = require("child_process");
-const { launch, openViewer } = require("./browser.js");
+const { launch, openViewer, waitFor } = require("./browser.js");
 
 const [smalti, expectTool] = process.argv.slice(2).map((p) => path.resolve(p));
 if (!smalti || !expectTool) {
@@ -110,9 +110,12 @@ async function test2d(browser) {
   await checkStep(page, first, "step 0 (scrubber)");
   await checkGrid(page, first, 0, null, "step 0");
 
-  // Space plays: the step moves on, and space pauses again.
+  // Space plays: the step moves on, and space pauses again. At the slowest speed, 1 step/s (and a
+  // quarter step at most per frame, however late), the playback needs as many seconds as the run has
+  // steps (hundreds) to reach its end, where it would stop by itself and the second press restart it.
+  await page.selectOption("#speed", "1");
   await page.keyboard.press("Space");
-  await page.waitForFunction(() => window.smaltiViewer.step > 0, null, { timeout: 5000 });
+  await waitFor(page, "space: the playback moving past step 0", () => window.smaltiViewer.step > 0);
   await page.keyboard.press("Space");
   const label = await page.evaluate(() => document.getElementById("btn-play").getAttribute("aria-label"));
   check(label === "play", "space pauses the playback");

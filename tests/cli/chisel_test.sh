@@ -47,8 +47,18 @@ for seed in 1 2 3; do
             exit 1 }' "$dir/d.txt"; then ok; else bad "dungeon seed $seed: the exit is not reachable from the entrance"; fi
 done
 
-# A chisel of 2048x2048 stops at a short timeout inside its step (exit 6).
-printf '<sequence values="BWK">\n  <one in="B" out="K" steps="8"/>\n  <chisel on="B" keys="K" close="W"/>\n</sequence>\n' > "$dir/big.xml"
-expect 6 "" "$T" run "$dir/big.xml" --size 2048 --timeout 0.05 -o "$dir/big.png"
+# A chisel of 2048x2048 stops at a short timeout inside its step (exit 6). The keys come cheaply
+# (the origin, then three more 900 cells away, each step a look around the keys), so the deadline
+# meets the chisel's step, which takes some 5 s here, 500 times the deadline: no machine finishes
+# it in time. Had the step no check, it would end and the run with it (exit 0, a picture). A
+# deadline passed before it, the process held off the CPU, stops the run as well (the case then
+# proves less, but nothing false). `guard` only turns a run that ignores its deadline into a
+# failure that says so.
+B900=$(printf '%0900d' 0 | tr 0 B)
+printf '<sequence values="BKW" origin="True">\n  <one in="K%s" out="*%sK" steps="3"/>\n  <chisel on="B" keys="K" close="W"/>\n</sequence>\n' \
+    "$B900" "$(printf '%s' "${B900#B}" | tr B '*')" > "$dir/big.xml"
+expect 6 "big.xml: error: stopped after [0-3] steps: the run took longer than its timeout of 0.01 s" \
+    guard 600 "$T" run "$dir/big.xml" --size 2048 --timeout 0.01 -o "$dir/big.png"
+[ -e "$dir/big.png" ] && bad "a chisel stopped by its deadline wrote its output" || ok
 
 finish chisel

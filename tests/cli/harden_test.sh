@@ -5,36 +5,62 @@
 T=${1:-./smalti}
 . "$(dirname "$0")/lib.sh"
 
-# A deadline stops a long step from inside: each model's first step (the second for convchain,
-# whose first only colours the grid, quickly unless the machine is loaded) takes seconds, so a run
-# stopped between steps would say "after 1 steps" (or end and write its output). `timeout 20` only guards against a run that
-# ignores the deadline; no wall time is asserted.
-inside_step() { # NAME SIZE STEPS_DONE XML [options...]
-    name=$1 size=$2 done_steps=$3 xml=$4; shift 4
+# A deadline stops a long step from inside. Each case's first step (the second for convchain) is
+# built to be far longer than its deadline on any machine: as much work as the node allows in one
+# step with a modest grid (a grid has at most 2^28 cells), from some seconds to minutes here, against
+# a deadline of 0.01 s, so a machine would have to be hundreds to thousands of times faster than
+# this one to finish the step in time (the margin, step time here / deadline, is given per case).
+# A run stopped between steps would say "after 1 steps" (or end and write its output). A small
+# deadline cannot make a case fail either: passed before the first step began (the process held off
+# the CPU), it stops the run after 0 steps as well (the case then proves less, but nothing false).
+# No wall time is asserted; `guard` only turns a run that ignores its deadline into a failure that
+# says so.
+deadline=0.01
+inside_step() { # NAME 'GRID OPTIONS' STEPS_DONE XML [options...]
+    name=$1 grid=$2 done_steps=$3 xml=$4; shift 4
     printf '%s\n' "$xml" > "$dir/$name.xml"
-    expect 6 "$name.xml: error: stopped after $done_steps steps: the run took longer than its timeout of 0.2 s" \
-        timeout 20 "$T" run "$dir/$name.xml" --size "$size" --timeout 0.2 -q -o "$dir/$name.png" "$@"
+    # shellcheck disable=SC2086 # grid is a list of options
+    expect 6 "$name.xml: error: stopped after $done_steps steps: the run took longer than its timeout of $deadline s" \
+        guard 600 "$T" run "$dir/$name.xml" $grid --timeout "$deadline" -q -o "$dir/$name.png" "$@"
     if [ -e "$dir/$name.png" ]; then bad "$name: an output was written after the timeout"; else ok; fi
 }
-inside_step noise 4096 0 '<noise values="BW" octaves="16" frequency="0.0001" lacunarity="1.5"><band value="B" to="0"/><band value="W" to="1"/></noise>'
-inside_step voronoi 4096 0 '<sequence values="BWR"><voronoi sites="1000000" values="WR" border="B"/></sequence>'
-inside_step runner 2048 0 '<sequence values="BW"><runner value="W" count="65536" strength="256" life="1000" turnChance="0"/></sequence>'
-# 2000 squares with sides of 1024 cells, drawn with the widest pen: one generation (the axiom).
-axiom=$(i=0; while [ $i -lt 2000 ]; do printf 'F+F+F+F+'; i=$((i + 1)); done)
-inside_step lsystem 2048 0 "<lsystem values=\"BW\" axiom=\"$axiom\" iterations=\"0\" step=\"1024\" angle=\"90\" width=\"64\" pen=\"W\"/>"
-# convchain's sample: black and white pixels (the palette's B and W).
+repeat() { # N TEXT: TEXT N times
+    i=0; while [ "$i" -lt "$1" ]; do printf '%s' "$2"; i=$((i + 1)); done
+}
+# 8192^2 cells of 16 octaves: 12 s here (1200x).
+inside_step noise "--size 8192" 0 '<noise values="BW" octaves="16" frequency="0.0001" lacunarity="1.5"><band value="B" to="0"/><band value="W" to="1"/></noise>'
+# 4096^2 cells among a million sites: 8 s here (800x).
+inside_step voronoi "--size 4096" 0 '<sequence values="BWR"><voronoi sites="1000000" values="WR" border="B"/></sequence>'
+# 262144 runners, each stamping a brush of some 50,000 cells: over 20 s here (2000x).
+inside_step runner "--size 2048" 0 '<sequence values="BW"><runner value="W" count="262144" strength="256" life="1000" turnChance="0"/></sequence>'
+# 2000 squares with sides of 1024 cells, drawn with the widest pen: one generation (the axiom), over
+# 30 s here (3000x).
+inside_step lsystem "--size 2048" 0 "<lsystem values=\"BW\" axiom=\"$(repeat 2000 'F+F+F+F+')\" iterations=\"0\" step=\"1024\" angle=\"90\" width=\"64\" pen=\"W\"/>"
+# convchain's sample: black and white pixels (the palette's B and W). Its first step only colours
+# the grid (some 50 ms here), so its deadline is 0.2 s, for the second step, the sampling at n=4 of
+# 2048^2 cells: 50 s here (250x). On a loaded machine the colouring may outlast the deadline: then
+# the run stops inside the first step, which is as right.
 mkdir -p "$dir/res/samples"
 printf '<one values="BW" in="B" out="W" steps="20"/>\n' > "$dir/tiny.xml"
 "$T" run "$dir/tiny.xml" --size 8 --pixel-size 1 -q -o "$dir/res/samples/Tiny.png"
-inside_step convchain 2048 '[01]' '<sequence values="BWR"><convchain sample="Tiny" on="B" black="B" white="W" n="3"/></sequence>' \
+deadline=0.2
+inside_step convchain "--size 2048" '[01]' '<sequence values="BWR"><convchain sample="Tiny" on="B" black="B" white="W" n="4"/></sequence>' \
     --resources "$dir/res"
-# One `all` step over 4096^2 cells takes seconds (over a minute at 16384^2): the scan, the shuffle
-# and the writes each ask. `one` and `prl` spend their first step on the scan of 8192^2 cells, a
-# convolution every step on its sums over them.
-inside_step all 4096 0 '<all values="BW" in="B" out="W"/>'
-inside_step one 8192 0 '<one values="BW" in="B" out="W"/>'
-inside_step prl 8192 0 '<prl values="BW" in="B" out="W"/>'
-inside_step convolution 8192 0 '<convolution values="DA" neighborhood="Moore"><rule in="D" out="A" sum="0..8" values="A" p="0.5"/></convolution>'
+deadline=0.01
+# One `all` step over 4096^2 cells: the scan, the shuffle and the writes each ask; 6 s here (600x).
+inside_step all "--size 4096" 0 '<all values="BW" in="B" out="W"/>'
+# `one` spends its first step on the scan of the grid by bitplanes: here of a 63x64 rule that fits
+# nowhere, as its last cell wants W or R and the grid is all B, so that each row of the scan goes
+# through all 4032 cells of the rule before the last one rules a fit out: 30 s here over 128x524288
+# cells (3000x). (The second node is there so that a rule makes W: the lint would warn otherwise.)
+row=$(repeat 63 B)
+fits_nowhere=$(repeat 63 "$row/")$(repeat 62 B)?
+inside_step one "--length 128 --width 524288" 0 "<sequence values=\"BWR\"><union symbol=\"?\" values=\"WR\"/><one in=\"$fits_nowhere\" out=\"$(printf '%s' "$fits_nowhere" | tr 'B?' '*R')\" symmetry=\"()\"/><one in=\"B\" out=\"W\"/></sequence>"
+# `prl`'s first step: 32 one-cell rules, each matching all 8192^2 cells (a draw each): 9 s here (900x).
+inside_step prl "--size 8192" 0 "<prl values=\"BW\">$(repeat 32 '<rule in="B" out="B"/>')</prl>"
+# A convolution step sums each rule's neighbours over every row: 256 rules that never fire, then one
+# that does, over 64x1048576 cells: over a minute here (6000x).
+inside_step convolution "--length 64 --width 1048576" 0 "<convolution values=\"DA\" neighborhood=\"Moore\">$(repeat 256 '<rule in="D" out="A" sum="1..8" values="A"/>')<rule in=\"D\" out=\"A\" sum=\"0..8\" values=\"A\" p=\"0.5\"/></convolution>"
 
 # The memory budget holds while a model loads and decodes its images: a 15 KB PNG that declares
 # 4000x4000 pixels (64 MiB as RGBA, before stb's own buffers) fails as out of memory under 64M.

@@ -63,13 +63,23 @@ done
 expect 0 "shard 2/3: 100 of 300" "$T" run $M --size 16 --seeds 1..300 --shard 2/3 -o "$dir/s3b/{seed}.png"
 
 # Resume after kill -9: 1000 runs (16x16 PNG); kill partway, resume; every output once, all whole,
-# identical to an uninterrupted run, and no temporary file left.
+# identical to an uninterrupted run, and no temporary file left. Partway on any machine: the output
+# of seed 500 is a FIFO that nothing reads, so that its run waits for ever and the whole cannot end;
+# the kill comes once 100 runs are in the manifest (the wait for them is bounded: a hang guard).
 "$T" run $M --size 16 --seeds 1..1000 -j 2 -o "$dir/full/{seed}.png" --manifest "$dir/full.jsonl" -q || bad "the full run failed"
+mkdir -p "$dir/r" && mkfifo "$dir/r/500.png"
 "$T" run $M --size 16 --seeds 1..1000 -j 2 -o "$dir/r/{seed}.png" --manifest "$dir/r.jsonl" -q &
 pid=$!
 i=0
-while [ $i -lt 200 ] && [ "$(cat "$dir/r.jsonl" 2>/dev/null | wc -l)" -lt 100 ]; do sleep 0.02; i=$((i + 1)); done
+while [ "$(cat "$dir/r.jsonl" 2>/dev/null | wc -l)" -lt 100 ]; do
+    if [ $i -ge 3000 ] || ! kill -0 $pid 2>/dev/null; then
+        bad "hang guard: the run did not list 100 runs in its manifest within 300 s (or it ended): $(cat "$dir/r.jsonl" 2>/dev/null | wc -l)"
+        break
+    fi
+    sleep 0.1; i=$((i + 1))
+done
 kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
+rm "$dir/r/500.png" # (the FIFO: the resume makes the picture)
 before=$(wc -l < "$dir/r.jsonl")
 [ "$before" -lt 1000 ] && ok || bad "the run ended before kill -9 ($before lines); the test proves nothing"
 # Every file under a final name is whole (the same bytes as the full run's).
@@ -96,12 +106,23 @@ cmp -s "$dir/r/77.png" "$dir/full/77.png" && ok || bad "the remade output differ
 # SIGTERM in the middle of many runs on four threads (each one listing and taking off its
 # temporary names all the time): the process dies of the signal, no NAME.tmpPID is left, every
 # file under a final name is whole, and no run reports the write that the signal cut short. Done
-# three times, as the signal lands at a different moment.
+# three times, as the signal lands at a different moment. It comes once 200 outputs are there; the
+# last seed's output is a FIFO that nothing reads, so the run cannot have ended before it. The run
+# starts with SIGTERM at its default ($signals_default, lib.sh), whatever its parents ignore.
 for k in 1 2 3; do
-    "$T" run $M --size 16 --seeds 1..100000 -j 4 -o "$dir/t$k/{seed}.png" -q 2> "$dir/t$k.err" & pid=$!
+    mkdir -p "$dir/t$k" && mkfifo "$dir/t$k/100000.png"
+    $signals_default "$T" run $M --size 16 --seeds 1..100000 -j 4 -o "$dir/t$k/{seed}.png" -q 2> "$dir/t$k.err" & pid=$!
     i=0
-    while [ $i -lt 200 ] && [ "$(ls "$dir/t$k" 2>/dev/null | wc -l)" -lt 200 ]; do sleep 0.02; i=$((i + 1)); done
-    kill -s TERM $pid; { wait $pid; } 2>/dev/null; rc=$?
+    while [ "$(ls "$dir/t$k" | wc -l)" -lt 200 ]; do
+        if [ $i -ge 3000 ] || ! kill -0 $pid 2>/dev/null; then
+            echo "hang guard: -j 4 ($k) did not make 200 outputs within 300 s (or it ended)"
+            break
+        fi
+        sleep 0.1; i=$((i + 1))
+    done
+    kill -s TERM $pid
+    await $pid 300 "the run of -j 4 ($k) after SIGTERM"; rc=$waited
+    rm "$dir/t$k/100000.png"
     left=$(find "$dir/t$k" -name '*.tmp*' | head -3)
     if [ "$(kill -l $rc 2>/dev/null)" = TERM ] && [ -z "$left" ] && [ ! -s "$dir/t$k.err" ]; then ok; else
         bad "SIGTERM during -j 4 ($k): exit $rc, left: $left; said: $(head -2 "$dir/t$k.err")"; fi

@@ -12,10 +12,12 @@ expect 3 "rule.xml:2: error: <rule> is not a node: it belongs inside a rule node
 # -o on a device writes the text form there (whatever its name), and leaves the device a device.
 expect 0 "" "$T" run models/maze.xml -q -o /dev/null
 if [ -c /dev/null ]; then ok; else bad "/dev/null is no longer a character device"; fi
+# (The guards: a run that replaced the FIFO leaves its reader waiting for a writer; a reader gone
+# would leave the run waiting for one.)
 mkfifo "$dir/fifo"
-cat "$dir/fifo" > "$dir/from_fifo" & reader=$!
-expect 0 "" "$T" run models/maze.xml -q --size 9 -o "$dir/fifo"
-wait $reader
+guard 300 cat "$dir/fifo" > "$dir/from_fifo" & reader=$!
+expect 0 "" guard 300 "$T" run models/maze.xml -q --size 9 -o "$dir/fifo"
+await $reader 300 "the reader of the FIFO" || bad "the FIFO was not written"
 if head -1 "$dir/from_fifo" | grep -q "maze"; then ok; else bad "the FIFO did not get the text form: $(head -c 200 "$dir/from_fifo")"; fi
 # ... while a regular file without a known extension is still refused before the run.
 expect 2 'unknown output kind ""' "$T" run models/maze.xml -q -o "$dir/noext"

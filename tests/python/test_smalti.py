@@ -1,10 +1,12 @@
 """test_smalti.py — the Python binding (bindings/python/smalti.py) against the library and the CLI.
 Run by `make python-test` (in `make test`) with SMALTI_LIB=build/libsmalti.so and SMALTI=./smalti."""
+import faulthandler
 import os
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -161,15 +163,37 @@ class Errors(unittest.TestCase):
         self.assertTrue(got and got[0][0] == "w.xml" and got[0][1] == 1, got)
 
     def test_timeout_and_cancel(self):
+        # A cancel from the step callback, at step 2: the same step on every machine.
         model = smalti.Model.load(MAZE, size=21, quiet=True)
         run = model.run(seed=1)
         run.on_step(lambda e: run.cancel() if e.step == 2 else None)
         with self.assertRaises(smalti.CancelledError):
             run.to_end()
+        self.assertEqual(run.counter, 2)
         run.on_step(None)
         run.reset(1)
         run.to_end()
         self.assertTrue(run.finished)
+        # A timeout, on a run that never ends by itself: only the deadline can end it. What holds at
+        # any speed is asserted: the error, and that it did not come before the timeout had passed
+        # since the run was made (the library's clock is this one, CLOCK_MONOTONIC); how many steps
+        # fit in the time is not.
+        endless = smalti.Model.from_string('<one values="BW"><rule in="B" out="W"/><rule in="W" out="B"/></one>',
+                                           "endless.xml", size=16)
+        # Hang guard: a deadline that never fires would leave to_end() running; after 300 s (far
+        # beyond any loaded machine) faulthandler prints where it hung and exits with an error.
+        faulthandler.dump_traceback_later(300, exit=True)
+        try:
+            start = time.monotonic_ns()
+            run = endless.run(seed=1, timeout=0.2)
+            with self.assertRaises(smalti.TimeoutError) as cm:
+                run.to_end(0)
+            took = time.monotonic_ns() - start
+        finally:
+            faulthandler.cancel_dump_traceback_later()
+        self.assertIn("timeout of 0.2 s", str(cm.exception))
+        self.assertGreaterEqual(took, 200_000_000)
+        self.assertFalse(run.finished)
 
 
 class Threads(unittest.TestCase):

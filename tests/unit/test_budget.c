@@ -1,25 +1,64 @@
-/* test_budget.c — a run's deadline, cancel and memory budget: each stops the run with its own status, and
-   the same run object can be reset and run again (the sanitizer build checks that nothing leaks). */
+/* test_budget.c — a run's deadline, cancel, work and memory budgets: each stops the run with its own status,
+   and the same run object can be reset and run again (the sanitizer build checks that nothing leaks).
+   No verdict here depends on how fast the machine is: a cancel comes after a step was seen, a timeout
+   stops a run that never ends by itself, and a long step is cut by the work budget, which stops a run
+   at the same point on every machine. */
 #include "unit.h"
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+/* Hang guard: a run that a cancel or a timeout fails to stop never returns, so the alarm turns that
+   hang into a failure that says what was awaited. 300 s is far beyond what any of these runs takes
+   on a loaded machine under the sanitizers: the limit never decides a result. */
+#define HANG_GUARD_SECONDS 300
+#define HANG_STR(x) #x
+#define HANG_SECONDS_TEXT(x) HANG_STR(x)
+static const char *volatile hang_what;
+static void hang_alarm(int sig)
+{
+    (void)sig;
+    static const char say[] = "budget: hang guard: no return within " HANG_SECONDS_TEXT(HANG_GUARD_SECONDS) " s from ";
+    const char *what = hang_what;
+    /* Async-signal-safe calls only; a write that fails leaves nothing else to do but exit. */
+    if (write(2, say, sizeof say - 1) > 0 && write(2, what, strlen(what)) > 0) (void)!write(2, "\n", 1);
+    _exit(1);
+}
+static void hang_guard(const char *what)
+{
+    hang_what = what;
+    signal(SIGALRM, hang_alarm);
+    alarm(HANG_GUARD_SECONDS);
+}
+static void hang_guard_off(void) { alarm(0); }
 
 /* Cheap steps without end: some cell always turns from B to W or back. */
 static const char long_model[] = "<one values=\"BW\"><rule in=\"B\" out=\"W\"/><rule in=\"W\" out=\"B\"/></one>";
 #define LONG_SIDE 64
 
+/* Counts the steps the run reports (its observer) and, from another thread, cancels it once one was seen. */
 typedef struct canceller {
     smalti_run *run;
+    atomic_long steps_seen;
+    atomic_int run_returned; /* the run returned without the cancel: the canceller stops waiting */
 } canceller;
 
-static void *cancel_soon(void *arg)
+static void count_step(void *userdata, const smalti_step_event *event)
+{
+    (void)event;
+    atomic_fetch_add(&((canceller *)userdata)->steps_seen, 1);
+}
+
+/* Cancel once the run has made a step, so that the cancel always lands in a run going on. */
+static void *cancel_after_a_step(void *arg)
 {
     canceller *c = arg;
-    usleep(30 * 1000);
+    while (atomic_load(&c->steps_seen) < 1 && !atomic_load(&c->run_returned)) usleep(1000); /* a poll, not a verdict */
     smalti_run_cancel(c->run);
     return NULL;
 }
@@ -31,19 +70,28 @@ static void cancel_from_another_thread_stops_the_run(void **state)
     smalti_error err;
     smalti_run *run = smalti_run_new(m, 1, &err);
     assert_non_null(run);
+    canceller c = {.run = run};
+    smalti_run_set_observer(run, count_step, &c);
+    hang_guard("a run without end, cancelled from another thread after its first step");
     for (int round = 0; round < 2; round++) {
-        canceller c = {run};
+        atomic_store(&c.steps_seen, 0);
+        atomic_store(&c.run_returned, 0);
         pthread_t t;
-        assert_int_equal(pthread_create(&t, NULL, cancel_soon, &c), 0);
+        assert_int_equal(pthread_create(&t, NULL, cancel_after_a_step, &c), 0);
+        /* The model never ends by itself, so returning at all shows the cancel was seen; how soon is
+           not tested (a loaded machine would make that flaky). */
         long steps = smalti_run_to_end(run, 0);
+        atomic_store(&c.run_returned, 1);
         pthread_join(t, NULL);
-        assert_true(steps > 0);
+        /* The cancel came after a step: that step counts, and every step counted was reported. */
+        assert_true(steps >= 1);
+        assert_int_equal(steps, atomic_load(&c.steps_seen));
         assert_false(smalti_run_finished(run));
         assert_int_equal(smalti_run_error(run, &err), 1);
         assert_int_equal(err.status, SMALTI_ERR_CANCELLED);
-        assert_non_null(strstr(err.message, "cancelled"));
-        /* The model never ends by itself, so returning at all shows the cancel was seen; how soon is
-           measured, not tested (tests time nothing: a loaded machine would make it flaky). */
+        char said[64];
+        snprintf(said, sizeof said, "cancelled after %ld steps", steps);
+        assert_non_null(strstr(err.message, said));
         assert_int_equal(smalti_run_step(run), 0); /* stopped stays stopped until reset */
         /* Reset clears the request: the same object runs again. */
         smalti_run_reset(run, 2);
@@ -52,12 +100,13 @@ static void cancel_from_another_thread_stops_the_run(void **state)
         assert_int_equal(smalti_run_error(run, NULL), 0);
         smalti_run_reset(run, 3);
     }
+    hang_guard_off();
     smalti_run_free(run);
     smalti_model_free(m);
 }
 
-/* Models whose second step is one long loop (seconds at 2048^2, more under the sanitizers); the
-   first step, one cell turned W, tells the canceller that the long step has begun. */
+/* Models whose second step is one long loop (seconds at 2048^2, more under the sanitizers) after a
+   first step of one cell turned W. */
 #define GEN_SIDE 2048
 #define FIRST_STEP "<one in=\"B\" out=\"W\" steps=\"1\"/>"
 static const char *const long_step_models[] = {
@@ -69,31 +118,15 @@ static const char *const long_step_models[] = {
     NULL, /* the lsystem, made below: 2000 squares of 1024-cell sides drawn with the widest pen */
 };
 
-typedef struct step_canceller {
-    smalti_run *run;
-    atomic_int steps_seen;
-} step_canceller;
-
-static void count_step(void *userdata, const smalti_step_event *event)
-{
-    (void)event;
-    atomic_fetch_add(&((step_canceller *)userdata)->steps_seen, 1);
-}
-
-/* Cancel a little after the first step: inside the second, long one. */
-static void *cancel_in_second_step(void *arg)
-{
-    step_canceller *c = arg;
-    while (atomic_load(&c->steps_seen) < 1) usleep(1000);
-    usleep(20 * 1000);
-    smalti_run_cancel(c->run);
-    return NULL;
-}
-
-static void cancel_stops_a_long_generator_step_inside(void **state)
+/* The check inside each generator's loop is the one that reads the cancel flag and the deadline
+   (stop_check): the work budget reaches it at the same item on every machine, where a cancel from
+   another thread or a deadline would land wherever the machine's speed put it (a fast machine
+   finishes the long step first, a loaded one cancels late). The budget is the first step's work and
+   64 checks more, so the run stops early in the second step. */
+static void a_long_generator_step_is_stopped_inside(void **state)
 {
     (void)state;
-    enum { AXIOM_SQUARES = 2000 };
+    enum { AXIOM_SQUARES = 2000, CHECKS_INTO_THE_STEP = 64 };
     char *lsystem = malloc(AXIOM_SQUARES * 8 + 256);
     assert_non_null(lsystem);
     int at = sprintf(lsystem, "<sequence values=\"BW\">" FIRST_STEP "<lsystem axiom=\"");
@@ -103,23 +136,27 @@ static void cancel_stops_a_long_generator_step_inside(void **state)
         const char *xml = long_step_models[i] ? long_step_models[i] : lsystem;
         smalti_model *m = unit_load(xml, "long_step", GEN_SIDE, GEN_SIDE, 1, NULL);
         smalti_error err;
-        smalti_run *run = smalti_run_new(m, 1, &err);
+        /* The first step's work, measured on a run without a budget (the same on every machine). */
+        smalti_run *probe = smalti_run_new(m, 1, &err);
+        assert_non_null(probe);
+        assert_int_equal(smalti_run_step(probe), 1);
+        const long long first = smalti_run_work(probe);
+        smalti_run_free(probe);
+        smalti_run_options opt = smalti_run_defaults();
+        opt.max_work = first + CHECKS_INTO_THE_STEP * 1024LL;
+        smalti_run *run = smalti_run_new_with(m, 1, &opt, &err);
         assert_non_null(run);
-        step_canceller c = {.run = run};
-        smalti_run_set_observer(run, count_step, &c);
-        pthread_t t;
-        assert_int_equal(pthread_create(&t, NULL, cancel_in_second_step, &c), 0);
         long steps = smalti_run_to_end(run, 0);
-        pthread_join(t, NULL);
         /* Stopped inside the long step: it is not counted, and the run is not over. Without a check
-           in the generator's loop, the step would end and count (2 steps, the run finished). */
+           in the generator's loop, the step would end and count (2 steps). */
         if (steps != 1) fprintf(stderr, "model %d: %ld steps\n", i, steps);
         assert_int_equal(steps, 1);
-        assert_int_equal(atomic_load(&c.steps_seen), 1);
+        assert_true(smalti_run_work(run) > first); /* the second step had begun: its loop did work */
         assert_false(smalti_run_finished(run));
         assert_int_equal(smalti_run_error(run, &err), 1);
-        assert_int_equal(err.status, SMALTI_ERR_CANCELLED);
-        assert_non_null(strstr(err.message, "cancelled after 1 steps"));
+        assert_int_equal(err.status, SMALTI_ERR_TIMEOUT);
+        assert_non_null(strstr(err.message, "stopped after 1 steps"));
+        assert_non_null(strstr(err.message, "work budget"));
         assert_int_equal(smalti_run_step(run), 0);
         /* The same object runs again from the start (the sanitizer build checks for leaks). */
         smalti_run_reset(run, 2);
@@ -132,6 +169,18 @@ static void cancel_stops_a_long_generator_step_inside(void **state)
     free(lsystem);
 }
 
+static int64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* A timeout stops a run that never ends by itself, so only the deadline can end it. What is
+   asserted holds at any speed: the run stopped with the timeout's status, and not before the
+   timeout had passed since the run was made or reset (the deadline is armed then; a slow machine
+   only makes the wait longer). A reset that did not re-arm the deadline would stop the second round
+   at once. How many steps fit in the time is not asserted: a stalled machine may make none. */
 static void timeout_stops_the_run_and_reset_rearms_it(void **state)
 {
     (void)state;
@@ -139,20 +188,28 @@ static void timeout_stops_the_run_and_reset_rearms_it(void **state)
     smalti_error err;
     smalti_run_options opt = smalti_run_defaults();
     opt.timeout_seconds = 0.3;
+    const int64_t timeout_ns = (int64_t)(opt.timeout_seconds * 1e9); /* as the library rounds it */
+    hang_guard("a run without end under a timeout of 0.3 s");
+    int64_t armed = now_ns(); /* before the deadline is armed */
     smalti_run *run = smalti_run_new_with(m, 1, &opt, &err);
     assert_non_null(run);
     for (int round = 0; round < 2; round++) {
         long steps = smalti_run_to_end(run, 0);
-        assert_true(steps > 0);
+        const int64_t took = now_ns() - armed;
         assert_int_equal(smalti_run_error(run, &err), 1);
         assert_int_equal(err.status, SMALTI_ERR_TIMEOUT);
         assert_non_null(strstr(err.message, "timeout of 0.3 s"));
-        smalti_run_reset(run, 1);
-        /* Re-armed from now: the first step (whose check reads the clock) is made. */
-        assert_int_equal(smalti_run_error(run, NULL), 0);
-        assert_int_equal(smalti_run_step(run), 1);
+        char said[64];
+        snprintf(said, sizeof said, "stopped after %ld steps", steps);
+        assert_non_null(strstr(err.message, said));
+        if (took < timeout_ns) fprintf(stderr, "round %d: stopped %lld ns after the deadline was armed\n", round, (long long)took);
+        assert_true(took >= timeout_ns);
+        assert_false(smalti_run_finished(run));
+        armed = now_ns();
+        smalti_run_reset(run, 1); /* re-arms the deadline from now */
         assert_int_equal(smalti_run_error(run, NULL), 0);
     }
+    hang_guard_off();
     smalti_run_free(run);
     smalti_model_free(m);
 }
@@ -219,7 +276,7 @@ int run_budget_tests(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(cancel_from_another_thread_stops_the_run),
         cmocka_unit_test(timeout_stops_the_run_and_reset_rearms_it),
-        cmocka_unit_test(cancel_stops_a_long_generator_step_inside),
+        cmocka_unit_test(a_long_generator_step_is_stopped_inside),
         cmocka_unit_test(a_negative_timeout_is_a_usage_error),
         cmocka_unit_test(memory_budget_stops_the_run_and_reset_runs_again),
         cmocka_unit_test(a_budget_too_small_to_start_is_refused),
