@@ -7,7 +7,8 @@ endif
 CC      ?= cc
 OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
-WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes
+# WERROR=1 (as `make test` and `make check` build): a warning stops the build.
+WARN     = -Wall -Wextra -Wshadow -Wstrict-prototypes $(if $(WERROR),-Werror)
 # -ffp-contract=off: no fused multiply-add, so floating point rounds the same on every
 # machine (the generator nodes promise the same grid everywhere for a seed).
 # libxml2's flags from pkg-config (else xml2-config), asked once and only when a recipe needs them,
