@@ -5,10 +5,10 @@ TEST_LIBS = $(LDLIBS) -lcmocka -lpthread
 $(BUILD)/unit_tests $(BUILD)/conformance $(BUILD)/trace_roundtrip: | $(BUILD)/.test-deps
 SMALTI_MJ_CORPUS ?= ../shared/mj
 export SMALTI_MJ_CORPUS
-# The suite's builds stop at a warning (-Werror): the sanitizer builds' own flags say so, and `make test`
-# and `make check` build the plain one so too (a target's variables reach what it builds).
-ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -Werror
-test check: WARN += -Werror
+# The suite's builds stop at a warning: `make test` and `make check` build with WERROR=1 (-Werror), and
+# hand it to every make they start (the plain, ASan, TSan and fuzz-replay builds).
+ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+test check: WERROR = 1
 
 # The pure parts of the CLI that unit tests reach (seed lists, shards, templates of many runs).
 UNIT_CLI_SRC := src/cli/seeds.c src/cli/template.c
@@ -108,7 +108,7 @@ $(BUILD)/smalti-asan $(BUILD)/smalti-tsan: $(CLI_OBJ) $(BUILD)/libsmalti.a
 # What runs on threads, built with ThreadSanitizer in their own folder: the unit groups that start
 # threads (runs of one model at once, a cancel from another thread), then the commands, which must
 # also make the files of the plain build's -j 1 (tests/tsan_test.sh). A race exits 66.
-TSAN_FLAGS := -O1 -g -fsanitize=thread -Werror
+TSAN_FLAGS := -O1 -g -fsanitize=thread
 tsan: smalti
 	$(MAKE) --no-print-directory BUILD=build/tsan CFLAGS="$(TSAN_FLAGS)" build/tsan/smalti-tsan build/tsan/unit_tests
 	sh tests/tsan_test.sh build/tsan/smalti-tsan ./smalti build/tsan/unit_tests
@@ -125,7 +125,7 @@ STEP_DIR = $(BUILD)/steps
 test check: all | $(BUILD)/.test-deps
 	@rm -rf $(STEP_DIR) && mkdir -p $(STEP_DIR)
 	@steps="$(if $(filter test,$@),$(TEST_STEPS),$(CHECK_STEPS))"; start=$$(date +%s); \
-	$(MAKE) --no-print-directory -k -Otarget $$(for t in $$steps; do printf 'step-%s ' $$t; done); rc=$$?; \
+	$(MAKE) --no-print-directory -k -Otarget WERROR=1 $$(for t in $$steps; do printf 'step-%s ' $$t; done); rc=$$?; \
 	echo "== make $@: $$(( $$(date +%s) - start )) s, steps side by side (one per core)"; \
 	for t in $$steps; do cat $(STEP_DIR)/$$t.txt 2>/dev/null || printf '%-8s %s\n' "not run" $$t; done; \
 	if [ $$rc != 0 ]; then echo "== make $@: FAILED (the failed steps' output is above)"; exit 1; fi; echo "== make $@: all passed"
@@ -141,12 +141,14 @@ tiled-roundtrip: smalti | $(BUILD)/.test-deps
 
 .PHONY: symbols layers unit cli-test docs-test conformance sanitize tsan trace-roundtrip browser-test tiled-roundtrip
 
-# -Wall -Wextra must stay clean under both gcc and clang. gcc compiles each file as the plain build does
-# (some warnings, such as -Wformat-truncation, need the optimizer); clang checks the syntax. The other
-# builds of the suite (ASan, TSan, the fuzz targets) stop at a warning themselves (-Werror).
+# -Wall -Wextra must stay clean under both gcc and clang. gcc compiles each file of the library and the
+# command as the plain build does (some warnings, such as -Wformat-truncation, need the optimizer); clang
+# checks the syntax of those and of the tests', fuzz targets' and benchmarks' files. Every build of the
+# suite (plain, ASan, TSan, fuzz replay) stops at a warning itself (WERROR=1), and so do the fuzz targets.
 warnings: $(BUILD)/gen/palette_table.inc $(VIEW_INC)
 	@for f in $(LIB_SRC) $(CLI_SRC); do gcc $(CPPFLAGS_ALL) $(OPT) -Werror -c $$f -o /dev/null || exit 1; done; echo "gcc $(OPT): no warnings"
-	@if command -v clang >/dev/null; then for f in $(LIB_SRC) $(CLI_SRC); do clang $(CPPFLAGS_ALL) -Werror -fsyntax-only $$f || exit 1; done; \
+	@if command -v clang >/dev/null; then for f in $(LIB_SRC) $(CLI_SRC) $(wildcard tests/*.c tests/unit/*.c tests/fuzz/*.c bench/*.c); do \
+	  clang $(CPPFLAGS_ALL) -Werror -fsyntax-only $$f || exit 1; done; \
 	  echo "clang: no warnings"; fi
 .PHONY: warnings
 

@@ -7,7 +7,7 @@ FUZZ_CI_TIME ?= 30
 # 1: libFuzzer's fork mode, which records every finding and goes on.
 FUZZ_KEEP_GOING ?= 0
 FUZZ_CC ?= clang
-FUZZ_CFLAGS := -O2 -g -fsanitize=address,undefined,fuzzer-no-link -fno-omit-frame-pointer -fno-sanitize-recover=undefined -Werror
+FUZZ_CFLAGS := -O2 -g -fsanitize=address,undefined,fuzzer-no-link -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 FUZZ_COMMON := tests/fuzz/fuzz_common.c
 FUZZ_HEADERS := tests/fuzz/fuzz_common.h $(HEADERS)
 # clang and its libFuzzer runtime (Debian 12: clang 14).
@@ -34,7 +34,7 @@ $(BUILD)/fuzz-pack: tests/fuzz/pack.c $(FUZZ_COMMON) $(FUZZ_HEADERS) $(BUILD)/li
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(FUZZ_COMMON) $(BUILD)/libsmalti.a $(LDLIBS)
 
 fuzz-build: $(BUILD)/.fuzz-deps $(BUILD)/gen/palette_table.inc
-	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=$(FUZZ_CC) CFLAGS="$(FUZZ_CFLAGS)" \
+	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=$(FUZZ_CC) CFLAGS="$(FUZZ_CFLAGS)" WERROR=1 \
 	  $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 
 # Seed corpora in build/fuzz/corpus/<target>/ (tests/fuzz/seeds.sh), made once; `rm -r build/fuzz/corpus` remakes them.
