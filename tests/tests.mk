@@ -93,13 +93,21 @@ conformance-core: $(BUILD)/conformance
 .PHONY: conformance-core
 
 # The same sources built with AddressSanitizer and UBSan in their own folder.
-sanitize:
-	$(MAKE) --no-print-directory BUILD=build/asan CFLAGS="$(ASAN_FLAGS)" build/asan/unit_tests build/asan/conformance build/asan/smalti-asan
+# (asan-build makes its programs, fuzz-replay's too; asan-unit, asan-cli and asan-conformance run them,
+# and `make test` runs those three side by side once the build is made.)
+sanitize: asan-unit asan-cli asan-conformance
+asan-build:
+	@$(MAKE) --no-print-directory BUILD=build/asan CFLAGS="$(ASAN_FLAGS)" build/asan/unit_tests build/asan/conformance \
+	  build/asan/smalti-asan $(FUZZ_TARGETS:%=build/asan/replay_%)
+asan-unit: asan-build
 	ASAN_OPTIONS=detect_leaks=1 build/asan/unit_tests
+asan-cli: asan-build
 	SMALTI=build/asan/smalti-asan sh tests/cli/run_all.sh build/asan/smalti-asan
+asan-conformance: asan-build
 	build/asan/conformance --jobs 2 --tier core --max-cells 20000
 	build/asan/conformance --jobs 2 --tier adv --max-cells 20000
 	build/asan/conformance --jobs 2 --tier wfc --max-cells 20000
+.PHONY: asan-build asan-unit asan-cli asan-conformance
 
 # The command built with a sanitizer's CFLAGS (ASan above, TSan below), in that build's folder.
 $(BUILD)/smalti-asan $(BUILD)/smalti-tsan: $(CLI_OBJ) $(BUILD)/libsmalti.a
@@ -116,9 +124,9 @@ tsan: smalti
 # `make test`: every step below, two at a time (one per core), the longest first. A step's output is
 # printed whole when it ends (-Otarget), and every step runs even when one fails (-k); a table of the
 # steps, each ok or FAILED with its wall time, ends the run (the times are for reading: no verdict
-# depends on them). The sanitizer build's steps share its objects, so fuzz-replay waits for sanitize.
-TEST_STEPS := sanitize tsan cli-test conformance unit docs-test trace-roundtrip browser-test python-test \
-	install-test tiled-roundtrip fuzz-replay floor-check warnings symbols layers
+# depends on them). The sanitizer build's steps share its objects, so they wait for asan-build.
+TEST_STEPS := asan-build asan-cli tsan asan-conformance asan-unit conformance cli-test browser-test warnings unit \
+	docs-test trace-roundtrip python-test install-test tiled-roundtrip fuzz-replay floor-check symbols layers
 # `make check`: the quick loop while editing.
 CHECK_STEPS := unit cli-test docs-test layers conformance-core
 STEP_DIR = $(BUILD)/steps
@@ -132,7 +140,7 @@ test check: all | $(BUILD)/.test-deps
 step-%:
 	@start=$$(date +%s); if $(MAKE) --no-print-directory $*; then r=ok; else r=FAILED; fi; mkdir -p $(STEP_DIR); \
 	printf '%-8s %-16s %4d s\n' "$$r" "$*" $$(( $$(date +%s) - start )) > $(STEP_DIR)/$*.txt; [ $$r = ok ]
-step-fuzz-replay: step-sanitize
+step-asan-unit step-asan-cli step-asan-conformance step-fuzz-replay: step-asan-build
 .PHONY: test check
 
 # Tiled (the map editor) opens our .tmx and .tmj maps and exports them; the ids it read must be ours.
@@ -146,10 +154,10 @@ tiled-roundtrip: smalti | $(BUILD)/.test-deps
 # checks the syntax of those and of the tests', fuzz targets' and benchmarks' files. Every build of the
 # suite (plain, ASan, TSan, fuzz replay) stops at a warning itself (WERROR=1), and so do the fuzz targets.
 warnings: $(BUILD)/gen/palette_table.inc $(VIEW_INC)
-	@for f in $(LIB_SRC) $(CLI_SRC); do gcc $(CPPFLAGS_ALL) $(OPT) -Werror -c $$f -o /dev/null || exit 1; done; echo "gcc $(OPT): no warnings"
-	@if command -v clang >/dev/null; then for f in $(LIB_SRC) $(CLI_SRC) $(wildcard tests/*.c tests/unit/*.c tests/fuzz/*.c bench/*.c); do \
-	  clang $(CPPFLAGS_ALL) -Werror -fsyntax-only $$f || exit 1; done; \
-	  echo "clang: no warnings"; fi
+	@printf '%s\n' $(LIB_SRC) $(CLI_SRC) | xargs -P $$(nproc) -I{} gcc $(CPPFLAGS_ALL) $(OPT) -Werror -c {} -o /dev/null \
+	  && echo "gcc $(OPT): no warnings"
+	@if command -v clang >/dev/null; then printf '%s\n' $(LIB_SRC) $(CLI_SRC) $(wildcard tests/*.c tests/unit/*.c tests/fuzz/*.c bench/*.c) | \
+	  xargs -P $$(nproc) -I{} clang $(CPPFLAGS_ALL) -Werror -fsyntax-only {} && echo "clang: no warnings"; fi
 .PHONY: warnings
 
 # A real single-node Slurm cluster (slurm-wlm and munge from apt-get, daemons on localhost, all

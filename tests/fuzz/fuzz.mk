@@ -49,7 +49,6 @@ fuzz: fuzz-build fuzz-corpus
 fuzz-ci:
 	@$(MAKE) --no-print-directory fuzz FUZZ_TIME=$(FUZZ_CI_TIME)
 
-fuzz-replay:
-	@$(MAKE) --no-print-directory BUILD=build/asan CFLAGS="$(ASAN_FLAGS)" $(FUZZ_TARGETS:%=build/asan/replay_%)
+fuzz-replay: asan-build
 	@rm -f build/asan/replay-*.log
 	@sh tests/fuzz/replay.sh build/asan $(FUZZ_TARGETS)
