@@ -236,7 +236,8 @@ SMALTI_API int smalti_run_out_of_memory(const smalti_run *run);
 SMALTI_API int smalti_run_error(const smalti_run *run, smalti_error *err);
 SMALTI_API long smalti_run_counter(const smalti_run *run);
 /* The work the run has done since it was made or last reset, as smalti_run_options.max_work
-   counts it (counted with or without a budget). */
+   counts it; 0 for a run without a work budget, which counts none (a budget of LLONG_MAX
+   counts without stopping). */
 SMALTI_API long long smalti_run_work(const smalti_run *run);
 /* The leaf node that acted in the last step made (an id for smalti_model_node_info), or -1
    when no step was made yet or no node acted in it (a branch handing control back, a node

@@ -431,7 +431,7 @@ class Run:
 
     @property
     def work(self):
-        """Work done so far, in units of about one cell visited (what max_work bounds)."""
+        """Work done so far, in units of about one cell visited (what max_work bounds); 0 without max_work."""
         return self._lib.smalti_run_work(self._handle)
 
     @property

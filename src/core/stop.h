@@ -22,8 +22,8 @@ typedef struct run_stop {
     /* Work, in units of about one cell or item visited: a step costs 1 and each cell it writes 1
        (run_charge_steps); a check inside a long loop costs STOP_ITEMS (one is made per STOP_ITEMS
        cheap items), or what its heavy item visits (a search board: stop_check's units). Unlike the
-       clock, it stops a run at the same point on every machine. work_done counts it always;
-       work_budget 0: no budget. */
+       clock, it stops a run at the same point on every machine. work_budget 0: no budget, and
+       work_done is not counted. */
     int64_t work_budget, work_done;
     stop_reason reason;      /* why the run stopped; STOP_NONE while it may go on */
 } run_stop;
@@ -35,11 +35,14 @@ static inline int64_t stop_now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* Count `units` (>= 0) of work done; past the budget, the run must stop. */
+/* stop_charge's counting, out of line: the loops that check stay as small as they were without it. */
+void stop_count_work(run_stop *s, int64_t units);
+
+/* Count `units` (>= 0) of work done when the run has a budget; past it, the run must stop. Without
+   one, nothing is counted: a load and a branch in the loops that check. */
 static inline void stop_charge(run_stop *s, int64_t units)
 {
-    s->work_done = units > INT64_MAX - s->work_done ? INT64_MAX : s->work_done + units;
-    if (s->work_budget && s->work_done > s->work_budget && s->reason == STOP_NONE) s->reason = STOP_WORK;
+    if (s->work_budget) stop_count_work(s, units);
 }
 
 /* Whether the run must stop now, after `units` more work: it was cancelled, its deadline passed or
@@ -53,7 +56,7 @@ static inline bool stop_check(run_stop *s, int64_t units)
         s->reason = STOP_CANCELLED;
         return true;
     }
-    stop_charge(s, units);
+    if (units) stop_charge(s, units); /* a check between steps (units 0) costs nothing more */
     if (s->deadline_ns && --s->countdown == 0) {
         s->countdown = STOP_CLOCK_EVERY;
         if (stop_now_ns() >= s->deadline_ns) s->reason = STOP_TIMEOUT;

@@ -321,19 +321,18 @@ static long run_repeat(run_state *r, long max)
    is not stopped by its budget: its last steps are counted, but the run finished. */
 static void run_charge_steps(run_state *r, long steps, int64_t log_before)
 {
-    if (steps <= 0) return;
+    if (steps <= 0 || !r->stop.work_budget) return;
     const stop_reason before = r->stop.reason;
     const int64_t written = run_changes_end(r) - log_before; /* a map to a new grid starts a new log */
     stop_charge(&r->stop, steps + (written > 0 ? written : 0));
     if (r->current < 0) r->stop.reason = before;
 }
 
-/* The steps a node may make in a row within the work budget left, if each costs what the step
-   before them did: at least one, as a step begun is counted after it is made. */
-static long run_steps_affordable(const run_state *r, long max, int64_t step_cost)
+/* The steps a node may make in a row within the work budget left (less `owed`, counted but not
+   yet charged), if each costs `step_cost`: at least one, as a step begun is counted after it is made. */
+static long run_steps_affordable(const run_state *r, long max, int64_t owed, int64_t step_cost)
 {
-    if (!r->stop.work_budget) return max;
-    const int64_t left = (r->stop.work_budget - r->stop.work_done) / (step_cost > 0 ? step_cost : 1);
+    const int64_t left = (r->stop.work_budget - r->stop.work_done - owed) / (step_cost > 0 ? step_cost : 1);
     return left < 1 ? 1 : left < max ? (long)left : max;
 }
 
@@ -353,13 +352,18 @@ long smalti_run_to_end(smalti_run *run, long step_limit)
     mem_budget *caller = budget_enter(r);
     for (;;) {
         if (step_limit > 0 && r->counter >= step_limit) break;
+        const long before = r->counter;
         const int64_t log_before = run_changes_end(r), work_before = r->stop.work_done;
         if (!run_step(run)) break;
-        run_charge_steps(r, 1, log_before);
-        const long before = r->counter;
-        const int64_t log_after = run_changes_end(r);
-        run_repeat(r, run_steps_affordable(r, step_limit <= 0 ? LONG_MAX : step_limit - r->counter, r->stop.work_done - work_before));
-        run_charge_steps(r, r->counter - before, log_after);
+        long max = step_limit <= 0 ? LONG_MAX : step_limit - r->counter;
+        if (r->stop.work_budget) {
+            /* The steps that follow in a row may cost what this one did: the work counted inside it and
+               its own charge, which comes after them. */
+            const int64_t own = 1 + (run_changes_end(r) - log_before);
+            max = run_steps_affordable(r, max, own, (r->stop.work_done - work_before) + own);
+        }
+        run_repeat(r, max);
+        run_charge_steps(r, r->counter - before, log_before);
     }
     budget_leave(r, caller);
     return r->counter;

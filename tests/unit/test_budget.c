@@ -4,6 +4,7 @@
    stops a run that never ends by itself, and a long step is cut by the work budget, which stops a run
    at the same point on every machine. */
 #include "unit.h"
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -136,8 +137,10 @@ static void a_long_generator_step_is_stopped_inside(void **state)
         const char *xml = long_step_models[i] ? long_step_models[i] : lsystem;
         smalti_model *m = unit_load(xml, "long_step", GEN_SIDE, GEN_SIDE, 1, NULL);
         smalti_error err;
-        /* The first step's work, measured on a run without a budget (the same on every machine). */
-        smalti_run *probe = smalti_run_new(m, 1, &err);
+        /* The first step's work, measured on a run whose budget never binds (the same on every machine). */
+        smalti_run_options probe_opt = smalti_run_defaults();
+        probe_opt.max_work = LLONG_MAX;
+        smalti_run *probe = smalti_run_new_with(m, 1, &probe_opt, &err);
         assert_non_null(probe);
         assert_int_equal(smalti_run_step(probe), 1);
         const long long first = smalti_run_work(probe);

@@ -1,6 +1,7 @@
 /* test_work.c — a run's work budget (smalti_run_options.max_work): counted, not timed, so it stops a run
    at the same step every time, inside a long step as between steps, and never a run that finished. */
 #include "unit.h"
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,13 +60,18 @@ static void the_budget_stops_an_endless_run_at_the_same_step_every_time(void **s
     smalti_model_free(m);
 }
 
-static void work_is_counted_without_a_budget_and_a_finished_run_is_not_over_it(void **state)
+static void work_is_counted_under_a_budget_and_a_finished_run_is_not_over_it(void **state)
 {
     (void)state;
     /* A run that ends by itself: fill a 32x32 grid one cell at a time. */
     smalti_model *m = unit_load("<one values=\"BW\" in=\"B\" out=\"W\"/>", "fill", 32, 32, 1, NULL);
+    /* Without a budget nothing is counted; with one that never binds, everything is. */
     smalti_run *run = run_with_work(m, 1, 0);
     const long end = smalti_run_to_end(run, 0);
+    assert_int_equal(smalti_run_work(run), 0);
+    smalti_run_free(run);
+    run = run_with_work(m, 1, LLONG_MAX);
+    assert_int_equal(smalti_run_to_end(run, 0), end);
     assert_true(end >= 32 * 32); /* a step for each cell, and one that finds nothing left */
     assert_true(smalti_run_finished(run));
     const long long work = smalti_run_work(run);
@@ -110,7 +116,7 @@ static void the_budget_stops_a_long_step_inside(void **state)
     for (int i = 0; long_step_models[i]; i++) {
         smalti_model *m = unit_load(long_step_models[i], "long_step", 512, 512, 1, NULL);
         /* The first step scans the grid for its match: the budget is its work and 4096 more. */
-        smalti_run *first = run_with_work(m, 1, 0);
+        smalti_run *first = run_with_work(m, 1, LLONG_MAX);
         assert_int_equal(smalti_run_step(first), 1);
         const long long first_work = smalti_run_work(first);
         smalti_run_free(first);
@@ -152,7 +158,7 @@ int run_work_tests(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_budget_stops_an_endless_run_at_the_same_step_every_time),
-        cmocka_unit_test(work_is_counted_without_a_budget_and_a_finished_run_is_not_over_it),
+        cmocka_unit_test(work_is_counted_under_a_budget_and_a_finished_run_is_not_over_it),
         cmocka_unit_test(the_budget_stops_a_long_step_inside),
         cmocka_unit_test(a_negative_budget_is_a_usage_error),
     };
