@@ -632,11 +632,16 @@ static bool tile_build(loader *ld, wfc_node *w, const xmlNode *el, tileset *ts, 
     if (w->overlap >= S || w->overlapz >= SZ)
         return diag_error(d, SMALTI_ERR_MODEL, line, "overlap=\"%d\" overlapz=\"%d\" should be less than the tile size %dx%dx%d",
                           w->overlap, w->overlapz, S, S, SZ);
-    int64_t size[3] = {(int64_t)(S - w->overlap) * w->pb.mx + w->overlap, (int64_t)(S - w->overlap) * w->pb.my + w->overlap,
-                       (int64_t)(SZ - w->overlapz) * w->pb.mz + w->overlapz};
-    if (size[0] < 1 || size[1] < 1 || size[2] < 1 || size[0] * size[1] * size[2] > GRID_MAX_CELLS)
-        return diag_error(d, SMALTI_ERR_MODEL, line, "the tiles make a %lldx%lldx%lld grid, %s", (long long)size[0],
-                          (long long)size[1], (long long)size[2], size[0] < 1 || size[1] < 1 || size[2] < 1 ? "which is empty" : "which is absurdly large");
+    /* A negative overlap leaves gaps between the tiles, as in the reference. The sides are worked out in
+       64 bits from 32-bit operands (no overflow: |S - overlap| < 2^32, times a side < 2^31), and
+       checked one at a time against the cell cap before any product of them is formed. */
+    int64_t size[3] = {((int64_t)S - w->overlap) * w->pb.mx + w->overlap, ((int64_t)S - w->overlap) * w->pb.my + w->overlap,
+                       ((int64_t)SZ - w->overlapz) * w->pb.mz + w->overlapz};
+    const bool empty = size[0] < 1 || size[1] < 1 || size[2] < 1;
+    if (empty || size[0] > GRID_MAX_CELLS || size[1] > GRID_MAX_CELLS / size[0] || size[2] > GRID_MAX_CELLS / (size[0] * size[1]))
+        return diag_error(d, SMALTI_ERR_MODEL, line, "overlap=\"%d\" overlapz=\"%d\": the tiles make a %lldx%lldx%lld grid, %s",
+                          w->overlap, w->overlapz, (long long)size[0], (long long)size[1], (long long)size[2],
+                          empty ? "which is empty" : "which is absurdly large");
     if (!grid_load(d, el, (int)size[0], (int)size[1], (int)size[2], &w->newgrid)) return false;
     ts->S = S;
     ts->SZ = SZ;

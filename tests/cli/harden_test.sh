@@ -127,4 +127,18 @@ printf '<samples>\n  <simpletiled name="Broken" size="4"/>\n</samples>\n' > "$di
 expect 3 "tilesets/Broken.xml:3: error: malformed XML: Opening and ending tag mismatch: tiles line 2 and oops" \
     "$T" wfc "$dir/broken_set.xml" --samples "$W" -o "$dir/wfc_out"
 
+# A tile wfc node's overlap is checked from both sides (issue 33): a large negative one made the new grid's
+# size wrap past the cell cap, and runs on grids of 17 and 31 wrote outside the cells (a segfault). Every
+# size from 2 to 64 must now be a load error with the node's line; on 1 cell the tiles do not overlap at all.
+crashes=0
+for size in $(seq 2 64); do
+    out=$("$T" run tests/badinput/wfc_tile_negative_overlap.xml --resources tests/badinput --size $size -q -o "$dir/overlap.png" 2>&1)
+    rc=$?
+    case $rc:$out in
+    3:*"wfc_tile_negative_overlap.xml:2: error: overlap=\"-2147483600\" overlapz=\"0\": the tiles make a "*"absurdly large"*) ;;
+    *) crashes=$((crashes + 1)); echo "size $size: exit $rc: $out" ;;
+    esac
+done
+[ "$crashes" = 0 ] && [ ! -e "$dir/overlap.png" ] && ok || bad "a negative overlap: $crashes of 63 sizes not refused at load"
+
 finish harden
