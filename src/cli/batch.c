@@ -59,9 +59,11 @@ static int run_entry(batch_args *a, diag *d, const xmlNode *xm, const palette *b
     static const char *const known[] = {"name", "size", "d", "length", "width", "height", "amount", "pixelsize",
                                         "seeds", "steps", "gif", "iso", "gui", NULL};
     xml_check_attrs(d, xm, known);
-    const char *name = xml_attr(xm, "name");
-    if (!name || !*name || strchr(name, '/')) {
-        fprintf(stderr, "%s:%d: error: <model> needs a name without '/'\n", a->list, xml_line(xm));
+    const char *name = xml_attr(xm, "name"), *why;
+    /* A model's name reaches paths: its file, and {model} in an output template. */
+    if (!resource_name_is_plain(name, &why)) {
+        fprintf(stderr, "%s:%d: error: <model> name=\"%s\" %s: a model's name is one plain file name\n", a->list, xml_line(xm),
+                name ? name : "", why);
         return EXIT_MODEL;
     }
     /* An attribute the entry leaves out comes from the model's own <smalti> settings, then

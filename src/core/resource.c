@@ -22,6 +22,19 @@ static bool escapes(const char *name)
     return false;
 }
 
+bool resource_name_is_plain(const char *name, const char **why)
+{
+    const char *dummy;
+    if (!why) why = &dummy;
+    if (!name || !*name) return *why = "is empty", false;
+    if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0) return *why = "names a folder (\".\" or \"..\")", false;
+    for (const unsigned char *c = (const unsigned char *)name; *c; c++) {
+        if (*c == '/' || *c == '\\') return *why = "has a '/' or '\\'", false;
+        if (*c < 0x20 || *c == 0x7f) return *why = "has a control character", false;
+    }
+    return true;
+}
+
 static bool is_file(const char *path)
 {
     struct stat st;

@@ -33,6 +33,11 @@ static inline const resource_reader *resource_reader_of(const resources *res) { 
 char *resource_find(const resources *res, diag *d, int line, const char *what, const char *subdir, const char *name,
                     const char *ext);
 
+/* Whether `name` may become one file name (of a resource or an output): not empty, no '/' or '\\',
+   not "." or "..", no control character. *why (when not NULL) says what is wrong. The one check of
+   every name that reaches a path: models of a list or pack, samples, subsets, tiles, pictures. */
+bool resource_name_is_plain(const char *name, const char **why);
+
 /* Whether path, its symbolic links resolved, lies inside root (resolved too): a name without ".." may
    still go through a link that points anywhere. real gets where path leads, for a message. False
    also when either cannot be resolved (path does not exist). */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "../core/diag.h"
 #include "../core/grid.h"
+#include "../core/resource.h"
 #include "../core/xmlutil.h"
 #include "../io/output.h"
 #include "../nodes/settings.h"
@@ -234,9 +235,10 @@ static bool parse_pack_model(diag *d, const xmlNode *el, pack_manifest *m)
     size_t len = strlen(pm->file);
     if (len < 5 || strcmp(pm->file + len - 4, ".xml") != 0)
         return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<model> file=\"%s\": a model is an .xml file", pm->file);
-    const char *name = xml_attr(el, "name");
-    if (name && (!*name || strchr(name, '/')))
-        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<model> name=\"%s\": a name without '/'", name);
+    const char *name = xml_attr(el, "name"), *why;
+    /* A model's name reaches paths ({model} in an output template). */
+    if (name && !resource_name_is_plain(name, &why))
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<model> name=\"%s\" %s: a model's name is one plain file name", name, why);
     pm->name = name ? strdup(name) : name_of_file(pm->file);
     pm->title = dup_or_null(xml_attr(el, "title"));
     pm->description = dup_or_null(xml_attr(el, "description"));
@@ -310,8 +312,9 @@ pack_manifest *pack_manifest_from_models_list(const char *xml, size_t size, cons
         }
         xml_check_attrs(&d, el, known);
         const char *name = xml_attr(el, "name"), *why;
-        if (!name || !*name || strchr(name, '/') || !pack_name_is_safe(name, &why)) {
-            ok = diag_error(&d, SMALTI_ERR_MODEL, xml_line(el), "<model> needs a name without '/'");
+        if (!resource_name_is_plain(name, &why)) {
+            ok = diag_error(&d, SMALTI_ERR_MODEL, xml_line(el), "<model> name=\"%s\" %s: a model's name is one plain file name",
+                            name ? name : "", why);
             break;
         }
         pack_model *pm = add_model(&d, m, xml_line(el));

@@ -32,11 +32,15 @@ bool wfc_classic_read_entry(diag *d, const xmlNode *el, wfc_classic_entry *e)
     xml_check_attrs(d, el, entry_attrs);
     const char *name = xml_attr(el, "name");
     if (!name || !*name) return diag_error(d, SMALTI_ERR_MODEL, e->line, "<%s> needs a name", xml_name(el));
-    if (strlen(name) >= sizeof e->name || strchr(name, '/') || strstr(name, ".."))
+    const char *why;
+    if (strlen(name) >= sizeof e->name || !resource_name_is_plain(name, &why) || strstr(name, ".."))
         return diag_error(d, SMALTI_ERR_MODEL, e->line, "name=\"%s\" is not a plain sample name", name);
     snprintf(e->name, sizeof e->name, "%s", name);
     const char *subset = xml_attr(el, "subset");
     if (subset && strlen(subset) >= sizeof e->subset) return diag_error(d, SMALTI_ERR_MODEL, e->line, "subset name too long");
+    /* A subset's name is part of the output's file name (NAME SUBSET 0.png). */
+    if (subset && !resource_name_is_plain(subset, &why))
+        return diag_error(d, SMALTI_ERR_MODEL, e->line, "subset=\"%s\" %s: it is part of the output's file name", subset, why);
     if (subset) snprintf(e->subset, sizeof e->subset, "%s", subset);
     int size, limit;
     if (!xml_get_int(d, el, "size", e->overlapping ? 48 : 24, &size) || !xml_get_int(d, el, "width", size, &e->width) ||
@@ -61,7 +65,7 @@ bool wfc_classic_read_entry(diag *d, const xmlNode *el, wfc_classic_entry *e)
         return diag_error(d, SMALTI_ERR_MODEL, e->line, "backtrack=\"%d\" must be from 0 to %d", e->backtrack, WFC_MAX_BACKTRACK);
     if (e->screenshots < 0) return diag_error(d, SMALTI_ERR_MODEL, e->line, "screenshots=\"%d\" is negative", e->screenshots);
     const char *density = xml_attr(el, "density");
-    if (density && (!*density || strlen(density) >= sizeof e->density || strchr(density, '/') || strstr(density, "..")))
+    if (density && (strlen(density) >= sizeof e->density || !resource_name_is_plain(density, NULL) || strstr(density, "..")))
         return diag_error(d, SMALTI_ERR_MODEL, e->line, "density=\"%s\" is not a plain picture name", density);
     if (density) snprintf(e->density, sizeof e->density, "%s", density);
     if (!xml_get_int(d, el, "densityPower", 2, &e->density_power)) return false;
@@ -266,7 +270,7 @@ static bool load_tiles(diag *d, const char *root, const resource_reader *rd, con
         static const char *const tile_attrs[] = {"name", "symmetry", "weight", "density", NULL};
         xml_check_attrs(d, x, tile_attrs);
         const char *name = xml_attr(x, "name");
-        if (!name || !*name || strlen(name) >= 128 || strchr(name, '/'))
+        if (!name || strlen(name) >= 128 || !resource_name_is_plain(name, NULL))
             return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "a <tile> needs a plain name");
         if (!in_subset(xsubset, name)) continue;
         for (int t = 0; t < ts->P; t++)

@@ -84,6 +84,14 @@ cp "$dir/outside/secret.png" "$W/tilesets/Good/a.png"
 printf '<samples>\n  <overlapping name="../../outside/secret" N="2" size="4"/>\n</samples>\n' > "$dir/climb.xml"
 expect 3 "climb.xml:2: error: name=\"../../outside/secret\" is not a plain sample name" \
     "$T" wfc "$dir/climb.xml" --samples "$W" -o "$dir/wfc_out"
+# A subset's name is part of the output's file name (NAME SUBSET 0.png), so it is checked as the sample's
+# is (issue 33): with subset="x/../../escaped" and a folder "out/Good x/" it wrote two levels up.
+mkdir -p "$dir/wfc_sub/Good x"
+printf '<samples>\n  <simpletiled name="Good" subset="x/../../escaped" size="4"/>\n</samples>\n' > "$dir/subset.xml"
+expect 3 'subset.xml:2: error: subset="x/../../escaped" has a '"'"'/'"'"' or' "$T" wfc "$dir/subset.xml" --samples "$W" -o "$dir/wfc_sub"
+[ ! -e "$dir/escaped 0.png" ] && [ -z "$(find "$dir" -name 'escaped*')" ] && ok || bad "a subset name climbed out of the output folder"
+printf '<samples>\n  <simpletiled name="Good" subset=".." size="4"/>\n</samples>\n' > "$dir/subset2.xml"
+expect 3 'subset2.xml:2: error: subset=".." names a folder' "$T" wfc "$dir/subset2.xml" --samples "$W" -o "$dir/wfc_sub"
 ln -s "$dir/outside/secret.png" "$W/samples/Leak.png"
 printf '<samples>\n\n  <overlapping name="Leak" N="2" size="4"/>\n</samples>\n' > "$dir/leak.xml"
 expect 3 "leak.xml:3: error: $W/samples/Leak.png leaves the samples folder $W through a symbolic link (it leads to .*outside/secret.png)" \

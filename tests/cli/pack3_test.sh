@@ -137,6 +137,18 @@ cp "$S/models/flip.xml" "$E/models/flip.xml"
 printf '<pack name="endless" version="1.0.0" description="a model that never finishes">\n  <model file="models/flip.xml" name="flip" size="4"/>\n</pack>\n' > "$E/pack.xml"
 expect 6 '^capped    flip: 4x4, seed 1: stopped by the time cap of 0.3 s (--timeout) at step [0-9]* before the model finished; a time cap depends on the machine' \
     "$T" pack check "$E" --steps 0 --timeout 0.3 --max-work 1T
+# A model's name reaches paths ({model} in an -o template), so "..", "." and names with '/' are refused in
+# pack.xml and in a models.xml list alike (issue 33: a model named ".." climbed out of the output folder).
+N=$dir/dotdot
+mkdir -p "$N/models" && cp "$S/models/flip.xml" "$N/models/a.xml"
+for bad_name in .. . a/b; do
+    printf '<pack name="dotdot" version="1.0.0" description="x">\n  <model file="models/a.xml" name="%s" steps="3"/>\n</pack>\n' "$bad_name" > "$N/pack.xml"
+    expect 3 "pack.xml:2: error: <model> name=\"$bad_name\" .*: a model's name is one plain file name" "$T" pack check "$N"
+    expect 3 "a model's name is one plain file name" "$T" batch "$N" -o "$dir/dotdot_out"
+done
+printf '<models>\n  <model name=".." size="4"/>\n</models>\n' > "$dir/dotdot_list.xml"
+expect 3 'dotdot_list.xml:2: error: <model> name=".." names a folder' "$T" batch "$dir/dotdot_list.xml" -o "$dir/dotdot_out/{model}.png"
+[ ! -e "$dir/dotdot_out" ] && [ ! -e "$dir/.png" ] && ok || bad "a model named .. wrote something"
 # The gallery's runs have the same work budget: an endless model's card says it was stopped by it.
 expect 6 'needed more than its work budget of 5000 units' "$T" pack gallery "$E" --max-work 5000 -q -o "$dir/endless.html"
 grep -q 'class="failed">[^<]*work budget of 5000 units' "$dir/endless.html" && ok || bad "the card of a run stopped by --max-work"
