@@ -203,10 +203,10 @@ typedef struct smalti_run_options {
        0: none. An allocation past it fails, and the run stops with SMALTI_ERR_MEMORY. */
     size_t max_memory;
     /* Work the run may do, in units of about one cell or item visited; 0: none. A step
-       costs 1 and each cell it writes 1; a long loop inside a step (a rule's scan, search,
-       WFC, generators) costs 1024 for each check it makes (one per 1024 cheap items such as
-       cells or matches, one per WFC observation), and a search board what its expansion and
-       estimate visit. A run past it stops with SMALTI_ERR_TIMEOUT and a message naming the
+       costs 1 and each cell it writes 1; a long loop inside a step costs what it visits: a
+       rule's scan the cells of each row, a cheap loop 1024 per 1024 items (cells, matches,
+       symbols), a WFC observation or generator's heavy item 1024, a search board what its
+       expansion and estimate visit. A run past it stops with SMALTI_ERR_TIMEOUT and a message naming the
        work budget. Unlike the timeout, it stops a run at the same step on every machine: the
        count depends only on the model, the seed and the calls that drive the run (a run made
        step by step rescans what each step changed, and so counts more than smalti_run_to_end). */

@@ -15,7 +15,6 @@
 enum check_status { CHECK_OK, CHECK_WARNINGS, CHECK_FAILED, CHECK_CAPPED };
 static const char *const status_word[] = {"ok", "warnings", "failed", "capped"};
 
-
 typedef struct check_job {
     const pack_model *m;
     enum check_status status;
@@ -32,7 +31,7 @@ typedef struct check_ctx {
     check_job *jobs;
     int count, next;
     double timeout;          /* wall time of a run; 0: none (the default: a verdict from the clock differs by machine) */
-    long long max_work;      /* cell-steps of a run (smalti_run_options.max_work) */
+    long long max_work;      /* work of a run (smalti_run_options.max_work) */
     long default_steps;
     size_t max_memory;
     pthread_mutex_t lock;
@@ -150,9 +149,9 @@ static void check_model(const check_ctx *c, check_job *job)
     job->seconds = now_seconds() - start;
     if (smalti_run_error(run, &err)) {
         fail(job, &err);
-        /* Which budget stopped it: the work budget is the same on every machine, the time cap is not. */
-        if (job->status == CHECK_CAPPED && strstr(err.message, "work budget"))
-        {
+        /* Which budget stopped it (the work done tells): the work budget is the same on every machine,
+           the time cap is not. */
+        if (job->status == CHECK_CAPPED && smalti_run_work(run) > c->max_work) {
             char budget[32];
             snprintf(job->detail, sizeof job->detail, "%s, seed %d: stopped by the work budget of %s at step %ld before "
                      "the model finished (--max-work N raises it)", grid, (int)def.seed,

@@ -21,7 +21,8 @@ typedef struct run_stop {
     uint32_t countdown;      /* checks left until the next clock read */
     /* Work, in units of about one cell or item visited: a step costs 1 and each cell it writes 1
        (run_charge_steps); a check inside a long loop costs STOP_ITEMS (one is made per STOP_ITEMS
-       cheap items), or what its heavy item visits (a search board: stop_check's units). Unlike the
+       cheap items, or per heavy item), or what it says it covers (stop_check's units: a scan's
+       row, a search board). Unlike the
        clock, it stops a run at the same point on every machine. work_budget 0: no budget, and
        work_done is not counted. */
     int64_t work_budget, work_done;

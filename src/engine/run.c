@@ -316,6 +316,13 @@ static long run_repeat(run_state *r, long max)
     return leaf->kind->repeat(r, leaf, r->node_states[leaf->id], max);
 }
 
+/* The cells written since the change log stood at `log_before` (a map to a new grid starts a new log). */
+static int64_t run_written_since(const run_state *r, int64_t log_before)
+{
+    const int64_t written = run_changes_end(r) - log_before;
+    return written > 0 ? written : 0;
+}
+
 /* Count the steps made since the change log stood at `log_before` as work: each step 1, and each
    cell it wrote 1 (the scans inside steps count at their stop checks). A run that has just ended
    is not stopped by its budget: its last steps are counted, but the run finished. */
@@ -323,8 +330,7 @@ static void run_charge_steps(run_state *r, long steps, int64_t log_before)
 {
     if (steps <= 0 || !r->stop.work_budget) return;
     const stop_reason before = r->stop.reason;
-    const int64_t written = run_changes_end(r) - log_before; /* a map to a new grid starts a new log */
-    stop_charge(&r->stop, steps + (written > 0 ? written : 0));
+    stop_charge(&r->stop, steps + run_written_since(r, log_before));
     if (r->current < 0) r->stop.reason = before;
 }
 
@@ -359,7 +365,7 @@ long smalti_run_to_end(smalti_run *run, long step_limit)
         if (r->stop.work_budget) {
             /* The steps that follow in a row may cost what this one did: the work counted inside it and
                its own charge, which comes after them. */
-            const int64_t own = 1 + (run_changes_end(r) - log_before);
+            const int64_t own = 1 + run_written_since(r, log_before);
             max = run_steps_affordable(r, max, own, (r->stop.work_done - work_before) + own);
         }
         run_repeat(r, max);
