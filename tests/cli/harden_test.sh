@@ -149,4 +149,15 @@ for size in $(seq 2 64); do
 done
 [ "$crashes" = 0 ] && [ ! -e "$dir/overlap.png" ] && ok || bad "a negative overlap: $crashes of 63 sizes not refused at load"
 
+# view reads the header of its file before the rest, from the descriptor that opened it, and only a regular
+# file (issue 33, item 15: `view /dev/zero` grew to 2 GB): a device, a FIFO with no writer and a big file that
+# is not a trace are refused at once, and no page is written.
+expect 5 "/dev/zero: error: not a trace: not a regular file" guard 300 "$T" view /dev/zero -o "$dir/zero.html"
+mkfifo "$dir/pipe.trace"
+expect 5 "pipe.trace: error: not a trace: not a regular file" guard 300 "$T" view "$dir/pipe.trace" -o "$dir/pipe.html"
+truncate -s 300M "$dir/big.trace"   # sparse: no disk used
+expect 5 "big.trace: error: not a valid trace: no trace header" "$T" view "$dir/big.trace" -o "$dir/big.html"
+rm -f "$dir/big.trace"
+[ ! -e "$dir/zero.html" ] && [ ! -e "$dir/pipe.html" ] && [ ! -e "$dir/big.html" ] && ok || bad "a refused view wrote a page"
+
 finish harden
