@@ -13,7 +13,7 @@
 
 /* The fallback for kernels before 5.6 (or a seccomp filter that refuses openat2): each part
    opened relative to the one before, none of them a link. ".." is refused, as it could climb. */
-static int open_part_by_part(int root_fd, const char *rel)
+int file_open_part_by_part(int root_fd, const char *rel)
 {
     int dir = root_fd;
     const char *p = rel;
@@ -54,7 +54,7 @@ int file_open_beneath(int root_fd, const char *rel)
     long fd = syscall(SYS_openat2, root_fd, rel, &how, sizeof how);
     if (fd >= 0 || (errno != ENOSYS && errno != EPERM)) return (int)fd;
 #endif
-    return open_part_by_part(root_fd, rel);
+    return file_open_part_by_part(root_fd, rel);
 }
 
 int file_open_named(const char *path) { return open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); }

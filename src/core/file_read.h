@@ -11,6 +11,8 @@
    between a check and the open. Opened non-blocking, so that a FIFO does not wait for a writer
    (file_read_fd then refuses it). -1 with errno: ELOOP (or EXDEV) for a link, ENOENT, ... */
 int file_open_beneath(int root_fd, const char *rel);
+/* Its fallback, without openat2 (its own name so that tests reach it on any kernel). */
+int file_open_part_by_part(int root_fd, const char *rel);
 
 /* Open the file named by path (links followed: a name the user gave) for reading, non-blocking. */
 int file_open_named(const char *path);
