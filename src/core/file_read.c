@@ -3,11 +3,17 @@
 #include "mem.h"
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/openat2.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#if defined(__has_include)
+#if __has_include(<linux/openat2.h>)
+#include <linux/openat2.h>
+#define HAVE_OPENAT2 1
+#endif
+#endif
 
 #define READ_FLAGS (O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
 
@@ -49,7 +55,7 @@ int file_open_part_by_part(int root_fd, const char *rel)
 
 int file_open_beneath(int root_fd, const char *rel)
 {
-#ifdef SYS_openat2
+#if defined(SYS_openat2) && defined(HAVE_OPENAT2)
     struct open_how how = {.flags = READ_FLAGS, .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS};
     long fd = syscall(SYS_openat2, root_fd, rel, &how, sizeof how);
     if (fd >= 0 || (errno != ENOSYS && errno != EPERM)) return (int)fd;
