@@ -302,7 +302,7 @@ ln -s /dev/null "$dir/null.txt"
 # file the user can write): refused, link and file left as they were, even /dev/stdout when stdout
 # is a file; through a link to a pipe (stdout piped) the output is written.
 printf 'old\n' > "$dir/linked.txt" && ln -s linked.txt "$dir/link.txt" && ln -s /proc/self/fd/1 "$dir/stdout.txt"
-expect 5 "link.txt: error: is a symbolic link to a file; smalti writes through a link only to a character device or FIFO" \
+expect 5 "link.txt: error: is a symbolic link; smalti follows a link only to a character device or FIFO, never to a file" \
     "$T" run "$M" --size 9 --seed 3 -o "$dir/link.txt"
 [ -L "$dir/link.txt" ] && [ "$(cat "$dir/linked.txt")" = old ] && ok || bad "-o LINK changed the link or its file"
 "$T" run "$M" --size 9 --seed 3 -o "$dir/stdout.txt" > "$dir/stdout.out" 2>&1

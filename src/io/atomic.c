@@ -35,18 +35,19 @@ static bool open_special(atomic_file *af, const struct stat *st, smalti_error *e
         error_set(err, SMALTI_ERR_IO, af->path, 0, "%s", refused);
         return false;
     }
+    static const char link_refused[] = "is a symbolic link; smalti follows a link only to a character "
+                                       "device or FIFO, never to a file (standard output is -o -)";
     int fd = open(af->path, O_WRONLY | O_CLOEXEC | (link ? 0 : O_NOFOLLOW));
     if (fd < 0) {
-        error_set(err, SMALTI_ERR_IO, af->path, 0, "cannot write: %s", strerror(errno));
+        /* A dangling link, or one to a folder or an unwritable file: refused as a link. */
+        if (link && errno != EINTR) error_set(err, SMALTI_ERR_IO, af->path, 0, "%s", link_refused);
+        else error_set(err, SMALTI_ERR_IO, af->path, 0, "cannot write: %s", strerror(errno));
         return false;
     }
     struct stat opened;
     if (fstat(fd, &opened) != 0 || !(S_ISCHR(opened.st_mode) || S_ISFIFO(opened.st_mode))) {
         close(fd);
-        error_set(err, SMALTI_ERR_IO, af->path, 0,
-                  link ? "is a symbolic link to a file; smalti writes through a link only to a character device or "
-                         "FIFO (standard output is -o -)"
-                       : "changed while being opened; refused");
+        error_set(err, SMALTI_ERR_IO, af->path, 0, "%s", link ? link_refused : "changed while being opened; refused");
         return false;
     }
     if (!(af->f = fdopen(fd, "wb"))) {
