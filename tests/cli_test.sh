@@ -298,12 +298,21 @@ then ok; else bad "view -o FIFO: replaced or not written"; fi
 ln -s /dev/null "$dir/null.txt"
 "$T" run "$M" --size 9 -q -o "$dir/null.txt" --trace "$dir/null.txt" && [ -L "$dir/null.txt" ] && [ -c /dev/null ] \
     && ok || bad "a link to /dev/null was replaced"
-# A link is kept and the file it leads to replaced, as through /dev/stdout when stdout is a file.
+# A link to a file is never followed (issue 33, item 4: one planted in /tmp made -o overwrite any
+# file the user can write): refused, link and file left as they were, even /dev/stdout when stdout
+# is a file; through a link to a pipe (stdout piped) the output is written.
 printf 'old\n' > "$dir/linked.txt" && ln -s linked.txt "$dir/link.txt" && ln -s /proc/self/fd/1 "$dir/stdout.txt"
-"$T" run "$M" --size 9 --seed 3 -o "$dir/link.txt" && [ -L "$dir/link.txt" ] && cmp -s "$dir/a.txt" "$dir/linked.txt" \
-    && ok || bad "-o LINK replaced the link"
-"$T" run "$M" --size 9 --seed 3 -o "$dir/stdout.txt" > "$dir/stdout.out" && [ -L "$dir/stdout.txt" ] && cmp -s "$dir/a.txt" "$dir/stdout.out" \
-    && ok || bad "-o a link to /proc/self/fd/1 (stdout a file)"
+expect 5 "link.txt: error: is a symbolic link; smalti follows a link only to a character device or FIFO, never to a file" \
+    "$T" run "$M" --size 9 --seed 3 -o "$dir/link.txt"
+[ -L "$dir/link.txt" ] && [ "$(cat "$dir/linked.txt")" = old ] && ok || bad "-o LINK changed the link or its file"
+"$T" run "$M" --size 9 --seed 3 -o "$dir/stdout.txt" > "$dir/stdout.out" 2>&1
+[ $? = 5 ] && grep -q "standard output is -o -" "$dir/stdout.out" && ok || bad "-o a link to /proc/self/fd/1 (stdout a file) was written"
+"$T" run "$M" --size 9 --seed 3 -o "$dir/stdout.txt" | cat > "$dir/stdout.out" && [ -L "$dir/stdout.txt" ] && cmp -s "$dir/a.txt" "$dir/stdout.out" \
+    && ok || bad "-o a link to /proc/self/fd/1 (stdout a pipe)"
+# Writing over a file keeps its permission bits: a private file stays private.
+printf 'old\n' > "$dir/private.txt" && chmod 600 "$dir/private.txt"
+"$T" run "$M" --size 9 --seed 3 -q -o "$dir/private.txt" && [ "$(stat -c %a "$dir/private.txt")" = 600 ] \
+    && cmp -s "$dir/a.txt" "$dir/private.txt" && ok || bad "-o over a 0600 file changed its mode to $(stat -c %a "$dir/private.txt")"
 if mknod "$dir/devnull.html" c 1 3 2>/dev/null; then
     "$T" view "$dir/m.trace" -q -o "$dir/devnull.html" && [ -c "$dir/devnull.html" ] && ok || bad "view -o DEVICE replaced the device"
 else

@@ -37,6 +37,10 @@ bool parse_count_arg(const char *text, long long *out);
 const char *path_extension(const char *path);          /* ".png" of "a/b.png"; "" when the file name has none */
 /* An existing device, FIFO or socket (such as /dev/null): -o writes the text form there whatever its name. */
 bool is_special_file(const char *path);
+/* Whether two outputs would land in one file: the same path once "./" parts and doubled slashes
+   are dropped, or, when both exist, the same file (device and inode). Never for "-" (stdout has
+   its own checks) nor for two character devices (/dev/null twice loses nothing). */
+bool outputs_collide(const char *a, const char *b);
 bool has_extension(const char *path, const char *ext); /* case-insensitive, ext with its dot */
 /* The file name of path without its extension, in buf. */
 const char *base_name(const char *path, char *buf, size_t size);

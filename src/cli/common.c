@@ -87,6 +87,39 @@ bool is_special_file(const char *path)
     return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
+/* path with "./" parts and doubled slashes dropped ("./out//x.png" and "out/x.png" are one). */
+static void normalise_path(const char *path, char *buf, size_t size)
+{
+    size_t n = 0;
+    for (const char *p = path; *p && n + 1 < size;) {
+        const bool part_start = p == path || p[-1] == '/';
+        if (part_start && p[0] == '.' && p[1] == '/') {
+            p += 2; /* a "./" part */
+            continue;
+        }
+        if (*p == '/' && n > 0 && buf[n - 1] == '/') {
+            p++;
+            continue;
+        }
+        buf[n++] = *p++;
+    }
+    buf[n] = 0;
+}
+
+bool outputs_collide(const char *a, const char *b)
+{
+    if (!a || !b || strcmp(a, "-") == 0 || strcmp(b, "-") == 0) return false; /* stdout: check_stdout_use */
+    struct stat sa, sb;
+    const bool both_exist = stat(a, &sa) == 0 && stat(b, &sb) == 0;
+    /* Two recordings into /dev/null (or one terminal) lose nothing. */
+    if (both_exist && S_ISCHR(sa.st_mode) && S_ISCHR(sb.st_mode)) return false;
+    if (both_exist && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino) return true;
+    char na[4096], nb[4096];
+    normalise_path(a, na, sizeof na);
+    normalise_path(b, nb, sizeof nb);
+    return strcmp(na, nb) == 0;
+}
+
 bool has_extension(const char *path, const char *ext)
 {
     return strcasecmp(path_extension(path), ext) == 0;

@@ -189,6 +189,25 @@ static int check_stdout_use(const run_args *a)
     return EXIT_OK;
 }
 
+/* Two outputs given one file (--gif f.gif --trace f.gif, --trace x.png -o x.png) would be written
+   both, one replacing the other: refused before the run. */
+static int check_outputs_distinct(const run_args *a)
+{
+    const struct {
+        const char *option, *path;
+    } outs[] = {{"-o", writes_final_grid(a) ? a->output : NULL}, {"--gif", a->gif}, {"--trace", a->trace}};
+    const int count = (int)(sizeof outs / sizeof *outs);
+    for (int i = 0; i < count; i++)
+        for (int k = i + 1; k < count; k++)
+            if (outs[i].path && outs[k].path && outputs_collide(outs[i].path, outs[k].path)) {
+                char message[4200];
+                snprintf(message, sizeof message, "%s %s and %s %s name one file; each output needs its own", outs[i].option,
+                         outs[i].path, outs[k].option, outs[k].path);
+                return usage_error("%s", message);
+            }
+    return EXIT_OK;
+}
+
 /* The model's own settings (its <smalti> element) fill in what the command line left out:
    the grid, seed, step limit and pixel size, and colours under a --palette file's. */
 static int apply_model_settings(run_args *a, palette *pal, int *mx, int *my, int *mz)
@@ -298,7 +317,7 @@ static int run_command(int argc, char **argv, bool check_only, tile_sheet **tile
     if (a.watch && !check_only && !isatty(STDOUT_FILENO))
         return usage_error("%s", "--watch draws on a terminal, and stdout is not one; record the run with --gif FILE "
                                  "or --frames DIR instead");
-    if (!check_only && (rc = check_stdout_use(&a)) != EXIT_OK) return rc;
+    if (!check_only && ((rc = check_stdout_use(&a)) != EXIT_OK || (rc = check_outputs_distinct(&a)) != EXIT_OK)) return rc;
     palette pal;
     palette_default(&pal);
     int mx, my, mz;

@@ -3,12 +3,14 @@
 #include "cli.h"
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "../core/diag.h"
+#include "../core/file_read.h"
 #include "../nodes/nodes.h"
 #include "../pack/pack.h"
 #include "pack_cli.h"
@@ -18,6 +20,7 @@
 
 typedef struct build_state {
     const char *root;          /* the folder, as given */
+    int root_fd;               /* the folder, open: each file is opened beneath it, following no link */
     dev_t out_dev;             /* the output file when it already exists (inside the folder, it is left out) */
     ino_t out_ino;
     bool out_exists;
@@ -56,56 +59,55 @@ static bool fail(build_state *b, const char *rel, const char *fmt, const char *a
     return false;
 }
 
-static bool read_whole(const char *path, unsigned char **data, size_t *size)
+/* One file of the folder, read from the descriptor that opened it: opened beneath the folder with
+   no link followed in any part of its name (file_open_beneath), then checked by fstat on that
+   descriptor. So a file swapped for a link after walk's lstat is refused, not followed (no window
+   between a check and the open), and a device or FIFO is never read. */
+static bool add_file(build_state *b, const char *rel)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return false;
-    size_t cap = 4096, len = 0;
-    unsigned char *buf = malloc(cap);
-    /* One byte more than the file: a NUL after it, so that a model's text is a string. */
-    while (buf) {
-        len += fread(buf + len, 1, cap - 1 - len, f);
-        if (len < cap - 1) break;
-        unsigned char *grown = realloc(buf, cap * 2);
-        if (!grown) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = grown;
-        cap *= 2;
+    int fd = file_open_beneath(b->root_fd, rel);
+    if (fd < 0) {
+        if (errno == ELOOP || errno == EXDEV) return fail(b, rel, "%s", "a symbolic link; a pack holds only plain files and folders");
+        return fail(b, rel, "cannot read: %s", strerror(errno));
     }
-    bool ok = buf && !ferror(f);
-    fclose(f);
-    if (!ok) {
-        free(buf);
-        return false;
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        close(fd);
+        return fail(b, rel, "cannot read: %s", strerror(errno));
     }
-    buf[len] = 0;
-    *data = buf;
-    *size = len;
-    return true;
-}
-
-static bool add_file(build_state *b, const char *path, const char *rel, const struct stat *st)
-{
-    if (b->out_exists && st->st_dev == b->out_dev && st->st_ino == b->out_ino) {
+    if (b->out_exists && st.st_dev == b->out_dev && st.st_ino == b->out_ino) {
+        close(fd);
         b->skipped++;
         return true; /* the zip being made, from an earlier build */
     }
-    if (b->total + (uint64_t)st->st_size > b->cap_bytes)
-        return fail(b, rel, "with this file the pack holds more than %s; a pack reader refuses that (--max-unpacked SIZE raises the cap)",
-                    b->cap_bytes == PACK_MAX_UNPACKED_DEFAULT ? "1 GiB" : "--max-unpacked");
-    if (b->count >= PACK_MAX_ENTRIES) return fail(b, rel, "%s", "the pack has too many files for a pack reader");
+    const char *cap_name = b->cap_bytes == PACK_MAX_UNPACKED_DEFAULT ? "1 GiB" : "--max-unpacked";
+    if (b->count >= PACK_MAX_ENTRIES) {
+        close(fd);
+        return fail(b, rel, "%s", "the pack has too many files for a pack reader");
+    }
     if (b->count == b->cap) {
         size_t cap = b->cap ? b->cap * 2 : 64;
         zip_member *grown = realloc(b->members, cap * sizeof *grown);
-        if (!grown) return fail(b, rel, "%s", "out of memory");
+        if (!grown) {
+            close(fd);
+            return fail(b, rel, "%s", "out of memory");
+        }
         b->members = grown;
         b->cap = cap;
     }
     zip_member *m = &b->members[b->count];
-    if (!read_whole(path, &m->data, &m->size)) return fail(b, rel, "cannot read: %s", strerror(errno ? errno : EIO));
+    file_read_status status;
+    /* total never passes cap_bytes: each file is read with what is left as its bound. */
+    m->data = file_read_fd(fd, b->cap_bytes - b->total, &m->size, &status);
+    int e = errno;
+    close(fd);
+    errno = e;
+    if (status == FILE_READ_NOT_REGULAR)
+        return fail(b, rel, "%s", "not a plain file (a device, FIFO or socket); a pack holds only plain files and folders");
+    if (status == FILE_READ_TOO_LARGE)
+        return fail(b, rel, "with this file the pack holds more than %s; a pack reader refuses that (--max-unpacked SIZE raises the cap)",
+                    cap_name);
+    if (status != FILE_READ_OK) return fail(b, rel, "cannot read: %s", file_read_status_text(status));
     m->name = strdup(rel);
     if (!m->name) {
         free(m->data);
@@ -153,10 +155,24 @@ static bool walk(build_state *b, const char *rel, int depth)
             ok = false;
         } else if (S_ISLNK(st.st_mode)) ok = fail(b, child, "%s", "a symbolic link; a pack holds only plain files and folders");
         else if (S_ISDIR(st.st_mode)) ok = walk(b, child, depth + 1);
-        else if (S_ISREG(st.st_mode)) ok = add_file(b, path, child, &st);
+        else if (S_ISREG(st.st_mode)) ok = add_file(b, child);
         else ok = fail(b, child, "%s", "not a plain file (a device, FIFO or socket); a pack holds only plain files and folders");
     }
     closedir(dir);
+    return ok;
+}
+
+/* The whole folder, its files opened beneath the folder's own descriptor. */
+static bool walk_root(build_state *b)
+{
+    b->root_fd = open(b->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (b->root_fd < 0) {
+        error_set(b->err, SMALTI_ERR_IO, b->root, 0, "cannot read the folder: %s", strerror(errno));
+        return false;
+    }
+    bool ok = walk(b, "", 0);
+    close(b->root_fd);
+    b->root_fd = -1;
     return ok;
 }
 
@@ -250,7 +266,8 @@ static void free_members(build_state *b) { zip_members_free(b->members, b->count
 bool pack_folder_members(const char *dir, uint64_t cap_bytes, zip_member **members, size_t *count, smalti_error *err)
 {
     build_state b = {.root = dir, .cap_bytes = cap_bytes ? cap_bytes : PACK_MAX_UNPACKED_DEFAULT, .err = err};
-    if (!walk(&b, "", 0)) {
+    bool ok = walk_root(&b);
+    if (!ok) {
         free_members(&b);
         return false;
     }
@@ -262,7 +279,7 @@ bool pack_folder_members(const char *dir, uint64_t cap_bytes, zip_member **membe
 
 bool pack_members_usable(const pack *p, const char *root, zip_member *members, size_t count, smalti_error *err)
 {
-    build_state b = {.root = root, .members = members, .count = count, .err = err};
+    build_state b = {.root = root, .root_fd = -1, .members = members, .count = count, .err = err};
     return manifest_files_kept(&b, p) && models_load(&b, p);
 }
 
@@ -331,7 +348,7 @@ int cmd_pack_build(int argc, char **argv)
     unsigned char *zip = NULL;
     size_t zip_size = 0;
     rc = EXIT_OK;
-    if (!walk(&b, "", 0) || (zip_members_sort(b.members, b.count), !manifest_files_kept(&b, p)) || !models_load(&b, p) ||
+    if (!walk_root(&b) || (zip_members_sort(b.members, b.count), !manifest_files_kept(&b, p)) || !models_load(&b, p) ||
         !pack_zip_build(b.members, b.count, dos_time, dos_date, output, &zip, &zip_size, &err))
         rc = exit_code_for(err.status);
     else rc = write_zip(output, zip, zip_size, &err);

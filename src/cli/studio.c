@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "../core/file_read.h"
 #include "../core/resource.h"
 #include "../nodes/settings.h"
 #include "cli.h"
@@ -65,22 +66,17 @@ void studio_event_release(studio *s, studio_event *e)
     }
 }
 
+/* The model's text for the page. Read from the descriptor that opened it, a regular file only and
+   at most STUDIO_MAX_SOURCE bytes: the file is edited while studio runs, and whatever replaces it
+   (a FIFO, a link to /dev/zero) must not hang or swell the server. */
+#define STUDIO_MAX_SOURCE (64u << 20)
 char *studio_read_model(const studio *s, size_t *len)
 {
-    FILE *f = fopen(s->model_path, "rb");
-    if (!f) return NULL;
-    char *text = NULL;
-    size_t n = 0;
-    FILE *out = open_memstream(&text, &n);
-    char buf[8192];
-    size_t got;
-    while (out && (got = fread(buf, 1, sizeof buf, f)) > 0) fwrite(buf, 1, got, out);
-    fclose(f);
-    if (!out || fclose(out) != 0) {
-        free(text);
-        return NULL;
-    }
-    *len = n;
+    int fd = file_open_named(s->model_path);
+    if (fd < 0) return NULL;
+    file_read_status status;
+    char *text = (char *)file_read_fd(fd, STUDIO_MAX_SOURCE, len, &status);
+    close(fd);
     return text;
 }
 

@@ -5,14 +5,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "../core/diag.h"
+#include "../core/file_read.h"
 #include "viewer_assets.h"
 
-/* The model's text, kept in the trace so that the viewer can show its lines. */
+/* The model's text, kept in the trace so that the viewer can show its lines. A regular file only,
+   read from the descriptor that checked it: a model swapped for a FIFO since it was loaded must not
+   leave the run waiting for a writer. */
 static char *read_source(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
+    int fd = file_open_named(path);
+    struct stat st;
+    FILE *f = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? fdopen(fd, "rb") : NULL;
+    if (!f) {
+        if (fd >= 0) close(fd);
+        return NULL;
+    }
     size_t cap = 1 << 14, n = 0;
     char *text = malloc(cap);
     while (text) {

@@ -1,11 +1,13 @@
 /* resource.c — resolve resource names to files under the resource roots, refusing names that climb out. */
 #include "resource.h"
+#include "file_read.h"
 #include "mem.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* A name escapes when it is absolute or has a ".." component. */
 static bool escapes(const char *name)
@@ -116,41 +118,25 @@ int input_file_error(const char *path)
     return e;
 }
 
+/* Read from the descriptor that opened the file, a regular file only: a resource swapped for a
+   device or FIFO after resource_find looked (/dev/zero, a pipe with no writer) is refused, not read
+   without end. */
 unsigned char *resource_read_file(diag *d, int line, const char *path, const char *what, long max_bytes, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    struct stat st;
-    int e = !f ? errno : fstat(fileno(f), &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
-    if (e) {
-        if (f) fclose(f);
-        diag_error(d, SMALTI_ERR_MODEL, line, "%s: cannot open the %s: %s", path, what, strerror(e));
+    int fd = file_open_named(path);
+    if (fd < 0) {
+        diag_error(d, SMALTI_ERR_MODEL, line, "%s: cannot open the %s: %s", path, what, strerror(errno));
         return NULL;
     }
-    size_t cap = 1 << 16, n = 0;
-    unsigned char *buf = mem_malloc(cap);
-    bool too_large = false;
-    while (buf) {
-        if (n == cap) {
-            if ((long)cap > max_bytes) { too_large = true; break; }
-            unsigned char *bigger = mem_realloc(buf, cap * 2);
-            if (!bigger) { mem_free(buf); buf = NULL; break; }
-            buf = bigger;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) break;
-    }
-    bool failed = ferror(f) != 0;
-    fclose(f);
-    too_large = too_large || (long)n > max_bytes;
-    if (!buf) diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory");
-    else if (failed) diag_error(d, SMALTI_ERR_MODEL, line, "%s: cannot read the %s", path, what);
-    else if (too_large) diag_error(d, SMALTI_ERR_MODEL, line, "%s: a %s larger than %ld bytes is absurd", path, what, max_bytes);
-    if (!buf || failed || too_large) {
-        mem_free(buf);
-        return NULL;
-    }
-    *len = n;
+    file_read_status status;
+    unsigned char *buf = file_read_fd(fd, max_bytes > 0 ? (size_t)max_bytes : 0, len, &status);
+    int e = errno;
+    close(fd);
+    errno = e;
+    if (status == FILE_READ_NO_MEMORY) diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory");
+    else if (status == FILE_READ_TOO_LARGE)
+        diag_error(d, SMALTI_ERR_MODEL, line, "%s: a %s larger than %ld bytes is absurd", path, what, max_bytes);
+    else if (status == FILE_READ_DIRECTORY) diag_error(d, SMALTI_ERR_MODEL, line, "%s: cannot open the %s: %s", path, what, strerror(EISDIR));
+    else if (status != FILE_READ_OK) diag_error(d, SMALTI_ERR_MODEL, line, "%s: cannot read the %s: %s", path, what, file_read_status_text(status));
     return buf;
 }

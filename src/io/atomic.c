@@ -3,23 +3,30 @@
    regular file is never renamed over: "-" is standard output, and an existing
    character device or FIFO (/dev/null, a pipe) is written directly, as a
    rename would replace it with a plain file; a folder, block device or socket
-   is refused. A symbolic link is followed and kept (/dev/stdout is one): the
-   file it leads to is the one replaced. The temp_hook hears of each temporary
-   name before its file is made and after it is renamed or removed. */
+   is refused. A symbolic link at the output path is never followed to a file:
+   in a shared sticky folder (/tmp) anyone may plant one, and following it would
+   overwrite whatever file it leads to. Only a link whose final target is a
+   character device or FIFO (/dev/stdout onto a terminal or a pipe, a link to
+   /dev/null) is written through, and that is checked on the opened descriptor
+   (fstat), so a swap after the check cannot turn it into a file; a link to
+   anything else is refused ("-" writes to standard output). Writing over an
+   existing regular file keeps its permission bits. The temp_hook hears of each
+   temporary name before its file is made and after it is renamed or removed. */
 #include "output.h"
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "../core/diag.h"
 
-/* A target that exists and is not a regular file: open it for writing as it
-   is, or refuse it. */
+/* A target that exists and is not a regular file (st: what lstat saw): open it for writing as
+   it is, or refuse it. Opened without O_CREAT or O_TRUNC, and its type checked again on the
+   descriptor, so whatever replaced it since lstat is at most opened, never changed. */
 static bool open_special(atomic_file *af, const struct stat *st, smalti_error *err)
 {
+    const bool link = S_ISLNK(st->st_mode);
     const char *refused = S_ISDIR(st->st_mode)   ? "is a directory"
                           : S_ISBLK(st->st_mode) ? "is a block device; smalti writes files, character devices and FIFOs"
                           : S_ISSOCK(st->st_mode) ? "is a socket; smalti writes files, character devices and FIFOs"
@@ -28,8 +35,23 @@ static bool open_special(atomic_file *af, const struct stat *st, smalti_error *e
         error_set(err, SMALTI_ERR_IO, af->path, 0, "%s", refused);
         return false;
     }
-    af->f = fopen(af->path, "wb");
-    if (!af->f) {
+    static const char link_refused[] = "is a symbolic link; smalti follows a link only to a character "
+                                       "device or FIFO, never to a file (standard output is -o -)";
+    int fd = open(af->path, O_WRONLY | O_CLOEXEC | (link ? 0 : O_NOFOLLOW));
+    if (fd < 0) {
+        /* A dangling link, or one to a folder or an unwritable file: refused as a link. */
+        if (link && errno != EINTR) error_set(err, SMALTI_ERR_IO, af->path, 0, "%s", link_refused);
+        else error_set(err, SMALTI_ERR_IO, af->path, 0, "cannot write: %s", strerror(errno));
+        return false;
+    }
+    struct stat opened;
+    if (fstat(fd, &opened) != 0 || !(S_ISCHR(opened.st_mode) || S_ISFIFO(opened.st_mode))) {
+        close(fd);
+        error_set(err, SMALTI_ERR_IO, af->path, 0, "%s", link ? link_refused : "changed while being opened; refused");
+        return false;
+    }
+    if (!(af->f = fdopen(fd, "wb"))) {
+        close(fd);
         error_set(err, SMALTI_ERR_IO, af->path, 0, "cannot write: %s", strerror(errno));
         return false;
     }
@@ -94,16 +116,22 @@ bool atomic_open(atomic_file *af, const char *path, const temp_hook *temps, smal
         return true;
     }
     struct stat st;
-    char resolved[PATH_MAX];
-    const char *target = path;
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && realpath(path, resolved)) target = resolved;
-    if (stat(target, &st) == 0 && !S_ISREG(st.st_mode)) return open_special(af, &st, err);
-    if (snprintf(af->target, sizeof af->target, "%s", target) >= (int)sizeof af->target) {
+    const bool exists = lstat(path, &st) == 0;
+    if (exists && !S_ISREG(st.st_mode)) return open_special(af, &st, err);
+    if (snprintf(af->target, sizeof af->target, "%s", path) >= (int)sizeof af->target) {
         error_set(err, SMALTI_ERR_IO, path, 0, "output path is too long");
         return false;
     }
     af->temps = temps;
-    return open_temp(af, target, err);
+    if (!open_temp(af, path, err)) return false;
+    /* The new file takes the old one's permission bits (a 0600 file stays private); the rename
+       replaces whatever is at the path then, and never follows a link. */
+    if (exists && fchmod(fileno(af->f), st.st_mode & 0777) != 0) {
+        error_set(err, SMALTI_ERR_IO, path, 0, "cannot write: %s", strerror(errno));
+        atomic_abort(af);
+        return false;
+    }
+    return true;
 }
 
 /* Close the file, or only flush standard output, which stays open. */

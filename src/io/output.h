@@ -47,14 +47,15 @@ typedef struct temp_hook {
    over: "-" is standard output (flushed, not closed), and an existing character
    device or FIFO is opened as it is; a folder, block device or socket is refused
    ("PATH: is a directory"). Such outputs cannot be all-or-nothing. A symbolic
-   link stays: the file it leads to is replaced. The temporary file (NAME.tmpPID)
+   link at the path is never followed to a file: only one that ends at a character device or
+   FIFO is written through; any other is refused. A replaced file keeps its mode. The temporary file (NAME.tmpPID)
    is always made afresh, never opened through a file or link already at its
    name: such a name is passed over for NAME.tmpPID.1 and so on. */
 typedef struct atomic_file {
     FILE *f;
     char tmp[4096];    /* "" when writing directly to the target */
     char path[4096];   /* as given, for messages */
-    char target[4096]; /* what tmp is renamed to: path, its links resolved */
+    char target[4096]; /* what tmp is renamed to: the path itself, never what a link there leads to */
     const temp_hook *temps;
 } atomic_file;
 bool atomic_open(atomic_file *af, const char *path, const temp_hook *temps, smalti_error *err);

@@ -1,12 +1,15 @@
 /* pack.c — opening a pack (a folder, or a .zip inflated into memory through libzip) and reading its entries safely. */
 #include "pack.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "../core/diag.h"
+#include "../core/file_read.h"
 #include "ziplib.h"
 
 typedef struct pack_entry {
@@ -18,6 +21,7 @@ typedef struct pack_entry {
 struct pack {
     char *path;          /* as given, without a trailing '/' */
     char *real_root;     /* a folder's real path */
+    int root_fd;         /* a folder, open: its files are opened beneath it, following no link; -1 for a zip */
     bool zip;
     pack_entry *entries; /* a zip's files, sorted by name */
     size_t entry_count;
@@ -225,47 +229,31 @@ static bool inside_root(const pack *p, const char *real)
     return strncmp(real, p->real_root, n) == 0 && (real[n] == '/' || real[n] == 0 || p->real_root[n - 1] == '/');
 }
 
+/* A file of a folder pack, opened beneath the folder with no symbolic link followed in any part
+   of its name, and read from that descriptor (regular files only, at most the pack's cap): the
+   name is resolved once, by the open, so nothing can be swapped in between a check and the read. */
 static unsigned char *folder_read(const pack *p, const char *name, size_t *size, smalti_error *err)
 {
-    char path[PATH_MAX + 64], label[PATH_MAX + 64];
+    char label[PATH_MAX + 64];
     pack_entry_label(p, name, label, sizeof label);
-    snprintf(path, sizeof path, "%s/%s", p->path, name);
-    char *real = realpath(path, NULL);
-    if (!real) {
-        error_set(err, errno == ENOENT ? SMALTI_ERR_MODEL : SMALTI_ERR_IO, label, 0, "cannot open: %s", strerror(errno));
+    int fd = file_open_beneath(p->root_fd, name);
+    if (fd < 0) {
+        if (errno == ELOOP || errno == EXDEV)
+            error_set(err, SMALTI_ERR_MODEL, label, 0, "a symbolic link; a pack folder is read without following links, refused");
+        else error_set(err, errno == ENOENT ? SMALTI_ERR_MODEL : SMALTI_ERR_IO, label, 0, "cannot open: %s", strerror(errno));
         return NULL;
     }
-    bool inside = inside_root(p, real);
-    if (!inside) {
-        error_set(err, SMALTI_ERR_MODEL, label, 0, "leads out of the pack through a symbolic link (to %s); refused", real);
-        free(real);
-        return NULL;
-    }
-    free(real);
-    FILE *f = fopen(path, "rb");
-    struct stat st;
-    if (!f || fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        error_set(err, SMALTI_ERR_IO, label, 0, "cannot read: %s", f ? "not a file" : strerror(errno));
-        if (f) fclose(f);
-        return NULL;
-    }
-    if ((uint64_t)st.st_size > p->max_unpacked) {
-        fclose(f);
+    file_read_status status;
+    unsigned char *data = file_read_fd(fd, p->max_unpacked, size, &status);
+    int e = errno;
+    close(fd);
+    errno = e;
+    if (status == FILE_READ_TOO_LARGE)
         error_set(err, SMALTI_ERR_MODEL, label, 0, "the file is larger than the pack's cap of %llu bytes (--max-unpacked SIZE)",
                   (unsigned long long)p->max_unpacked);
-        return NULL;
-    }
-    unsigned char *data = malloc((size_t)st.st_size + 1);
-    size_t n = data ? fread(data, 1, (size_t)st.st_size, f) : 0;
-    bool failed = !data || ferror(f);
-    fclose(f);
-    if (failed) {
-        free(data);
-        error_set(err, data ? SMALTI_ERR_IO : SMALTI_ERR_RUNTIME, label, 0, data ? "cannot read" : "out of memory");
-        return NULL;
-    }
-    data[n] = 0;
-    *size = n;
+    else if (status != FILE_READ_OK)
+        error_set(err, status == FILE_READ_NO_MEMORY ? SMALTI_ERR_RUNTIME : SMALTI_ERR_IO, label, 0, "cannot read: %s",
+                  file_read_status_text(status));
     return data;
 }
 
@@ -365,9 +353,11 @@ pack *pack_open(const char *path, const pack_options *opt, smalti_error *err)
     while (n > 1 && p->path[n - 1] == '/') p->path[--n] = 0;
     p->max_unpacked = opt && opt->max_unpacked ? opt->max_unpacked : PACK_MAX_UNPACKED_DEFAULT;
     bool ok;
+    p->root_fd = -1;
     if (is_dir(p->path)) {
         p->real_root = realpath(p->path, NULL);
-        ok = p->real_root != NULL;
+        p->root_fd = open(p->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        ok = p->real_root != NULL && p->root_fd >= 0;
         if (!ok) error_set(err, SMALTI_ERR_IO, path, 0, "cannot open the pack: %s", strerror(errno));
     } else {
         struct stat st;
@@ -400,6 +390,7 @@ void pack_close(pack *p)
     free(p->entries);
     pack_manifest_free(p->manifest);
     free(p->real_root);
+    if (p->root_fd >= 0) close(p->root_fd);
     free(p->path);
     free(p);
 }

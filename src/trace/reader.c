@@ -4,12 +4,15 @@
 #include "trace.h"
 #include "format.h"
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 #include "../core/diag.h"
-#include "../core/resource.h"
+#include "../core/file_read.h"
 
 typedef struct entry {
     int kind;
@@ -281,35 +284,37 @@ trace_reader *trace_read_memory(const uint8_t *data, size_t len, const char *nam
     return open_bytes(r, err);
 }
 
+/* The file is opened once and everything is asked of that descriptor: a regular file only (a
+   device such as /dev/zero or a FIFO would be read without end), and its first bytes must be a
+   trace's magic before the rest is read, so that any other file is refused at once. */
 trace_reader *trace_read_file(const char *path, smalti_error *err)
 {
-    if (input_file_error(path) == EISDIR) {
-        error_set(err, SMALTI_ERR_IO, path, 0, "is a directory, not a trace");
-        return NULL;
-    }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    int fd = file_open_named(path);
+    if (fd < 0) {
         error_set(err, SMALTI_ERR_IO, path, 0, "cannot open the trace: %s", strerror(errno));
         return NULL;
     }
-    trace_reader *r = calloc(1, sizeof *r);
-    size_t cap = 1 << 16;
-    if (r) r->data = malloc(cap);
-    while (r && r->data) {
-        if (r->len == cap) {
-            uint8_t *bigger = realloc(r->data, cap * 2);
-            if (!bigger) break;
-            r->data = bigger;
-            cap *= 2;
-        }
-        size_t got = fread(r->data + r->len, 1, cap - r->len, f);
-        r->len += got;
-        if (got == 0) break;
+    struct stat st;
+    uint8_t magic[TRACE_MAGIC_LEN];
+    const char *refused = fstat(fd, &st) != 0           ? strerror(errno)
+                          : S_ISDIR(st.st_mode)          ? "is a directory, not a trace"
+                          : !S_ISREG(st.st_mode)         ? "not a trace: not a regular file (a device, FIFO or socket)"
+                          : pread(fd, magic, sizeof magic, 0) != (ssize_t)sizeof magic ? "not a valid trace: no trace header"
+                          : memcmp(magic, TRACE_OLD_MAGIC, TRACE_MAGIC_LEN) == 0
+                              ? "a trace recorded by tessera (smalti's old name); record it again"
+                          : memcmp(magic, TRACE_MAGIC, TRACE_MAGIC_LEN) != 0 ? "not a valid trace: no trace header"
+                                                                             : NULL;
+    trace_reader *r = NULL;
+    smalti_status code = SMALTI_ERR_IO;
+    if (!refused && !(r = calloc(1, sizeof *r))) refused = "out of memory", code = SMALTI_ERR_RUNTIME;
+    file_read_status status;
+    if (!refused && !(r->data = file_read_fd(fd, SIZE_MAX - 1, &r->len, &status))) {
+        refused = file_read_status_text(status);
+        if (status == FILE_READ_NO_MEMORY) code = SMALTI_ERR_RUNTIME;
     }
-    bool read_error = ferror(f);
-    fclose(f);
-    if (!r || !r->data || read_error || r->len == cap) {
-        error_set(err, read_error ? SMALTI_ERR_IO : SMALTI_ERR_RUNTIME, path, 0, read_error ? "cannot read the trace" : "out of memory");
+    close(fd);
+    if (refused) {
+        error_set(err, code, path, 0, "%s", refused);
         if (r) free(r->data);
         free(r);
         return NULL;

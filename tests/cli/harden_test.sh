@@ -149,4 +149,28 @@ for size in $(seq 2 64); do
 done
 [ "$crashes" = 0 ] && [ ! -e "$dir/overlap.png" ] && ok || bad "a negative overlap: $crashes of 63 sizes not refused at load"
 
+# view reads the header of its file before the rest, from the descriptor that opened it, and only a regular
+# file (issue 33, item 15: `view /dev/zero` grew to 2 GB): a device, a FIFO with no writer and a big file that
+# is not a trace are refused at once, and no page is written.
+expect 5 "/dev/zero: error: not a trace: not a regular file" guard 300 "$T" view /dev/zero -o "$dir/zero.html"
+mkfifo "$dir/pipe.trace"
+expect 5 "pipe.trace: error: not a trace: not a regular file" guard 300 "$T" view "$dir/pipe.trace" -o "$dir/pipe.html"
+truncate -s 300M "$dir/big.trace"   # sparse: no disk used
+expect 5 "big.trace: error: not a valid trace: no trace header" "$T" view "$dir/big.trace" -o "$dir/big.html"
+rm -f "$dir/big.trace"
+[ ! -e "$dir/zero.html" ] && [ ! -e "$dir/pipe.html" ] && [ ! -e "$dir/big.html" ] && ok || bad "a refused view wrote a page"
+
+# Two outputs given one file are refused before the run (issue 33, item 11: both were written, one replacing
+# the other, exit 0): the same name, the same name after "./" and doubled slashes, and two names of one existing
+# file (a hard link); nothing is written. Two recordings into /dev/null stay allowed.
+M=models/maze.xml
+expect 2 "smalti: --gif $dir/f.gif and --trace $dir/f.gif name one file" "$T" run "$M" --size 9 -q --gif "$dir/f.gif" --trace "$dir/f.gif"
+expect 2 "smalti: -o $dir/x.png and --trace $dir/./x.png name one file" "$T" run "$M" --size 9 -q -o "$dir/x.png" --trace "$dir/./x.png"
+expect 2 "smalti: -o $dir//y.png and --trace $dir/y.png name one file" "$T" run "$M" --size 9 -q -o "$dir//y.png" --trace "$dir/y.png"
+[ ! -e "$dir/f.gif" ] && [ ! -e "$dir/x.png" ] && [ ! -e "$dir/y.png" ] && ok || bad "refused outputs were written"
+echo old > "$dir/h1.txt" && ln "$dir/h1.txt" "$dir/h2.txt"
+expect 2 "smalti: -o $dir/h1.txt and --trace $dir/h2.txt name one file" "$T" run "$M" --size 9 -q -o "$dir/h1.txt" --trace "$dir/h2.txt"
+[ "$(cat "$dir/h1.txt")" = old ] && ok || bad "a refused run wrote its hard-linked outputs"
+expect 0 "" "$T" run "$M" --size 9 -q -o /dev/null --gif /dev/null --trace /dev/null
+
 finish harden

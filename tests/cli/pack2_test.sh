@@ -113,6 +113,18 @@ cp -r "$P" "$dir/link_dir" && ln -s /etc "$dir/link_dir/etc"
 refused link_dir 3 'link_dir/etc: error: a symbolic link'
 cp -r "$P" "$dir/fifo" && mkfifo "$dir/fifo/pipe"
 refused fifo 3 'fifo/pipe: error: not a plain file'
+# (issue 33, item 2) a link to /dev/zero is refused, not read without end; files are opened beneath
+# the folder with no link followed (pack3_test.sh has the rest).
+cp -r "$P" "$dir/zero" && ln -s /dev/zero "$dir/zero/zero.png"
+refused zero 3 'zero/zero.png: error: a symbolic link'
+# Reading a folder pack follows no link either, even one that stays inside it: the model is refused
+# by name, and a link to a FIFO does not leave the run waiting for a writer.
+cp -r "$P" "$dir/run_link" && mv "$dir/run_link/models/islands.xml" "$dir/run_link/real.xml" &&
+    ln -s ../real.xml "$dir/run_link/models/islands.xml"
+expect 3 'run_link/models/islands.xml: error: a symbolic link; a pack folder is read without following links' \
+    "$T" run "$dir/run_link" islands -q
+cp -r "$P" "$dir/run_fifo" && rm "$dir/run_fifo/models/islands.xml" && mkfifo "$dir/run_fifo/models/islands.xml"
+expect 5 'run_fifo/models/islands.xml: error: cannot read: not a regular file' guard 300 "$T" run "$dir/run_fifo" islands -q
 cp -r "$P" "$dir/backslash" && echo x > "$dir/backslash/a\\b.xml"
 refused backslash 3 'backslash/a\\b.xml: error: the name has a backslash'
 cp -r "$P" "$dir/badxml" && echo '<pack name="x"' > "$dir/badxml/pack.xml"

@@ -1,4 +1,5 @@
-/* test_atomic.c — atomic writes never write through a file or symbolic link already at their temporary name. */
+/* test_atomic.c — atomic writes never write through a file or symbolic link already at their temporary name
+   or at the output path, and keep the mode of the file they replace. */
 #include "unit.h"
 #include "../../src/io/output.h"
 #include <stdio.h>
@@ -111,11 +112,73 @@ static void a_file_left_at_the_temporary_name_is_not_overwritten(void **state)
     remove_folder();
 }
 
+static void a_link_at_the_output_path_is_refused_and_not_followed(void **state)
+{
+    (void)state;
+    make_folder();
+    char victim[128], out[128];
+    in_folder(victim, sizeof victim, "victim.txt");
+    in_folder(out, sizeof out, "out.txt");
+    write_text(victim, "victim\n");
+    assert_int_equal(symlink(victim, out), 0);
+    atomic_file af;
+    smalti_error err;
+    assert_false(atomic_open(&af, out, NULL, &err));
+    assert_non_null(strstr(err.message, "symbolic link"));
+    assert_true(holds(victim, "victim\n"));
+    struct stat st;
+    assert_int_equal(lstat(out, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    remove_folder();
+}
+
+static void a_link_to_a_character_device_is_written_through(void **state)
+{
+    (void)state;
+    make_folder();
+    char out[128];
+    in_folder(out, sizeof out, "out.txt");
+    assert_int_equal(symlink("/dev/null", out), 0);
+    atomic_file af;
+    smalti_error err;
+    assert_true(atomic_open(&af, out, NULL, &err));
+    assert_int_equal(af.tmp[0], 0); /* written directly, never renamed over the link */
+    fputs("output\n", af.f);
+    assert_true(atomic_commit(&af, &err));
+    struct stat st;
+    assert_int_equal(lstat(out, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    remove_folder();
+}
+
+static void a_replaced_file_keeps_its_mode(void **state)
+{
+    (void)state;
+    make_folder();
+    char out[128];
+    in_folder(out, sizeof out, "out.txt");
+    write_text(out, "old\n");
+    assert_int_equal(chmod(out, 0640), 0);
+    atomic_file af;
+    smalti_error err;
+    assert_true(atomic_open(&af, out, NULL, &err));
+    fputs("output\n", af.f);
+    assert_true(atomic_commit(&af, &err));
+    struct stat st;
+    assert_int_equal(stat(out, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0640);
+    assert_true(holds(out, "output\n"));
+    remove_folder();
+}
+
 int run_atomic_tests(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_link_planted_at_the_temporary_name_is_not_followed),
         cmocka_unit_test(a_file_left_at_the_temporary_name_is_not_overwritten),
+        cmocka_unit_test(a_link_at_the_output_path_is_refused_and_not_followed),
+        cmocka_unit_test(a_link_to_a_character_device_is_written_through),
+        cmocka_unit_test(a_replaced_file_keeps_its_mode),
     };
     return cmocka_run_group_tests_name("atomic", tests, NULL, NULL);
 }

@@ -56,6 +56,7 @@ int run_settings_tests(void);
 int run_pack_tests(void);
 int run_lint_tests(void);
 int run_atomic_tests(void);
+int run_file_read_tests(void);
 int run_lastnode_tests(void);
 int run_markov_loop_tests(void);
 int run_once_tests(void);
