@@ -19,7 +19,7 @@ $(BUILD)/.fuzz-deps: tests/fuzz/fuzz.mk
 .PHONY: fuzz fuzz-ci fuzz-build fuzz-corpus fuzz-replay
 
 # Built by the recursive make below, with BUILD=build/fuzz, CC=clang and FUZZ_CFLAGS.
-$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_COMMON) $(FUZZ_HEADERS) $(BUILD)/libsmalti.a
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_mutate.c $(FUZZ_COMMON) $(FUZZ_HEADERS) $(BUILD)/libsmalti.a
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -fsanitize=fuzzer -o $@ $(filter %.c,$^) $(BUILD)/libsmalti.a $(LDLIBS)
 
 # The same targets with a plain main that runs files once (built with BUILD=build/asan by fuzz-replay).
