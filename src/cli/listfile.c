@@ -26,8 +26,13 @@ int read_list_file(const char *path, const char *what, xmlDoc **doc)
         fprintf(stderr, "%s: error: out of memory\n", path);
         return EXIT_RUNTIME;
     }
-    *doc = xmlCtxtReadFile(ctx, path, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING);
+    const char *why;
+    *doc = xml_ctxt_read_named(ctx, path, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING, &why);
     xmlFreeParserCtxt(ctx);
+    if (why) {
+        fprintf(stderr, "%s: error: cannot read the %s: %s\n", path, what, why);
+        return EXIT_IO;
+    }
     if (*doc && !fe.set) return EXIT_OK;
     xmlFreeDoc(*doc);
     *doc = NULL;

@@ -14,6 +14,16 @@ int file_open_beneath(int root_fd, const char *rel);
 /* Its fallback, without openat2 (its own name so that tests reach it on any kernel). */
 int file_open_part_by_part(int root_fd, const char *rel);
 
+/* Open `rel` for reading beneath the folder open as root_fd, following symbolic links as long as
+   they stay beneath it (a resource folder may link inside itself): openat2 with RESOLVE_BENEATH
+   where the kernel has it, else open and then check where the opened descriptor leads (through
+   /proc/self/fd; refused when that cannot be known). Nothing is checked by name before the open,
+   so nothing can be swapped in between. Non-blocking, as above. -1 with errno EXDEV when it
+   leads out of the folder. */
+int file_open_within(int root_fd, const char *rel);
+/* Its fallback, without openat2 (for tests on any kernel). */
+int file_open_within_checked(int root_fd, const char *rel);
+
 /* Open the file named by path (links followed: a name the user gave) for reading, non-blocking. */
 int file_open_named(const char *path);
 
@@ -31,6 +41,10 @@ typedef enum file_read_status {
    itself: at most max_bytes, in *len bytes plus a NUL after them (mem_free or free it).
    NULL with *status (and errno for FILE_READ_IO) set. */
 unsigned char *file_read_fd(int fd, size_t max_bytes, size_t *len, file_read_status *status);
+
+/* file_read_fd on the file named by path (links followed: a name the user gave), opened
+   non-blocking and closed here; FILE_READ_IO with errno when it cannot be opened. */
+unsigned char *file_read_named(const char *path, size_t max_bytes, size_t *len, file_read_status *status);
 
 /* A few words for a status, for messages ("not a regular file (a device, FIFO or socket)"). */
 const char *file_read_status_text(file_read_status status);

@@ -23,8 +23,6 @@
 
 /* Resource images are small; anything this large is a mistake or an attack. */
 #define IMAGE_MAX_PIXELS (1 << 24)
-/* A PNG of IMAGE_MAX_PIXELS pixels of noise is about 64 MiB; a file much larger is not one we want. */
-#define IMAGE_MAX_BYTES (128L << 20)
 
 static uint32_t get_u32be(const unsigned char *p)
 {
@@ -152,7 +150,7 @@ uint32_t *image_decode_argb(diag *d, int line, const char *path, const unsigned 
 uint32_t *image_load_argb(diag *d, int line, const char *path, int *width, int *height)
 {
     size_t len;
-    unsigned char *png = resource_read_file(d, line, path, "PNG image", IMAGE_MAX_BYTES, &len);
+    unsigned char *png = resource_read_file(NULL, d, line, path, "PNG image", IMAGE_MAX_BYTES, &len);
     if (!png) return NULL;
     uint32_t *argb = image_decode_argb(d, line, path, png, len, width, height);
     mem_free(png);

@@ -3,6 +3,7 @@
 #include "file_read.h"
 #include "mem.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,20 +111,62 @@ char *resource_find(const resources *res, diag *d, int line, const char *what, c
 
 int input_file_error(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return errno ? errno : ENOENT;
+    /* Non-blocking: a FIFO with no writer must not hold the caller here (the read refuses it). */
+    int fd = file_open_named(path);
+    if (fd < 0) return errno ? errno : ENOENT;
     struct stat st;
-    int e = fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode) ? EISDIR : 0;
-    fclose(f);
+    int e = fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) ? EISDIR : 0;
+    close(fd);
     return e;
 }
 
-/* Read from the descriptor that opened the file, a regular file only: a resource swapped for a
-   device or FIFO after resource_find looked (/dev/zero, a pipe with no writer) is refused, not read
-   without end. */
-unsigned char *resource_read_file(diag *d, int line, const char *path, const char *what, long max_bytes, size_t *len)
+/* The root of res that path (as resource_find built it) lies under, and the rest of path after it. */
+static const char *root_of(const resources *res, const char *path, const char **rel)
 {
-    int fd = file_open_named(path);
+    static const char *const fallback[] = {"resources"};
+    const char *const *roots = res && res->root_count > 0 ? res->roots : fallback;
+    int count = res && res->root_count > 0 ? res->root_count : 1;
+    for (int i = 0; i < count; i++) {
+        size_t n = strlen(roots[i]);
+        if (strncmp(path, roots[i], n) == 0 && path[n] == '/' && path[n + 1]) {
+            *rel = path + n + 1;
+            return roots[i];
+        }
+    }
+    return NULL;
+}
+
+/* Open the resource at path beneath its root, links allowed while they stay beneath it (the
+   one open; nothing checked by name before it). NULL res: path is a name the user gave. */
+static int open_resource(const resources *res, const char *path)
+{
+    const char *rel = NULL, *root = res && !res->allow_any_path ? root_of(res, path, &rel) : NULL;
+    if (!root) {
+        if (res && !res->allow_any_path) return errno = EXDEV, -1;
+        return file_open_named(path);
+    }
+    int root_fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (root_fd < 0) return -1;
+    int fd = file_open_within(root_fd, rel);
+    int e = errno;
+    close(root_fd);
+    errno = e;
+    return fd;
+}
+
+/* Read from the descriptor that opened the file, a regular file only: a resource swapped for a
+   device, FIFO or a link out of the root after resource_find looked (/dev/zero, a pipe with no
+   writer) is refused, not read without end. */
+unsigned char *resource_read_file(const resources *res, diag *d, int line, const char *path, const char *what, long max_bytes,
+                                  size_t *len)
+{
+    int fd = open_resource(res, path);
+    if (fd < 0 && errno == EXDEV) {
+        diag_error(d, SMALTI_ERR_MODEL, line,
+                   "%s: the %s leaves the resource folder through a symbolic link; pass --allow-any-path to allow it", path,
+                   what);
+        return NULL;
+    }
     if (fd < 0) {
         diag_error(d, SMALTI_ERR_MODEL, line, "%s: cannot open the %s: %s", path, what, strerror(errno));
         return NULL;

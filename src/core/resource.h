@@ -47,9 +47,19 @@ bool resource_inside_root(const char *root, const char *path, char *real, size_t
    for a directory (which fopen opens, to fail only at the first read, and libxml2 reports raw), else fopen's errno. */
 int input_file_error(const char *path);
 
-/* The whole file named by path, at most max_bytes, in *len bytes (free() it); NULL after a model error at `line`
-   that names the file as `what` ("PNG image"): it cannot be opened or read, is a directory, or is larger. */
-unsigned char *resource_read_file(diag *d, int line, const char *path, const char *what, long max_bytes, size_t *len);
+/* A PNG of 2^24 pixels of noise is about 64 MiB; a file much larger is not one we want. */
+#define IMAGE_MAX_BYTES (128L << 20)
+/* A full 256^3 model is 64 MiB of voxel records; anything past this is not a .vox file we want. */
+#define VOX_MAX_BYTES (80L << 20)
+/* A tileset or a list: far more than any real one, little enough to hold in memory. */
+#define RESOURCE_XML_MAX_BYTES (64L << 20)
+
+/* The whole file at path, at most max_bytes, in *len bytes (free() it); NULL after a model error at `line`
+   that names the file as `what` ("PNG image"): it cannot be opened or read, is not a regular file, or is larger.
+   With res, path is one resource_find built and is opened beneath its root in one step (file_open_within:
+   a link that leads out of the root is refused, unless --allow-any-path); NULL res: a name the user gave. */
+unsigned char *resource_read_file(const resources *res, diag *d, int line, const char *path, const char *what,
+                                  long max_bytes, size_t *len);
 
 /* Decode a PNG into 0xAARRGGBB pixels, row by row from the top (the
    reference's LoadBitmap order). NULL after a model error at `line`. */
@@ -67,11 +77,14 @@ int32_t *vox_load(diag *d, int line, const char *path, int *mx, int *my, int *mz
 /* The same from the bytes of a VOX file; `name` is used in messages. */
 int32_t *vox_decode(diag *d, int line, const char *name, const unsigned char *data, size_t size, int *mx, int *my, int *mz);
 
-/* The readers above, from the file at `path` through `rd` (NULL: the file system), as resource_find
-   found it (resource_read.c). */
-uint32_t *resource_load_image(const resource_reader *rd, diag *d, int line, const char *path, int *width, int *height);
-int32_t *resource_load_vox(const resource_reader *rd, diag *d, int line, const char *path, int *mx, int *my, int *mz);
-/* An XML resource (a tileset) parsed with libxml2's `options`; NULL when missing or not well formed,
-   and then *fe (if not NULL) holds libxml2's first error, if it gave one. */
-xmlDoc *resource_load_xml(const resource_reader *rd, const char *path, int options, xml_first_error *fe);
+/* The readers above, from the file at `path` as resource_find found it under res's roots: through
+   res->reader when there is one, else read once beneath its root (resource_read_file). NULL res:
+   the default root (resource_read.c). */
+uint32_t *resource_load_image(const resources *res, diag *d, int line, const char *path, int *width, int *height);
+int32_t *resource_load_vox(const resources *res, diag *d, int line, const char *path, int *mx, int *my, int *mz);
+/* An XML resource (a tileset) parsed from its bytes with libxml2's `options` (no path reaches
+   libxml2; path names the document in its messages); NULL after a model error at `line` when it
+   cannot be read, or when it is not well formed, and then *fe (if not NULL) holds libxml2's first
+   error, if it gave one, for the caller to report at the tileset's own line. */
+xmlDoc *resource_load_xml(const resources *res, diag *d, int line, const char *path, int options, xml_first_error *fe);
 #endif

@@ -1,51 +1,68 @@
-/* resource_read.c — the bytes of a resource file, from the file system or from a resource_reader, handed to its reader. */
+/* resource_read.c — the bytes of a resource file, from a resource_reader or read once beneath its root, handed to its decoder. */
 #include "resource.h"
+#include "mem.h"
 #include <libxml/parser.h>
 #include <limits.h>
 #include <stdlib.h>
 
-uint32_t *resource_load_image(const resource_reader *rd, diag *d, int line, const char *path, int *width, int *height)
+/* The bytes of the resource at path: from the reader (not to be freed: *owned false), or read
+   beneath its root (*owned true). NULL after a model error at line. */
+static const unsigned char *resource_bytes(const resources *res, diag *d, int line, const char *path, const char *what,
+                                           long max_bytes, size_t *size, bool *owned)
 {
-    if (!rd) return image_load_argb(d, line, path, width, height);
-    size_t size = 0;
-    const unsigned char *data = rd->read(rd->userdata, path, &size);
-    if (!data) {
-        diag_error(d, SMALTI_ERR_MODEL, line, "%s: not a readable PNG image", path);
-        return NULL;
+    const resources dflt = {0}; /* the default root, as resource_find uses it */
+    const resource_reader *rd = resource_reader_of(res);
+    *owned = false;
+    if (!rd) {
+        *owned = true;
+        return resource_read_file(res ? res : &dflt, d, line, path, what, max_bytes, size);
     }
-    return image_decode_argb(d, line, path, data, size, width, height);
+    const unsigned char *data = rd->read(rd->userdata, path, size);
+    if (!data) diag_error(d, SMALTI_ERR_MODEL, line, "%s: cannot open the %s", path, what);
+    return data;
 }
 
-int32_t *resource_load_vox(const resource_reader *rd, diag *d, int line, const char *path, int *mx, int *my, int *mz)
+uint32_t *resource_load_image(const resources *res, diag *d, int line, const char *path, int *width, int *height)
 {
-    if (!rd) return vox_load(d, line, path, mx, my, mz);
     size_t size = 0;
-    const unsigned char *data = rd->read(rd->userdata, path, &size);
-    if (!data) {
-        diag_error(d, SMALTI_ERR_MODEL, line, "%s: cannot open the VOX file", path);
-        return NULL;
-    }
-    return vox_decode(d, line, path, data, size, mx, my, mz);
+    bool owned;
+    const unsigned char *data = resource_bytes(res, d, line, path, "PNG image", IMAGE_MAX_BYTES, &size, &owned);
+    if (!data) return NULL;
+    uint32_t *argb = image_decode_argb(d, line, path, data, size, width, height);
+    if (owned) mem_free((void *)data);
+    return argb;
 }
 
-xmlDoc *resource_load_xml(const resource_reader *rd, const char *path, int options, xml_first_error *fe)
+int32_t *resource_load_vox(const resources *res, diag *d, int line, const char *path, int *mx, int *my, int *mz)
+{
+    size_t size = 0;
+    bool owned;
+    const unsigned char *data = resource_bytes(res, d, line, path, "VOX file", VOX_MAX_BYTES, &size, &owned);
+    if (!data) return NULL;
+    int32_t *vox = vox_decode(d, line, path, data, size, mx, my, mz);
+    if (owned) mem_free((void *)data);
+    return vox;
+}
+
+xmlDoc *resource_load_xml(const resources *res, diag *d, int line, const char *path, int options, xml_first_error *fe)
 {
     xml_first_error unused;
-    xmlParserCtxt *ctx = xml_parser_new(fe ? fe : &unused);
-    if (!ctx) return NULL;
+    if (!fe) fe = &unused;
+    fe->set = false;
+    size_t size = 0;
+    bool owned;
+    const unsigned char *data = resource_bytes(res, d, line, path, "tileset", RESOURCE_XML_MAX_BYTES, &size, &owned);
+    if (!data) return NULL;
     xmlDoc *doc = NULL;
-    if (!rd) {
-        doc = xmlCtxtReadFile(ctx, path, NULL, options);
-    } else {
-        size_t size = 0;
-        const unsigned char *data = rd->read(rd->userdata, path, &size);
-        if (data && size <= INT_MAX) doc = xmlCtxtReadMemory(ctx, (const char *)data, (int)size, path, NULL, options);
-    }
+    xmlParserCtxt *ctx = size <= INT_MAX ? xml_parser_new(fe) : NULL;
+    if (ctx) doc = xmlCtxtReadMemory(ctx, (const char *)data, (int)size, path, NULL, options);
+    else diag_error(d, SMALTI_ERR_RUNTIME, line, "out of memory");
     /* As for models: an error libxml2 recovered from (a namespace one) still fails the file. */
-    if (doc && ((xml_first_error *)ctx->_private)->set) {
+    if (doc && fe->set) {
         xmlFreeDoc(doc);
         doc = NULL;
     }
-    xmlFreeParserCtxt(ctx);
+    if (ctx) xmlFreeParserCtxt(ctx);
+    if (owned) mem_free((void *)data);
     return doc;
 }

@@ -280,9 +280,8 @@ static char *load_pattern_image(diag *d, const resources *res, int line, const c
     if (!path) return NULL;
     int w = 0, h = 0, depth = 1;
     /* Only equality of colours matters, so VOX palette indices (-1 for empty) serve as colours too. */
-    const resource_reader *rd = resource_reader_of(res);
-    uint32_t *colors = d2 ? resource_load_image(rd, d, line, path, &w, &h)
-                          : (uint32_t *)resource_load_vox(rd, d, line, path, &w, &h, &depth);
+    uint32_t *colors = d2 ? resource_load_image(res, d, line, path, &w, &h)
+                          : (uint32_t *)resource_load_vox(res, d, line, path, &w, &h, &depth);
     char *pattern = NULL;
     if (!colors) goto done;
     if (w > RULE_IMAGE_MAX_SIDE || h > RULE_IMAGE_MAX_SIDE || (long)w * h * depth > RULE_IMAGE_MAX_CELLS) {

@@ -7,8 +7,6 @@
 
 /* Coordinates in XYZI are bytes, so no model of the format is larger. */
 #define VOX_MAX_SIDE 256
-/* A full 256^3 model is 64 MiB of voxel records; anything past this is not a .vox file we want. */
-#define VOX_MAX_BYTES (80L << 20)
 
 static uint32_t read_u32(const unsigned char *p)
 {
@@ -27,7 +25,7 @@ static int32_t *vox_parse(diag *d, int line, const char *path, unsigned char *bu
 int32_t *vox_load(diag *d, int line, const char *path, int *mx, int *my, int *mz)
 {
     size_t len = 0;
-    unsigned char *buf = resource_read_file(d, line, path, "VOX file", VOX_MAX_BYTES, &len);
+    unsigned char *buf = resource_read_file(NULL, d, line, path, "VOX file", VOX_MAX_BYTES, &len);
     if (!buf) return NULL;
     return vox_parse(d, line, path, buf, (long)len, mx, my, mz);
 }

@@ -1,5 +1,7 @@
 /* xmlutil.c — typed attribute access on libxml2 elements, parsed as .NET's converters do. */
 #include "xmlutil.h"
+#include "file_read.h"
+#include "mem.h"
 #include "suggest.h"
 #include <ctype.h>
 #include <errno.h>
@@ -179,6 +181,21 @@ xmlNode *xml_next(const xmlNode *el)
 }
 
 /* The parse of a file (data NULL) or of memory, keeping the first error's line and words. */
+xmlDoc *xml_ctxt_read_named(xmlParserCtxt *ctx, const char *path, int options, const char **why)
+{
+    size_t len = 0;
+    file_read_status status;
+    unsigned char *data = file_read_named(path, XML_FILE_MAX_BYTES, &len, &status);
+    *why = NULL;
+    if (!data) {
+        *why = file_read_status_text(status);
+        return NULL;
+    }
+    xmlDoc *doc = len <= INT_MAX ? xmlCtxtReadMemory(ctx, (const char *)data, (int)len, path, NULL, options) : NULL;
+    mem_free(data);
+    return doc;
+}
+
 static xmlDoc *read_first_error(const char *path, const char *data, int size, int options, int *line, char *message,
                                 size_t message_size)
 {
@@ -190,7 +207,9 @@ static xmlDoc *read_first_error(const char *path, const char *data, int size, in
         snprintf(message, message_size, "out of memory");
         return NULL;
     }
-    xmlDoc *doc = data ? xmlCtxtReadMemory(ctx, data, size, path, NULL, options) : xmlCtxtReadFile(ctx, path, NULL, options);
+    const char *why = NULL;
+    xmlDoc *doc = data ? xmlCtxtReadMemory(ctx, data, size, path, NULL, options) : xml_ctxt_read_named(ctx, path, options, &why);
+    if (why) snprintf(message, message_size, "%s", why);
     if (fe.set) {
         xmlFreeDoc(doc);
         doc = NULL;

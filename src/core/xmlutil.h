@@ -36,6 +36,14 @@ void xml_check_attrs(diag *d, const xmlNode *el, const char *const *known);
 xmlNode *xml_first_child(const xmlNode *el);
 xmlNode *xml_next(const xmlNode *el);
 bool xml_parse_int_text(const char *text, int *out);
+/* An XML input file (a model, a list, a tileset) larger than this is refused before it is parsed. */
+#define XML_FILE_MAX_BYTES (256L << 20)
+/* Parse the file named by path with ctx from its bytes, read by file_read_named (a regular file only,
+   at most XML_FILE_MAX_BYTES, non-blocking: a FIFO or /dev/zero is refused, not waited on or read
+   without end), so that no path reaches libxml2; path names the document in libxml2's messages.
+   NULL with *why set (a few words) when the file could not be read, with *why NULL when libxml2
+   gave no document. */
+xmlDoc *xml_ctxt_read_named(xmlParserCtxt *ctx, const char *path, int options, const char **why);
 /* Parse a file with options; on malformed XML NULL, with the first error's line (0 if none)
    and message in *line and message (the parser context holds them: no global handler). */
 xmlDoc *xml_read_file_first_error(const char *path, int options, int *line, char *message, size_t size);

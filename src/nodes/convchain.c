@@ -127,7 +127,7 @@ static node *convchain_load(loader *ld, const xmlNode *el, symmetry_set parent_s
     char *path = resource_find(ld->res, d, line, "sample", "samples", name, ".png");
     if (!path) return NULL;
     int smx, smy;
-    uint32_t *argb = resource_load_image(resource_reader_of(ld->res), d, line, path, &smx, &smy);
+    uint32_t *argb = resource_load_image(ld->res, d, line, path, &smx, &smy);
     mem_free(path);
     if (!argb) return NULL;
     bool *sample = mem_malloc((size_t)smx * smy * sizeof *sample);

@@ -40,7 +40,7 @@ static bool load_shape(loader *ld, growgrid_node *gn, const xmlNode *el, int int
     if (!name) return diag_error(d, SMALTI_ERR_MODEL, line, "<growgrid> needs a shape attribute: a grey-level picture under shapes/");
     char *path = resource_find(ld->res, d, line, "shape picture", "shapes", name, ".png");
     if (!path) return false;
-    uint32_t *argb = resource_load_image(resource_reader_of(ld->res), d, line, path, &gn->w, &gn->h);
+    uint32_t *argb = resource_load_image(ld->res, d, line, path, &gn->w, &gn->h);
     if (!argb) {
         mem_free(path);
         return false;

@@ -169,7 +169,13 @@ smalti_model *smalti_model_load(const char *path, const smalti_load_options *opt
         error_set(err, SMALTI_ERR_RUNTIME, path, 0, "out of memory");
         return NULL;
     }
-    xmlDoc *doc = xmlCtxtReadFile(ctx, path, NULL, SMALTI_XML_OPTIONS);
+    const char *why;
+    xmlDoc *doc = xml_ctxt_read_named(ctx, path, SMALTI_XML_OPTIONS, &why);
+    if (why) {
+        xmlFreeParserCtxt(ctx);
+        error_set(err, SMALTI_ERR_IO, path, 0, "cannot read the model: %s", why);
+        return NULL;
+    }
     return load_doc(ctx, doc, path, opt, NULL, err);
 }
 

@@ -74,7 +74,12 @@ bool settings_read_file(const char *path, const smalti_load_options *opt, smalti
 {
     settings_clear(s);
     if (input_file_error(path)) return true;
-    xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    xml_first_error fe; /* unused: the load reports the model's errors */
+    xmlParserCtxt *ctx = xml_parser_new(&fe);
+    if (!ctx) return true;
+    const char *why;
+    xmlDoc *doc = xml_ctxt_read_named(ctx, path, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING, &why);
+    xmlFreeParserCtxt(ctx);
     if (!doc) return true;
     /* Warnings (an unknown attribute) are left to the load, which reads the element again. */
     diag d = {.file = path, .err = err, .warn = opt ? opt->warn : NULL, .warn_userdata = opt ? opt->warn_userdata : NULL, .quiet = 1};

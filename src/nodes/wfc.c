@@ -135,7 +135,7 @@ bool wfc_load_density(loader *ld, wfc_node *w, const xmlNode *el)
     if (!name) return true;
     char *path = resource_find(ld->res, d, line, "density picture", "samples", name, ".png");
     if (!path) return false;
-    uint8_t *level = wfc_density_levels(resource_reader_of(ld->res), d, line, path, w->pb.mx, w->pb.my, w->pb.mz);
+    uint8_t *level = wfc_density_levels(ld->res, d, line, path, w->pb.mx, w->pb.my, w->pb.mz);
     mem_free(path);
     if (!level) return false;
     bool ok = wfc_set_density(&w->pb, level, w->density, w->density_per_pattern, power);

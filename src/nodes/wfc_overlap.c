@@ -89,7 +89,7 @@ static bool build_patterns(loader *ld, wfc_node *w, const xmlNode *el, symmetry_
     char *path = resource_find(ld->res, d, line, "sample", "samples", name, ".png");
     if (!path) return false;
     int smx, smy;
-    uint32_t *argb = resource_load_image(resource_reader_of(ld->res), d, line, path, &smx, &smy);
+    uint32_t *argb = resource_load_image(ld->res, d, line, path, &smx, &smy);
     mem_free(path);
     if (!argb) return false;
     long count = (long)smx * smy;

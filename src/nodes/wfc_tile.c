@@ -165,7 +165,7 @@ static tilebuf *load_vox_tile(tileset *ts, const char *folder, const char *name,
     char *path = resource_find(ts->ld->res, d, ts->line, "tile", subdir, name, ".vox");
     mem_free(subdir);
     if (!path) return NULL;
-    int32_t *vox = resource_load_vox(resource_reader_of(ts->ld->res), d, ts->line, path, sx, sy, sz);
+    int32_t *vox = resource_load_vox(ts->ld->res, d, ts->line, path, sx, sy, sz);
     mem_free(path);
     if (!vox) return NULL;
     if (ts->T && (*sx != ts->S || *sy != ts->S || *sz != ts->SZ)) {
@@ -596,8 +596,9 @@ static bool tile_build(loader *ld, wfc_node *w, const xmlNode *el, tileset *ts, 
     char *path = resource_find(ld->res, d, line, "tileset", "tilesets", name, ".xml");
     if (!path) return false;
     xml_first_error fe;
-    *doc = resource_load_xml(resource_reader_of(ld->res), path, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING, &fe);
+    *doc = resource_load_xml(ld->res, d, line, path, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING, &fe);
     ts->path = path;
+    if (!*doc && d->failed) return false; /* not read: said so */
     if (!*doc && fe.set) return diag_error(d, SMALTI_ERR_MODEL, line, "tileset %s line %d: %s", path, fe.line, fe.message);
     if (!*doc) return diag_error(d, SMALTI_ERR_MODEL, line, "couldn't read tileset %s (malformed XML?)", path);
     xmlNode *root = xmlDocGetRootElement(*doc);
@@ -620,7 +621,7 @@ static bool tile_build(loader *ld, wfc_node *w, const xmlNode *el, tileset *ts, 
     mem_free(subdir);
     if (!vox_path) return false;
     int S, SY, SZ;
-    int32_t *vox = resource_load_vox(resource_reader_of(ld->res), d, line, vox_path, &S, &SY, &SZ);
+    int32_t *vox = resource_load_vox(ld->res, d, line, vox_path, &S, &SY, &SZ);
     mem_free(vox_path);
     if (!vox) return false;
     mem_free(vox);

@@ -94,9 +94,9 @@ bool wfc_classic_read_entry(diag *d, const xmlNode *el, wfc_classic_entry *e)
    entry is read, and here a symbolic link that leads out of the folder is refused, as the model
    loader refuses one (resource_find). Files from a reader are not on disk; a missing file passes,
    and reading it says so. */
-static bool stays_in_folder(diag *d, int line, const char *root, const resource_reader *rd, const char *path)
+static bool stays_in_folder(diag *d, int line, const char *root, const resources *res, const char *path)
 {
-    if (rd || access(path, F_OK) != 0) return true;
+    if (res->reader || access(path, F_OK) != 0) return true;
     char real[512];
     if (resource_inside_root(root, path, real, sizeof real)) return true;
     return diag_error(d, SMALTI_ERR_MODEL, line, "%s leaves the samples folder %s through a symbolic link (it leads to %s)",
@@ -105,13 +105,13 @@ static bool stays_in_folder(diag *d, int line, const char *root, const resource_
 
 /* ---- overlapping ---- */
 
-static bool load_overlapping(diag *d, const char *root, const resource_reader *rd, const wfc_classic_entry *e, wfc_classic *m)
+static bool load_overlapping(diag *d, const char *root, const resources *res, const wfc_classic_entry *e, wfc_classic *m)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/samples/%s.png", root, e->name);
-    if (!stays_in_folder(d, e->line, root, rd, path)) return false;
+    if (!stays_in_folder(d, e->line, root, res, path)) return false;
     int smx, smy;
-    uint32_t *argb = resource_load_image(rd, d, e->line, path, &smx, &smy);
+    uint32_t *argb = resource_load_image(res, d, e->line, path, &smx, &smy);
     if (!argb) return false;
     long count = (long)smx * smy;
     uint8_t *sample = mem_malloc((size_t)count);
@@ -236,11 +236,11 @@ static bool reserve_tiles(diag *d, int line, const char *path, wfc_classic *m, t
 }
 
 /* Load one tile picture into variant t, with room for `need` variants (all tiles must be square and of one size). */
-static bool load_tile_png(diag *d, const resource_reader *rd, int line, const char *path, wfc_classic *m, tile_set *ts, int t,
+static bool load_tile_png(diag *d, const resources *res, int line, const char *path, wfc_classic *m, tile_set *ts, int t,
                           int need)
 {
     int w, h;
-    uint32_t *px = resource_load_image(rd, d, line, path, &w, &h);
+    uint32_t *px = resource_load_image(res, d, line, path, &w, &h);
     if (!px) return false;
     if (w != h || (m->tilesize && w != m->tilesize)) {
         mem_free(px);
@@ -261,7 +261,7 @@ static bool load_tile_png(diag *d, const resource_reader *rd, int line, const ch
     return true;
 }
 
-static bool load_tiles(diag *d, const char *root, const resource_reader *rd, const wfc_classic_entry *e,
+static bool load_tiles(diag *d, const char *root, const resources *res, const wfc_classic_entry *e,
                        const xmlNode *xtiles, const xmlNode *xsubset, bool unique, tile_set *ts, wfc_classic *m, double *weights)
 {
     char path[4096];
@@ -310,13 +310,13 @@ static bool load_tiles(diag *d, const char *root, const resource_reader *rd, con
         if (unique) {
             for (int t = 0; t < card; t++) {
                 snprintf(path, sizeof path, "%s/tilesets/%s/%s %d.png", root, e->name, name, t);
-                if (!stays_in_folder(d, xml_line(x), root, rd, path)) return false;
-                if (!load_tile_png(d, rd, xml_line(x), path, m, ts, T + t, T + card)) return false;
+                if (!stays_in_folder(d, xml_line(x), root, res, path)) return false;
+                if (!load_tile_png(d, res, xml_line(x), path, m, ts, T + t, T + card)) return false;
             }
         } else {
             snprintf(path, sizeof path, "%s/tilesets/%s/%s.png", root, e->name, name);
-            if (!stays_in_folder(d, xml_line(x), root, rd, path)) return false;
-            if (!load_tile_png(d, rd, xml_line(x), path, m, ts, T, T + card)) return false;
+            if (!stays_in_folder(d, xml_line(x), root, res, path)) return false;
+            if (!load_tile_png(d, res, xml_line(x), path, m, ts, T, T + card)) return false;
             size_t s2 = (size_t)m->tilesize * m->tilesize;
             for (int t = 1; t < card; t++) {
                 if (t <= 3) turn_pixels(m->tiles + (T + t - 1) * s2, m->tiles + (T + t) * s2, m->tilesize);
@@ -467,16 +467,16 @@ static bool load_neighbors(diag *d, const xmlNode *xneighbors, const xmlNode *xt
     return true;
 }
 
-static bool load_tiled(diag *outer, const char *root, const resource_reader *rd, const wfc_classic_entry *e, wfc_classic *m)
+static bool load_tiled(diag *outer, const char *root, const resources *res, const wfc_classic_entry *e, wfc_classic *m)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/tilesets/%s.xml", root, e->name);
-    if (!stays_in_folder(outer, e->line, root, rd, path)) return false;
-    int why = rd ? 0 : input_file_error(path);
+    if (!stays_in_folder(outer, e->line, root, res, path)) return false;
+    int why = res->reader ? 0 : input_file_error(path);
     if (why == EISDIR) return diag_error(outer, SMALTI_ERR_MODEL, e->line, "%s is a directory, not a tileset", path);
     if (why) return diag_error(outer, SMALTI_ERR_MODEL, e->line, "%s: cannot open the tileset: %s", path, strerror(why));
     xml_first_error fe;
-    xmlDoc *doc = resource_load_xml(rd, path, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING, &fe);
+    xmlDoc *doc = resource_load_xml(res, outer, e->line, path, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING, &fe);
     diag dd = *outer;
     diag *d = &dd;
     d->file = path;
@@ -484,7 +484,7 @@ static bool load_tiled(diag *outer, const char *root, const resource_reader *rd,
     if (!doc) {
         /* At the line of libxml2's first error in the tileset. */
         if (fe.set) diag_error(d, SMALTI_ERR_MODEL, fe.line, "%s", fe.message);
-        else diag_error(outer, SMALTI_ERR_MODEL, e->line, "%s: missing or not well-formed XML", path);
+        else if (!outer->failed) diag_error(outer, SMALTI_ERR_MODEL, e->line, "%s: missing or not well-formed XML", path);
         if (dd.failed && outer->err && !outer->failed) outer->failed = 1;
         return false;
     }
@@ -523,7 +523,7 @@ static bool load_tiled(diag *outer, const char *root, const resource_reader *rd,
         diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
         goto out;
     }
-    if (!load_tiles(d, root, rd, e, xtiles, xsubset, unique, &ts, m, weights)) goto out;
+    if (!load_tiles(d, root, res, e, xtiles, xsubset, unique, &ts, m, weights)) goto out;
     int P = ts.P;
     /* Refuse what would not fit before the P*P tables and the wave are allocated. */
     int64_t picture = (int64_t)e->width * m->tilesize * e->height * m->tilesize;
@@ -624,12 +624,14 @@ wfc_classic *wfc_classic_load_from(diag *d, const char *root, const resource_rea
     pb->fast = true;
     pb->backtrack = e->backtrack;
     m->black_background = e->black_background;
-    bool ok = e->overlapping ? load_overlapping(d, root, rd, e, m) : load_tiled(d, root, rd, e, m);
+    /* Every file of the entry is read beneath root, in one open (resource_read_file). */
+    const resources res = {.roots = &root, .root_count = 1, .reader = rd};
+    bool ok = e->overlapping ? load_overlapping(d, root, &res, e, m) : load_tiled(d, root, &res, e, m);
     if (ok && e->density[0]) {
         char path[4096];
         snprintf(path, sizeof path, "%s/samples/%s.png", root, e->density);
-        uint8_t *level = stays_in_folder(d, e->line, root, rd, path)
-                             ? wfc_density_levels(rd, d, e->line, path, e->width, e->height, 1) : NULL;
+        uint8_t *level = stays_in_folder(d, e->line, root, &res, path)
+                             ? wfc_density_levels(&res, d, e->line, path, e->width, e->height, 1) : NULL;
         ok = level && wfc_set_density(pb, level, m->density, 1, e->density_power);
         if (level && !ok) diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
         mem_free(level);

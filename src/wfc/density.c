@@ -85,10 +85,10 @@ void wfc_density_free(wfc_problem *pb)
     pb->class_sum_of_weights = pb->class_sum_of_weight_log_weights = pb->class_starting_entropy = NULL;
 }
 
-uint8_t *wfc_density_levels(const resource_reader *rd, diag *d, int line, const char *path, int mx, int my, int mz)
+uint8_t *wfc_density_levels(const resources *res, diag *d, int line, const char *path, int mx, int my, int mz)
 {
     int W, H;
-    uint32_t *argb = resource_load_image(rd, d, line, path, &W, &H);
+    uint32_t *argb = resource_load_image(res, d, line, path, &W, &H);
     if (!argb) return NULL;
     uint8_t *level = mem_malloc((size_t)mx * my * mz);
     if (!level) {

@@ -298,7 +298,7 @@ wfc_result wfc_solve(const wfc_problem *pb, wfc_solver *s, int32_t seed, long li
 /* The grey level (0..255, luminance (299 R + 587 G + 114 B) / 1000 rounded) under each cell of an mx x my wave,
    the picture scaled by nearest neighbour (the pixel under the cell's centre), the same for every layer z.
    The picture is read through rd (NULL: the file system). NULL after an error at `line`. */
-uint8_t *wfc_density_levels(const resource_reader *rd, diag *d, int line, const char *path, int mx, int my, int mz);
+uint8_t *wfc_density_levels(const resources *res, diag *d, int line, const char *path, int mx, int my, int mz);
 
 /* The largest pattern side of the overlap model. */
 #define WFC_OVERLAP_MAX_N 8

@@ -115,6 +115,42 @@ ln -s Plain.png "$W/samples/Alias.png"
 printf '<samples>\n  <overlapping name="Alias" N="2" size="4"/>\n</samples>\n' > "$dir/alias.xml"
 expect 0 "Alias N2 0.png" "$T" wfc "$dir/alias.xml" --samples "$W" -o "$dir/wfc_out"
 
+# XML inputs (models, lists, tilesets) are read as bytes from a regular file, bounded, before libxml2 sees
+# them (issue 33, item 2): a FIFO with no writer or /dev/zero is refused at once, neither waited on nor
+# read without end. (`guard` is a hang guard only: before, the FIFO cases hung and /dev/zero grew.)
+mkfifo "$dir/fifo.xml" "$W/tilesets/Fifo.xml"
+only 5 "$dir/fifo.xml: error: cannot read the model: not a regular file (a device, FIFO or socket)" guard 60 "$T" run "$dir/fifo.xml"
+only 5 "/dev/zero: error: cannot read the model: not a regular file (a device, FIFO or socket)" guard 60 "$T" check /dev/zero
+only 5 "$dir/fifo.xml: error: cannot read the sample list: not a regular file (a device, FIFO or socket)" \
+    guard 60 "$T" wfc "$dir/fifo.xml" -o "$dir/wfc_out"
+only 5 "/dev/zero: error: cannot read the model list: not a regular file (a device, FIFO or socket)" \
+    guard 60 "$T" batch /dev/zero -o "$dir/batch_out"
+printf '<samples>\n  <simpletiled name="Fifo" size="4"/>\n</samples>\n' > "$dir/fifo_set.xml"
+expect 3 "fifo_set.xml:2: error: $W/tilesets/Fifo.xml: cannot read the tileset: not a regular file" \
+    guard 60 "$T" wfc "$dir/fifo_set.xml" --samples "$W" -o "$dir/wfc_out"
+ln -s /dev/zero "$W/tilesets/Zero.xml"
+printf '<samples>\n  <simpletiled name="Zero" size="4"/>\n</samples>\n' > "$dir/zero_set.xml"
+expect 3 "zero_set.xml:2: error: .*tilesets/Zero.xml leaves the samples folder" \
+    guard 60 "$T" wfc "$dir/zero_set.xml" --samples "$W" -o "$dir/wfc_out"
+# A model's tileset: a link out of the resource root is refused with the node's line, one that stays
+# inside is read (and its own errors keep its name and line); a FIFO is not a tileset.
+R="$dir/model_res"
+mkdir -p "$R/tilesets"
+printf "$set_xml" > "$R/tilesets/Real.xml"
+ln -s "$dir/outside/set.xml" "$R/tilesets/Out.xml"
+ln -s Real.xml "$R/tilesets/In.xml"
+mkfifo "$R/tilesets/Pipe.xml"
+tile_model() { printf '<sequence values="BW">\n  <one in="B" out="W"/>\n  <wfc values="BW" tileset="%s">\n    <rule in="B" out="a"/>\n  </wfc>\n</sequence>\n' "$1" > "$dir/tile_$1.xml"; }
+tile_model Out
+expect 3 "tile_Out.xml:3: error: tileset \"Out\" leaves the resource folder .*--allow-any-path" \
+    guard 60 "$T" check "$dir/tile_Out.xml" --resources "$R"
+tile_model Pipe
+expect 3 "tile_Pipe.xml:3: error: tileset \"Pipe\" not found" guard 60 "$T" check "$dir/tile_Pipe.xml" --resources "$R"
+printf '<set size="1">\n  <tiles>\n    <tile name="a" symmetry="X"/></oops>\n  </tiles>\n</set>\n' > "$R/tilesets/Real.xml"
+tile_model In
+expect 3 "tile_In.xml:3: error: tileset .*tilesets/In.xml line 3: malformed XML: Opening and ending tag mismatch" \
+    guard 60 "$T" check "$dir/tile_In.xml" --resources "$R"
+
 # A list file broken at line 3 of 10 is reported at line 3 with libxml2's first error, not its
 # last ("Extra content at the end of the document", line 4), and the same for a tileset.
 list_broken_at_3() { # LINE3

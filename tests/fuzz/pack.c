@@ -32,7 +32,7 @@ typedef struct recorder {
 static unsigned char *slurp(const char *path, size_t *size)
 {
     diag d = {.file = path};
-    return resource_read_file(&d, 0, path, "file", 1L << 30, size);
+    return resource_read_file(NULL, &d, 0, path, "file", 1L << 30, size);
 }
 
 /* Reads path from disk and keeps it under its name below the root it is in. */

@@ -23,7 +23,7 @@ typedef struct mem_files {
 static unsigned char *read_file(const char *path, size_t *size)
 {
     diag d = {.file = path};
-    return resource_read_file(&d, 0, path, "file", 1L << 30, size);
+    return resource_read_file(NULL, &d, 0, path, "file", 1L << 30, size);
 }
 
 static const unsigned char *mem_read(void *userdata, const char *path, size_t *size)
