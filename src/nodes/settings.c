@@ -74,7 +74,10 @@ bool settings_read_file(const char *path, const smalti_load_options *opt, smalti
 {
     settings_clear(s);
     if (input_file_error(path)) return true;
+    /* Quiet: the load that follows reports what is wrong with the file (out of memory included). */
+    xml_generic_handler generic = xml_generic_errors_off();
     xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    xml_generic_errors_restore(generic);
     if (!doc) return true;
     /* Warnings (an unknown attribute) are left to the load, which reads the element again. */
     diag d = {.file = path, .err = err, .warn = opt ? opt->warn : NULL, .warn_userdata = opt ? opt->warn_userdata : NULL, .quiet = 1};
