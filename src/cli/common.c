@@ -133,6 +133,14 @@ bool parse_size_arg(const char *text, size_t *out)
     return *out >= ((size_t)1 << 20);
 }
 
+int memory_verdict(const mem_budget *whole, int rc, const char *label)
+{
+    if (rc == EXIT_OK || rc == EXIT_MEMORY || !whole->spent) return rc;
+    fprintf(stderr, "%s: error: needed more than the memory budget of %.1f MiB (--max-memory)\n", label ? label : "smalti",
+            (double)whole->limit / (1 << 20));
+    return EXIT_MEMORY;
+}
+
 void put_base64(FILE *f, const uint8_t *data, size_t len)
 {
     static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

@@ -223,7 +223,7 @@ static int apply_model_settings(run_args *a, palette *pal, int *mx, int *my, int
 static int apply_pack_settings(run_args *a, pack **pk, const pack_model **pm, palette *pal, int *mx, int *my, int *mz)
 {
     int rc = EXIT_OK;
-    *pk = cli_pack_open(a->model, a->max_unpacked, a->quiet, &rc);
+    *pk = cli_pack_open(a->model, a->max_unpacked, a->max_memory ? 0 : PACK_MAX_MEMORY, a->quiet, &rc);
     if (!*pk) return rc;
     *pm = pack_find_model(*pk, a->pack_model);
     if (!*pm) {
@@ -286,12 +286,10 @@ static void warn_unbounded_search(const smalti_model *model, const char *path)
     }
 }
 
-/* run and check; *tiles receives the --tiles sheet, which the caller frees. */
-static int run_command(int argc, char **argv, bool check_only, tile_sheet **tiles)
+/* run and check with parsed arguments; *tiles receives the --tiles sheet, which the caller frees. */
+static int run_parsed(run_args a, bool check_only, tile_sheet **tiles)
 {
-    run_args a;
-    int rc = parse_run_args(check_only ? "check" : "run", argc, argv, &a);
-    if (rc != EXIT_OK) return rc;
+    int rc;
     if (a.iso && !check_only && (!a.output || !has_extension(a.output, ".png")))
         return usage_error("%s", "--iso draws a PNG: give -o FILE.png");
     if (a.iso && a.tiles_file) return usage_error("%s", "--iso draws cubes in palette colours; --tiles draws a sheet's tiles: give one");
@@ -466,13 +464,21 @@ static int run_command(int argc, char **argv, bool check_only, tile_sheet **tile
 
 static int cmd_run(int argc, char **argv, bool check_only)
 {
+    run_args a;
+    int rc = parse_run_args(check_only ? "check" : "run", argc, argv, &a);
+    if (rc != EXIT_OK) return rc;
+    /* --max-memory bounds the whole command: the pack's unpacking, the XML tree, the run and the
+       pictures drawn around it, all counted together (mem_enter_whole). */
+    mem_budget whole = {.limit = a.max_memory};
+    mem_budget *outer = mem_enter_whole(a.max_memory ? &whole : NULL);
     /* The sheet (15 KB) is allocated only for --tiles: zeroed on the stack of every run, it made
        pages resident that a run without --tiles never needs. */
     tile_sheet *tiles = NULL;
-    int rc = run_command(argc, argv, check_only, &tiles);
+    rc = run_parsed(a, check_only, &tiles);
     if (tiles) tile_sheet_free(tiles);
     free(tiles);
-    return rc;
+    mem_enter_whole(outer);
+    return memory_verdict(&whole, rc, a.model);
 }
 
 int main(int argc, char **argv)
@@ -483,6 +489,7 @@ int main(int argc, char **argv)
     }
     const char *cmd = argv[1];
     temp_files_guard();
+    smalti_count_xml_memory(); /* the command owns its process: a model's XML tree counts against --max-memory */
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) return print_help(NULL);
     if (strcmp(cmd, "help") == 0) {
         /* "help pack check": a pack command's own help. */

@@ -74,7 +74,7 @@ static bool check_thumbnail(const check_ctx *c, check_job *job)
         diag d = {.file = label, .err = &err, .quiet = 1};
         int w, h;
         uint32_t *pixels = image_decode_argb(&d, 0, label, data, size, &w, &h);
-        free(data);
+        mem_free(data);
         if (pixels) {
             free(pixels);
             return true;
@@ -110,6 +110,7 @@ static void check_model(const check_ctx *c, check_job *job)
     opt.mx = def.mx, opt.my = def.my, opt.mz = def.mz;
     opt.warn = collect_warning;
     opt.warn_userdata = job;
+    opt.max_memory = c->max_memory;
     smalti_model *model = pack_load_model(c->p, m, &opt, &err);
     if (!model) {
         fail(job, &err);
@@ -242,7 +243,7 @@ int cmd_pack_check(int argc, char **argv)
     double timeout = 0;
     long long max_work = PACK_MAX_WORK;
     long steps = 50000, jobs_n = 1;
-    size_t max_memory = 0;
+    size_t max_memory = PACK_MAX_MEMORY;
     bool strict = false, quiet = false;
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -278,7 +279,7 @@ int cmd_pack_check(int argc, char **argv)
     if (!path) return usage_error("%s", "pack check needs PACK (a folder or a .zip)");
     double start = now_seconds();
     int rc = EXIT_OK;
-    pack *p = cli_pack_open(path, max_unpacked, quiet, &rc);
+    pack *p = cli_pack_open(path, max_unpacked, max_memory, quiet, &rc);
     if (!p) {
         printf("failed    %s: the pack cannot be opened (above)\n", path);
         return rc;
