@@ -41,7 +41,7 @@ static bool fits(mem_budget *b, size_t more)
    by the whole task's budget reports it as its own out-of-memory. */
 static bool fits_both(mem_budget *b, mem_budget *w, size_t more)
 {
-    bool ok = (!b || fits(b, more)) & (!w || w == b || fits(w, more));
+    bool ok = (!b || fits(b, more)) && (!w || w == b || fits(w, more));
     if (!ok && b) b->spent = true;
     if (!ok && w) w->spent = true;
     return ok;
