@@ -126,7 +126,7 @@ static void picture_row(const void *ctx, int y, uint32_t *row)
    compress than to solve. */
 static void encode_output(const wfc_entry_run *er, const wfc_classic_worker *w, wfc_output *o)
 {
-    if (o->r == WFC_CONTRADICTION || o->r == WFC_NO_MEMORY) return;
+    if (o->r == WFC_CONTRADICTION || o->r == WFC_NO_MEMORY || o->r == WFC_STOPPED) return;
     picture_source ps = {er->m, w};
     int width, height;
     wfc_classic_picture_size(er->m, &width, &height);
