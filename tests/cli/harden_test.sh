@@ -203,6 +203,12 @@ if [ ! -e "$W2/missing" ]; then
     expect 6 'big_wfc.xml:1: error: stopped solving Flowers N3: the command took longer than its timeout of 0.5 s' \
         guard 600 "$T" wfc "$dir/big_wfc.xml" --samples "$W2" --runs 1 --timeout 0.5 -q -o "$dir/wfc_time"
     [ -z "$(ls "$dir/wfc_time" 2>/dev/null)" ] && ok || bad "wfc wrote an output after its timeout"
+    # On two threads, at 400^2 (a try of some 3.4 s here, ten allowed per output: 68 times the deadline),
+    # no thread draws the output it was stopped in.
+    printf '<samples><overlapping name="Flowers" N="3" symmetry="2" size="400" periodic="True"/></samples>\n' > "$dir/mid_wfc.xml"
+    expect 6 'mid_wfc.xml:1: error: stopped solving Flowers N3: the command took longer than its timeout of 0.5 s' \
+        guard 600 "$T" wfc "$dir/mid_wfc.xml" --samples "$W2" --runs 2 -j 2 --timeout 0.5 -q -o "$dir/wfc_time2"
+    [ -z "$(ls "$dir/wfc_time2" 2>/dev/null)" ] && ok || bad "wfc -j 2 wrote an output after its timeout"
 else
     echo "harden: no ../shared/wfc/samples/Flowers.png, the big wfc cases skipped"
 fi
