@@ -29,6 +29,8 @@ mem_budget *mem_enter_whole(mem_budget *b)
     return previous;
 }
 
+bool mem_whole_spent(void) { return whole && whole->spent; }
+
 /* Whether `more` bytes fit in the budget; when not, the budget is spent. */
 static bool fits(mem_budget *b, size_t more)
 {

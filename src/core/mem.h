@@ -31,4 +31,6 @@ mem_budget *mem_enter(mem_budget *b);
    so a program that holds a run's budget and draws, unpacks or parses around the run stays within
    one bound in all (the smalti command does, for --max-memory). */
 mem_budget *mem_enter_whole(mem_budget *b);
+/* Whether the calling thread's whole-task budget (if any) has refused an allocation. */
+bool mem_whole_spent(void);
 #endif

@@ -169,6 +169,9 @@ within 60 7 "$budget_said" "$dir/cube.gif" \
     "$T" run "$dir/cube.xml" --size 100 --dim 3 --steps 3 --pixel-size 28 --max-memory 10M --gif "$dir/cube.gif" -q
 within 60 7 "$budget_said" "$dir/cube.png" \
     "$T" run "$dir/cube.xml" --size 100 --dim 3 --steps 3 --pixel-size 28 --max-memory 10M -o "$dir/cube.png" -q
+# Many runs on threads: each thread's run and the picture it draws (267 MB before).
+within 60 7 'seed 2: out of memory drawing the isometric image' "$dir/many/2.png" \
+    "$T" run "$dir/cube.xml" --size 100 --dim 3 --steps 3 --pixel-size 28 --max-memory 10M --seeds 1..4 -j 2 -o "$dir/many/{seed}.png" -q
 # 1000 entries of 1 MiB (zeros after 1200 random bytes: under the ratio check) in a zip of 2.5 MB:
 # 1 GB and exit 0 before, for run and pack check alike.
 python3 -c 'import random, sys, zipfile
