@@ -78,11 +78,7 @@ static int parse_run_args(const char *command, int argc, char **argv, run_args *
         if (strcmp(arg, "--watch") == 0) { a->watch = true; continue; }
         if (strcmp(arg, "--strict") == 0) { a->strict = true; continue; }
         if (strcmp(arg, "--timeout") == 0) {
-            if (!val) return usage_error("%s needs a value", arg);
-            char *end;
-            a->timeout = strtod(val, &end);
-            if (end == val || *end || !(a->timeout > 0 && a->timeout <= 1e9))
-                return usage_error("--timeout takes a number of seconds above 0, not %s", val);
+            if (!parse_timeout(val, &a->timeout)) return EXIT_USAGE;
             i++;
             continue;
         }
@@ -92,9 +88,7 @@ static int parse_run_args(const char *command, int argc, char **argv, run_args *
             continue;
         }
         if (strcmp(arg, "--max-memory") == 0) {
-            if (!val) return usage_error("%s needs a value", arg);
-            if (!parse_size_arg(val, &a->max_memory))
-                return usage_error("--max-memory takes a size such as 500M or 2G (at least 1M), not %s", val);
+            if (!parse_max_memory(val, &a->max_memory)) return EXIT_USAGE;
             i++;
             continue;
         }

@@ -252,10 +252,7 @@ int cmd_pack_check(int argc, char **argv)
         if (strcmp(arg, "--max-unpacked") == 0) {
             if (!parse_max_unpacked(val, &max_unpacked)) return EXIT_USAGE;
         } else if (strcmp(arg, "--timeout") == 0) {
-            char *end;
-            timeout = val ? strtod(val, &end) : 0;
-            if (!val || end == val || *end || !(timeout > 0 && timeout <= 1e9))
-                return usage_error("--timeout takes a number of seconds above 0, not %s", val ? val : "nothing");
+            if (!parse_timeout(val, &timeout)) return EXIT_USAGE;
         } else if (strcmp(arg, "--max-work") == 0) {
             if (!parse_max_work(val, &max_work)) return EXIT_USAGE;
         } else if (strcmp(arg, "--steps") == 0) {
@@ -264,8 +261,7 @@ int cmd_pack_check(int argc, char **argv)
         } else if (strcmp(arg, "-j") == 0 || strcmp(arg, "--jobs") == 0) {
             if (!val || !parse_int_arg(val, 1, 64, &jobs_n)) return usage_error("-j takes a number of threads from 1 to 64, not %s", val ? val : "nothing");
         } else if (strcmp(arg, "--max-memory") == 0) {
-            if (!val || !parse_size_arg(val, &max_memory))
-                return usage_error("--max-memory takes a size such as 500M or 2G (at least 1M), not %s", val ? val : "nothing");
+            if (!parse_max_memory(val, &max_memory)) return EXIT_USAGE;
         } else if (arg[0] == '-' && arg[1]) {
             return unknown_option("pack check", arg);
         } else if (path) {

@@ -273,15 +273,11 @@ static int parse_gallery_args(int argc, char **argv, gallery_args *a)
             if (!parse_max_work(i + 1 < argc ? argv[i + 1] : NULL, &a->max_work)) return EXIT_USAGE;
             i++;
         } else if (strcmp(arg, "--max-memory") == 0) {
-            const char *val = i + 1 < argc ? argv[++i] : NULL;
-            if (!val || !parse_size_arg(val, &a->max_memory))
-                return usage_error("--max-memory takes a size such as 500M or 2G (at least 1M), not %s", val ? val : "nothing");
+            if (!parse_max_memory(i + 1 < argc ? argv[i + 1] : NULL, &a->max_memory)) return EXIT_USAGE;
+            i++;
         } else if (strcmp(arg, "--timeout") == 0) {
-            if (i + 1 >= argc) return usage_error("%s needs a value", arg);
-            char *end;
-            a->timeout = strtod(argv[++i], &end);
-            if (end == argv[i] || *end || !(a->timeout > 0 && a->timeout <= 1e9))
-                return usage_error("--timeout takes a number of seconds above 0, not %s", argv[i]);
+            if (!parse_timeout(i + 1 < argc ? argv[i + 1] : NULL, &a->timeout)) return EXIT_USAGE;
+            i++;
         } else if (arg[0] == '-' && arg[1]) return unknown_option("pack gallery", arg);
         else if (a->pack_path) return usage_error("unexpected argument %s", arg);
         else a->pack_path = arg;

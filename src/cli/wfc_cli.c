@@ -384,16 +384,8 @@ int cmd_wfc(int argc, char **argv)
         else if (strcmp(arg, "--tries") == 0) { target = &a.tries; min = 1; }
         else if (strcmp(arg, "--backtrack") == 0) { target = &a.backtrack; max = WFC_MAX_BACKTRACK; }
         else if (strcmp(arg, "-j") == 0 || strcmp(arg, "--jobs") == 0) { target = &a.jobs; min = 1; max = WFC_MAX_JOBS; a.jobs_given = true; }
-        else if (strcmp(arg, "--timeout") == 0) {
-            char *end;
-            a.timeout = val ? strtod(val, &end) : 0;
-            if (!val || end == val || *end || !(a.timeout > 0 && a.timeout <= 1e9))
-                return usage_error("--timeout takes a number of seconds above 0, not %s", val ? val : "nothing");
-            i++;
-            continue;
-        } else if (strcmp(arg, "--max-memory") == 0) {
-            if (!val || !parse_size_arg(val, &a.max_memory))
-                return usage_error("--max-memory takes a size such as 500M or 2G (at least 1M), not %s", val ? val : "nothing");
+        else if (strcmp(arg, "--timeout") == 0 || strcmp(arg, "--max-memory") == 0) {
+            if (arg[2] == 't' ? !parse_timeout(val, &a.timeout) : !parse_max_memory(val, &a.max_memory)) return EXIT_USAGE;
             i++;
             continue;
         }
