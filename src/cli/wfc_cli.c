@@ -23,7 +23,7 @@ typedef struct wfc_args {
     bool quiet;
     double timeout;            /* --timeout: seconds for the whole command; 0: none */
     int64_t deadline_ns;       /* when it ends (stop.h's clock); 0: none */
-    size_t max_memory;         /* --max-memory: bytes each thread may hold; 0: none */
+    size_t max_memory;         /* --max-memory: bytes the command holds (and each -j thread adds); 0: none */
 } wfc_args;
 
 /* How many outputs each base name already has, so repeated entries (Chess N2 twice) do not overwrite each other. */
