@@ -152,6 +152,12 @@ SMALTI_API smalti_model *smalti_model_load(const char *path, const smalti_load_o
 /* The same from an XML string; name is used in messages. */
 SMALTI_API smalti_model *smalti_model_load_string(const char *xml, const char *name, const smalti_load_options *opt, smalti_error *err);
 SMALTI_API void smalti_model_free(smalti_model *model);
+/* Make libxml2 allocate through the library, so that a model's XML tree counts against the load's
+   max_memory (without it, only what is built from the tree counts). It installs libxml2's
+   process-wide allocator (xmlMemSetup), so the library never calls it by itself: a host that owns
+   libxml2's allocator may, once, before starting threads; the smalti command does at start-up.
+   Blocks made before or outside a budget are freed safely. 1 on success, 0 if libxml2 refused. */
+SMALTI_API int smalti_count_xml_memory(void);
 
 SMALTI_API int smalti_model_node_count(const smalti_model *model);
 SMALTI_API int smalti_model_node_info(const smalti_model *model, int node_id, smalti_node_info *info);

@@ -8,6 +8,7 @@
 #include "smalti.h"
 #include "../io/output.h"
 #include "../trace/trace.h"
+#include "../core/mem.h"
 
 /* Exit codes, documented in `smalti --help` and docs/cli.md. */
 enum {
@@ -31,6 +32,14 @@ void print_warning(void *userdata, const char *file, int line, const char *messa
 int usage_error(const char *fmt, const char *arg);
 /* A byte count: digits with an optional K, M or G (powers of 1024), at least 1M; false when not. */
 bool parse_size_arg(const char *text, size_t *out);
+/* --max-memory SIZE and --timeout SECONDS, with the value at val (NULL: missing): false after the
+   usage message every command gives. */
+bool parse_max_memory(const char *val, size_t *out);
+bool parse_timeout(const char *val, double *out);
+/* A command's exit code once its --max-memory budget `whole` is given back: a failure that came of
+   the budget (whatever the message said, such as out of memory drawing a picture) is said to be the
+   budget's and exits EXIT_MEMORY; other codes pass. */
+int memory_verdict(const mem_budget *whole, int rc, const char *label);
 bool parse_int_arg(const char *text, long min, long max, long *out);   /* a whole decimal number in [min, max] */
 /* A count of at least 1: digits with an optional k, M, G or T (powers of 1000: 500M is 500,000,000). */
 bool parse_count_arg(const char *text, long long *out);

@@ -166,6 +166,33 @@ bool parse_size_arg(const char *text, size_t *out)
     return *out >= ((size_t)1 << 20);
 }
 
+bool parse_max_memory(const char *val, size_t *out)
+{
+    if (val && parse_size_arg(val, out)) return true;
+    usage_error("--max-memory takes a size such as 500M or 2G (at least 1M), not %s", val ? val : "nothing");
+    return false;
+}
+
+bool parse_timeout(const char *val, double *out)
+{
+    char *end;
+    double t = val ? strtod(val, &end) : 0;
+    if (!val || end == val || *end || !(t > 0 && t <= 1e9)) {
+        usage_error("--timeout takes a number of seconds above 0, not %s", val ? val : "nothing");
+        return false;
+    }
+    *out = t;
+    return true;
+}
+
+int memory_verdict(const mem_budget *whole, int rc, const char *label)
+{
+    if (rc == EXIT_OK || rc == EXIT_MEMORY || !whole->spent) return rc;
+    fprintf(stderr, "%s: error: needed more than the memory budget of %.1f MiB (--max-memory)\n", label ? label : "smalti",
+            (double)whole->limit / (1 << 20));
+    return EXIT_MEMORY;
+}
+
 void put_base64(FILE *f, const uint8_t *data, size_t len)
 {
     static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

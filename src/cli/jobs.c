@@ -133,7 +133,7 @@ static void run_item(many_state *s, smalti_run **run, int *run_model, int m, int
     bool quiet = s->o->quiet || atomic_exchange(&s->colours_said, true);
     if (!make_parent_dirs(path, &err) || !write_result(path, *run, &header, &mm->pal, mm->pixel_size, quiet, &err)) {
         log_error(s, mm, seed, &err);
-        note_failure(s, exit_code_for(err.status));
+        note_failure(s, mem_whole_spent() ? EXIT_MEMORY : exit_code_for(err.status)); /* the picture passed --max-memory */
         return;
     }
     long steps = smalti_run_counter(*run);
@@ -166,15 +166,21 @@ static void *worker(void *arg)
     many_state *s = arg;
     smalti_run *run = NULL;
     int run_model = -1;
+    /* --max-memory bounds each thread's run together with the picture it writes (a budget counts
+       one thread's allocations, and a picture is drawn outside the run's calls). */
+    mem_budget own = {.limit = s->o->max_memory};
+    mem_budget *outer = own.limit ? mem_enter_whole(&own) : NULL;
     while (!atomic_load(&s->stop)) {
         int64_t g = atomic_fetch_add(&s->next, 1);
         if (g >= s->total) break;
         int m;
         int64_t k;
         int32_t seed;
+        own.spent = false; /* each item's failure is its own */
         if (is_pending(s, g, &m, &k, &seed)) run_item(s, &run, &run_model, m, k, seed);
     }
     smalti_run_free(run);
+    if (own.limit) mem_enter_whole(outer);
     atomic_fetch_sub(&s->threads_running, 1);
     return NULL;
 }

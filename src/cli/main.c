@@ -78,11 +78,7 @@ static int parse_run_args(const char *command, int argc, char **argv, run_args *
         if (strcmp(arg, "--watch") == 0) { a->watch = true; continue; }
         if (strcmp(arg, "--strict") == 0) { a->strict = true; continue; }
         if (strcmp(arg, "--timeout") == 0) {
-            if (!val) return usage_error("%s needs a value", arg);
-            char *end;
-            a->timeout = strtod(val, &end);
-            if (end == val || *end || !(a->timeout > 0 && a->timeout <= 1e9))
-                return usage_error("--timeout takes a number of seconds above 0, not %s", val);
+            if (!parse_timeout(val, &a->timeout)) return EXIT_USAGE;
             i++;
             continue;
         }
@@ -92,9 +88,7 @@ static int parse_run_args(const char *command, int argc, char **argv, run_args *
             continue;
         }
         if (strcmp(arg, "--max-memory") == 0) {
-            if (!val) return usage_error("%s needs a value", arg);
-            if (!parse_size_arg(val, &a->max_memory))
-                return usage_error("--max-memory takes a size such as 500M or 2G (at least 1M), not %s", val);
+            if (!parse_max_memory(val, &a->max_memory)) return EXIT_USAGE;
             i++;
             continue;
         }
@@ -242,7 +236,7 @@ static int apply_model_settings(run_args *a, palette *pal, int *mx, int *my, int
 static int apply_pack_settings(run_args *a, pack **pk, const pack_model **pm, palette *pal, int *mx, int *my, int *mz)
 {
     int rc = EXIT_OK;
-    *pk = cli_pack_open(a->model, a->max_unpacked, a->quiet, &rc);
+    *pk = cli_pack_open(a->model, a->max_unpacked, a->max_memory ? 0 : PACK_MAX_MEMORY, a->quiet, &rc);
     if (!*pk) return rc;
     *pm = pack_find_model(*pk, a->pack_model);
     if (!*pm) {
@@ -305,12 +299,10 @@ static void warn_unbounded_search(const smalti_model *model, const char *path)
     }
 }
 
-/* run and check; *tiles receives the --tiles sheet, which the caller frees. */
-static int run_command(int argc, char **argv, bool check_only, tile_sheet **tiles)
+/* run and check with parsed arguments; *tiles receives the --tiles sheet, which the caller frees. */
+static int run_parsed(run_args a, bool check_only, tile_sheet **tiles)
 {
-    run_args a;
-    int rc = parse_run_args(check_only ? "check" : "run", argc, argv, &a);
-    if (rc != EXIT_OK) return rc;
+    int rc;
     if (a.iso && !check_only && (!a.output || !has_extension(a.output, ".png")))
         return usage_error("%s", "--iso draws a PNG: give -o FILE.png");
     if (a.iso && a.tiles_file) return usage_error("%s", "--iso draws cubes in palette colours; --tiles draws a sheet's tiles: give one");
@@ -485,13 +477,21 @@ static int run_command(int argc, char **argv, bool check_only, tile_sheet **tile
 
 static int cmd_run(int argc, char **argv, bool check_only)
 {
+    run_args a;
+    int rc = parse_run_args(check_only ? "check" : "run", argc, argv, &a);
+    if (rc != EXIT_OK) return rc;
+    /* --max-memory bounds the whole command: the pack's unpacking, the XML tree, the run and the
+       pictures drawn around it, all counted together (mem_enter_whole). */
+    mem_budget whole = {.limit = a.max_memory};
+    mem_budget *outer = mem_enter_whole(a.max_memory ? &whole : NULL);
     /* The sheet (15 KB) is allocated only for --tiles: zeroed on the stack of every run, it made
        pages resident that a run without --tiles never needs. */
     tile_sheet *tiles = NULL;
-    int rc = run_command(argc, argv, check_only, &tiles);
+    rc = run_parsed(a, check_only, &tiles);
     if (tiles) tile_sheet_free(tiles);
     free(tiles);
-    return rc;
+    mem_enter_whole(outer);
+    return memory_verdict(&whole, rc, a.model);
 }
 
 int main(int argc, char **argv)
@@ -502,6 +502,7 @@ int main(int argc, char **argv)
     }
     const char *cmd = argv[1];
     temp_files_guard();
+    smalti_count_xml_memory(); /* the command owns its process: a model's XML tree counts against --max-memory */
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) return print_help(NULL);
     if (strcmp(cmd, "help") == 0) {
         /* "help pack check": a pack command's own help. */

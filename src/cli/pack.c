@@ -58,14 +58,18 @@ bool parse_max_work(const char *val, long long *out)
     return true;
 }
 
-pack *cli_pack_open(const char *path, uint64_t max_unpacked, bool quiet, int *rc)
+pack *cli_pack_open(const char *path, uint64_t max_unpacked, size_t max_memory, bool quiet, int *rc)
 {
     pack_options opt = {.max_unpacked = max_unpacked, .warn = print_warning, .quiet = quiet};
     smalti_error err;
+    mem_budget unpacking = {.limit = max_memory};
+    mem_budget *outer = max_memory ? mem_enter_whole(&unpacking) : NULL;
     pack *p = pack_open(path, &opt, &err);
+    if (max_memory) mem_enter_whole(outer);
     if (!p) {
         print_error(&err);
         *rc = err.status == SMALTI_ERR_USAGE ? EXIT_USAGE : exit_code_for(err.status);
+        *rc = memory_verdict(&unpacking, *rc, path);
     }
     return p;
 }
@@ -102,7 +106,7 @@ int cmd_pack_list(int argc, char **argv)
     if (installed) return pack_list_installed();
     if (!path) return usage_error("%s", "pack list needs PACK (a folder or a .zip), or --installed");
     int rc = EXIT_OK;
-    pack *p = cli_pack_open(path, max_unpacked, false, &rc);
+    pack *p = cli_pack_open(path, max_unpacked, PACK_MAX_MEMORY, false, &rc);
     if (!p) return rc;
     const pack_manifest *man = pack_manifest_of(p);
     printf("%s %s%s%s\n", man->name, man->version, *man->description ? " - " : "", man->description);

@@ -67,7 +67,7 @@ static int batch_model(const pack *p, const pack_model *m, const char *out_dir, 
 int pack_batch(const char *path, const char *out_dir, uint64_t max_unpacked, bool quiet)
 {
     int rc = EXIT_OK;
-    pack *p = cli_pack_open(path, max_unpacked, quiet, &rc);
+    pack *p = cli_pack_open(path, max_unpacked, PACK_MAX_MEMORY, quiet, &rc);
     if (!p) return rc;
     if (!make_output_dir(out_dir)) {
         pack_close(p);

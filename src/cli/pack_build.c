@@ -331,7 +331,7 @@ int cmd_pack_build(int argc, char **argv)
         return EXIT_IO;
     }
     /* The manifest is read as any pack reader reads it: a pack that does not open is not built. */
-    pack *p = cli_pack_open(dir, cap_bytes, quiet, &rc);
+    pack *p = cli_pack_open(dir, cap_bytes, PACK_MAX_MEMORY, quiet, &rc);
     if (!p) return rc;
     const pack_manifest *man = pack_manifest_of(p);
     char default_output[4096];

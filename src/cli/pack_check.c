@@ -74,7 +74,7 @@ static bool check_thumbnail(const check_ctx *c, check_job *job)
         diag d = {.file = label, .err = &err, .quiet = 1};
         int w, h;
         uint32_t *pixels = image_decode_argb(&d, 0, label, data, size, &w, &h);
-        free(data);
+        mem_free(data);
         if (pixels) {
             free(pixels);
             return true;
@@ -110,6 +110,7 @@ static void check_model(const check_ctx *c, check_job *job)
     opt.mx = def.mx, opt.my = def.my, opt.mz = def.mz;
     opt.warn = collect_warning;
     opt.warn_userdata = job;
+    opt.max_memory = c->max_memory;
     smalti_model *model = pack_load_model(c->p, m, &opt, &err);
     if (!model) {
         fail(job, &err);
@@ -242,7 +243,7 @@ int cmd_pack_check(int argc, char **argv)
     double timeout = 0;
     long long max_work = PACK_MAX_WORK;
     long steps = 50000, jobs_n = 1;
-    size_t max_memory = 0;
+    size_t max_memory = PACK_MAX_MEMORY;
     bool strict = false, quiet = false;
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -251,10 +252,7 @@ int cmd_pack_check(int argc, char **argv)
         if (strcmp(arg, "--max-unpacked") == 0) {
             if (!parse_max_unpacked(val, &max_unpacked)) return EXIT_USAGE;
         } else if (strcmp(arg, "--timeout") == 0) {
-            char *end;
-            timeout = val ? strtod(val, &end) : 0;
-            if (!val || end == val || *end || !(timeout > 0 && timeout <= 1e9))
-                return usage_error("--timeout takes a number of seconds above 0, not %s", val ? val : "nothing");
+            if (!parse_timeout(val, &timeout)) return EXIT_USAGE;
         } else if (strcmp(arg, "--max-work") == 0) {
             if (!parse_max_work(val, &max_work)) return EXIT_USAGE;
         } else if (strcmp(arg, "--steps") == 0) {
@@ -263,8 +261,7 @@ int cmd_pack_check(int argc, char **argv)
         } else if (strcmp(arg, "-j") == 0 || strcmp(arg, "--jobs") == 0) {
             if (!val || !parse_int_arg(val, 1, 64, &jobs_n)) return usage_error("-j takes a number of threads from 1 to 64, not %s", val ? val : "nothing");
         } else if (strcmp(arg, "--max-memory") == 0) {
-            if (!val || !parse_size_arg(val, &max_memory))
-                return usage_error("--max-memory takes a size such as 500M or 2G (at least 1M), not %s", val ? val : "nothing");
+            if (!parse_max_memory(val, &max_memory)) return EXIT_USAGE;
         } else if (arg[0] == '-' && arg[1]) {
             return unknown_option("pack check", arg);
         } else if (path) {
@@ -278,7 +275,7 @@ int cmd_pack_check(int argc, char **argv)
     if (!path) return usage_error("%s", "pack check needs PACK (a folder or a .zip)");
     double start = now_seconds();
     int rc = EXIT_OK;
-    pack *p = cli_pack_open(path, max_unpacked, quiet, &rc);
+    pack *p = cli_pack_open(path, max_unpacked, max_memory, quiet, &rc);
     if (!p) {
         printf("failed    %s: the pack cannot be opened (above)\n", path);
         return rc;

@@ -31,6 +31,7 @@ typedef struct gallery_args {
     double timeout;        /* 0: none (the default: a card from the clock differs by machine) */
     long long max_work;    /* each run's work budget */
     uint64_t max_unpacked; /* 0: the default cap */
+    size_t max_memory;     /* each model's load, run and picture, and the unpacking */
     bool quiet;
 } gallery_args;
 
@@ -95,8 +96,10 @@ static bool render_png(const smalti_run *run, const palette *pal, int pixel_size
         int w, h;
         uint32_t *pixels = iso_render(&g, colors, pixel_size, &w, &h);
         ok = pixels && png_write_rgb(f, pixels, w, h, err);
-        if (!pixels) error_set(err, SMALTI_ERR_RUNTIME, "<png>", 0, "the isometric picture is too large; lower pixelsize");
-        free(pixels);
+        if (!pixels && !iso_size_ok(g.mx, g.my, g.mz, pixel_size))
+            error_set(err, SMALTI_ERR_RUNTIME, "<png>", 0, "the isometric picture is too large; lower pixelsize");
+        else if (!pixels) error_set(err, SMALTI_ERR_RUNTIME, "<png>", 0, "out of memory drawing the isometric picture");
+        mem_free(pixels);
     } else ok = png_write_grid(f, &g, colors, pixel_size, err);
     if (fclose(f) != 0 && ok) {
         error_set(err, SMALTI_ERR_MEMORY, "<png>", 0, "out of memory");
@@ -119,11 +122,13 @@ static bool model_picture(const pack *p, const pack_model *m, const pack_default
     opt.my = d->my;
     opt.mz = d->mz;
     opt.quiet = 1; /* warnings are `pack check`'s business */
+    opt.max_memory = a->max_memory;
     smalti_model *model = pack_load_model(p, m, &opt, err);
     if (!model) return false;
     smalti_run_options run_opt = smalti_run_defaults();
     run_opt.timeout_seconds = a->timeout;
     run_opt.max_work = a->max_work;
+    run_opt.max_memory = a->max_memory;
     smalti_run *run = smalti_run_new_with(model, d->seed, &run_opt, err);
     bool ok = false;
     if (run) {
@@ -137,6 +142,24 @@ static bool model_picture(const pack *p, const pack_model *m, const pack_default
         smalti_run_free(run);
     }
     smalti_model_free(model);
+    return ok;
+}
+
+/* model_picture with the whole of it, the picture drawn too, within the model's memory budget. */
+static bool picture_within_budget(const pack *p, const pack_model *m, const pack_defaults *d, const gallery_args *a,
+                                  unsigned char **png, size_t *size, smalti_error *err)
+{
+    mem_budget whole = {.limit = a->max_memory};
+    mem_budget *outer = mem_enter_whole(&whole);
+    bool ok = model_picture(p, m, d, a, png, size, err);
+    mem_enter_whole(outer);
+    if (!ok && whole.spent && err->status != SMALTI_ERR_MEMORY) {
+        char what[sizeof err->message], file[sizeof err->file];
+        snprintf(what, sizeof what, "%s", err->message);
+        snprintf(file, sizeof file, "%s", err->file);
+        error_set(err, SMALTI_ERR_MEMORY, file, err->line, "%s: needed more than the memory budget of %.1f MiB (--max-memory)",
+                  what, (double)whole.limit / (1 << 20));
+    }
     return ok;
 }
 
@@ -249,12 +272,12 @@ static int parse_gallery_args(int argc, char **argv, gallery_args *a)
         } else if (strcmp(arg, "--max-work") == 0) {
             if (!parse_max_work(i + 1 < argc ? argv[i + 1] : NULL, &a->max_work)) return EXIT_USAGE;
             i++;
+        } else if (strcmp(arg, "--max-memory") == 0) {
+            if (!parse_max_memory(i + 1 < argc ? argv[i + 1] : NULL, &a->max_memory)) return EXIT_USAGE;
+            i++;
         } else if (strcmp(arg, "--timeout") == 0) {
-            if (i + 1 >= argc) return usage_error("%s needs a value", arg);
-            char *end;
-            a->timeout = strtod(argv[++i], &end);
-            if (end == argv[i] || *end || !(a->timeout > 0 && a->timeout <= 1e9))
-                return usage_error("--timeout takes a number of seconds above 0, not %s", argv[i]);
+            if (!parse_timeout(i + 1 < argc ? argv[i + 1] : NULL, &a->timeout)) return EXIT_USAGE;
+            i++;
         } else if (arg[0] == '-' && arg[1]) return unknown_option("pack gallery", arg);
         else if (a->pack_path) return usage_error("unexpected argument %s", arg);
         else a->pack_path = arg;
@@ -263,6 +286,7 @@ static int parse_gallery_args(int argc, char **argv, gallery_args *a)
     if (!a->output) a->output = "gallery.html";
     /* A stranger's model may run without end; a page should still come out, the same on every machine. */
     if (a->max_work == 0) a->max_work = PACK_MAX_WORK;
+    if (a->max_memory == 0) a->max_memory = PACK_MAX_MEMORY;
     return EXIT_OK;
 }
 
@@ -272,7 +296,7 @@ int cmd_pack_gallery(int argc, char **argv)
     int rc = parse_gallery_args(argc, argv, &a);
     if (rc != EXIT_OK) return rc;
     smalti_error err;
-    pack *p = cli_pack_open(a.pack_path, a.max_unpacked, a.quiet, &rc);
+    pack *p = cli_pack_open(a.pack_path, a.max_unpacked, a.max_memory, a.quiet, &rc);
     if (!p) return rc;
     const pack_manifest *man = pack_manifest_of(p);
     atomic_file af;
@@ -295,11 +319,11 @@ int cmd_pack_gallery(int argc, char **argv)
                 char label[4400];
                 pack_entry_label(p, m->thumbnail, label, sizeof label);
                 error_set(&err, SMALTI_ERR_MODEL, label, 0, "the thumbnail is not a PNG");
-                free(png);
+                mem_free(png);
                 png = NULL;
             }
             ok = png != NULL;
-        } else if (ok) ok = model_picture(p, m, &d, &a, &png, &png_size, &err);
+        } else if (ok) ok = picture_within_budget(p, m, &d, &a, &png, &png_size, &err);
         char failure[1200] = "";
         if (!ok) {
             print_error(&err);
@@ -308,7 +332,7 @@ int cmd_pack_gallery(int argc, char **argv)
             if (!failures++) rc = exit_code_for(err.status);
         } else if (!a.quiet) fprintf(stderr, "%s: ok\n", m->name);
         put_card(af.f, &a, m, have_defaults ? &d : NULL, png, png_size, failure);
-        free(png);
+        mem_free(png);
     }
     fputs("</main>\n</body>\n</html>\n", af.f);
     if (ferror(af.f)) {

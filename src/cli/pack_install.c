@@ -114,7 +114,7 @@ int cmd_pack_install(int argc, char **argv)
     if (!path) return usage_error("%s", "pack install needs PACK (a folder or a .zip)");
     if (path[0] == '@') return usage_error("%s is installed already; pack install takes a folder or a .zip", path);
     int rc = EXIT_OK;
-    pack *p = cli_pack_open(path, max_unpacked, quiet, &rc);
+    pack *p = cli_pack_open(path, max_unpacked, PACK_MAX_MEMORY, quiet, &rc);
     if (!p) return rc;
     const pack_manifest *man = pack_manifest_of(p);
     smalti_error err;

@@ -119,7 +119,7 @@ static bool picture(term_watch *w, int cols, int rows, const uint32_t **pixels, 
         iso_image_size(g.mx, g.my, g.mz, block, &iw, &ih);
         if (iw >= cols || ih >= 2 * (rows - 1)) break;
     }
-    free(w->iso);
+    mem_free(w->iso);
     w->iso = iso_render(&g, w->colors, block, pw, ph);
     *pixels = w->iso;
     return w->iso != NULL;
@@ -283,7 +283,7 @@ int watch_end(term_watch *w)
     }
     sigprocmask(SIG_SETMASK, &w->old_mask, NULL);
     free(w->screen);
-    free(w->iso);
+    mem_free(w->iso);
     free(w->out);
     free(w);
     return sig;

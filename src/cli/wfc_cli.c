@@ -21,6 +21,9 @@ typedef struct wfc_args {
     long jobs;                 /* outputs of an entry solved at once, on threads */
     bool jobs_given;           /* -j said so; else one per core, as memory allows */
     bool quiet;
+    double timeout;            /* --timeout: seconds for the whole command; 0: none */
+    int64_t deadline_ns;       /* when it ends (stop.h's clock); 0: none */
+    size_t max_memory;         /* --max-memory: bytes the command holds (and each -j thread adds); 0: none */
 } wfc_args;
 
 /* How many outputs each base name already has, so repeated entries (Chess N2 twice) do not overwrite each other. */
@@ -80,24 +83,29 @@ typedef struct wfc_entry_run {
     double load_ms;
 } wfc_entry_run;
 
-/* Output k on a worker's solver (NULL: the model's own). */
+/* Output k on a worker's solver (NULL: the model's own), stopping at the command's deadline. */
 static void solve_output(const wfc_entry_run *er, wfc_classic_worker *w, int k, wfc_output *o)
 {
     const wfc_args *a = er->a;
     double start = now_seconds();
+    run_stop stop = {0}; /* one per solver: a check writes to it */
+    stop_rearm(&stop, 0);
+    stop.deadline_ns = a->deadline_ns;
+    wfc_solver *solver = w ? &w->solver : &er->m->solver;
+    solver->stop = &stop;
     o->r = WFC_CONTRADICTION;
     o->attempts = 0;
     for (; o->attempts < a->tries && o->r == WFC_CONTRADICTION; o->attempts++) {
         o->seed = (int32_t)(er->first_seed + (long)k * a->tries + o->attempts);
         o->r = w ? wfc_classic_worker_run(er->m, w, o->seed, er->e->limit) : wfc_classic_run(er->m, o->seed, er->e->limit);
     }
+    solver->stop = NULL;
     o->ms = 1e3 * (now_seconds() - start);
-    const wfc_solver *s = w ? &w->solver : &er->m->solver;
-    o->backtracks = s->backtracks;
-    o->repairs = s->repairs;
+    o->backtracks = solver->backtracks;
+    o->repairs = solver->repairs;
     o->png = NULL;
     o->text = NULL;
-    if (o->r == WFC_CONTRADICTION || o->r == WFC_NO_MEMORY) return;
+    if (o->r == WFC_CONTRADICTION || o->r == WFC_NO_MEMORY || o->r == WFC_STOPPED) return;
     if (er->e->text_output) o->text = w ? wfc_classic_worker_text(er->m, w) : wfc_classic_text(er->m);
 }
 
@@ -118,7 +126,7 @@ static void picture_row(const void *ctx, int y, uint32_t *row)
    compress than to solve. */
 static void encode_output(const wfc_entry_run *er, const wfc_classic_worker *w, wfc_output *o)
 {
-    if (o->r == WFC_CONTRADICTION || o->r == WFC_NO_MEMORY) return;
+    if (o->r == WFC_CONTRADICTION || o->r == WFC_NO_MEMORY || o->r == WFC_STOPPED) return;
     picture_source ps = {er->m, w};
     int width, height;
     wfc_classic_picture_size(er->m, &width, &height);
@@ -156,9 +164,19 @@ static int commit_output(const wfc_entry_run *er, int k, wfc_output *o, bool thr
 {
     const wfc_args *a = er->a;
     int rc = EXIT_OK;
+    if (o->r == WFC_NO_MEMORY && a->max_memory) {
+        fprintf(stderr, "%s:%d: error: solving %s needed more than the memory budget of %.1f MiB (--max-memory)\n", a->list,
+                er->e->line, er->base, (double)a->max_memory / (1 << 20));
+        return EXIT_MEMORY;
+    }
     if (o->r == WFC_NO_MEMORY) {
         fprintf(stderr, "%s:%d: error: out of memory while solving %s\n", a->list, er->e->line, er->base);
         return EXIT_RUNTIME;
+    }
+    if (o->r == WFC_STOPPED) {
+        fprintf(stderr, "%s:%d: error: stopped solving %s: the command took longer than its timeout of %g s\n", a->list,
+                er->e->line, er->base, a->timeout);
+        return EXIT_TIMEOUT;
     }
     char path[4096] = "";
     if (o->r != WFC_CONTRADICTION) {
@@ -231,6 +249,10 @@ static void *pool_work(void *arg)
 {
     wfc_thread *t = arg;
     wfc_pool *p = t->pool;
+    /* A worker thread's own budget (a budget counts one thread's allocations); the first thread
+       keeps the command's. */
+    mem_budget own = {.limit = p->er->a->max_memory};
+    mem_budget *outer = t->worker && own.limit ? mem_enter_whole(&own) : NULL;
     pthread_mutex_lock(&p->lock);
     for (;;) {
         while (p->rc == EXIT_OK && p->next_take < p->er->outputs && p->next_take >= p->next_write + p->window)
@@ -252,6 +274,7 @@ static void *pool_work(void *arg)
         pthread_cond_broadcast(&p->moved);
     }
     pthread_mutex_unlock(&p->lock);
+    if (t->worker && own.limit) mem_enter_whole(outer);
     return NULL;
 }
 
@@ -325,6 +348,8 @@ static int run_entry(const wfc_args *a, diag *d, const xmlNode *el, name_counts 
            holds (a wave of up to 2 GiB each), so that all the cores do not mean swapping. */
         const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
         threads = wfc_classic_threads(m, threads, pages > 0 && page > 0 ? (int64_t)pages * page : 0);
+        /* Under --max-memory, one thread: the budget then bounds the whole command. */
+        if (a->max_memory) threads = 1;
     }
     if (threads > 1) rc = run_outputs_threaded(&er, threads);
     else
@@ -336,6 +361,8 @@ static int run_entry(const wfc_args *a, diag *d, const xmlNode *el, name_counts 
     wfc_classic_free(m);
     return rc;
 }
+
+static int wfc_command(wfc_args *argp);
 
 int cmd_wfc(int argc, char **argv)
 {
@@ -357,6 +384,11 @@ int cmd_wfc(int argc, char **argv)
         else if (strcmp(arg, "--tries") == 0) { target = &a.tries; min = 1; }
         else if (strcmp(arg, "--backtrack") == 0) { target = &a.backtrack; max = WFC_MAX_BACKTRACK; }
         else if (strcmp(arg, "-j") == 0 || strcmp(arg, "--jobs") == 0) { target = &a.jobs; min = 1; max = WFC_MAX_JOBS; a.jobs_given = true; }
+        else if (strcmp(arg, "--timeout") == 0 || strcmp(arg, "--max-memory") == 0) {
+            if (arg[2] == 't' ? !parse_timeout(val, &a.timeout) : !parse_max_memory(val, &a.max_memory)) return EXIT_USAGE;
+            i++;
+            continue;
+        }
         else if (arg[0] == '-' && arg[1]) return unknown_option("wfc", arg);
         else if (a.list) { fprintf(stderr, "smalti: unexpected argument %s\n", arg); return EXIT_USAGE; }
         else { a.list = arg; continue; }
@@ -367,6 +399,18 @@ int cmd_wfc(int argc, char **argv)
         i++;
     }
     if (!a.list) { fprintf(stderr, "smalti: wfc needs SAMPLES.xml\n"); return EXIT_USAGE; }
+    if (a.timeout > 0) a.deadline_ns = stop_now_ns() + (int64_t)(a.timeout * 1e9);
+    mem_budget whole = {.limit = a.max_memory};
+    mem_budget *outer = mem_enter_whole(a.max_memory ? &whole : NULL);
+    int rc = wfc_command(&a);
+    mem_enter_whole(outer);
+    return memory_verdict(&whole, rc, a.list);
+}
+
+/* The list's entries in turn; the first timeout ends the command. */
+static int wfc_command(wfc_args *argp)
+{
+    wfc_args a = *argp;
     char root[4096];
     if (!a.root) {
         const char *slash = strrchr(a.list, '/');
@@ -412,6 +456,7 @@ int cmd_wfc(int argc, char **argv)
         entries++;
         int rc = run_entry(&a, &d, el, nc);
         if (rc != EXIT_OK) { failures++; worst = rc; }
+        if (rc == EXIT_TIMEOUT) break;
     }
     free(nc);
     xmlFreeDoc(doc);

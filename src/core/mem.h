@@ -25,4 +25,12 @@ char *mem_strdup(const char *s);
    the way out, so a budget is current only inside calls made for its run,
    on the thread making them: runs on other threads are never affected. */
 mem_budget *mem_enter(mem_budget *b);
+
+/* Make `b` the budget of the calling thread's whole task (NULL: none) and return the one it
+   replaces: every counted allocation counts against it as well as against the current budget,
+   so a program that holds a run's budget and draws, unpacks or parses around the run stays within
+   one bound in all (the smalti command does, for --max-memory). */
+mem_budget *mem_enter_whole(mem_budget *b);
+/* Whether the calling thread's whole-task budget (if any) has refused an allocation. */
+bool mem_whole_spent(void);
 #endif

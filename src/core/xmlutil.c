@@ -3,6 +3,7 @@
 #include "file_read.h"
 #include "mem.h"
 #include "suggest.h"
+#include "mem.h"
 #include <ctype.h>
 #include <errno.h>
 #include <libxml/parser.h>
@@ -33,6 +34,25 @@ xmlParserCtxt *xml_parser_new(xml_first_error *fe)
     ctx->sax->serror = on_xml_error;
     return ctx;
 }
+
+static void ignore_generic_error(void *ctx, const char *msg, ...)
+{
+    (void)ctx;
+    (void)msg;
+}
+
+xml_generic_handler xml_generic_errors_off(void)
+{
+    xml_generic_handler h = {xmlGenericError, xmlGenericErrorContext};
+    xmlSetGenericErrorFunc(NULL, ignore_generic_error);
+    return h;
+}
+
+void xml_generic_errors_restore(xml_generic_handler h) { xmlSetGenericErrorFunc(h.ctx, h.fn); }
+
+/* The counted allocator is plain malloc underneath (mem.c), so libxml2's blocks made before the
+   hooks, or under another budget, may be freed through them and the other way round. */
+int smalti_count_xml_memory(void) { return xmlMemSetup(mem_free, mem_malloc, mem_realloc, mem_strdup) == 0; }
 
 int xml_line(const xmlNode *el) { return (int)xmlGetLineNo(el); }
 const char *xml_name(const xmlNode *el) { return (const char *)el->name; }

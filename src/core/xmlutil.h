@@ -16,6 +16,16 @@ typedef struct xml_first_error {
 } xml_first_error;
 /* A parser that keeps its first error in *fe and prints nothing; free it with xmlFreeParserCtxt.
    NULL when memory runs out. */
+/* This thread's libxml2 generic error handler, which prints to stderr without file:line what the
+   parser's own error (or the caller) says already, such as an allocation refused by a memory
+   budget: xml_generic_errors_off silences it and returns it for xml_generic_errors_restore. */
+typedef struct xml_generic_handler {
+    xmlGenericErrorFunc fn;
+    void *ctx;
+} xml_generic_handler;
+xml_generic_handler xml_generic_errors_off(void);
+void xml_generic_errors_restore(xml_generic_handler h);
+
 xmlParserCtxt *xml_parser_new(xml_first_error *fe);
 
 int xml_line(const xmlNode *el);

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../core/diag.h"
+#include "../core/mem.h"
 #include "gif_lzw.h"
 
 /* The first frame's colours become the global colour table; a frame with
@@ -65,20 +66,20 @@ static bool gif_failed(gif_anim *g, int code, smalti_error *err)
 
 gif_anim *gif_anim_open(const char *path, const temp_hook *temps, smalti_error *err)
 {
-    gif_anim *g = calloc(1, sizeof *g);
+    gif_anim *g = mem_calloc(1, sizeof *g);
     if (!g) {
         error_set(err, SMALTI_ERR_RUNTIME, path, 0, "out of memory");
         return NULL;
     }
     if (!atomic_open(&g->af, path, temps, err)) {
-        free(g);
+        mem_free(g);
         return NULL;
     }
     int code = 0;
     g->gif = EGifOpen(g->af.f, write_bytes, &code);
     if (!g->gif) {
         atomic_abort(&g->af);
-        free(g);
+        mem_free(g);
         error_set(err, SMALTI_ERR_RUNTIME, path, 0, "cannot start the GIF: %s", GifErrorString(code));
         return NULL;
     }
@@ -240,7 +241,7 @@ bool gif_anim_close(gif_anim *g, smalti_error *err)
     if (ok) ok = atomic_commit(&g->af, err);
     else atomic_abort(&g->af);
     lzw_free(g->lzw);
-    free(g);
+    mem_free(g);
     return ok;
 }
 
@@ -250,5 +251,5 @@ void gif_anim_abort(gif_anim *g)
     EGifCloseFile(g->gif, NULL);
     atomic_abort(&g->af);
     lzw_free(g->lzw);
-    free(g);
+    mem_free(g);
 }

@@ -10,6 +10,7 @@
    pixels at once from a per-value table of their codes, with no lookup per
    pixel. Other strings go through a hash table. */
 #include "gif_lzw.h"
+#include "../core/mem.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,13 +34,13 @@ struct gif_lzw {
     bool failed;
 };
 
-gif_lzw *lzw_new(void) { return calloc(1, sizeof(gif_lzw)); }
+gif_lzw *lzw_new(void) { return mem_calloc(1, sizeof(gif_lzw)); }
 
 void lzw_free(gif_lzw *z)
 {
     if (!z) return;
-    for (int v = 0; v < 256; v++) free(z->runs[v]);
-    free(z);
+    for (int v = 0; v < 256; v++) mem_free(z->runs[v]);
+    mem_free(z);
 }
 
 static void put_byte(gif_lzw *z, unsigned char byte)
@@ -145,7 +146,7 @@ static int extend_run(gif_lzw *z, const unsigned char *pixels, int i, int n)
 {
     int v = z->run_value;
     if (!z->runs[v]) {
-        z->runs[v] = malloc((LZW_MAX_CODE + 2) * sizeof *z->runs[v]);
+        z->runs[v] = mem_malloc((LZW_MAX_CODE + 2) * sizeof *z->runs[v]);
         if (!z->runs[v]) {
             z->failed = true;
             return n;

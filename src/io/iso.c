@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../core/diag.h"
+#include "../core/mem.h"
 
 /* The reference's pictures are never larger than this many pixels in practice;
    the bound keeps a huge grid from asking for gigabytes. */
@@ -69,7 +70,7 @@ static bool sprite_make(sprite *sp, int s)
     sp->width = 2 * s;
     sp->height = 2 * s - 1;
     size_t n = (size_t)sp->width * sp->height;
-    short *all = malloc(sizeof(short) * n * (1 + EDGE_COUNT));
+    short *all = mem_malloc(sizeof(short) * n * (1 + EDGE_COUNT));
     if (!all) return false;
     for (int k = 0; k <= EDGE_COUNT; k++) {
         sp->layer[k] = all + n * k;
@@ -152,6 +153,13 @@ static void find_visible(const grid_view *g, uint16_t *marks, bool *covered)
             }
 }
 
+bool iso_size_ok(int mx, int my, int mz, int block_size)
+{
+    int64_t w, h;
+    iso_image_size(mx, my, mz, block_size < 1 ? 1 : block_size, &w, &h);
+    return w * h <= ISO_MAX_PIXELS;
+}
+
 uint32_t *iso_render(const grid_view *g, const uint32_t *colors, int block_size, int *width, int *height)
 {
     int s = block_size < 1 ? 1 : block_size, mx = g->mx, my = g->my, mz = g->mz;
@@ -159,9 +167,9 @@ uint32_t *iso_render(const grid_view *g, const uint32_t *colors, int block_size,
     iso_image_size(mx, my, mz, s, &w64, &h64);
     if (w64 * h64 > ISO_MAX_PIXELS) return NULL;
     size_t cells = (size_t)mx * my * mz;
-    canvas cv = {malloc(sizeof(uint32_t) * (size_t)(w64 * h64)), (int)w64, (int)h64};
-    uint16_t *marks = calloc(cells, sizeof *marks);
-    bool *covered = calloc((size_t)(mx + my - 1) * (mx + my + 2 * mz - 3), 1);
+    canvas cv = {mem_malloc(sizeof(uint32_t) * (size_t)(w64 * h64)), (int)w64, (int)h64};
+    uint16_t *marks = mem_calloc(cells, sizeof *marks);
+    bool *covered = mem_calloc((size_t)(mx + my - 1) * (mx + my + 2 * mz - 3), 1);
     sprite sp = {0};
     bool ok = cv.pixels && marks && covered && sprite_make(&sp, s);
     if (ok) {
@@ -183,11 +191,11 @@ uint32_t *iso_render(const grid_view *g, const uint32_t *colors, int block_size,
                         if (marks[i] & (1u << e)) blit(&cv, &sp, sp.layer[1 + e], left, top, rgb);
                 }
     }
-    free(sp.layer[0]);
-    free(marks);
-    free(covered);
+    mem_free(sp.layer[0]);
+    mem_free(marks);
+    mem_free(covered);
     if (!ok) {
-        free(cv.pixels);
+        mem_free(cv.pixels);
         return NULL;
     }
     *width = cv.width;
@@ -213,6 +221,6 @@ bool save_iso_png(const char *path, const grid_view *g, const uint32_t *colors, 
         return false;
     }
     bool ok = save_png_rgb(path, pixels, width, height, temps, err);
-    free(pixels);
+    mem_free(pixels);
     return ok;
 }

@@ -104,6 +104,8 @@ bool png_size_ok(const char *path, int64_t width, int64_t height, smalti_error *
    (Graphics.IsometricRender): cubes of block_size on the reference's GUI background. */
 #define ISO_BACKGROUND 0x222222u
 void iso_image_size(int mx, int my, int mz, int block_size, int64_t *width, int64_t *height);
+/* Whether the isometric picture of such a grid is within our bound on its pixels. */
+bool iso_size_ok(int mx, int my, int mz, int block_size);
 /* The picture as 0xRRGGBB pixels (free() it), or NULL when out of memory or too large. */
 uint32_t *iso_render(const grid_view *g, const uint32_t *colors, int block_size, int *width, int *height);
 bool save_iso_png(const char *path, const grid_view *g, const uint32_t *colors, int block_size, const temp_hook *temps,

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <zlib.h>
 #include "../core/diag.h"
+#include "../core/mem.h"
 
 /* Our own bound on a picture (PNG allows more): it keeps memory in check. */
 #define PNG_MAX_SIDE 65535
@@ -58,8 +59,8 @@ static bool write_pixels(FILE *f, uint32_t h, size_t row_bytes, row_source sourc
     z_stream z;
     memset(&z, 0, sizeof z);
     if (deflateInit(&z, 6) != Z_OK) return false;
-    unsigned char *row = calloc(row_bytes + 1, 1);
-    unsigned char *out = malloc(IDAT_BUFFER);
+    unsigned char *row = mem_calloc(row_bytes + 1, 1);
+    unsigned char *out = mem_malloc(IDAT_BUFFER);
     bool ok = row && out;
     for (uint32_t y = 0; ok && y < h; y++) {
         source(ctx, y, row + 1);
@@ -76,8 +77,8 @@ static bool write_pixels(FILE *f, uint32_t h, size_t row_bytes, row_source sourc
         } while (z.avail_out == 0 || (flush == Z_FINISH && zrc != Z_STREAM_END));
     }
     deflateEnd(&z);
-    free(row);
-    free(out);
+    mem_free(row);
+    mem_free(out);
     return ok;
 }
 
@@ -180,11 +181,11 @@ static void rgb_row(const void *ctx, uint32_t y, unsigned char *row)
 /* The header and pixels of a truecolour PNG made by fn; false when out of memory. */
 static bool rgb_png_body(FILE *f, int width, int height, png_row_fn fn, const void *ctx)
 {
-    rgb_rows rr = {fn, ctx, malloc((size_t)width * sizeof(uint32_t)), width};
+    rgb_rows rr = {fn, ctx, mem_malloc((size_t)width * sizeof(uint32_t)), width};
     if (!rr.pixels) return false;
     write_header(f, (uint32_t)width, (uint32_t)height, 2 /* truecolour RGB */);
     bool ok = write_pixels(f, (uint32_t)height, (size_t)width * 3, rgb_row, &rr);
-    free(rr.pixels);
+    mem_free(rr.pixels);
     return ok;
 }
 

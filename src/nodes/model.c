@@ -114,25 +114,6 @@ static smalti_model *model_build_within(xmlDoc *doc, const char *name, const sma
     return m;
 }
 
-/* Build within the load's memory budget, if it has one: an image that decodes to more than the
-   budget fails as out of memory, and the error says which budget was spent. */
-static smalti_model *model_build(xmlDoc *doc, const char *name, const smalti_load_options *opt, const resource_reader *reader,
-                                 smalti_error *err)
-{
-    if (!opt->max_memory) return model_build_within(doc, name, opt, reader, err);
-    mem_budget budget = {.limit = opt->max_memory};
-    mem_budget *caller = mem_enter(&budget);
-    smalti_model *m = model_build_within(doc, name, opt, reader, err);
-    mem_enter(caller);
-    if (!m && budget.spent && err) {
-        char what[sizeof err->message];
-        snprintf(what, sizeof what, "%s", err->message);
-        error_set(err, SMALTI_ERR_MEMORY, name, err->line, "%s: loading the model needed more than its memory budget of %.1f MiB",
-                  what, (double)budget.limit / (1 << 20));
-    }
-    return m;
-}
-
 static smalti_model *load_doc(xmlParserCtxt *ctx, xmlDoc *doc, const char *name, const smalti_load_options *opt,
                               const resource_reader *reader, smalti_error *err)
 {
@@ -141,17 +122,65 @@ static smalti_model *load_doc(xmlParserCtxt *ctx, xmlDoc *doc, const char *name,
         if (fe->set) error_set(err, SMALTI_ERR_MODEL, name, fe->line, "%s", fe->message);
         else error_set(err, SMALTI_ERR_MODEL, name, 0, "malformed XML");
         xmlFreeDoc(doc);
-        xmlFreeParserCtxt(ctx);
         return NULL;
     }
-    smalti_model *m = model_build(doc, name, opt, reader, err);
+    smalti_model *m = model_build_within(doc, name, opt, reader, err);
     xmlFreeDoc(doc);
-    xmlFreeParserCtxt(ctx);
     return m;
 }
 
 /* Model files are untrusted: no network, no entity expansion, no DTD loading. */
 #define SMALTI_XML_OPTIONS (XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING)
+
+/* Parse the file at `path` (or the text `xml` of `len` bytes) and build the model. */
+static smalti_model *parse_and_build(const char *path, const char *xml, int len, const char *name,
+                                     const smalti_load_options *opt, const resource_reader *reader, smalti_error *err)
+{
+    xml_first_error fe;
+    xmlParserCtxt *ctx = xml_parser_new(&fe);
+    if (!ctx) {
+        error_set(err, SMALTI_ERR_RUNTIME, name, 0, "out of memory");
+        return NULL;
+    }
+    /* A file is read as bounded bytes from a regular file (xml_ctxt_read_named): no path reaches libxml2. */
+    const char *why = NULL;
+    xmlDoc *doc = path ? xml_ctxt_read_named(ctx, path, SMALTI_XML_OPTIONS, &why)
+                       : xmlCtxtReadMemory(ctx, xml, len, name, NULL, SMALTI_XML_OPTIONS);
+    if (why) {
+        xmlFreeParserCtxt(ctx);
+        error_set(err, SMALTI_ERR_IO, name, 0, "cannot read the model: %s", why);
+        return NULL;
+    }
+    smalti_model *m = load_doc(ctx, doc, name, opt, reader, err);
+    xmlFreeParserCtxt(ctx);
+    return m;
+}
+
+/* Load within the load's memory budget, if it has one: an image that decodes to more than the
+   budget fails as out of memory, and so does the XML tree when libxml2 allocates through the
+   library (smalti_count_xml_memory); the error says which budget was spent. */
+static smalti_model *load_within_budget(const char *path, const char *xml, int len, const char *name,
+                                        const smalti_load_options *opt, const resource_reader *reader, smalti_error *err)
+{
+    if (!opt->max_memory) return parse_and_build(path, xml, len, name, opt, reader, err);
+    mem_budget budget = {.limit = opt->max_memory};
+    mem_budget *caller = mem_enter(&budget);
+    /* A refused allocation inside libxml2 is also told to its generic handler (this thread's), on
+       stderr and without file:line; the parser's first error says it already. */
+    xml_generic_handler generic = xml_generic_errors_off();
+    smalti_model *m = parse_and_build(path, xml, len, name, opt, reader, err);
+    xml_generic_errors_restore(generic);
+    mem_enter(caller);
+    if (!m && budget.spent && err) {
+        /* A parse cut short by the budget is not malformed: say only what ran out. */
+        bool parse = strncmp(err->message, "malformed XML", 13) == 0;
+        char what[sizeof err->message];
+        snprintf(what, sizeof what, "%s", parse ? "" : err->message);
+        error_set(err, SMALTI_ERR_MEMORY, name, err->line, "%s%sloading the model needed more than its memory budget of %.1f MiB",
+                  what, parse ? "" : ": ", (double)budget.limit / (1 << 20));
+    }
+    return m;
+}
 
 smalti_model *smalti_model_load(const char *path, const smalti_load_options *opt, smalti_error *err)
 {
@@ -163,20 +192,7 @@ smalti_model *smalti_model_load(const char *path, const smalti_load_options *opt
         else error_set(err, SMALTI_ERR_IO, path, 0, "cannot open the model: %s", strerror(e));
         return NULL;
     }
-    xml_first_error fe;
-    xmlParserCtxt *ctx = xml_parser_new(&fe);
-    if (!ctx) {
-        error_set(err, SMALTI_ERR_RUNTIME, path, 0, "out of memory");
-        return NULL;
-    }
-    const char *why;
-    xmlDoc *doc = xml_ctxt_read_named(ctx, path, SMALTI_XML_OPTIONS, &why);
-    if (why) {
-        xmlFreeParserCtxt(ctx);
-        error_set(err, SMALTI_ERR_IO, path, 0, "cannot read the model: %s", why);
-        return NULL;
-    }
-    return load_doc(ctx, doc, path, opt, NULL, err);
+    return load_within_budget(path, NULL, 0, path, opt, NULL, err);
 }
 
 smalti_model *model_load_string_from(const char *xml, const char *name, const smalti_load_options *opt,
@@ -189,14 +205,7 @@ smalti_model *model_load_string_from(const char *xml, const char *name, const sm
         error_set(err, SMALTI_ERR_MODEL, name, 0, "the model is larger than 2 GiB");
         return NULL;
     }
-    xml_first_error fe;
-    xmlParserCtxt *ctx = xml_parser_new(&fe);
-    if (!ctx) {
-        error_set(err, SMALTI_ERR_RUNTIME, name, 0, "out of memory");
-        return NULL;
-    }
-    xmlDoc *doc = xmlCtxtReadMemory(ctx, xml, (int)len, name, NULL, SMALTI_XML_OPTIONS);
-    return load_doc(ctx, doc, name, opt, reader, err);
+    return load_within_budget(NULL, xml, (int)len, name, opt, reader, err);
 }
 
 smalti_model *smalti_model_load_string(const char *xml, const char *name, const smalti_load_options *opt, smalti_error *err)

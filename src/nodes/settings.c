@@ -74,11 +74,14 @@ bool settings_read_file(const char *path, const smalti_load_options *opt, smalti
 {
     settings_clear(s);
     if (input_file_error(path)) return true;
+    /* Quiet: the load that follows reports what is wrong with the file (out of memory included). */
     xml_first_error fe; /* unused: the load reports the model's errors */
     xmlParserCtxt *ctx = xml_parser_new(&fe);
     if (!ctx) return true;
     const char *why;
-    xmlDoc *doc = xml_ctxt_read_named(ctx, path, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING, &why);
+    xml_generic_handler generic = xml_generic_errors_off();
+    xmlDoc *doc = xml_ctxt_read_named(ctx, path, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOERROR | XML_PARSE_NOWARNING, &why);
+    xml_generic_errors_restore(generic);
     xmlFreeParserCtxt(ctx);
     if (!doc) return true;
     /* Warnings (an unknown attribute) are left to the load, which reads the element again. */

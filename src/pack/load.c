@@ -1,5 +1,6 @@
 /* load.c — a pack's models: their settings (entry, then the model's own, then defaults) and loading them with the pack's resources only. */
 #include "pack.h"
+#include "../core/mem.h"
 #include <libxml/parser.h>
 #include <limits.h>
 #include <stdio.h>
@@ -21,7 +22,7 @@ bool pack_model_defaults(const pack *p, const pack_model *m, const grid_request 
     xmlDoc *doc = size <= INT_MAX ? xmlReadMemory((const char *)xml, (int)size, label, NULL,
                                                   XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOERROR | XML_PARSE_NOWARNING)
                                   : NULL;
-    free(xml);
+    mem_free(xml);
     diag d = {.file = label, .err = err, .quiet = 1};
     bool ok = !doc || settings_parse(&d, xmlDocGetRootElement(doc), &out->own);
     xmlFreeDoc(doc);
@@ -56,7 +57,7 @@ smalti_model *pack_load_model(const pack *p, const pack_model *m, const smalti_l
     char label[PATH_MAX + 64], root[PATH_MAX + 64];
     pack_entry_label(p, m->file, label, sizeof label);
     if (strlen((const char *)xml) != size) {
-        free(xml);
+        mem_free(xml);
         error_set(err, SMALTI_ERR_MODEL, label, 0, "the model holds a NUL byte: not an XML file");
         return NULL;
     }
@@ -70,6 +71,6 @@ smalti_model *pack_load_model(const pack *p, const pack_model *m, const smalti_l
     o.resource_dir_count = 1;
     o.allow_any_path = 0;
     smalti_model *model = model_load_string_from((const char *)xml, label, &o, pack_resource_reader(p), err);
-    free(xml);
+    mem_free(xml);
     return model;
 }

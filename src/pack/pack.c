@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "../core/diag.h"
 #include "../core/file_read.h"
+#include "../core/mem.h"
 #include "ziplib.h"
 
 typedef struct pack_entry {
@@ -96,12 +97,12 @@ static bool zip_inflate(const ziplib *zl, pack *p, zip_t *za, zip_uint64_t i, pa
         return false;
     }
     size_t cap = 1 << 12, n = 0;
-    e->data = malloc(cap + 1);
+    e->data = mem_malloc(cap + 1);
     bool ok = e->data != NULL;
     if (!ok) error_set(err, SMALTI_ERR_RUNTIME, label, 0, "out of memory");
     while (ok) {
         if (n == cap) {
-            unsigned char *bigger = cap > SIZE_MAX / 4 ? NULL : realloc(e->data, cap * 2 + 1);
+            unsigned char *bigger = cap > SIZE_MAX / 4 ? NULL : mem_realloc(e->data, cap * 2 + 1);
             if (!bigger) {
                 error_set(err, SMALTI_ERR_RUNTIME, label, 0, "out of memory");
                 ok = false;
@@ -164,7 +165,7 @@ static bool zip_open_entries(pack *p, smalti_error *err)
                   PACK_MAX_ENTRIES);
         ok = false;
     }
-    p->entries = ok ? calloc((size_t)count + 1, sizeof *p->entries) : NULL;
+    p->entries = ok ? mem_calloc((size_t)count + 1, sizeof *p->entries) : NULL;
     if (ok && !p->entries) {
         error_set(err, SMALTI_ERR_RUNTIME, p->path, 0, "out of memory");
         ok = false;
@@ -189,7 +190,7 @@ static bool zip_open_entries(pack *p, smalti_error *err)
         }
         size_t len = strlen(name);
         if (name[len - 1] == '/') continue; /* a folder */
-        if (!(p->entries[p->entry_count].name = strdup(name))) {
+        if (!(p->entries[p->entry_count].name = mem_strdup(name))) {
             error_set(err, SMALTI_ERR_RUNTIME, p->path, 0, "out of memory");
             ok = false;
             break;
@@ -272,7 +273,7 @@ unsigned char *pack_read(const pack *p, const char *name, size_t *size, smalti_e
         error_set(err, SMALTI_ERR_MODEL, label, 0, "no such entry in the pack");
         return NULL;
     }
-    unsigned char *copy = malloc(e->size + 1);
+    unsigned char *copy = mem_malloc(e->size + 1);
     if (!copy) {
         error_set(err, SMALTI_ERR_RUNTIME, label, 0, "out of memory");
         return NULL;
@@ -318,7 +319,7 @@ static bool read_manifest(pack *p, const pack_options *opt, smalti_error *err)
         base_of(p->real_root ? p->real_root : p->path, name, sizeof name);
         p->manifest = pack_manifest_from_models_list((const char *)xml, size, label, name, opt, err);
     }
-    free(xml);
+    mem_free(xml);
     if (!p->manifest) return false;
     /* A folder's resource folder must not itself be a link out of the pack. */
     if (!p->zip) {
@@ -343,9 +344,9 @@ pack *pack_open(const char *path, const pack_options *opt, smalti_error *err)
         if (!pack_installed_find(path, installed, sizeof installed, err)) return NULL;
         path = installed;
     }
-    pack *p = calloc(1, sizeof *p);
-    if (!p || !(p->path = strdup(path))) {
-        free(p);
+    pack *p = mem_calloc(1, sizeof *p);
+    if (!p || !(p->path = mem_strdup(path))) {
+        mem_free(p);
         error_set(err, SMALTI_ERR_RUNTIME, path, 0, "out of memory");
         return NULL;
     }
@@ -386,8 +387,8 @@ pack *pack_open(const char *path, const pack_options *opt, smalti_error *err)
 void pack_close(pack *p)
 {
     if (!p) return;
-    for (size_t i = 0; i < p->entry_count; i++) free(p->entries[i].name), free(p->entries[i].data);
-    free(p->entries);
+    for (size_t i = 0; i < p->entry_count; i++) mem_free(p->entries[i].name), mem_free(p->entries[i].data);
+    mem_free(p->entries);
     pack_manifest_free(p->manifest);
     free(p->real_root);
     if (p->root_fd >= 0) close(p->root_fd);

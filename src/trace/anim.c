@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "../core/diag.h"
+#include "../core/mem.h"
 
 struct anim_recorder {
     anim_options opt;
@@ -50,7 +51,7 @@ static bool fail(anim_recorder *a, const smalti_error *err)
 static unsigned char *row_buffer(anim_recorder *a, size_t size)
 {
     if (size > a->row_cap) {
-        unsigned char *bigger = realloc(a->row, size);
+        unsigned char *bigger = mem_realloc(a->row, size);
         if (!bigger) return NULL;
         a->row = bigger;
         a->row_cap = size;
@@ -95,7 +96,7 @@ static bool gif_flat_frame(anim_recorder *a, const grid_view *g, int delay, smal
     int ps = a->opt.pixel_size, count = a->color_count;
     bool full = a->mz != 1 || a->mx != g->mx || a->my != g->my || !a->shown;
     if (full) {
-        uint8_t *shown = realloc(a->shown, (size_t)g->mx * g->my);
+        uint8_t *shown = mem_realloc(a->shown, (size_t)g->mx * g->my);
         if (!shown) goto out_of_memory;
         a->shown = shown;
         a->mx = g->mx, a->my = g->my, a->mz = 1;
@@ -139,8 +140,12 @@ static bool gif_iso_frame(anim_recorder *a, const grid_view *g, int delay, smalt
 {
     int w, h;
     uint32_t *px = iso_render(g, a->colors, a->opt.pixel_size, &w, &h);
-    if (!px) {
+    if (!px && !iso_size_ok(g->mx, g->my, g->mz, a->opt.pixel_size)) {
         error_set(err, SMALTI_ERR_RUNTIME, a->opt.gif_path, 0, "the isometric picture is too large; lower --pixel-size");
+        return false;
+    }
+    if (!px) {
+        error_set(err, SMALTI_ERR_RUNTIME, a->opt.gif_path, 0, "out of memory drawing the isometric picture");
         return false;
     }
     const uint32_t *was = a->shown_rgb && w == a->shown_w && h == a->shown_h ? a->shown_rgb : NULL;
@@ -162,7 +167,7 @@ static bool gif_iso_frame(anim_recorder *a, const grid_view *g, int delay, smalt
     } else {
         /* First the colour indices (the table may grow), 255 for unchanged pixels; then the rows. */
         int width = x1 - x0 + 1, height = y1 - y0 + 1;
-        unsigned char *index = malloc((size_t)width * height);
+        unsigned char *index = mem_malloc((size_t)width * height);
         ok = index != NULL;
         if (!ok) error_set(err, SMALTI_ERR_RUNTIME, a->opt.gif_path, 0, "out of memory");
         for (int y = 0; ok && y < height; y++)
@@ -184,9 +189,9 @@ static bool gif_iso_frame(anim_recorder *a, const grid_view *g, int delay, smalt
                 if (row[x] == 255) row[x] = (unsigned char)a->iso_count;
             ok = gif_anim_row(a->gif, row, width, err);
         }
-        free(index);
+        mem_free(index);
     }
-    free(a->shown_rgb);
+    mem_free(a->shown_rgb);
     a->shown_rgb = px;
     a->shown_w = w, a->shown_h = h;
     a->mz = g->mz; /* a later 2-D grid (after a map) starts afresh */
@@ -210,7 +215,7 @@ static bool record(anim_recorder *a, long step, bool last)
     g.cells = smalti_run_grid(a->run, &g.mx, &g.my, &g.mz);
     g.legend = smalti_run_legend(a->run);
     if (take_legend(a, g.legend)) {
-        free(a->shown); /* other values: the next 2-D frame is drawn whole */
+        mem_free(a->shown); /* other values: the next 2-D frame is drawn whole */
         a->shown = NULL;
     }
     smalti_error err;
@@ -270,16 +275,16 @@ static bool make_folder(const char *dir, smalti_error *err)
 
 static void free_recorder(anim_recorder *a)
 {
-    free(a->shown);
-    free(a->shown_rgb);
-    free(a->row);
-    free(a);
+    mem_free(a->shown);
+    mem_free(a->shown_rgb);
+    mem_free(a->row);
+    mem_free(a);
 }
 
 anim_recorder *anim_start(const anim_options *opt, const smalti_run *run, smalti_error *err)
 {
     if (opt->frames_dir && !make_folder(opt->frames_dir, err)) return NULL;
-    anim_recorder *a = calloc(1, sizeof *a);
+    anim_recorder *a = mem_calloc(1, sizeof *a);
     if (!a) {
         error_set(err, SMALTI_ERR_RUNTIME, "", 0, "out of memory");
         return NULL;

@@ -209,4 +209,78 @@ expect 2 "smalti: -o $dir/h1.txt and --trace $dir/h2.txt name one file" "$T" run
 [ "$(cat "$dir/h1.txt")" = old ] && ok || bad "a refused run wrote its hard-linked outputs"
 expect 0 "" "$T" run "$M" --size 9 -q -o /dev/null --gif /dev/null --trace /dev/null
 
+# --max-memory bounds the whole command (issue 33, items 8 and 9): the pictures drawn, a pack's
+# unpacking, the model's XML tree and `wfc`. Each case is refused (exit 7, the budget named, nothing
+# written) with a peak far below what it took before (in the comments, measured here); the peak is
+# the process's resident high-water mark, which does not depend on the machine's speed. `ulimit -v`
+# keeps a case from taking gigabytes should the budget fail to hold.
+if [ -x /usr/bin/time ]; then
+within() { # BOUND_MIB CODE PATTERN OUTPUT command...: exit code, message, no OUTPUT, peak under BOUND
+    bound=$1 code=$2 pattern=$3 output=$4; shift 4
+    expect "$code" "$pattern" sh -c 'ulimit -v 3000000; exec /usr/bin/time -f "%M" -o "$0" "$@"' "$dir/peak" "$@"
+    [ ! -e "$output" ] && ok || bad "$*: wrote $output"
+    peak=$(tail -n 1 "$dir/peak")
+    [ "$peak" -lt $((bound * 1024)) ] 2>/dev/null && ok || bad "$*: peak $peak KiB, above $bound MiB"
+}
+budget_said='needed more than the memory budget of 10.0 MiB (--max-memory)'
+printf '<one values="BW" in="B" out="W"/>\n' > "$dir/cube.xml"
+# The isometric picture of a 100^3 grid in cubes of 28 pixels: 262 MB as a GIF, 136 MB as a PNG.
+within 60 7 "$budget_said" "$dir/cube.gif" \
+    "$T" run "$dir/cube.xml" --size 100 --dim 3 --steps 3 --pixel-size 28 --max-memory 10M --gif "$dir/cube.gif" -q
+within 60 7 "$budget_said" "$dir/cube.png" \
+    "$T" run "$dir/cube.xml" --size 100 --dim 3 --steps 3 --pixel-size 28 --max-memory 10M -o "$dir/cube.png" -q
+# Many runs on threads: each thread's run and the picture it draws (267 MB before).
+within 60 7 'seed 2: out of memory drawing the isometric image' "$dir/many/2.png" \
+    "$T" run "$dir/cube.xml" --size 100 --dim 3 --steps 3 --pixel-size 28 --max-memory 10M --seeds 1..4 -j 2 -o "$dir/many/{seed}.png" -q
+# 1000 entries of 1 MiB (zeros after 1200 random bytes: under the ratio check) in a zip of 2.5 MB:
+# 1 GB and exit 0 before, for run and pack check alike.
+python3 -c 'import random, sys, zipfile
+r = random.Random(1)
+with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
+    z.writestr("pack.xml", "<pack name=\"bomb\" version=\"1.0.0\" description=\"d\" license=\"CC0-1.0\" smalti=\"0.1.0\">"
+               "<author name=\"T\"/><model file=\"models/dots.xml\" title=\"Dots\" size=\"12\"/></pack>")
+    z.writestr("models/dots.xml", "<one values=\"BW\" in=\"B\" out=\"W\"/>\n")
+    for i in range(1000):
+        z.writestr("resources/z%04d.bin" % i, bytes(r.getrandbits(8) for _ in range(1200)) + bytes(1048576 - 1200))' "$dir/wide.zip"
+within 60 7 "wide.zip: error: $budget_said" "$dir/wide.txt" \
+    "$T" run "$dir/wide.zip" dots --max-memory 10M -q -o "$dir/wide.txt"
+within 60 7 "wide.zip: error: $budget_said" "$dir/nothing" "$T" pack check "$dir/wide.zip" --max-memory 10M
+within 60 7 "wide.zip: error: $budget_said" "$dir/wide.html" \
+    "$T" pack gallery "$dir/wide.zip" --max-memory 10M -o "$dir/wide.html"
+# A model of 6 MB (260,000 rules): 215 MB under --max-memory 20M before, its XML tree uncounted.
+awk 'BEGIN { print "<one values=\"BW\">"; for (i = 0; i < 260000; i++) print "<rule in=\"B\" out=\"W\"/>"; print "</one>" }' \
+    > "$dir/rules6.xml"
+within 60 7 'rules6.xml:[0-9]*: error: loading the model needed more than its memory budget of 20.0 MiB$' "$dir/rules6.png" \
+    "$T" run "$dir/rules6.xml" --max-memory 20M -q -o "$dir/rules6.png"
+lacks 'parser error' "$T" check "$dir/rules6.xml" --max-memory 20M
+# wfc: an 800^2 output of Flowers (N=3, 103 patterns) wants some 390 MB and minutes of tries.
+W2=$dir/wfc_big
+mkdir -p "$W2/samples" && cp "${SMALTI_MJ_CORPUS:-../shared/mj}/../wfc/samples/Flowers.png" "$W2/samples/" 2>/dev/null ||
+    printf '' > "$W2/missing"
+if [ ! -e "$W2/missing" ]; then
+    printf '<samples><overlapping name="Flowers" N="3" symmetry="2" size="800" periodic="True"/></samples>\n' > "$dir/big_wfc.xml"
+    within 100 7 "big_wfc.xml: error: needed more than the memory budget of 50.0 MiB (--max-memory)" "$dir/wfc_mem/Flowers N3 0.png" \
+        "$T" wfc "$dir/big_wfc.xml" --samples "$W2" --runs 1 --max-memory 50M -q -o "$dir/wfc_mem"
+    # Each try takes some 20 s here, and ten are allowed: a machine would have to be 400 times faster
+    # than this one to finish before the deadline of 0.5 s. The guard only catches a deadline ignored.
+    expect 6 'big_wfc.xml:1: error: stopped solving Flowers N3: the command took longer than its timeout of 0.5 s' \
+        guard 600 "$T" wfc "$dir/big_wfc.xml" --samples "$W2" --runs 1 --timeout 0.5 -q -o "$dir/wfc_time"
+    [ -z "$(ls "$dir/wfc_time" 2>/dev/null)" ] && ok || bad "wfc wrote an output after its timeout"
+    # On two threads, at 400^2 (a try of some 3.4 s here, ten allowed per output: 68 times the deadline),
+    # no thread draws the output it was stopped in.
+    printf '<samples><overlapping name="Flowers" N="3" symmetry="2" size="400" periodic="True"/></samples>\n' > "$dir/mid_wfc.xml"
+    expect 6 'mid_wfc.xml:1: error: stopped solving Flowers N3: the command took longer than its timeout of 0.5 s' \
+        guard 600 "$T" wfc "$dir/mid_wfc.xml" --samples "$W2" --runs 2 -j 2 --timeout 0.5 -q -o "$dir/wfc_time2"
+    [ -z "$(ls "$dir/wfc_time2" 2>/dev/null)" ] && ok || bad "wfc -j 2 wrote an output after its timeout"
+else
+    echo "harden: no ../shared/wfc/samples/Flowers.png, the big wfc cases skipped"
+fi
+expect 2 '--max-memory takes a size such as 500M or 2G (at least 1M), not 10' "$T" wfc "$dir/big_wfc.xml" --max-memory 10
+expect 2 '--timeout takes a number of seconds above 0, not 0' "$T" wfc "$dir/big_wfc.xml" --timeout 0
+expect 0 'default 2G' "$T" help pack check
+expect 0 'default 2G' "$T" help pack gallery
+else
+    echo "harden: no /usr/bin/time, the memory budget cases skipped"
+fi
+
 finish harden

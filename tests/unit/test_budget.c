@@ -4,6 +4,7 @@
    stops a run that never ends by itself, and a long step is cut by the work budget, which stops a run
    at the same point on every machine. */
 #include "unit.h"
+#include "../../src/core/mem.h"
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -274,6 +275,68 @@ static void a_budget_too_small_to_start_is_refused(void **state)
     smalti_model_free(m);
 }
 
+/* A budget of the whole task counts what the current budget counts, and what is allocated with no
+   current budget; a run stopped by it reports it as its own out-of-memory. */
+static void the_whole_budget_counts_with_the_current_one(void **state)
+{
+    (void)state;
+    mem_budget whole = {.limit = 8 << 20}, run = {.limit = 64 << 20};
+    mem_budget *outer_whole = mem_enter_whole(&whole);
+    void *outside = mem_malloc(4 << 20); /* no current budget: the whole one alone */
+    assert_non_null(outside);
+    size_t after_outside = whole.used;
+    assert_true(after_outside >= (size_t)4 << 20);
+    mem_budget *caller = mem_enter(&run);
+    void *inside = mem_malloc(2 << 20); /* both count it */
+    assert_non_null(inside);
+    assert_true(run.used >= (size_t)2 << 20 && whole.used >= after_outside + ((size_t)2 << 20));
+    /* The run's budget has room, the whole has not: refused, and both are spent. */
+    assert_null(mem_malloc(4 << 20));
+    assert_true(whole.spent && run.spent);
+    mem_free(inside);
+    assert_int_equal(run.used, 0);
+    mem_enter(caller);
+    mem_free(outside);
+    assert_int_equal(whole.used, 0);
+    /* A block made before any budget, freed under one, leaves the counts at 0, never below. */
+    mem_enter_whole(NULL);
+    void *before = mem_malloc(1 << 20);
+    mem_enter_whole(&whole);
+    mem_free(before);
+    assert_int_equal(whole.used, 0);
+    mem_enter_whole(outer_whole);
+}
+
+/* With libxml2 allocating through the library, the XML tree of a model counts against the load's
+   budget. The model here is small once built, but its XML holds a comment of 8 MiB, which the
+   tree keeps: under 4 MiB it is refused as out of memory (not as malformed XML); before, only what
+   is built from the tree counted and it loaded. Under 64 MiB it loads. */
+static void the_xml_tree_counts_against_the_load_budget(void **state)
+{
+    (void)state;
+    assert_int_equal(smalti_count_xml_memory(), 1);
+    const size_t comment = (size_t)8 << 20;
+    char *xml = malloc(comment + 128);
+    assert_non_null(xml);
+    char *p = xml + sprintf(xml, "<one values=\"BW\" in=\"B\" out=\"W\"><!--");
+    memset(p, 'x', comment);
+    sprintf(p + comment, "--></one>\n");
+    smalti_load_options opt = smalti_load_defaults();
+    opt.mx = opt.my = 8;
+    opt.quiet = 1;
+    opt.max_memory = 4 << 20;
+    smalti_error err;
+    assert_null(smalti_model_load_string(xml, "commented.xml", &opt, &err));
+    assert_int_equal(err.status, SMALTI_ERR_MEMORY);
+    assert_non_null(strstr(err.message, "loading the model needed more than its memory budget of 4.0 MiB"));
+    assert_null(strstr(err.message, "malformed"));
+    opt.max_memory = 64 << 20;
+    smalti_model *m = smalti_model_load_string(xml, "commented.xml", &opt, &err);
+    assert_non_null(m);
+    smalti_model_free(m);
+    free(xml);
+}
+
 int run_budget_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -283,6 +346,8 @@ int run_budget_tests(void)
         cmocka_unit_test(a_negative_timeout_is_a_usage_error),
         cmocka_unit_test(memory_budget_stops_the_run_and_reset_runs_again),
         cmocka_unit_test(a_budget_too_small_to_start_is_refused),
+        cmocka_unit_test(the_whole_budget_counts_with_the_current_one),
+        cmocka_unit_test(the_xml_tree_counts_against_the_load_budget),
     };
     return cmocka_run_group_tests_name("budget", tests, NULL, NULL);
 }
