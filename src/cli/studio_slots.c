@@ -71,7 +71,7 @@ void studio_slots_notify(void *cls, struct MHD_Connection *c, void **socket_cont
     const union MHD_ConnectionInfo *info = mhd->MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
     int fd = info ? fcntl(info->connect_fd, F_DUPFD_CLOEXEC, 0) : -1;
     studio_slot *free_slot = NULL, *oldest = NULL;
-    int open = 0;
+    int without_token = 0;
     for (int i = 0; i < STUDIO_SLOT_TABLE; i++) {
         studio_slot *sl = &t->slot[i];
         if (!sl->conn) {
@@ -79,7 +79,7 @@ void studio_slots_notify(void *cls, struct MHD_Connection *c, void **socket_cont
             continue;
         }
         if (sl->authed || sl->dropped) continue;
-        open++;
+        without_token++;
         if (!oldest || sl->order < oldest->order) oldest = sl;
     }
     if (fd < 0 || !free_slot) {
@@ -89,7 +89,7 @@ void studio_slots_notify(void *cls, struct MHD_Connection *c, void **socket_cont
         pthread_mutex_unlock(&t->lock);
         return;
     }
-    if (open + 1 > STUDIO_OPEN_SLOTS && oldest) drop(oldest);
+    if (without_token + 1 > STUDIO_OPEN_SLOTS && oldest) drop(oldest);
     *free_slot = (studio_slot){.conn = c, .fd = fd, .since = now_seconds(), .order = ++t->accepted, .reading = true};
     *socket_context = free_slot;
     pthread_mutex_unlock(&t->lock);
