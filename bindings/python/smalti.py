@@ -17,6 +17,8 @@ docs/python.md is the manual.
 """
 import ctypes
 import ctypes.util
+import math
+import numbers
 import os
 
 __all__ = ["Model", "Run", "StepEvent", "Error", "ModelError", "FileError", "RunError", "UsageError",
@@ -195,18 +197,43 @@ def _numpy():
         return None
 
 
+# The ranges of the C types the numbers go into: ctypes would cut a larger number silently.
+_INT_MAX = 2 ** 31 - 1
+_LONG_MAX = 2 ** (8 * ctypes.sizeof(ctypes.c_long) - 1) - 1
+_SIZE_MAX = 2 ** (8 * ctypes.sizeof(ctypes.c_size_t)) - 1
+_LLONG_MAX = 2 ** 63 - 1
+
+
+def _integer(value, low, high, what):
+    """value as an int if it is an integer in low..high; else TypeError or ValueError."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError("smalti: %s must be an integer, not %r" % (what, value))
+    value = int(value)
+    if not low <= value <= high:
+        raise ValueError("smalti: %s %d is out of range (%d to %d)" % (what, value, low, high))
+    return value
+
+
+def _c_string(data, what):
+    """data (bytes) for a char * argument: C would end it at a NUL byte, so one is refused."""
+    if b"\0" in data:
+        raise ValueError("smalti: %s has a NUL byte" % what)
+    return data
+
+
 def _grid_size(size):
     """size: None (the model's own settings), N (N×N, 2-D), (X, Y) or (X, Y, Z)."""
     if size is None:
         return 0, 0, 0
-    if isinstance(size, int):
-        return size, size, 1
-    size = tuple(size)
-    if len(size) == 2:
-        return size[0], size[1], 1
-    if len(size) == 3:
-        return size
-    raise ValueError("size is N, (X, Y) or (X, Y, Z), not %r" % (size,))
+    if isinstance(size, numbers.Integral) and not isinstance(size, bool):
+        sides = (size, size, 1)
+    else:
+        sides = tuple(size) if isinstance(size, (tuple, list)) else ()
+        if len(sides) == 2:
+            sides += (1,)
+        elif len(sides) != 3:
+            raise ValueError("size is N, (X, Y) or (X, Y, Z), not %r" % (size,))
+    return tuple(_integer(side, 1, _INT_MAX, "size") for side in sides)
 
 
 # --- models ----------------------------------------------------------------------------------
@@ -227,7 +254,7 @@ class Model:
         or (X, Y, Z). resources: folders searched for rule images, samples and tilesets.
         warnings: a function(file, line, message) given each load warning (default: stderr;
         quiet=True drops them). Raises ModelError, FileError, ... with "file:line: message"."""
-        return cls._load(None, os.fspath(path), size, resources, allow_any_path, quiet, warnings, max_memory, library)
+        return cls._load(None, os.fsencode(path), size, resources, allow_any_path, quiet, warnings, max_memory, library)
 
     @classmethod
     def from_string(cls, xml, name="model.xml", size=None, resources=None, allow_any_path=False, quiet=False,
@@ -242,13 +269,14 @@ class Model:
         opt.mx, opt.my, opt.mz = _grid_size(size)
         keep = []
         if resources:
-            dirs = (ctypes.c_char_p * len(resources))(*[os.fsencode(d) for d in resources])
+            dirs = (ctypes.c_char_p * len(resources))(*[_c_string(os.fsencode(d), "a resource folder's name")
+                                                         for d in resources])
             keep.append(dirs)
             opt.resource_dirs = ctypes.cast(dirs, ctypes.POINTER(ctypes.c_char_p))
             opt.resource_dir_count = len(resources)
         opt.allow_any_path = 1 if allow_any_path else 0
         opt.quiet = 1 if quiet else 0
-        opt.max_memory = max_memory or 0
+        opt.max_memory = _integer(max_memory or 0, 0, _SIZE_MAX, "max_memory")
         if warnings is not None:
             def warn(_userdata, file, line, message):
                 warnings(file.decode("utf-8", "replace") if file else "", line, message.decode("utf-8", "replace"))
@@ -257,16 +285,18 @@ class Model:
             opt.warn = callback
         err = _Error()
         if xml is None:
-            handle = lib.smalti_model_load(os.fsencode(name), ctypes.byref(opt), ctypes.byref(err))
+            handle = lib.smalti_model_load(_c_string(name, "the model's path"), ctypes.byref(opt), ctypes.byref(err))
         else:
-            data = xml.encode("utf-8") if isinstance(xml, str) else bytes(xml)
-            handle = lib.smalti_model_load_string(data, name.encode("utf-8"), ctypes.byref(opt), ctypes.byref(err))
+            data = _c_string(xml.encode("utf-8") if isinstance(xml, str) else bytes(xml), "the model's XML")
+            handle = lib.smalti_model_load_string(data, _c_string(name.encode("utf-8"), "the model's name"),
+                                                  ctypes.byref(opt), ctypes.byref(err))
         if not handle:
             _raise(err)
         return cls(handle, lib, keep)
 
     def close(self):
-        """Free the model (once its runs are closed too)."""
+        """Close the model: any later use of it raises ValueError; it is freed once its runs are
+        closed too (they go on working until then)."""
         self._closing = True
         if self._handle and self._live_runs == 0:
             self._lib.smalti_model_free(self._handle)
@@ -281,23 +311,30 @@ class Model:
     def __exit__(self, *exc):
         self.close()
 
+    def _open_handle(self):
+        """The C handle; ValueError once close() was called (C would be handed NULL or a model
+        about to be freed)."""
+        if self._closing or not self._handle:
+            raise ValueError("smalti: the model is closed")
+        return self._handle
+
     @property
     def legend(self):
         """The model's values: legend[v] is the symbol of cell value v."""
-        return self._lib.smalti_model_legend(self._handle).decode("latin-1")
+        return self._lib.smalti_model_legend(self._open_handle()).decode("latin-1")
 
     @property
     def size(self):
         """(X, Y, Z), the grid the model was loaded for."""
         x, y, z = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
-        self._lib.smalti_model_grid_size(self._handle, ctypes.byref(x), ctypes.byref(y), ctypes.byref(z))
+        self._lib.smalti_model_grid_size(self._open_handle(), ctypes.byref(x), ctypes.byref(y), ctypes.byref(z))
         return x.value, y.value, z.value
 
     def settings(self):
         """The model's own <smalti> settings as a dict of what it gives (size, length, width, height,
         dim, steps, seed, pixel_size, iso, colors)."""
         s = _Settings()
-        self._lib.smalti_model_settings(self._handle, ctypes.byref(s))
+        self._lib.smalti_model_settings(self._open_handle(), ctypes.byref(s))
         out = {k: getattr(s, k) for k in ("size", "length", "width", "height", "dim", "pixel_size") if getattr(s, k)}
         if s.has_steps:
             out["steps"] = s.steps
@@ -313,9 +350,10 @@ class Model:
     def nodes(self):
         """The compiled tree: a list of dicts (kind, line, parent, depth, attributes) by node id."""
         out = []
-        for i in range(self._lib.smalti_model_node_count(self._handle)):
+        handle = self._open_handle()
+        for i in range(self._lib.smalti_model_node_count(handle)):
             info = _NodeInfo()
-            if self._lib.smalti_model_node_info(self._handle, i, ctypes.byref(info)):
+            if self._lib.smalti_model_node_info(handle, i, ctypes.byref(info)):
                 out.append({"kind": info.kind.decode(), "line": info.line, "parent": info.parent,
                             "depth": info.depth, "attributes": info.attributes.decode("utf-8", "replace")})
         return out
@@ -337,28 +375,42 @@ class StepEvent:
 
 
 class Run:
-    """One run of a model; used by one thread at a time."""
+    """One run of a model; used by one thread at a time. Any use of a closed run raises ValueError."""
 
     def __init__(self, model, seed, timeout=0, max_memory=0, max_work=0):
         self.model, self._lib, self._handle = model, model._lib, None
-        if not model._handle:
-            raise ValueError("smalti: the model is closed")
-        opt = _RunOptions(float(timeout or 0), int(max_memory or 0), int(max_work or 0))
+        self._observer, self._callback_error = None, None
+        # Inside smalti_run_step/to_end (so inside a step callback, or another thread): the C run
+        # must not be freed, reset or stepped again until the call returns; close() then waits.
+        self._stepping, self._close_when_done = False, False
+        model_handle = model._open_handle()
+        seed = _integer(seed, -2 ** 31, 2 ** 31 - 1, "seed")
+        if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real) or not math.isfinite(timeout) \
+                or timeout < 0:
+            raise ValueError("smalti: timeout must be a finite number of seconds, 0 or more, not %r" % (timeout,))
+        opt = _RunOptions(float(timeout), _integer(max_memory or 0, 0, _SIZE_MAX, "max_memory"),
+                          _integer(max_work or 0, 0, _LLONG_MAX, "max_work"))
         err = _Error()
-        self._handle = self._lib.smalti_run_new_with(model._handle, seed, ctypes.byref(opt), ctypes.byref(err))
+        self._handle = self._lib.smalti_run_new_with(model_handle, seed, ctypes.byref(opt), ctypes.byref(err))
         if not self._handle:
             _raise(err)
         model._live_runs += 1
-        self._observer = None
-        self._callback_error = None
 
     def close(self):
-        if self._handle:
-            self._lib.smalti_run_free(self._handle)
-            self._handle = None
-            self.model._live_runs -= 1
-            if self.model._closing:
-                self.model.close()
+        """Free the run; idempotent. From a step callback it stops the run, which is freed when the
+        step() or to_end() that called the callback returns."""
+        if not self._handle:
+            return
+        if self._stepping:
+            if not self._close_when_done:
+                self._close_when_done = True
+                self._lib.smalti_run_cancel(self._handle)
+            return
+        self._lib.smalti_run_free(self._handle)
+        self._handle = None
+        self.model._live_runs -= 1
+        if self.model._closing:
+            self.model.close()
 
     def __del__(self):
         self.close()
@@ -369,16 +421,31 @@ class Run:
     def __exit__(self, *exc):
         self.close()
 
+    def _open_handle(self):
+        """The C handle; ValueError once close() was called."""
+        if not self._handle or self._close_when_done:
+            raise ValueError("smalti: the run is closed")
+        return self._handle
+
+    def _idle_handle(self, what):
+        """The C handle for a call that steps, resets or changes the observer: not inside a step."""
+        handle = self._open_handle()
+        if self._stepping:
+            raise ValueError("smalti: %s cannot be called during a step (from a step callback)" % what)
+        return handle
+
     def on_step(self, callback):
         """Call callback(StepEvent) after every step (None: stop). An exception in it cancels the
-        run, and step() or to_end() raises it."""
+        run, and step() or to_end() raises it. The callback may read the run and cancel or close it,
+        but not step, reset it or change its callback."""
+        handle = self._idle_handle("on_step()")
         if callback is None:
             self._observer = None
-            self._lib.smalti_run_set_observer(self._handle, _ObserverFn(), None)
+            self._lib.smalti_run_set_observer(handle, _ObserverFn(), None)
             return
 
         def observe(_userdata, event_p):
-            if self._callback_error is not None:
+            if self._callback_error is not None or self._close_when_done:
                 return
             e = event_p.contents
             changed = e.changed[:e.changed_count] if e.changed_count else []
@@ -386,69 +453,79 @@ class Run:
                 callback(StepEvent(e.step, e.node_id, changed, self))
             except BaseException as exc:  # handed back to the caller of step()/to_end()
                 self._callback_error = exc
-                self._lib.smalti_run_cancel(self._handle)
+                if self._handle:
+                    self._lib.smalti_run_cancel(self._handle)
         self._observer = _ObserverFn(observe)
-        self._lib.smalti_run_set_observer(self._handle, self._observer, None)
+        self._lib.smalti_run_set_observer(handle, self._observer, None)
 
-    def _check(self):
+    def _stepped(self, call, *args):
+        """call(handle, *args) (smalti_run_step or _to_end), then the callback's error or the run's."""
+        handle = self._idle_handle("step() or to_end()")
+        self._stepping = True
+        try:
+            result = call(handle, *args)
+        finally:
+            self._stepping = False
+        if self._close_when_done:  # close() from the callback: freed now that C is done with it
+            self._close_when_done = False
+            self.close()
         if self._callback_error is not None:
             exc, self._callback_error = self._callback_error, None
             raise exc
         err = _Error()
-        if self._lib.smalti_run_error(self._handle, ctypes.byref(err)):
+        if self._handle and self._lib.smalti_run_error(self._handle, ctypes.byref(err)):
             _raise(err)
+        return result
 
     def step(self):
         """Make one step; False once the run has ended."""
-        made = self._lib.smalti_run_step(self._handle)
-        self._check()
-        return bool(made)
+        return bool(self._stepped(self._lib.smalti_run_step))
 
     def to_end(self, limit=50000):
         """Step until the model ends or limit steps are made (0 or None: no limit); the step count."""
-        steps = self._lib.smalti_run_to_end(self._handle, int(limit or 0))
-        self._check()
-        return steps
+        return self._stepped(self._lib.smalti_run_to_end, _integer(limit or 0, 0, _LONG_MAX, "limit"))
 
     def reset(self, seed):
         """Start over with another seed, reusing the memory."""
+        handle = self._idle_handle("reset()")
+        seed = _integer(seed, -2 ** 31, 2 ** 31 - 1, "seed")
         self._callback_error = None
-        self._lib.smalti_run_reset(self._handle, seed)
+        self._lib.smalti_run_reset(handle, seed)
 
     def cancel(self):
         """Ask the run to stop (from any thread); it raises CancelledError."""
-        self._lib.smalti_run_cancel(self._handle)
+        self._lib.smalti_run_cancel(self._open_handle())
 
     @property
     def finished(self):
         """Whether the model ended by itself."""
-        return bool(self._lib.smalti_run_finished(self._handle))
+        return bool(self._lib.smalti_run_finished(self._open_handle()))
 
     @property
     def counter(self):
         """Steps made so far."""
-        return self._lib.smalti_run_counter(self._handle)
+        return self._lib.smalti_run_counter(self._open_handle())
 
     @property
     def work(self):
         """Work done so far, in units of about one cell visited (what max_work bounds); 0 without max_work."""
-        return self._lib.smalti_run_work(self._handle)
+        return self._lib.smalti_run_work(self._open_handle())
 
     @property
     def last_node(self):
         """(node id, steps in a row) of the last step's actor; node id -1 when none acted."""
         steps = ctypes.c_long()
-        node = self._lib.smalti_run_last_node(self._handle, ctypes.byref(steps))
+        node = self._lib.smalti_run_last_node(self._open_handle(), ctypes.byref(steps))
         return node, steps.value
 
     @property
     def legend(self):
         """The symbols of the cell values (the model's values)."""
-        return self._lib.smalti_run_legend(self._handle).decode("latin-1")
+        return self._lib.smalti_run_legend(self._open_handle()).decode("latin-1")
 
     def _grid(self):
         x, y, z = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
-        cells = self._lib.smalti_run_grid(self._handle, ctypes.byref(x), ctypes.byref(y), ctypes.byref(z))
+        cells = self._lib.smalti_run_grid(self._open_handle(), ctypes.byref(x), ctypes.byref(y), ctypes.byref(z))
         return cells, x.value, y.value, z.value
 
     @property
@@ -469,6 +546,7 @@ class Run:
 
     def grid_array(self):
         """The cells as a NumPy uint8 array of shape (Y, X) in 2-D, (Z, Y, X) in 3-D (needs NumPy)."""
+        self._open_handle()
         np = _numpy()
         if np is None:
             raise ImportError("grid_array needs NumPy; grid_bytes() and grid_list() do not")

@@ -7,7 +7,7 @@
 /* Exactly the functions studio_http.c calls, typed by the header, by their own names (mhd->MHD_start_daemon(...)). */
 #define HTTPLIB_FUNCTIONS(X)                                                                                  \
     X(MHD_add_response_header) X(MHD_create_response_from_buffer) X(MHD_create_response_from_callback)       \
-    X(MHD_destroy_response) X(MHD_get_daemon_info) X(MHD_lookup_connection_value) X(MHD_queue_response)      \
+    X(MHD_destroy_response) X(MHD_get_connection_info) X(MHD_get_daemon_info) X(MHD_lookup_connection_value) X(MHD_queue_response)      \
     X(MHD_start_daemon) X(MHD_stop_daemon)
 
 #define HTTPLIB_FIELD(name) __typeof__(&name) name;

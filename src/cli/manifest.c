@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -283,6 +284,16 @@ int manifest_open(const char *path, bool resume, int *fd, manifest_done **done)
     struct stat st;
     if (fstat(*fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         fprintf(stderr, "%s: error: the manifest must be a regular file\n", path);
+        close(*fd);
+        return EXIT_IO;
+    }
+    /* Held until the descriptor is closed at the end of the run: a second process on the same
+       manifest would read the same "done" pairs and make every missing output twice. */
+    if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
+        if (errno == EWOULDBLOCK)
+            fprintf(stderr, "%s: error: the manifest is in use by another smalti run; wait for it to end, or give this run its own manifest\n", path);
+        else
+            fprintf(stderr, "%s: error: cannot lock the manifest: %s\n", path, strerror(errno));
         close(*fd);
         return EXIT_IO;
     }

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include "smalti.h"
 
+typedef struct studio_slots studio_slots;
+
 /* One message for the page (a Server-Sent Event), shared by every connection that sends it. */
 typedef struct studio_event {
     int refs;              /* under studio.lock */
@@ -37,11 +39,14 @@ typedef struct studio {
        refused until then: its Host cannot match). */
     atomic_uint port;
     struct MHD_Daemon *httpd;
+    struct studio_slots *slots; /* the server's connections (studio_slots.c) */
 } studio;
 
 /* studio_http.c */
 bool studio_http_start(studio *s, unsigned port, char *err, size_t err_size);
 void studio_http_stop(studio *s);
+/* Whether url is "/TOKEN/..." with s's token (compared in constant time). */
+bool studio_path_has_token(const studio *s, const char *url);
 /* studio.c: ask for a run (cancelling one going on); call under s->lock. */
 void studio_request_run(studio *s);
 void studio_event_release(studio *s, studio_event *e); /* call under s->lock */

@@ -14,6 +14,7 @@
 #include <time.h>
 #include "cli.h"
 #include "httplib.h"
+#include "studio_slots.h"
 #include "viewer_assets.h"
 
 static const char studio_html[] =
@@ -241,6 +242,12 @@ static bool same_secret(const char *a, const char *b, size_t n)
     return diff == 0;
 }
 
+bool studio_path_has_token(const studio *s, const char *url)
+{
+    size_t tl = strlen(s->token);
+    return url[0] == '/' && strlen(url) >= tl + 2 && same_secret(url + 1, s->token, tl) && url[tl + 1] == '/';
+}
+
 static bool host_allowed(const studio *s, const char *host)
 {
     if (!host) return false;
@@ -259,6 +266,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     static int started;
     if (!*req) { /* the headers: answer once the body (ignored) is in */
         *req = &started;
+        studio_slots_headers_in(cls, c);
         return MHD_YES;
     }
     if (*upload_size) {
@@ -269,11 +277,9 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     /* Only a page this server gave out, reached by the loopback name, is answered. */
     if (!host_allowed(s, mhd->MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST)))
         return respond_text(c, MHD_HTTP_FORBIDDEN, "forbidden\n");
-    size_t tl = strlen(s->token);
-    if (url[0] != '/' || strlen(url) < tl + 2 || !same_secret(url + 1, s->token, tl) || url[tl + 1] != '/')
-        return respond_text(c, MHD_HTTP_FORBIDDEN, "forbidden\n");
+    if (!studio_path_has_token(s, url)) return respond_text(c, MHD_HTTP_FORBIDDEN, "forbidden\n");
     /* A fixed set of names: no path reaches the file system, so `..` and absolute paths find nothing. */
-    const char *route = url + tl + 2;
+    const char *route = url + strlen(s->token) + 2;
     bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
     if (get && strcmp(route, "") == 0)
         return respond(c, MHD_HTTP_OK, "text/html; charset=utf-8", page_html, page_html_len, MHD_RESPMEM_PERSISTENT);
@@ -306,12 +312,20 @@ bool studio_http_start(studio *s, unsigned port, char *err, size_t err_size)
         snprintf(err, err_size, "out of memory");
         return false;
     }
+    if (!studio_slots_start(s)) {
+        snprintf(err, err_size, "out of memory");
+        return false;
+    }
     struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     s->httpd = mhd->MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION, (uint16_t)port, NULL, NULL,
                                 handle, s, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_CONNECTION_LIMIT,
-                                (unsigned)64, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10, MHD_OPTION_END);
+                                (unsigned)STUDIO_CONNECTIONS, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10,
+                                MHD_OPTION_NOTIFY_CONNECTION, studio_slots_notify, s, MHD_OPTION_URI_LOG_CALLBACK,
+                                studio_slots_request_line, s, MHD_OPTION_NOTIFY_COMPLETED, studio_slots_request_done, s,
+                                MHD_OPTION_END);
     if (!s->httpd) {
+        studio_slots_stop(s);
         snprintf(err, err_size, "cannot listen on 127.0.0.1:%u%s", port, port ? " (in use?)" : "");
         return false;
     }
@@ -325,6 +339,7 @@ void studio_http_stop(studio *s)
     const httplib *mhd = httplib_get(NULL, 0); /* loaded by cmd_studio before the server started */
     if (s->httpd) mhd->MHD_stop_daemon(s->httpd);
     s->httpd = NULL;
+    studio_slots_stop(s);
     free(page_html), free(page_css), free(page_js);
     page_html = page_css = page_js = NULL;
 }

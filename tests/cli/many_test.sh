@@ -103,6 +103,27 @@ rm "$dir/r/77.png"
 expect 0 "1 run made, 999 done before" "$T" run $M --size 16 --seeds 1..1000 -o "$dir/r/{seed}.png" --manifest "$dir/r.jsonl" --resume
 cmp -s "$dir/r/77.png" "$dir/full/77.png" && ok || bad "the remade output differs"
 
+# Two runs on one manifest at once: the second is refused at once (the manifest is locked for the
+# whole first run), so no output is made twice. The first run waits, partway, on a FIFO output
+# that nothing reads yet; the second starts once the first has a line in the manifest.
+mkdir -p "$dir/c" && mkfifo "$dir/c/40.png"
+"$T" run $M --size 16 --seeds 1..40 -j 1 -o "$dir/c/{seed}.png" --manifest "$dir/c.jsonl" -q & pid=$!
+i=0
+while [ ! -s "$dir/c.jsonl" ] && [ $i -lt 3000 ] && kill -0 $pid 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+if [ -s "$dir/c.jsonl" ] && kill -0 $pid 2>/dev/null; then
+    expect 5 "c.jsonl: error: the manifest is in use by another smalti run" \
+        guard 300 "$T" run $M --size 16 --seeds 1..40 -o "$dir/c/{seed}.png" --manifest "$dir/c.jsonl" --resume
+else bad "hang guard: the first run wrote no manifest line within 300 s (or it ended)"; fi
+kill -0 $pid 2>/dev/null && guard 300 cat "$dir/c/40.png" > /dev/null # the first run goes on and ends
+await $pid 300 "the first run on the shared manifest"
+[ "$waited" = 0 ] && ok || bad "the first run on the shared manifest exited $waited"
+[ "$(sed 's/.*"seed":\([0-9-]*\),.*/\1/' "$dir/c.jsonl" | sort -n | uniq -d | wc -l)$(wc -l < "$dir/c.jsonl")" = "040" ] \
+    && ok || bad "a seed is repeated or missing in the shared manifest: $(wc -l < "$dir/c.jsonl") lines"
+# The lock ends with the run: a resume goes on (and makes again the output that went to the FIFO).
+rm "$dir/c/40.png"
+expect 0 "1 run made, 39 done before" \
+    guard 300 "$T" run $M --size 16 --seeds 1..40 -o "$dir/c/{seed}.png" --manifest "$dir/c.jsonl" --resume
+
 # SIGTERM in the middle of many runs on four threads (each one listing and taking off its
 # temporary names all the time): the process dies of the signal, no NAME.tmpPID is left, every
 # file under a final name is whole, and no run reports the write that the signal cut short. Done

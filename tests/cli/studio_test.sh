@@ -1,6 +1,7 @@
 #!/bin/sh
 # studio_test.sh — `smalti studio`'s command line: usage errors (exit 2, did-you-mean), a model that
-# cannot be read (exit 5, before any server), a port already taken (exit 5), and SIGTERM ending it
+# cannot be read (exit 5, before any server), a port already taken (exit 5), slots kept for the token
+# holder and the header deadline (with studio_slots.py), and SIGTERM ending it
 # cleanly, even during a run that never ends. The page itself is tested in tests/browser/studio_test.js.
 # Usage: studio_test.sh ./smalti
 T=${1:-./smalti}
@@ -26,6 +27,19 @@ while [ -z "$(url_of "$dir/url")" ] && [ $i -lt 3000 ] && kill -0 $pid 2>/dev/nu
 port=$(url_of "$dir/url")
 if [ -n "$port" ]; then ok; else bad "studio printed no URL (within 300 s, or it ended): $(cat "$dir/url" "$dir/err")"; fi
 [ -n "$port" ] && expect 5 "cannot listen on 127.0.0.1:$port" guard 300 "$T" studio "$dir/m.xml" --port "$port"
+# Connections without the token hold at most 48 of the 64 slots: with all 64 taken by clients stopped
+# inside their request line, the token holder still gets the page, and the oldest of them were dropped
+# (none of this waits on a clock). A client trickling its request line a byte every 0.5 s (within the
+# 10 s idle timeout) is dropped by the header deadline, not kept for as long as it trickles (a hang
+# guard of 120 s in the helper).
+token=$(sed -n 's|^http://127\.0\.0\.1:[0-9]*/\([0-9a-f]\{32\}\)/$|\1|p' "$dir/url")
+if [ -n "$port" ]; then
+    out=$(guard 300 python3 "$(dirname "$0")/studio_slots.py" slots "$port" "$token" 2>&1)
+    open=$(printf '%s\n' "$out" | sed -n 's/^open \([0-9]*\) of 64$/\1/p')
+    if printf '%s\n' "$out" | grep -q '^page 200$' && [ -n "$open" ] && [ "$open" -le 48 ]; then ok; else
+        bad "64 clients without the token locked the token holder out: $out"; fi
+    expect 0 "^dropped after" guard 300 python3 "$(dirname "$0")/studio_slots.py" trickle "$port"
+fi
 kill -TERM $pid
 await $pid 300 "studio after SIGTERM"
 if [ "$waited" = 0 ]; then ok; else bad "studio exited $waited on SIGTERM: $(cat "$dir/err")"; fi

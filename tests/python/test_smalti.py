@@ -196,6 +196,175 @@ class Errors(unittest.TestCase):
         self.assertFalse(run.finished)
 
 
+# Misuse of closed objects, run in a child interpreter so that a crash (SIGSEGV) fails the test
+# instead of killing the test runner. Every public method and property is tried on each state; the
+# child prints "STATE OPERATION OUTCOME" per case (flushed, so a crash shows the last case).
+MISUSE_CHILD = r"""
+import sys
+sys.path.insert(0, sys.argv[1])
+import smalti
+MAZE = sys.argv[2]
+RUN_OPS = {
+    "step": lambda r: r.step(), "to_end": lambda r: r.to_end(), "reset": lambda r: r.reset(2),
+    "cancel": lambda r: r.cancel(), "on_step": lambda r: r.on_step(lambda e: None),
+    "on_step_none": lambda r: r.on_step(None), "finished": lambda r: r.finished,
+    "counter": lambda r: r.counter, "work": lambda r: r.work, "last_node": lambda r: r.last_node,
+    "legend": lambda r: r.legend, "size": lambda r: r.size, "grid_bytes": lambda r: r.grid_bytes(),
+    "grid_list": lambda r: r.grid_list(), "grid_array": lambda r: r.grid_array(), "text": lambda r: r.text(),
+}
+MODEL_OPS = {
+    "legend": lambda m: m.legend, "size": lambda m: m.size, "settings": lambda m: m.settings(),
+    "nodes": lambda m: m.nodes(), "run": lambda m: m.run(1),
+}
+
+
+def outcome(op, obj):
+    try:
+        op(obj)
+        return "ok"
+    except ValueError as e:
+        return "closed" if " is closed" in str(e) else "ValueError:" + str(e)
+    except Exception as e:
+        return type(e).__name__
+
+
+def report(state, ops, obj):
+    for name, op in ops.items():
+        print(state, name, outcome(op, obj), flush=True)
+
+
+def model():
+    return smalti.Model.load(MAZE, size=9, quiet=True)
+
+
+m = model()
+m.close()
+report("closed_model", MODEL_OPS, m)
+r = model().run(1)
+r.close()
+report("closed_run", RUN_OPS, r)
+m = model()
+r = m.run(1)
+m.close()  # the run keeps it until the run is closed
+report("model_closed_under_run", MODEL_OPS, m)
+report("run_of_closed_model", RUN_OPS, r)
+r.close()
+report("run_of_closed_model_closed", RUN_OPS, r)
+report("model_after_its_last_run", MODEL_OPS, m)
+m = model()
+r = m.run(1)
+r.close()
+r.close()
+m.close()
+m.close()
+report("double_close", RUN_OPS, r)
+with model() as m:
+    with m.run(1) as r:
+        r.to_end()
+report("with_exit_run", RUN_OPS, r)
+report("with_exit_model", MODEL_OPS, m)
+# close() in a step callback: the call that made the step returns, then the run is closed.
+r = model().run(1)
+inside = {}
+
+
+def close_at_3(e):
+    if e.step == 3:
+        e.run.close()
+        for name, op in RUN_OPS.items():
+            inside[name] = outcome(op, e.run)
+r.on_step(close_at_3)
+print("close_in_on_step_call", "to_end", outcome(lambda r: print("close_in_on_step_call", "steps", r.to_end()), r),
+      flush=True)
+for name, got in inside.items():
+    print("inside_after_close", name, got, flush=True)
+report("close_in_on_step", RUN_OPS, r)
+# A step callback may read the run and cancel it, but not step, reset or change its callback.
+for name in ("step", "to_end", "reset", "on_step", "on_step_none"):
+    r = model().run(1)
+    r.on_step(lambda e, op=RUN_OPS[name]: op(e.run))
+    got = outcome(lambda r: r.to_end(), r)
+    print("reentrant", name, "refused" if "during a step" in got else got, flush=True)
+    print("reentrant_after", name, outcome(lambda r: r.on_step(None) or r.reset(1) or r.to_end(), r), flush=True)
+print("done", flush=True)
+"""
+
+
+class Misuse(unittest.TestCase):
+    def child(self, script):
+        env = dict(os.environ)
+        proc = subprocess.run([sys.executable, "-c", script, os.path.join(ROOT, "bindings", "python"), MAZE],
+                              env=env, capture_output=True, text=True, timeout=300)  # a hang guard only
+        lines = proc.stdout.splitlines()
+        self.assertEqual(proc.returncode, 0, "the child died (%d) after: %s\n%s" % (
+            proc.returncode, lines[-1:] or "nothing", proc.stderr[-2000:]))
+        self.assertEqual(lines[-1:], ["done"], proc.stderr[-2000:])
+        return {tuple(line.split(" ", 2)[:2]): line.split(" ", 2)[2] for line in lines[:-1]}
+
+    maxDiff = None
+
+    def test_every_use_of_a_closed_object_raises(self):
+        got = self.child(MISUSE_CHILD)
+        run_ops = ["step", "to_end", "reset", "cancel", "on_step", "on_step_none", "finished", "counter", "work",
+                   "last_node", "legend", "size", "grid_bytes", "grid_list", "grid_array", "text"]
+        model_ops = ["legend", "size", "settings", "nodes", "run"]
+        want = {}
+        for state in ("closed_run", "run_of_closed_model_closed", "double_close", "with_exit_run",
+                      "close_in_on_step", "inside_after_close"):
+            want.update({(state, op): "closed" for op in run_ops})
+        for state in ("closed_model", "model_closed_under_run", "model_after_its_last_run", "with_exit_model"):
+            want.update({(state, op): "closed" for op in model_ops})
+        # A run outlives the close() of its model: it works until it is closed itself.
+        numpy_missing = got.get(("run_of_closed_model", "grid_array")) == "ImportError"
+        want.update({("run_of_closed_model", op): "ok" for op in run_ops})
+        if numpy_missing:
+            want[("run_of_closed_model", "grid_array")] = "ImportError"
+        want[("close_in_on_step_call", "to_end")] = "ok"
+        want[("close_in_on_step_call", "steps")] = "3"
+        for op in ("step", "to_end", "reset", "on_step", "on_step_none"):
+            want[("reentrant", op)] = "refused"
+            want[("reentrant_after", op)] = "ok"
+        self.assertEqual(len(want), 6 * 16 + 4 * 5 + 16 + 2 + 10)  # 144 cases
+        self.assertEqual(got, want)
+
+    def test_out_of_range_numbers_and_nul_are_refused(self):
+        model = smalti.Model.load(MAZE, size=9, quiet=True)
+        for size in [(2 ** 31, 2 ** 31), 2 ** 31, (1, 2, 2 ** 31), (0, 5), -1, (5, -3), (2 ** 64 + 5, 5)]:
+            with self.assertRaisesRegex(ValueError, r"size -?\d+ is out of range"):
+                smalti.Model.load(MAZE, size=size)
+        for size in [True, 1.5, "9", (9, 9.0)]:
+            with self.assertRaises((TypeError, ValueError)):
+                smalti.Model.load(MAZE, size=size)
+        for seed in [2 ** 31, -2 ** 31 - 1, 2 ** 32 + 1]:
+            with self.assertRaisesRegex(ValueError, "seed .* out of range"):
+                model.run(seed)
+            with self.assertRaisesRegex(ValueError, "seed .* out of range"):
+                model.run(1).reset(seed)
+        for bad in [dict(max_memory=-1), dict(max_work=-1), dict(max_work=2 ** 63), dict(timeout=-1),
+                    dict(timeout=float("nan")), dict(timeout=float("inf"))]:
+            with self.assertRaises(ValueError, msg=bad):
+                model.run(1, **bad)
+        with self.assertRaisesRegex(ValueError, "max_memory"):
+            smalti.Model.load(MAZE, max_memory=-1)
+        run = model.run(1)
+        for limit in [-1, 2 ** 64]:
+            with self.assertRaisesRegex(ValueError, "limit"):
+                run.to_end(limit)
+        self.assertEqual(run.counter, 0)
+        xml = '<one values="BW" in="B" out="W"/>'
+        with self.assertRaisesRegex(ValueError, "NUL"):
+            smalti.Model.load(MAZE + "\0.txt")
+        with self.assertRaisesRegex(ValueError, "NUL"):
+            smalti.Model.from_string(xml, "a\0b.xml")
+        with self.assertRaisesRegex(ValueError, "NUL"):
+            smalti.Model.from_string(xml + "\0<junk/>", "a.xml")
+        with self.assertRaisesRegex(ValueError, "NUL"):
+            smalti.Model.load(MAZE, resources=["res\0x"])
+        # The largest sides that fit reach the library, which refuses the grid by its own rule.
+        with self.assertRaisesRegex(smalti.UsageError, "absurd"):
+            smalti.Model.load(MAZE, size=(2 ** 31 - 1, 2 ** 31 - 1))
+
+
 class Threads(unittest.TestCase):
     def test_runs_of_one_model_in_threads(self):
         model = smalti.Model.load(MAZE, size=21, quiet=True)
