@@ -78,6 +78,15 @@ bool xml_get_int(diag *d, const xmlNode *el, const char *name, int dflt, int *ou
     return true;
 }
 
+bool xml_get_int_range(diag *d, const xmlNode *el, const char *name, int dflt, int lo, int hi, int *out)
+{
+    if (!xml_get_int(d, el, name, dflt, out)) return false;
+    if (xml_attr(el, name) && (*out < lo || *out > hi))
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "%s=\"%s\" of <%s> must lie between %d and %d", name,
+                          xml_attr(el, name), xml_name(el), lo, hi);
+    return true;
+}
+
 bool xml_get_double(diag *d, const xmlNode *el, const char *name, double dflt, double *out)
 {
     *out = dflt;

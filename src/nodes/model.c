@@ -39,8 +39,8 @@ static bool check_size(diag *d, const smalti_load_options *o)
 {
     if (o->mx < 1 || o->my < 1 || o->mz < 1)
         return diag_error(d, SMALTI_ERR_USAGE, 0, "grid size %dx%dx%d: every dimension must be at least 1", o->mx, o->my, o->mz);
-    /* One factor at a time: three sides of up to 2^31 would overflow int64_t together. */
-    if ((int64_t)o->mx * o->my > GRID_MAX_CELLS || (int64_t)o->mx * o->my * o->mz > GRID_MAX_CELLS)
+    int64_t cells;
+    if (!grid_cells_within_cap(o->mx, o->my, o->mz, &cells))
         return diag_error(d, SMALTI_ERR_USAGE, 0, "grid size %dx%dx%d is absurd: more than %ld cells", o->mx, o->my, o->mz,
                           (long)GRID_MAX_CELLS);
     return true;
