@@ -234,4 +234,12 @@ for a in size width height N symmetry screenshots seed limit backtrack densityPo
 done
 [ "$edge_bad" = 0 ] && ok || bad "integer attributes at the edges of int: $edge_bad of $edge_runs runs crashed, hung or exited wrongly"
 
+# A picture too large for PNG is refused before the run, as a model error, not after the whole run with
+# exit 2 (issue 33, item 13): one line, no step-limit note. So is a grid too large for a node's rules.
+printf '<one values="BW" in="B" out="W"/>\n' > "$dir/fill.xml"
+only 3 "$dir/big.png: error: image of 80000x80000 pixels is too large; lower --pixel-size" \
+    "$T" run "$dir/fill.xml" --size 16000 --pixel-size 5 --steps 10 -o "$dir/big.png"
+{ printf '<one values="BW">\n'; for i in $(seq 17); do printf '  <rule in="B" out="W"/>\n'; done; printf '</one>\n'; } > "$dir/rules17.xml"
+only 3 "$dir/rules17.xml:1: error: the grid is too large for a node with 17 rules" "$T" check "$dir/rules17.xml" --size 16384
+
 finish harden
