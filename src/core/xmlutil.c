@@ -20,6 +20,10 @@ static void on_xml_error(void *userdata, xmlErrorPtr e)
     snprintf(fe->message, sizeof fe->message, "malformed XML: %s", e->message ? e->message : "parse error");
     size_t n = strlen(fe->message);
     while (n > 0 && (fe->message[n - 1] == '\n' || fe->message[n - 1] == ' ')) fe->message[--n] = 0;
+    /* Some messages go on to a second line ("Input is not proper UTF-8 ...\nBytes: 0xE9 ..."): one line
+       keeps every line of the output a file:line: message. */
+    for (char *c = fe->message; *c; c++)
+        if (*c == '\n' || *c == '\r') *c = ' ';
 }
 
 xmlParserCtxt *xml_parser_new(xml_first_error *fe)

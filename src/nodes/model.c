@@ -163,22 +163,34 @@ smalti_model *smalti_model_load(const char *path, const smalti_load_options *opt
         else error_set(err, SMALTI_ERR_IO, path, 0, "cannot open the model: %s", strerror(e));
         return NULL;
     }
-    xml_first_error fe;
-    xmlParserCtxt *ctx = xml_parser_new(&fe);
-    if (!ctx) {
-        error_set(err, SMALTI_ERR_RUNTIME, path, 0, "out of memory");
-        return NULL;
-    }
-    xmlDoc *doc = xmlCtxtReadFile(ctx, path, NULL, SMALTI_XML_OPTIONS);
-    return load_doc(ctx, doc, path, opt, NULL, err);
+    /* Read whole, so that a file and a pack's entry are judged alike (a NUL byte, for one). */
+    diag d = {.file = path, .err = err, .quiet = 1};
+    size_t size;
+    unsigned char *xml = resource_read_file(&d, 0, path, "model", INT_MAX, &size);
+    if (!xml) return NULL;
+    smalti_model *m = model_load_bytes_from((const char *)xml, size, path, opt, NULL, err);
+    mem_free(xml);
+    return m;
 }
 
 smalti_model *model_load_string_from(const char *xml, const char *name, const smalti_load_options *opt,
                                      const resource_reader *reader, smalti_error *err)
 {
+    return model_load_bytes_from(xml, strlen(xml), name, opt, reader, err);
+}
+
+smalti_model *model_load_bytes_from(const char *xml, size_t len, const char *name, const smalti_load_options *opt,
+                                    const resource_reader *reader, smalti_error *err)
+{
     smalti_load_options dflt = smalti_load_defaults();
     if (!opt) opt = &dflt;
-    size_t len = strlen(xml);
+    const char *nul = memchr(xml, 0, len);
+    if (nul) { /* libxml2 reading a file stopped at one after the root, silently; in memory it did not */
+        int line = 1;
+        for (const char *c = xml; c < nul; c++) line += *c == '\n';
+        error_set(err, SMALTI_ERR_MODEL, name, line, "the model holds a NUL byte: not an XML file");
+        return NULL;
+    }
     if (len > INT_MAX) {
         error_set(err, SMALTI_ERR_MODEL, name, 0, "the model is larger than 2 GiB");
         return NULL;

@@ -242,4 +242,10 @@ only 3 "$dir/big.png: error: image of 80000x80000 pixels is too large; lower --p
 { printf '<one values="BW">\n'; for i in $(seq 17); do printf '  <rule in="B" out="W"/>\n'; done; printf '</one>\n'; } > "$dir/rules17.xml"
 only 3 "$dir/rules17.xml:1: error: the grid is too large for a node with 17 rules" "$T" check "$dir/rules17.xml" --size 16384
 
+# libxml2's message on a model that is not UTF-8 goes on to a second line ("Bytes: ..."): it is one
+# file:line: message line (issue 33, item 13).
+printf '<one values="BW" in="B" out="W" comment="\351\377"/>\n' > "$dir/latin1.xml"
+only 3 "$dir/latin1.xml:1: error: malformed XML: Input is not proper UTF-8, indicate encoding ! Bytes: 0xE9 0xFF 0x22 0x2F" \
+    "$T" run "$dir/latin1.xml" --size 4 -q
+
 finish harden
