@@ -36,6 +36,8 @@ static const bad_case cases[] = {
     {"conv_neighborhood.xml", SMALTI_ERR_MODEL, 2, "unknown neighborhood \"Hex\""},
     {"conv_missing_values.xml", SMALTI_ERR_MODEL, 3, "missing \"values\""},
     {"conv_bad_sum.xml", SMALTI_ERR_MODEL, 4, "sum=\"0..x\""},
+    {"conv_values_space.xml", SMALTI_ERR_MODEL, 3, "values=\"B W\" of <rule>: ' ' is not a value of the grid (values are \"BW\"); list the values to count one character each, with no spaces"},
+    {"rule_empty_row.xml", SMALTI_ERR_MODEL, 1, "input pattern \" B\" has an empty row: it starts with a space (which separates layers) or a '/'"},
     {"path_missing_on.xml", SMALTI_ERR_MODEL, 3, "<path> is missing the \"on\" attribute"},
     {"path_missing_from.xml", SMALTI_ERR_MODEL, 2, "<path> is missing the \"from\" attribute"},
     {"path_unknown_value.xml", SMALTI_ERR_MODEL, 4, "to=\"WX\" of <path>: X is not a value of the grid"},
