@@ -16,13 +16,13 @@ T=${1:-./smalti}
 # No wall time is asserted; `guard` only turns a run that ignores its deadline into a failure that
 # says so.
 deadline=0.01
-inside_step() { # NAME 'GRID OPTIONS' STEPS_DONE XML [options...]
+inside_step() { # NAME 'GRID OPTIONS' STEPS_DONE XML [options...] (text output: a PNG of the widest grids is refused before the run)
     name=$1 grid=$2 done_steps=$3 xml=$4; shift 4
     printf '%s\n' "$xml" > "$dir/$name.xml"
     # shellcheck disable=SC2086 # grid is a list of options
     expect 6 "$name.xml: error: stopped after $done_steps steps: the run took longer than its timeout of $deadline s" \
-        guard 600 "$T" run "$dir/$name.xml" $grid --timeout "$deadline" -q -o "$dir/$name.png" "$@"
-    if [ -e "$dir/$name.png" ]; then bad "$name: an output was written after the timeout"; else ok; fi
+        guard 600 "$T" run "$dir/$name.xml" $grid --timeout "$deadline" -q -o "$dir/$name.txt" "$@"
+    if [ -e "$dir/$name.txt" ]; then bad "$name: an output was written after the timeout"; else ok; fi
 }
 repeat() { # N TEXT: TEXT N times
     i=0; while [ "$i" -lt "$1" ]; do printf '%s' "$2"; i=$((i + 1)); done
