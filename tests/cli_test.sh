@@ -431,7 +431,7 @@ fi
 # stops there (exit 7, nothing written); with room enough the same model runs.
 printf '<one values="BW" in="B" out="W" steps="1"/>\n' > "$dir/fill.xml"
 expect 7 "needs more than its memory budget of 200.0 MiB to start" guard 300 "$T" run "$dir/fill.xml" --size 16384 \
-    --max-memory 200M -q -o "$dir/fill.png"
+    --pixel-size 1 --max-memory 200M -q -o "$dir/fill.png"
 expect 7 "the run needed more than its memory budget of 80.0 MiB" "$T" run "$dir/fill.xml" \
     --size 4096 --max-memory 80M -q -o "$dir/fill.png"
 if [ ! -e "$dir/fill.png" ]; then ok; else bad "a run over its memory budget wrote its output"; fi
@@ -441,12 +441,12 @@ expect 2 "max-memory takes a size" "$T" run "$M" --max-memory 100
 expect 2 "timeout takes a number of seconds" "$T" run "$M" --timeout -1
 expect 2 "timeout takes a number of seconds" "$T" run "$M" --timeout soon
 # Out of memory ends the run with exit 4 and no output: a 16384x16384 grid whose one step finds every
-# cell, under a 1 GB address space. (That it ends at the first failed allocation, not after retrying
+# cell, under a 1 GB address space (--pixel-size 1: at 4 its PNG would be refused before the run). (That it ends at the first failed allocation, not after retrying
 # it for every match for minutes as it once did, is not timed here: the guard is only a hang guard.)
 # (Not under AddressSanitizer, which reserves far more address space than that.)
 case "$T" in *asan*) echo "cli: out of memory under an address-space cap: skipped under ASan" ;;
 *) printf '<one values="BW" in="B" out="W" steps="1"/>\n' > "$dir/big.xml"
-   expect 4 "out of memory" guard 300 sh -c "ulimit -v 1000000; exec \"$T\" run \"$dir/big.xml\" --size 16384 -q -o \"$dir/big.png\""
+   expect 4 "out of memory" guard 300 sh -c "ulimit -v 1000000; exec \"$T\" run \"$dir/big.xml\" --size 16384 --pixel-size 1 -q -o \"$dir/big.png\""
    if [ ! -e "$dir/big.png" ]; then ok; else bad "an out-of-memory run wrote its output"; fi ;;
 esac
 echo "cli: $pass passed, $fail failed"

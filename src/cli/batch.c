@@ -78,10 +78,12 @@ static int run_entry(batch_args *a, diag *d, const xmlNode *xm, const palette *b
     grid_request over;
     int amount, pixelsize, steps;
     bool gif, iso;
-    if (!xml_get_int(d, xm, "size", 0, &over.size) || !xml_get_int(d, xm, "d", 0, &over.dim) ||
-        !xml_get_int(d, xm, "length", 0, &over.length) || !xml_get_int(d, xm, "width", 0, &over.width) ||
-        !xml_get_int(d, xm, "height", 0, &over.height) || !xml_get_int(d, xm, "amount", 2, &amount) ||
-        !xml_get_int(d, xm, "pixelsize", own.pixel_size > 0 ? own.pixel_size : 4, &pixelsize) ||
+    /* The sides and pixel size as in <smalti> settings; at most as many outputs as `smalti wfc` makes. */
+    const int side = SETTINGS_SIDE_MAX;
+    if (!xml_get_int_range(d, xm, "size", 0, 1, side, &over.size) || !xml_get_int(d, xm, "d", 0, &over.dim) ||
+        !xml_get_int_range(d, xm, "length", 0, 1, side, &over.length) || !xml_get_int_range(d, xm, "width", 0, 1, side, &over.width) ||
+        !xml_get_int_range(d, xm, "height", 0, 1, side, &over.height) || !xml_get_int_range(d, xm, "amount", 2, 0, 1 << 20, &amount) ||
+        !xml_get_int_range(d, xm, "pixelsize", own.pixel_size > 0 ? own.pixel_size : 4, 1, 64, &pixelsize) ||
         !xml_get_bool(d, xm, "gif", false, &gif) || !xml_get_bool(d, xm, "iso", own.iso == 1, &iso) ||
         !xml_get_int(d, xm, "steps", own.has_steps ? (int)own.steps : gif ? 1000 : 50000, &steps)) {
         print_error(d->err);
@@ -109,8 +111,13 @@ static int run_entry(batch_args *a, diag *d, const xmlNode *xm, const palette *b
     int seed_count = 0;
     for (const char *p = seeds; p && *p;) {
         char *end;
-        strtol(p, &end, 10);
+        long v = strtol(p, &end, 10);
         if (end == p) break;
+        if (v < INT32_MIN || v > INT32_MAX) {
+            fprintf(stderr, "%s:%d: error: <model name=\"%s\"> seeds=\"%s\": %.*s is not a 32-bit integer\n", a->list, xml_line(xm),
+                    name, seeds, (int)(end - p), p);
+            return EXIT_MODEL;
+        }
         seed_count++;
         p = end;
     }

@@ -169,6 +169,21 @@ static bool writes_final_grid(const run_args *a)
     return a->output || !(a->gif || a->frames_dir || a->watch);
 }
 
+/* The final picture's size is known before the run when no node changes the grid (map, wfc): refused
+   then, not after the whole run. A model with such nodes is checked when the picture is written. */
+static bool picture_fits_before_run(const run_args *a, const smalti_model *model, smalti_error *err)
+{
+    if (!a->output || !has_extension(a->output, ".png") || a->tiles_file) return true;
+    for (int i = 0, n = smalti_model_node_count(model); i < n; i++) {
+        smalti_node_info info;
+        if (smalti_model_node_info(model, i, &info) && (strcmp(info.kind, "map") == 0 || strcmp(info.kind, "wfc") == 0))
+            return true;
+    }
+    int mx, my, mz;
+    smalti_model_grid_size(model, &mx, &my, &mz);
+    return grid_png_size_ok(a->output, mx, my, mz, (int)a->pixel_size, err);
+}
+
 /* "-" names stdout for the text result (-o -) and the trace (--trace -), which
    cannot share it; a GIF may need its header rewritten at the end, so it needs a file. */
 static int check_stdout_use(const run_args *a)
@@ -362,6 +377,11 @@ static int run_parsed(run_args a, bool check_only, tile_sheet **tiles)
                             a.max_memory, (int32_t)a.seed);
         smalti_model_free(model);
         return rc;
+    }
+    if (!picture_fits_before_run(&a, model, &err)) {
+        print_error(&err);
+        smalti_model_free(model);
+        return exit_code_for(err.status);
     }
     smalti_run_options run_opt = smalti_run_defaults();
     run_opt.timeout_seconds = a.timeout;

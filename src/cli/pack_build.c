@@ -234,10 +234,6 @@ static bool models_load(build_state *b, const pack *p)
         const zip_member *xml = zip_members_find(b->members, b->count, m->file);
         char label[4200];
         pack_entry_label(p, m->file, label, sizeof label);
-        if (strlen((const char *)xml->data) != xml->size) {
-            error_set(b->err, SMALTI_ERR_MODEL, label, 0, "the model holds a NUL byte: not an XML file");
-            return false;
-        }
         smalti_load_options opt = smalti_load_defaults();
         opt.mx = d.mx;
         opt.my = d.my;
@@ -245,7 +241,7 @@ static bool models_load(build_state *b, const pack *p)
         opt.resource_dirs = roots;
         opt.resource_dir_count = 1;
         opt.quiet = 1;
-        smalti_model *model = model_load_string_from((const char *)xml->data, label, &opt, &reader, b->err);
+        smalti_model *model = model_load_bytes_from((const char *)xml->data, xml->size, label, &opt, &reader, b->err);
         if (!model) return false;
         smalti_model_free(model);
     }

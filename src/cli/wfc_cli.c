@@ -380,7 +380,7 @@ int cmd_wfc(int argc, char **argv)
             continue;
         }
         if (strcmp(arg, "--seed") == 0) { target = &a.seed; min = 0; max = INT32_MAX; }
-        else if (strcmp(arg, "--runs") == 0) target = &a.runs;
+        else if (strcmp(arg, "--runs") == 0) { target = &a.runs; max = WFC_MAX_OUTPUTS; }
         else if (strcmp(arg, "--tries") == 0) { target = &a.tries; min = 1; }
         else if (strcmp(arg, "--backtrack") == 0) { target = &a.backtrack; max = WFC_MAX_BACKTRACK; }
         else if (strcmp(arg, "-j") == 0 || strcmp(arg, "--jobs") == 0) { target = &a.jobs; min = 1; max = WFC_MAX_JOBS; a.jobs_given = true; }

@@ -5,6 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+bool grid_cells_within_cap(int64_t mx, int64_t my, int64_t mz, int64_t *cells)
+{
+    int64_t plane;
+    if (__builtin_mul_overflow(mx, my, &plane) || __builtin_mul_overflow(plane, mz, cells)) *cells = INT64_MAX;
+    return mx >= 1 && my >= 1 && mz >= 1 && *cells <= GRID_MAX_CELLS;
+}
+
 bool grid_wave(const grid_def *g, const char *symbols, uint32_t *out)
 {
     uint32_t sum = 0;

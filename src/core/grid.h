@@ -11,6 +11,11 @@
 /* A grid larger than this many cells is refused as absurd. */
 #define GRID_MAX_CELLS (1L << 28)
 
+/* The one place a grid's cell count is formed from sides that attributes gave: every side at least 1
+   and the product within GRID_MAX_CELLS, with no overflow whatever the sides. *cells gets the product
+   (INT64_MAX when it overflows) for the caller's message. */
+bool grid_cells_within_cap(int64_t mx, int64_t my, int64_t mz, int64_t *cells);
+
 typedef struct grid_def {
     int mx, my, mz;
     int c;                          /* number of values */

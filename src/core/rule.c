@@ -199,7 +199,9 @@ static char *parse_pattern(diag *d, int line, const char *what, const char *s, i
     for (const char *p = s; *p && *p != ' '; p++) if (*p == '/') rows_in_first++;
     while (s[width] && s[width] != '/' && s[width] != ' ') width++;
     if (width == 0) {
-        diag_error(d, SMALTI_ERR_MODEL, line, "%s pattern \"%s\" has an empty row", what, s);
+        diag_error(d, SMALTI_ERR_MODEL, line,
+                   "%s pattern \"%s\" has an empty row: it starts with a space (which separates layers) or a '/' (which "
+                   "separates rows)", what, s);
         return NULL;
     }
     *MX = width; *MY = rows_in_first; *MZ = layers;

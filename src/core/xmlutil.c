@@ -23,6 +23,10 @@ static void on_xml_error(void *userdata, xmlErrorPtr e)
     snprintf(fe->message, sizeof fe->message, "malformed XML: %s", e->message ? e->message : "parse error");
     size_t n = strlen(fe->message);
     while (n > 0 && (fe->message[n - 1] == '\n' || fe->message[n - 1] == ' ')) fe->message[--n] = 0;
+    /* Some messages go on to a second line ("Input is not proper UTF-8 ...\nBytes: 0xE9 ..."): one line
+       keeps every line of the output a file:line: message. */
+    for (char *c = fe->message; *c; c++)
+        if (*c == '\n' || *c == '\r') *c = ' ';
 }
 
 xmlParserCtxt *xml_parser_new(xml_first_error *fe)
@@ -97,6 +101,15 @@ bool xml_get_int(diag *d, const xmlNode *el, const char *name, int dflt, int *ou
     if (!text) return true;
     if (!xml_parse_int_text(text, out))
         return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "attribute %s=\"%s\" of <%s> is not an integer", name, text, xml_name(el));
+    return true;
+}
+
+bool xml_get_int_range(diag *d, const xmlNode *el, const char *name, int dflt, int lo, int hi, int *out)
+{
+    if (!xml_get_int(d, el, name, dflt, out)) return false;
+    if (xml_attr(el, name) && (*out < lo || *out > hi))
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "%s=\"%s\" of <%s> must lie between %d and %d", name,
+                          xml_attr(el, name), xml_name(el), lo, hi);
     return true;
 }
 

@@ -36,6 +36,10 @@ const char *xml_attr(const xmlNode *el, const char *name);
 /* Each getter returns false after reporting a malformed value; a missing
    attribute leaves *out at the default and returns true. */
 bool xml_get_int(diag *d, const xmlNode *el, const char *name, int dflt, int *out);
+/* xml_get_int, then a given value must satisfy lo <= *out <= hi, or the error `name="v" of <el> must
+   lie between lo and hi` (a default may stand for "unset" outside the range): every integer attribute
+   that sizes, counts or indexes something is read through here. */
+bool xml_get_int_range(diag *d, const xmlNode *el, const char *name, int dflt, int lo, int hi, int *out);
 bool xml_get_double(diag *d, const xmlNode *el, const char *name, double dflt, double *out);
 bool xml_get_bool(diag *d, const xmlNode *el, const char *name, bool dflt, bool *out);
 /* A single character; *present tells whether the attribute was there. */

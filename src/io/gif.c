@@ -148,7 +148,7 @@ bool gif_anim_begin_frame(gif_anim *g, const gif_frame *f, smalti_error *err)
     if (f->width < 1 || f->height < 1 || f->left < 0 || f->top < 0 || (int64_t)f->left + f->width > GIF_MAX_SIDE ||
         (int64_t)f->top + f->height > GIF_MAX_SIDE || (int64_t)f->width * f->height > GIF_MAX_PIXELS) {
         g->failed = true;
-        error_set(err, SMALTI_ERR_USAGE, g->af.path, 0, "a GIF frame of %dx%d pixels is too large; lower --pixel-size",
+        error_set(err, SMALTI_ERR_MODEL, g->af.path, 0, "a GIF frame of %dx%d pixels is too large; lower --pixel-size",
                      f->left + f->width, f->top + f->height);
         return false;
     }

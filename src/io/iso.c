@@ -203,17 +203,28 @@ uint32_t *iso_render(const grid_view *g, const uint32_t *colors, int block_size,
     return cv.pixels;
 }
 
+static bool iso_png_size_ok(const char *path, int mx, int my, int mz, int block_size, smalti_error *err)
+{
+    int64_t w, h;
+    iso_image_size(mx, my, mz, block_size, &w, &h);
+    if (w * h <= ISO_MAX_PIXELS && png_size_ok(path, w, h, err)) return true;
+    error_set(err, SMALTI_ERR_MODEL, path, 0, "isometric image of %lldx%lld pixels is too large; lower --pixel-size", (long long)w,
+              (long long)h);
+    return false;
+}
+
+bool grid_png_size_ok(const char *path, int mx, int my, int mz, int pixel_size, smalti_error *err)
+{
+    if (pixel_size < 1) pixel_size = 1;
+    if (mz > 1) return iso_png_size_ok(path, mx, my, mz, pixel_size, err);
+    return png_size_ok(path, (int64_t)mx * pixel_size, (int64_t)my * pixel_size, err);
+}
+
 bool save_iso_png(const char *path, const grid_view *g, const uint32_t *colors, int block_size, const temp_hook *temps,
                   smalti_error *err)
 {
     if (block_size < 1) block_size = 1;
-    int64_t w, h;
-    iso_image_size(g->mx, g->my, g->mz, block_size, &w, &h);
-    if (w * h > ISO_MAX_PIXELS || !png_size_ok(path, w, h, err)) {
-        error_set(err, SMALTI_ERR_USAGE, path, 0, "isometric image of %lldx%lld pixels is too large; lower --pixel-size",
-                     (long long)w, (long long)h);
-        return false;
-    }
+    if (!iso_png_size_ok(path, g->mx, g->my, g->mz, block_size, err)) return false;
     int width, height;
     uint32_t *pixels = iso_render(g, colors, block_size, &width, &height);
     if (!pixels) {

@@ -108,6 +108,9 @@ void iso_image_size(int mx, int my, int mz, int block_size, int64_t *width, int6
 bool iso_size_ok(int mx, int my, int mz, int block_size);
 /* The picture as 0xRRGGBB pixels (free() it), or NULL when out of memory or too large. */
 uint32_t *iso_render(const grid_view *g, const uint32_t *colors, int block_size, int *width, int *height);
+/* Whether a grid's PNG at pixel_size (isometric in 3-D, as -o draws it) is within the caps; else the
+   error, a model error, so that the CLI can refuse it before the run. */
+bool grid_png_size_ok(const char *path, int mx, int my, int mz, int pixel_size, smalti_error *err);
 bool save_iso_png(const char *path, const grid_view *g, const uint32_t *colors, int block_size, const temp_hook *temps,
                   smalti_error *err);
 bool save_vox(const char *path, const grid_view *g, const uint32_t *colors, const temp_hook *temps, smalti_error *err);

@@ -85,7 +85,7 @@ static bool write_pixels(FILE *f, uint32_t h, size_t row_bytes, row_source sourc
 static bool check_size(const char *path, int64_t w, int64_t h, smalti_error *err)
 {
     if (w >= 1 && h >= 1 && w <= PNG_MAX_SIDE && h <= PNG_MAX_SIDE && w * h <= PNG_MAX_PIXELS) return true;
-    error_set(err, SMALTI_ERR_USAGE, path, 0, "image of %lldx%lld pixels is too large; lower --pixel-size", (long long)w,
+    error_set(err, SMALTI_ERR_MODEL, path, 0, "image of %lldx%lld pixels is too large; lower --pixel-size", (long long)w,
                  (long long)h);
     return false;
 }

@@ -119,7 +119,10 @@ static bool load_rule(diag *d, const xmlNode *el, const grid_def *g, conv_rule *
     r->has_sums = true;
     for (const char *s = values; *s; s++) {
         int v = g->value_of[(unsigned char)*s];
-        if (v < 0) return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "values=\"%s\": %c is not a value of the grid", values, *s);
+        if (v < 0)
+            return diag_error(d, SMALTI_ERR_MODEL, xml_line(el),
+                              "values=\"%s\" of <rule>: '%c' is not a value of the grid (values are \"%s\"); list the values "
+                              "to count one character each, with no spaces", values, *s, g->chars);
         r->weight[v]++;
     }
     return parse_sums(d, el, sum, r->sums);

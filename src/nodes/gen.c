@@ -109,15 +109,6 @@ bool gen_get_double(diag *d, const xmlNode *el, const char *name, double dflt, d
     return true;
 }
 
-bool gen_get_int(diag *d, const xmlNode *el, const char *name, int dflt, int min, int max, int *out)
-{
-    if (!xml_get_int(d, el, name, dflt, out)) return false;
-    if (*out < min || *out > max)
-        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "%s=\"%s\" of <%s> must lie between %d and %d", name, xml_attr(el, name),
-                          xml_name(el), min, max);
-    return true;
-}
-
 bool gen_get_choice(diag *d, const xmlNode *el, const char *name, const char *const *choices, int dflt, int *out)
 {
     *out = dflt;

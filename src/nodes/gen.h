@@ -25,8 +25,6 @@ bool gen_wave(diag *d, const xmlNode *el, const grid_def *g, const char *name, u
 bool gen_get_range(diag *d, const xmlNode *el, const char *name, double dflt, double min, double max, gen_range *out);
 /* A number in [min, max]. */
 bool gen_get_double(diag *d, const xmlNode *el, const char *name, double dflt, double min, double max, double *out);
-/* An integer in [min, max]. */
-bool gen_get_int(diag *d, const xmlNode *el, const char *name, int dflt, int min, int max, int *out);
 /* One of a NULL-terminated list of names (case-sensitive); *out is its index. */
 bool gen_get_choice(diag *d, const xmlNode *el, const char *name, const char *const *choices, int dflt, int *out);
 

@@ -76,11 +76,11 @@ static node *growgrid_load(loader *ld, const xmlNode *el, symmetry_set parent_sy
     growgrid_params *p = &gn->params;
     int block, intervals;
     int side = g->mx < g->my ? g->mx : g->my;
-    if (!gen_get_int(d, el, "block", 1, 1, side, &block) || !gen_get_double(d, el, "epoch", 5, 0.01, 1000, &p->epoch) ||
+    if (!xml_get_int_range(d, el, "block", 1, 1, side, &block) || !gen_get_double(d, el, "epoch", 5, 0.01, 1000, &p->epoch) ||
         !gen_get_double(d, el, "rate", 0.1, 0.0001, 1, &p->rate_start) ||
         !gen_get_double(d, el, "rateEnd", 0.01, 0.0001, 1, &p->rate_end) ||
         !gen_get_double(d, el, "sigma", 0.7, 0.05, 16, &p->sigma_start) ||
-        !gen_get_double(d, el, "sigmaEnd", 0.35, 0.05, 16, &p->sigma_end) || !gen_get_int(d, el, "intervals", 4, 1, 255, &intervals))
+        !gen_get_double(d, el, "sigmaEnd", 0.35, 0.05, 16, &p->sigma_end) || !xml_get_int_range(d, el, "intervals", 4, 1, 255, &intervals))
         return NULL;
     if (g->mx % block || g->my % block) {
         diag_error(d, SMALTI_ERR_MODEL, line, "block=\"%d\" of <growgrid> must divide the grid's sides, %dx%d, so that blocks tile it", block,

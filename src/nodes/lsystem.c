@@ -257,7 +257,7 @@ static bool load_turtle(diag *d, const xmlNode *el, const grid_def *g, lsystem *
         !gen_get_double(d, el, "heading", 90, -360, 360, &heading) ||
         !gen_get_double(d, el, "x", g->mx / 2, -LSYS_MAX_START, LSYS_MAX_START, &x) ||
         !gen_get_double(d, el, "y", g->my / 2, -LSYS_MAX_START, LSYS_MAX_START, &y) ||
-        !gen_get_int(d, el, "width", 1, 1, LSYS_MAX_WIDTH, &width))
+        !xml_get_int_range(d, el, "width", 1, 1, LSYS_MAX_WIDTH, &width))
         return false;
     /* Multiplying by a power of two is exact; llround rounds the same everywhere. */
     ls->turn = llround(angle * (double)DEGREES(1));
@@ -283,10 +283,10 @@ static node *lsystem_load(loader *ld, const xmlNode *el, symmetry_set parent_sym
         return NULL;
     }
     if (!gen_get_choice(d, el, "mode", modes, MODE_TURTLE, &ls->mode) ||
-        !gen_get_int(d, el, "maxLength", LSYS_DEFAULT_MAX_LENGTH, 1, LSYS_MAX_LENGTH_CAP, &ls->max_length) ||
-        !gen_get_int(d, el, "axiomLength", ls->max_length < 10 ? ls->max_length : 10, 1, ls->max_length, &ls->axiom_max) ||
-        !gen_get_int(d, el, "iterations", 0, 0, LSYS_MAX_ITERATIONS, &ls->iterations) ||
-        !gen_get_int(d, el, "steps", 0, 0, INT_MAX, &ls->steps) || !gen_wave(d, el, g, "on", &ls->on))
+        !xml_get_int_range(d, el, "maxLength", LSYS_DEFAULT_MAX_LENGTH, 1, LSYS_MAX_LENGTH_CAP, &ls->max_length) ||
+        !xml_get_int_range(d, el, "axiomLength", ls->max_length < 10 ? ls->max_length : 10, 1, ls->max_length, &ls->axiom_max) ||
+        !xml_get_int_range(d, el, "iterations", 0, 0, LSYS_MAX_ITERATIONS, &ls->iterations) ||
+        !xml_get_int_range(d, el, "steps", 0, 0, INT_MAX, &ls->steps) || !gen_wave(d, el, g, "on", &ls->on))
         return NULL;
     if (!xml_attr(el, "iterations")) ls->iterations = -1;
     if (ls->mode == MODE_TURTLE && ls->iterations < 0) {

@@ -74,13 +74,12 @@ static node *map_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetr
     grid_def *old = ld->grid;
     int64_t size[3] = {(int64_t)old->mx * m->num[0] / m->den[0], (int64_t)old->my * m->num[1] / m->den[1],
                        (int64_t)old->mz * m->num[2] / m->den[2]};
-    /* Each side is below 2^62, so the products are checked one factor at a time to stay within int64_t. */
-    bool huge = size[0] > GRID_MAX_CELLS || size[1] > GRID_MAX_CELLS || size[2] > GRID_MAX_CELLS ||
-                size[0] * size[1] > GRID_MAX_CELLS || size[0] * size[1] * size[2] > GRID_MAX_CELLS;
-    if (size[0] < 1 || size[1] < 1 || size[2] < 1 || huge) {
+    int64_t cells;
+    bool empty = size[0] < 1 || size[1] < 1 || size[2] < 1;
+    if (!grid_cells_within_cap(size[0], size[1], size[2], &cells)) {
         diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "scale=\"%s\" turns the %dx%dx%d grid into %lldx%lldx%lld, %s",
                    xml_attr(el, "scale"), old->mx, old->my, old->mz, (long long)size[0], (long long)size[1],
-                   (long long)size[2], huge ? "which is absurdly large" : "which is empty");
+                   (long long)size[2], empty ? "which is empty" : "which is absurdly large");
         return NULL;
     }
     if (!grid_load(d, el, (int)size[0], (int)size[1], (int)size[2], &m->newgrid)) return NULL;

@@ -3,6 +3,7 @@
 #include "settings.h"
 #include "lint.h"
 #include "../engine/run.h"
+#include "../core/file_read.h"
 #include "../core/resource.h"
 #include "../core/xmlutil.h"
 #include "../core/mem.h"
@@ -39,8 +40,8 @@ static bool check_size(diag *d, const smalti_load_options *o)
 {
     if (o->mx < 1 || o->my < 1 || o->mz < 1)
         return diag_error(d, SMALTI_ERR_USAGE, 0, "grid size %dx%dx%d: every dimension must be at least 1", o->mx, o->my, o->mz);
-    /* One factor at a time: three sides of up to 2^31 would overflow int64_t together. */
-    if ((int64_t)o->mx * o->my > GRID_MAX_CELLS || (int64_t)o->mx * o->my * o->mz > GRID_MAX_CELLS)
+    int64_t cells;
+    if (!grid_cells_within_cap(o->mx, o->my, o->mz, &cells))
         return diag_error(d, SMALTI_ERR_USAGE, 0, "grid size %dx%dx%d is absurd: more than %ld cells", o->mx, o->my, o->mz,
                           (long)GRID_MAX_CELLS);
     return true;
@@ -132,9 +133,9 @@ static smalti_model *load_doc(xmlParserCtxt *ctx, xmlDoc *doc, const char *name,
 /* Model files are untrusted: no network, no entity expansion, no DTD loading. */
 #define SMALTI_XML_OPTIONS (XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING)
 
-/* Parse the file at `path` (or the text `xml` of `len` bytes) and build the model. */
-static smalti_model *parse_and_build(const char *path, const char *xml, int len, const char *name,
-                                     const smalti_load_options *opt, const resource_reader *reader, smalti_error *err)
+/* Parse the text `xml` of `len` bytes and build the model. */
+static smalti_model *parse_and_build(const char *xml, int len, const char *name, const smalti_load_options *opt,
+                                     const resource_reader *reader, smalti_error *err)
 {
     xml_first_error fe;
     xmlParserCtxt *ctx = xml_parser_new(&fe);
@@ -142,15 +143,7 @@ static smalti_model *parse_and_build(const char *path, const char *xml, int len,
         error_set(err, SMALTI_ERR_RUNTIME, name, 0, "out of memory");
         return NULL;
     }
-    /* A file is read as bounded bytes from a regular file (xml_ctxt_read_named): no path reaches libxml2. */
-    const char *why = NULL;
-    xmlDoc *doc = path ? xml_ctxt_read_named(ctx, path, SMALTI_XML_OPTIONS, &why)
-                       : xmlCtxtReadMemory(ctx, xml, len, name, NULL, SMALTI_XML_OPTIONS);
-    if (why) {
-        xmlFreeParserCtxt(ctx);
-        error_set(err, SMALTI_ERR_IO, name, 0, "cannot read the model: %s", why);
-        return NULL;
-    }
+    xmlDoc *doc = xmlCtxtReadMemory(ctx, xml, len, name, NULL, SMALTI_XML_OPTIONS);
     smalti_model *m = load_doc(ctx, doc, name, opt, reader, err);
     xmlFreeParserCtxt(ctx);
     return m;
@@ -159,16 +152,16 @@ static smalti_model *parse_and_build(const char *path, const char *xml, int len,
 /* Load within the load's memory budget, if it has one: an image that decodes to more than the
    budget fails as out of memory, and so does the XML tree when libxml2 allocates through the
    library (smalti_count_xml_memory); the error says which budget was spent. */
-static smalti_model *load_within_budget(const char *path, const char *xml, int len, const char *name,
-                                        const smalti_load_options *opt, const resource_reader *reader, smalti_error *err)
+static smalti_model *load_within_budget(const char *xml, int len, const char *name, const smalti_load_options *opt,
+                                        const resource_reader *reader, smalti_error *err)
 {
-    if (!opt->max_memory) return parse_and_build(path, xml, len, name, opt, reader, err);
+    if (!opt->max_memory) return parse_and_build(xml, len, name, opt, reader, err);
     mem_budget budget = {.limit = opt->max_memory};
     mem_budget *caller = mem_enter(&budget);
     /* A refused allocation inside libxml2 is also told to its generic handler (this thread's), on
        stderr and without file:line; the parser's first error says it already. */
     xml_generic_handler generic = xml_generic_errors_off();
-    smalti_model *m = parse_and_build(path, xml, len, name, opt, reader, err);
+    smalti_model *m = parse_and_build(xml, len, name, opt, reader, err);
     xml_generic_errors_restore(generic);
     mem_enter(caller);
     if (!m && budget.spent && err) {
@@ -192,20 +185,48 @@ smalti_model *smalti_model_load(const char *path, const smalti_load_options *opt
         else error_set(err, SMALTI_ERR_IO, path, 0, "cannot open the model: %s", strerror(e));
         return NULL;
     }
-    return load_within_budget(path, NULL, 0, path, opt, NULL, err);
+    /* Read whole, so that a file and a pack's entry are judged alike (a NUL byte, for one); read as
+       bounded bytes from a regular file, so that no path reaches libxml2. */
+    size_t size;
+    file_read_status status;
+    unsigned char *xml = file_read_named(path, XML_FILE_MAX_BYTES, &size, &status);
+    if (!xml) {
+        error_set(err, status == FILE_READ_NO_MEMORY ? SMALTI_ERR_RUNTIME : SMALTI_ERR_IO, path, 0, "cannot read the model: %s",
+                  file_read_status_text(status));
+        return NULL;
+    }
+    smalti_model *m = NULL;
+    if (opt->max_memory && size > opt->max_memory)
+        error_set(err, SMALTI_ERR_MEMORY, path, 0, "the model's file alone (%zu bytes) is larger than its memory budget of %.1f MiB",
+                  size, (double)opt->max_memory / (1 << 20));
+    else m = model_load_bytes_from((const char *)xml, size, path, opt, NULL, err);
+    mem_free(xml);
+    return m;
 }
 
 smalti_model *model_load_string_from(const char *xml, const char *name, const smalti_load_options *opt,
                                      const resource_reader *reader, smalti_error *err)
 {
+    return model_load_bytes_from(xml, strlen(xml), name, opt, reader, err);
+}
+
+smalti_model *model_load_bytes_from(const char *xml, size_t len, const char *name, const smalti_load_options *opt,
+                                    const resource_reader *reader, smalti_error *err)
+{
     smalti_load_options dflt = smalti_load_defaults();
     if (!opt) opt = &dflt;
-    size_t len = strlen(xml);
+    const char *nul = memchr(xml, 0, len);
+    if (nul) { /* libxml2 reading a file stopped at one after the root, silently; in memory it did not */
+        int line = 1;
+        for (const char *c = xml; c < nul; c++) line += *c == '\n';
+        error_set(err, SMALTI_ERR_MODEL, name, line, "the model holds a NUL byte: not an XML file");
+        return NULL;
+    }
     if (len > INT_MAX) {
         error_set(err, SMALTI_ERR_MODEL, name, 0, "the model is larger than 2 GiB");
         return NULL;
     }
-    return load_within_budget(NULL, xml, (int)len, name, opt, reader, err);
+    return load_within_budget(xml, (int)len, name, opt, reader, err);
 }
 
 smalti_model *smalti_model_load_string(const char *xml, const char *name, const smalti_load_options *opt, smalti_error *err)

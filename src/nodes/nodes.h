@@ -20,6 +20,9 @@ node *branch_wrap_markov(loader *ld, node *child);
 
 /* smalti_model_load_string with every resource file (rule images, samples, tilesets, tiles)
    read through `reader` instead of the file system: for tests and fuzzers, not exported. */
+/* The same from len bytes, which may hold a NUL (refused, with its line): files and pack entries. */
+smalti_model *model_load_bytes_from(const char *xml, size_t len, const char *name, const smalti_load_options *opt,
+                                    const resource_reader *reader, smalti_error *err);
 smalti_model *model_load_string_from(const char *xml, const char *name, const smalti_load_options *opt,
                                      const resource_reader *reader, smalti_error *err);
 

@@ -51,7 +51,7 @@ static bool load_spec(diag *d, const xmlNode *el, const grid_def *g, noise_spec 
     if (!gen_get_choice(d, el, "type", type_names, NOISE_SIMPLEX, &s->type) ||
         !gen_get_choice(d, el, "fractal", fractal_names, FRACTAL_FBM, &s->fractal) ||
         !gen_get_double(d, el, "frequency", s->type == NOISE_WHITE ? 1.0 : 0.0625, 0, 16, &s->frequency) ||
-        !gen_get_int(d, el, "octaves", 4, 1, NOISE_MAX_OCTAVES, &s->octaves) ||
+        !xml_get_int_range(d, el, "octaves", 4, 1, NOISE_MAX_OCTAVES, &s->octaves) ||
         !gen_get_double(d, el, "lacunarity", 2.0, 1, 8, &s->lacunarity) || !gen_get_double(d, el, "gain", 0.5, 0, 2, &s->gain))
         return false;
     if (s->frequency <= 0)
@@ -102,7 +102,7 @@ static node *noise_load(loader *ld, const xmlNode *el, symmetry_set parent_symme
     xml_check_attrs(d, el, nn->base.id == 0 ? noise_root_attrs : noise_attrs);
     int steps;
     if (!load_spec(d, el, g, &nn->spec) || !gen_wave(d, el, g, "on", &nn->on) ||
-        !gen_get_int(d, el, "steps", 0, 0, INT_MAX, &steps))
+        !xml_get_int_range(d, el, "steps", 0, 0, INT_MAX, &steps))
         return NULL;
 
     int count = 0;

@@ -38,7 +38,7 @@ static node *poisson_load(loader *ld, const xmlNode *el, symmetry_set parent_sym
     xml_check_attrs(d, el, poisson_attrs);
     int steps;
     if (!gen_value(d, el, ld->grid, "value", true, &p->value) || !gen_wave(d, el, ld->grid, "on", &p->on) ||
-        !gen_get_int(d, el, "k", 30, 1, 10000, &p->k) || !gen_get_int(d, el, "steps", 0, 0, 1 << 30, &steps))
+        !xml_get_int_range(d, el, "k", 30, 1, 10000, &p->k) || !xml_get_int_range(d, el, "steps", 0, 0, 1 << 30, &steps))
         return NULL;
     if (!xml_attr(el, "radius")) {
         diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<poisson> needs a radius attribute");

@@ -226,7 +226,7 @@ node *rulenode_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry,
         }
     while ((1 << rn->rule_bits) < rn->rule_count) rn->rule_bits++;
     if (((int64_t)ld->grid->mx * ld->grid->my * ld->grid->mz) << rn->rule_bits > (int64_t)UINT32_MAX) {
-        diag_error(d, SMALTI_ERR_USAGE, xml_line(el), "the grid is too large for a node with %d rules", rn->rule_count);
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "the grid is too large for a node with %d rules", rn->rule_count);
         return NULL;
     }
     if (!build_shift_table(rn, ld->grid)) {

@@ -88,7 +88,7 @@ bool rulenode_load_inference(loader *ld, rulenode *rn, const xmlNode *el)
         }
         int64_t cells = (int64_t)g->mx * g->my * g->mz;
         if (g->c * cells > INT32_MAX)
-            return diag_error(d, SMALTI_ERR_USAGE, xml_line(el), "the grid is too large for inference (%lld cells)", (long long)cells);
+            return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "the grid is too large for inference (%lld cells)", (long long)cells);
         if (!potential_rules_init(&rn->potential_rules, rn->rules, rn->rule_count, g->c, g->mx, g->my, g->mz,
                                   potentials_read(rn, g->c)))
             return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");

@@ -252,9 +252,9 @@ static node *runner_load(loader *ld, const xmlNode *el, symmetry_set parent_symm
         !gen_get_double(d, el, "turnChance", 0.33, 0, 1, &rn->turn_chance) ||
         !parse_pair(d, el, "wind", "dx,dy", RUNNER_MAX_WIND, &rn->wind_x, &rn->wind_y) ||
         !xml_get_bool(d, el, "taper", false, &rn->taper) || !gen_get_double(d, el, "branch", 0, 0, 1, &rn->branch) ||
-        !gen_get_int(d, el, "maxRunners", 4096, 1, RUNNER_MAX_COUNT, &rn->max_runners) ||
+        !xml_get_int_range(d, el, "maxRunners", 4096, 1, RUNNER_MAX_COUNT, &rn->max_runners) ||
         !parse_pair(d, el, "wave", "amplitude,revolutions", 1e6, &rn->wave_amplitude, &rn->wave_revolutions) ||
-        !xml_get_double(d, el, "jitter", 0, &rn->jitter) || !gen_get_int(d, el, "steps", 0, 0, 0x7fffffff, &rn->steps) ||
+        !xml_get_double(d, el, "jitter", 0, &rn->jitter) || !xml_get_int_range(d, el, "steps", 0, 0, 0x7fffffff, &rn->steps) ||
         !get_int_range(d, el, "x", 0, 0, g->mx - 1, &rn->x) || !get_int_range(d, el, "y", 0, 0, g->my - 1, &rn->y))
         return NULL;
     if (!(rn->jitter >= 0 && rn->jitter < 1)) {

@@ -7,8 +7,6 @@
 #include <libxml/parser.h>
 #include <string.h>
 
-#define SETTINGS_SIDE_MAX (1 << 24)
-
 void settings_clear(smalti_settings *s)
 {
     memset(s, 0, sizeof *s);

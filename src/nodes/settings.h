@@ -6,6 +6,9 @@
 #include <stdint.h>
 #include "../core/diag.h"
 
+/* The longest side a model's settings, pack.xml or models.xml may ask for. */
+#define SETTINGS_SIDE_MAX (1 << 24)
+
 /* No setting given. */
 void settings_clear(smalti_settings *s);
 /* The first element child of root when it is <smalti>, else NULL. */

@@ -230,7 +230,7 @@ static node *voronoi_load(loader *ld, const xmlNode *el, symmetry_set parent_sym
     }
     int metric, steps, cells = g->mx * g->my * g->mz;
     if (!gen_get_choice(d, el, "metric", metric_names, VORONOI_EUCLIDEAN, &metric) || !gen_wave(d, el, g, "on", &v->on) ||
-        !gen_value(d, el, g, "border", false, &v->border) || !gen_get_int(d, el, "steps", 0, 0, 1 << 30, &steps))
+        !gen_value(d, el, g, "border", false, &v->border) || !xml_get_int_range(d, el, "steps", 0, 0, 1 << 30, &steps))
         return NULL;
     v->metric = (voronoi_metric)metric;
     if (has_from) {

@@ -79,7 +79,8 @@ bool wfc_finish_load(loader *ld, wfc_node *w, const xmlNode *el, symmetry_set pa
 {
     diag *d = ld->d;
     bool shannon;
-    if (!xml_get_bool(d, el, "shannon", false, &shannon) || !xml_get_int(d, el, "tries", 1000, &w->tries)) return false;
+    if (!xml_get_bool(d, el, "shannon", false, &shannon) || !xml_get_int_range(d, el, "tries", 1000, 0, INT_MAX, &w->tries))
+        return false;
     w->pb.heuristic = shannon ? WFC_ENTROPY : WFC_MRV;
     if (!wfc_problem_prepare(&w->pb)) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     /* The children's symmetry is read against the start grid's dimension, as the reference does. */

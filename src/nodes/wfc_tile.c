@@ -590,8 +590,11 @@ static bool tile_build(loader *ld, wfc_node *w, const xmlNode *el, tileset *ts, 
     const char *name = xml_attr(el, "tileset");
     const char *folder = xml_attr(el, "tiles");
     if (!folder) folder = name;
-    if (!xml_get_bool(d, el, "periodic", false, &w->pb.periodic) || !xml_get_int(d, el, "overlap", 0, &w->overlap) ||
-        !xml_get_int(d, el, "overlapz", 0, &w->overlapz))
+    /* A negative overlap is a gap; one wider than the cell cap could only wrap S - overlap. The upper
+       bound, the tile size, is checked once the tileset is read. */
+    const int gap = (int)GRID_MAX_CELLS;
+    if (!xml_get_bool(d, el, "periodic", false, &w->pb.periodic) || !xml_get_int_range(d, el, "overlap", 0, -gap, gap, &w->overlap) ||
+        !xml_get_int_range(d, el, "overlapz", 0, -gap, gap, &w->overlapz))
         return false;
     char *path = resource_find(ld->res, d, line, "tileset", "tilesets", name, ".xml");
     if (!path) return false;
@@ -634,12 +637,12 @@ static bool tile_build(loader *ld, wfc_node *w, const xmlNode *el, tileset *ts, 
         return diag_error(d, SMALTI_ERR_MODEL, line, "overlap=\"%d\" overlapz=\"%d\" should be less than the tile size %dx%dx%d",
                           w->overlap, w->overlapz, S, S, SZ);
     /* A negative overlap leaves gaps between the tiles, as in the reference. The sides are worked out in
-       64 bits from 32-bit operands (no overflow: |S - overlap| < 2^32, times a side < 2^31), and
-       checked one at a time against the cell cap before any product of them is formed. */
+       64 bits from 32-bit operands (no overflow: |S - overlap| < 2^32, times a side < 2^31). */
     int64_t size[3] = {((int64_t)S - w->overlap) * w->pb.mx + w->overlap, ((int64_t)S - w->overlap) * w->pb.my + w->overlap,
                        ((int64_t)SZ - w->overlapz) * w->pb.mz + w->overlapz};
     const bool empty = size[0] < 1 || size[1] < 1 || size[2] < 1;
-    if (empty || size[0] > GRID_MAX_CELLS || size[1] > GRID_MAX_CELLS / size[0] || size[2] > GRID_MAX_CELLS / (size[0] * size[1]))
+    int64_t cells;
+    if (!grid_cells_within_cap(size[0], size[1], size[2], &cells))
         return diag_error(d, SMALTI_ERR_MODEL, line, "overlap=\"%d\" overlapz=\"%d\": the tiles make a %lldx%lldx%lld grid, %s",
                           w->overlap, w->overlapz, (long long)size[0], (long long)size[1], (long long)size[2],
                           empty ? "which is empty" : "which is absurdly large");

@@ -56,11 +56,6 @@ smalti_model *pack_load_model(const pack *p, const pack_model *m, const smalti_l
     if (!xml) return NULL;
     char label[PATH_MAX + 64], root[PATH_MAX + 64];
     pack_entry_label(p, m->file, label, sizeof label);
-    if (strlen((const char *)xml) != size) {
-        mem_free(xml);
-        error_set(err, SMALTI_ERR_MODEL, label, 0, "the model holds a NUL byte: not an XML file");
-        return NULL;
-    }
     /* Resources come from the pack's resource folder and nowhere else: a zip's through its reader
        (names such as "resources/rules/x.png"), a folder's from its files, which resource_find keeps
        inside that folder. */
@@ -70,7 +65,7 @@ smalti_model *pack_load_model(const pack *p, const pack_model *m, const smalti_l
     o.resource_dirs = roots;
     o.resource_dir_count = 1;
     o.allow_any_path = 0;
-    smalti_model *model = model_load_string_from((const char *)xml, label, &o, pack_resource_reader(p), err);
+    smalti_model *model = model_load_bytes_from((const char *)xml, size, label, &o, pack_resource_reader(p), err);
     mem_free(xml);
     return model;
 }

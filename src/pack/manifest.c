@@ -14,7 +14,6 @@
 #include "../nodes/settings.h"
 
 #define MANIFEST_XML_OPTIONS (XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOERROR | XML_PARSE_NOWARNING)
-#define SIDE_MAX (1 << 24)
 
 static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
 
@@ -116,8 +115,8 @@ static bool parse_model_settings(diag *d, const xmlNode *el, pack_model *pm)
     pm->line = xml_line(el);
     int steps = 0;
     bool iso = false;
-    if (!read_side(d, el, "size", SIDE_MAX, &pm->size) || !read_side(d, el, "length", SIDE_MAX, &pm->length) ||
-        !read_side(d, el, "width", SIDE_MAX, &pm->width) || !read_side(d, el, "height", SIDE_MAX, &pm->height) ||
+    if (!read_side(d, el, "size", SETTINGS_SIDE_MAX, &pm->size) || !read_side(d, el, "length", SETTINGS_SIDE_MAX, &pm->length) ||
+        !read_side(d, el, "width", SETTINGS_SIDE_MAX, &pm->width) || !read_side(d, el, "height", SETTINGS_SIDE_MAX, &pm->height) ||
         !xml_get_int(d, el, "d", 0, &pm->dim) || !read_side(d, el, "pixelsize", 64, &pm->pixel_size) ||
         !xml_get_int(d, el, "steps", 0, &steps) || !xml_get_bool(d, el, "iso", false, &iso) || !parse_seeds(d, el, pm))
         return false;
@@ -132,7 +131,8 @@ static bool parse_model_settings(diag *d, const xmlNode *el, pack_model *pm)
     grid_request over = {pm->size, pm->length, pm->width, pm->height, pm->dim};
     int mx, my, mz;
     settings_grid(&none, &over, 1, 1, &mx, &my, &mz);
-    if ((int64_t)mx * my > GRID_MAX_CELLS || (int64_t)mx * my * mz > GRID_MAX_CELLS)
+    int64_t cells;
+    if (!grid_cells_within_cap(mx, my, mz, &cells))
         return diag_error(d, SMALTI_ERR_MODEL, pm->line, "<model> asks for a grid of %dx%dx%d cells, more than the cap of %ld",
                           mx, my, mz, (long)GRID_MAX_CELLS);
     return settings_read_colors(d, el, pm->color_symbols, pm->color_rgb, &pm->color_count);

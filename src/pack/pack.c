@@ -68,6 +68,21 @@ static int entry_cmp(const void *a, const void *b)
     return strcmp(((const pack_entry *)a)->name, ((const pack_entry *)b)->name);
 }
 
+/* An entry under the file entry e's name taken as a folder ("a/b" beside "a"), or NULL: the sorted
+   entries under "a/" are together, so the first name not below "a/" is the one to look at. */
+static const pack_entry *entry_below_file(const pack *p, const pack_entry *e)
+{
+    size_t n = strlen(e->name), lo = 0, hi = p->entry_count;
+    while (lo < hi) { /* the first entry whose name is not below "NAME/" */
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strncmp(p->entries[mid].name, e->name, n);
+        if (c < 0 || (c == 0 && (unsigned char)p->entries[mid].name[n] < '/')) lo = mid + 1;
+        else hi = mid;
+    }
+    const pack_entry *f = lo < p->entry_count ? &p->entries[lo] : NULL;
+    return f && strncmp(f->name, e->name, n) == 0 && f->name[n] == '/' ? f : NULL;
+}
+
 static const pack_entry *zip_entry(const pack *p, const char *name)
 {
     pack_entry key = {.name = (char *)name};
@@ -208,6 +223,16 @@ static bool zip_open_entries(pack *p, smalti_error *err)
                 ok = false;
                 break;
             }
+        /* A file "a" and an entry "a/b": no folder can hold both, so pack install would fail half-way. */
+        for (size_t i = 0; ok && i < p->entry_count; i++) {
+            const pack_entry *below = entry_below_file(p, &p->entries[i]);
+            if (!below) continue;
+            char label[PATH_MAX + 64];
+            pack_entry_label(p, p->entries[i].name, label, sizeof label);
+            error_set(err, SMALTI_ERR_MODEL, label, 0, "the zip holds both a file %s and an entry %s under it; refused",
+                      p->entries[i].name, below->name);
+            ok = false;
+        }
     }
     uint64_t total = 0;
     for (size_t k = 0; ok && k < p->entry_count; k++) {

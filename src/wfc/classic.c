@@ -63,7 +63,8 @@ bool wfc_classic_read_entry(diag *d, const xmlNode *el, wfc_classic_entry *e)
         return diag_error(d, SMALTI_ERR_MODEL, e->line, "symmetry=\"%d\" must be from 1 to 8", e->symmetry);
     if (e->backtrack < 0 || e->backtrack > WFC_MAX_BACKTRACK)
         return diag_error(d, SMALTI_ERR_MODEL, e->line, "backtrack=\"%d\" must be from 0 to %d", e->backtrack, WFC_MAX_BACKTRACK);
-    if (e->screenshots < 0) return diag_error(d, SMALTI_ERR_MODEL, e->line, "screenshots=\"%d\" is negative", e->screenshots);
+    if (e->screenshots < 0 || e->screenshots > WFC_MAX_OUTPUTS)
+        return diag_error(d, SMALTI_ERR_MODEL, e->line, "screenshots=\"%d\" must be from 0 to %d", e->screenshots, WFC_MAX_OUTPUTS);
     const char *density = xml_attr(el, "density");
     if (density && (strlen(density) >= sizeof e->density || !resource_name_is_plain(density, NULL) || strstr(density, "..")))
         return diag_error(d, SMALTI_ERR_MODEL, e->line, "density=\"%s\" is not a plain picture name", density);

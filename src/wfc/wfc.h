@@ -18,6 +18,8 @@ extern const int wfc_dx[6], wfc_dy[6], wfc_dz[6], wfc_opposite[6];
    options (both with a little noise against ties), or the first undecided in scan order. */
 /* The largest backtrack attribute (a sanity bound; a value above the number of cells never limits). */
 #define WFC_MAX_BACKTRACK 1000000
+/* The most outputs one sample list entry asks for (screenshots, --runs). */
+#define WFC_MAX_OUTPUTS (1 << 20)
 
 typedef enum wfc_heuristic { WFC_ENTROPY, WFC_MRV, WFC_SCANLINE } wfc_heuristic;
 

@@ -16,13 +16,13 @@ T=${1:-./smalti}
 # No wall time is asserted; `guard` only turns a run that ignores its deadline into a failure that
 # says so.
 deadline=0.01
-inside_step() { # NAME 'GRID OPTIONS' STEPS_DONE XML [options...]
+inside_step() { # NAME 'GRID OPTIONS' STEPS_DONE XML [options...] (text output: a PNG of the widest grids is refused before the run)
     name=$1 grid=$2 done_steps=$3 xml=$4; shift 4
     printf '%s\n' "$xml" > "$dir/$name.xml"
     # shellcheck disable=SC2086 # grid is a list of options
     expect 6 "$name.xml: error: stopped after $done_steps steps: the run took longer than its timeout of $deadline s" \
-        guard 600 "$T" run "$dir/$name.xml" $grid --timeout "$deadline" -q -o "$dir/$name.png" "$@"
-    if [ -e "$dir/$name.png" ]; then bad "$name: an output was written after the timeout"; else ok; fi
+        guard 600 "$T" run "$dir/$name.xml" $grid --timeout "$deadline" -q -o "$dir/$name.txt" "$@"
+    if [ -e "$dir/$name.txt" ]; then bad "$name: an output was written after the timeout"; else ok; fi
 }
 repeat() { # N TEXT: TEXT N times
     i=0; while [ "$i" -lt "$1" ]; do printf '%s' "$2"; i=$((i + 1)); done
@@ -172,14 +172,14 @@ expect 3 "tilesets/Broken.xml:3: error: malformed XML: Opening and ending tag mi
     "$T" wfc "$dir/broken_set.xml" --samples "$W" -o "$dir/wfc_out"
 
 # A tile wfc node's overlap is checked from both sides (issue 33): a large negative one made the new grid's
-# size wrap past the cell cap, and runs on grids of 17 and 31 wrote outside the cells (a segfault). Every
-# size from 2 to 64 must now be a load error with the node's line; on 1 cell the tiles do not overlap at all.
+# size wrap past the cell cap, and runs on grids of 17 and 31 wrote outside the cells (a segfault). A gap
+# wider than the cell cap is now refused as it is read, on every grid, with the node's line.
 crashes=0
 for size in $(seq 2 64); do
     out=$("$T" run tests/badinput/wfc_tile_negative_overlap.xml --resources tests/badinput --size $size -q -o "$dir/overlap.png" 2>&1)
     rc=$?
     case $rc:$out in
-    3:*"wfc_tile_negative_overlap.xml:2: error: overlap=\"-2147483600\" overlapz=\"0\": the tiles make a "*"absurdly large"*) ;;
+    3:*"wfc_tile_negative_overlap.xml:2: error: overlap=\"-2147483600\" of <wfc> must lie between -268435456 and 268435456"*) ;;
     *) crashes=$((crashes + 1)); echo "size $size: exit $rc: $out" ;;
     esac
 done
@@ -282,5 +282,104 @@ expect 0 'default 2G' "$T" help pack gallery
 else
     echo "harden: no /usr/bin/time, the memory budget cases skipped"
 fi
+
+# Every integer attribute of every node kind, at the edges of int (issue 33, item 1's siblings): each
+# value either loads and runs within the step limit, or is refused at load with file:line, exit 3.
+# Never a crash, a hang or exit 2. The grid is small and the steps few, so each run is bounded.
+int_edges="-2147483648 -2147483600 -268435456 -1 0 1 2147483647"
+int_sweep() { # LABEL MODEL-WITH-@V@ [run options...]: the model tried with each edge value (resources: tests/badinput)
+    label=$1 model=$2; shift 2
+    for v in $int_edges; do
+        printf '%s\n' "$model" | sed "s/@V@/$v/g" > "$dir/edge.xml"
+        rm -f "$dir/edge.png"
+        out=$(guard 300 "$T" run "$dir/edge.xml" --steps 50 -q -o "$dir/edge.png" "$@" 2>&1)
+        rc=$?
+        case $rc:$out in
+        0:) [ -s "$dir/edge.png" ] || { echo "$label=$v: exit 0 but no picture"; edge_bad=$((edge_bad + 1)); } ;;
+        3:"$dir/edge.xml:"[1-9]*": error: "*) [ ! -e "$dir/edge.png" ] || { echo "$label=$v: refused, yet a picture"; edge_bad=$((edge_bad + 1)); } ;;
+        *) echo "$label=$v: exit $rc: $out"; edge_bad=$((edge_bad + 1)) ;;
+        esac
+        edge_runs=$((edge_runs + 1))
+    done
+}
+edge_bad=0 edge_runs=0
+for a in size length width height d steps seed pixelsize; do
+    int_sweep "smalti $a" "<sequence values=\"BW\"><smalti $a=\"@V@\"/><one in=\"B\" out=\"W\"/></sequence>" --resources tests/badinput
+done
+for k in one all prl; do int_sweep "$k steps" "<$k values=\"BW\" in=\"B\" out=\"W\" steps=\"@V@\"/>" --size 8 --resources tests/badinput; done
+int_sweep "search limit" '<sequence values="BWI"><one in="B" out="W" steps="2"/><one in="B" out="I" steps="2"/><one in="WB" out="BW" search="True" limit="@V@"><observe value="I" from="B" to="W"/><observe value="B" to="BW"/><observe value="W" to="BW"/></one></sequence>' --size 3 --resources tests/badinput
+for a in n steps; do
+    int_sweep "convchain $a" "<sequence values=\"BDA\"><convchain sample=\"Tiny\" on=\"B\" black=\"D\" white=\"A\" $a=\"@V@\"/></sequence>" --size 8 --resources tests/badinput
+done
+int_sweep "convolution steps" '<sequence values="DA"><one in="D" out="A" steps="9"/><convolution neighborhood="Moore" steps="@V@"><rule in="D" out="A" values="A" sum="3"/></convolution></sequence>' --size 8 --resources tests/badinput
+int_sweep "voronoi sites" '<sequence values="BWR"><voronoi sites="@V@" values="WR"/></sequence>' --size 8 --resources tests/badinput
+int_sweep "voronoi steps" '<sequence values="BWR"><voronoi sites="3" steps="@V@" values="WR"/></sequence>' --size 8 --resources tests/badinput
+for a in k steps; do int_sweep "poisson $a" "<sequence values=\"BT\"><poisson value=\"T\" radius=\"2\" $a=\"@V@\"/></sequence>" --size 8 --resources tests/badinput; done
+for a in octaves steps; do int_sweep "noise $a" "<sequence values=\"BW\"><noise $a=\"@V@\"><band value=\"W\"/></noise></sequence>" --size 8 --resources tests/badinput; done
+for a in width maxLength axiomLength steps; do
+    int_sweep "lsystem $a" "<sequence values=\"BW\"><lsystem axiom=\"F+F\" iterations=\"1\" $a=\"@V@\"/></sequence>" --size 8 --resources tests/badinput
+done
+int_sweep "lsystem iterations" '<sequence values="BW"><lsystem axiom="F+F" iterations="@V@"/></sequence>' --size 8 --resources tests/badinput
+for a in maxRunners steps x y count life; do
+    int_sweep "runner $a" "<sequence values=\"DB\"><runner value=\"B\" $a=\"@V@\"/></sequence>" --size 8 --resources tests/badinput
+done
+for a in block intervals; do
+    int_sweep "growgrid $a" "<sequence values=\"BW\"><growgrid shape=\"Disc\" $a=\"@V@\"/></sequence>" --size 8 --resources models/resources
+done
+for a in n tries backtrack densityPower; do
+    int_sweep "wfc (overlap) $a" "<sequence values=\"BW\"><wfc values=\"AB\" sample=\"Tiny\" $a=\"@V@\"/></sequence>" --size 4 --resources tests/badinput
+done
+for a in overlap overlapz tries; do
+    int_sweep "wfc (tiles) $a" "<sequence values=\"BW\"><wfc values=\"ABC\" tileset=\"Fine\" tiles=\"Bad\" $a=\"@V@\"/></sequence>" --size 2 --resources tests/badinput
+done
+int_sweep "map scale" '<sequence values="BW"><one in="B" out="W" steps="1"/><map scale="@V@ 1 1" values="BW"/></sequence>' --size 4 --resources tests/badinput
+int_sweep "map scale's divisor" '<sequence values="BW"><one in="B" out="W" steps="1"/><map scale="1/@V@ 1 1" values="BW"/></sequence>' --size 4 --resources tests/badinput
+int_sweep "runner x and y" '<sequence values="DB"><runner value="B" x="@V@" y="@V@"/></sequence>' --size 8 --resources tests/badinput
+# The same for the lists: models.xml entries (smalti batch) and samples.xml entries (smalti wfc). Exit 0
+# must leave outputs (amount="0" and screenshots="0" ask for none), a refusal (3, file:line) none.
+list_sweep() { # LABEL LIST-WITH-@V@ OUTDIR command...: the list tried with each edge value
+    label=$1 list=$2 out_dir=$3; shift 3
+    for v in $int_edges; do
+        printf '%s\n' "$list" | sed "s/@V@/$v/g" > "$dir/edge_list.xml"
+        rm -rf "$out_dir"
+        out=$(guard 300 "$@" 2>&1)
+        rc=$?
+        made=$(find "$out_dir" -type f 2>/dev/null | wc -l)
+        case $rc:$out in
+        0:*) case "$label=$v" in "models.xml amount=0" | "samples.xml screenshots=0") made=1 ;; esac
+             [ "$made" -gt 0 ] || { echo "$label=$v: exit 0 but no output"; edge_bad=$((edge_bad + 1)); } ;;
+        3:"$dir/edge_list.xml:"[1-9]*": error: "*) [ "$made" = 0 ] || { echo "$label=$v: refused, yet outputs"; edge_bad=$((edge_bad + 1)); } ;;
+        *) echo "$label=$v: exit $rc: $out"; edge_bad=$((edge_bad + 1)) ;;
+        esac
+        edge_runs=$((edge_runs + 1))
+    done
+}
+mkdir -p "$dir/edge_models"
+printf '<sequence values="BW"><one in="B" out="W"/></sequence>\n' > "$dir/edge_models/Fill.xml"
+for a in size length width height d amount pixelsize steps seeds; do
+    extra='size="4"'; [ "$a" = size ] && extra=
+    list_sweep "models.xml $a" "<models><model name=\"Fill\" $extra $a=\"@V@\"/></models>" "$dir/edge_batch" \
+        "$T" batch "$dir/edge_list.xml" --models "$dir/edge_models" -q -o "$dir/edge_batch"
+done
+for a in size width height N symmetry screenshots seed limit backtrack densityPower; do
+    extra='size="4"'; [ "$a" = size ] && extra=; [ "$a" = N ] || extra="$extra N=\"2\""; [ "$a" = screenshots ] || extra="$extra screenshots=\"1\""
+    list_sweep "samples.xml $a" "<samples><overlapping name=\"Tiny\" $extra $a=\"@V@\"/></samples>" "$dir/edge_wfc" \
+        "$T" wfc "$dir/edge_list.xml" --samples tests/badinput -q -o "$dir/edge_wfc"
+done
+[ "$edge_bad" = 0 ] && ok || bad "integer attributes at the edges of int: $edge_bad of $edge_runs runs crashed, hung or exited wrongly"
+
+# A picture too large for PNG is refused before the run, as a model error, not after the whole run with
+# exit 2 (issue 33, item 13): one line, no step-limit note. So is a grid too large for a node's rules.
+printf '<one values="BW" in="B" out="W"/>\n' > "$dir/fill.xml"
+only 3 "$dir/big.png: error: image of 80000x80000 pixels is too large; lower --pixel-size" \
+    "$T" run "$dir/fill.xml" --size 16000 --pixel-size 5 --steps 10 -o "$dir/big.png"
+{ printf '<one values="BW">\n'; for i in $(seq 17); do printf '  <rule in="B" out="W"/>\n'; done; printf '</one>\n'; } > "$dir/rules17.xml"
+only 3 "$dir/rules17.xml:1: error: the grid is too large for a node with 17 rules" "$T" check "$dir/rules17.xml" --size 16384
+
+# libxml2's message on a model that is not UTF-8 goes on to a second line ("Bytes: ..."): it is one
+# file:line: message line (issue 33, item 13).
+printf '<one values="BW" in="B" out="W" comment="\351\377"/>\n' > "$dir/latin1.xml"
+only 3 "$dir/latin1.xml:1: error: malformed XML: Input is not proper UTF-8, indicate encoding ! Bytes: 0xE9 0xFF 0x22 0x2F" \
+    "$T" run "$dir/latin1.xml" --size 4 -q
 
 finish harden

@@ -202,4 +202,15 @@ expect 3 'error' "$T" pack gallery "$dir/badxml" -o "$dir/gb.html"
 expect 2 "unknown option '--timout'; did you mean '--timeout'" "$T" pack gallery "$P" --timout 3
 expect 2 'missing PACK' "$T" pack gallery
 expect 2 "unknown pack command 'biuld'" "$T" pack biuld "$P"
+# A model with a NUL byte (after its root, where libxml2 reading the file stopped silently) is refused
+# alike from the command line and in a pack, with the NUL's line (issue 33, item 13).
+"$T" pack new "$dir/nul" > /dev/null
+printf '\0\n' >> "$dir/nul/models/islands.xml"
+nul_line=$(wc -l < "$dir/nul/models/islands.xml")
+expect 3 "^$dir/nul/models/islands.xml:$nul_line: error: the model holds a NUL byte: not an XML file" \
+    "$T" run "$dir/nul/models/islands.xml" -q -o "$dir/nul.png"
+expect 3 "failed    islands: $dir/nul/models/islands.xml:$nul_line: the model holds a NUL byte" "$T" pack check "$dir/nul"
+expect 3 "^$dir/nul/models/islands.xml:$nul_line: error: the model holds a NUL byte" "$T" pack build "$dir/nul" -q -o "$dir/nul.zip"
+[ ! -e "$dir/nul.png" ] && [ ! -e "$dir/nul.zip" ] && ok || bad "a model with a NUL byte left an output"
+
 finish pack2

@@ -68,7 +68,7 @@ expect 0 'removed ' "$T" pack uninstall castles@0.1.0
 
 # --- hostile packs install nothing, and write nothing anywhere ---
 find "$dir" ! -name before ! -name after | sort > "$dir/before"
-for z in slip_dotdot.zip slip_absolute.zip symlink.zip duplicate.zip bomb.zip newer.zip bad_model.zip escape_zip.zip; do
+for z in slip_dotdot.zip slip_absolute.zip symlink.zip duplicate.zip file_and_folder.zip bomb.zip newer.zip bad_model.zip escape_zip.zip; do
     expect 3 "$z" "$T" pack install "$P/$z"
 done
 expect 3 'escape/resources/rules/Dot.png: error: a symbolic link' "$T" pack install "$P/escape"

@@ -42,6 +42,7 @@ refused slip_backslash.zip 'slip_backslash.zip:models\\evil.xml: error: unsafe e
 refused slip_drive.zip 'slip_drive.zip:C:/evil.xml: error: unsafe entry name: it starts with a drive letter'
 refused symlink.zip 'symlink.zip:models/link.xml: error: the entry is a symbolic link'
 refused duplicate.zip 'duplicate.zip:pack.xml: error: the zip holds two entries of this name'
+refused file_and_folder.zip 'file_and_folder.zip:resources/a: error: the zip holds both a file resources/a and an entry resources/a/b under it'
 refused bomb.zip 'bomb.zip:resources/zeros.bin: error: the entry inflates to more than 1000 times its compressed size'
 refused big.zip 'big.zip:resources/big.bin: error: the pack unpacks to more than 1048576 bytes' --max-unpacked 1M
 refused escape_root 'escape_root/resources: error: the resource folder leads out of the pack'

@@ -10,6 +10,7 @@ each unsafe case that smalti must refuse.
   slip_drive.zip         an entry "C:/evil.xml"                       (zip slip)
   symlink.zip            an entry whose Unix mode is a symbolic link
   duplicate.zip          two entries named pack.xml
+  file_and_folder.zip    a file "resources/a" and an entry "resources/a/b" (no folder holds both)
   bomb.zip               a bzip2 entry of 64 MiB of zeros, some bytes compressed
   big.zip                1.5 MiB stored (for --max-unpacked 1M)
   escape/                a folder pack whose rule image is a link out of the pack
@@ -102,6 +103,7 @@ def main(out):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             z.writestr("pack.xml", PACK.replace("good", "evil"))
+    write_zip(os.path.join(out, "file_and_folder.zip"), dict(GOOD_FILES, **{"resources/a": "a file", "resources/a/b": "below it"}))
     with zipfile.ZipFile(os.path.join(out, "bomb.zip"), "w") as z:
         for name, data in GOOD_FILES.items():
             z.writestr(name, data)

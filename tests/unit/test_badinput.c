@@ -36,6 +36,8 @@ static const bad_case cases[] = {
     {"conv_neighborhood.xml", SMALTI_ERR_MODEL, 2, "unknown neighborhood \"Hex\""},
     {"conv_missing_values.xml", SMALTI_ERR_MODEL, 3, "missing \"values\""},
     {"conv_bad_sum.xml", SMALTI_ERR_MODEL, 4, "sum=\"0..x\""},
+    {"conv_values_space.xml", SMALTI_ERR_MODEL, 3, "values=\"B W\" of <rule>: ' ' is not a value of the grid (values are \"BW\"); list the values to count one character each, with no spaces"},
+    {"rule_empty_row.xml", SMALTI_ERR_MODEL, 1, "input pattern \" B\" has an empty row: it starts with a space (which separates layers) or a '/'"},
     {"path_missing_on.xml", SMALTI_ERR_MODEL, 3, "<path> is missing the \"on\" attribute"},
     {"path_missing_from.xml", SMALTI_ERR_MODEL, 2, "<path> is missing the \"from\" attribute"},
     {"path_unknown_value.xml", SMALTI_ERR_MODEL, 4, "to=\"WX\" of <path>: X is not a value of the grid"},
@@ -99,7 +101,7 @@ static const bad_case cases[] = {
     {"wfc_tileset_bad_density.xml", SMALTI_ERR_MODEL, 2, "Dense.xml line 4: density=\"high\" of tile B must be a number from 0 to 1"},
     {"wfc_rule_bad_variant.xml", SMALTI_ERR_MODEL, 4, "out=\"A 1\": tile A has 1 variant, 0 to 0"},
     /* Issue 33: a large negative overlap once wrapped the grid's size and wrote outside its cells. */
-    {"wfc_tile_negative_overlap.xml", SMALTI_ERR_MODEL, 2, "overlap=\"-2147483600\" overlapz=\"0\": the tiles make a"},
+    {"wfc_tile_negative_overlap.xml", SMALTI_ERR_MODEL, 2, "overlap=\"-2147483600\" of <wfc> must lie between -268435456 and 268435456"},
     {"wfc_rule_bad_turn.xml", SMALTI_ERR_MODEL, 3, "unknown tilename zq A in out=\"zq A\""},
     {"wfc_rule_turn_needs_cube.xml", SMALTI_ERR_MODEL, 3, "x turns about a horizontal axis, which needs cubic tiles"},
     {"wfc_overlap_density_value.xml", SMALTI_ERR_MODEL, 4, "value=\"Q\": \"Q\" does not start with a value of the wfc's grid"},
