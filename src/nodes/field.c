@@ -41,12 +41,13 @@ void field_borders(uint8_t *borders, int mx, int my, int mz)
 }
 
 bool field_compute(const field *f, int32_t *potential, const uint8_t *state, const uint8_t *borders, int mx, int my,
-                   int mz, int32_t *queue)
+                   int mz, int32_t *queue, run_stop *stop)
 {
     const int32_t plane = mx * my, cells = plane * mz;
     int32_t head = 0, tail = 0;
     const uint32_t zero = f->zero, substrate = f->substrate;
     for (int32_t i = 0; i < cells; i++) {
+        if (stop_requested_at(stop, i)) return false;
         if ((zero >> state[i]) & 1) {
             potential[i] = 0;
             queue[tail++] = i;
@@ -55,6 +56,7 @@ bool field_compute(const field *f, int32_t *potential, const uint8_t *state, con
     if (tail == 0) return false;
     /* Distances do not depend on the order neighbours are visited in. */
     while (head < tail) {
+        if (stop_requested_at(stop, head)) return false;
         int32_t i = queue[head++];
         int32_t next = potential[i] + 1;
         unsigned b = borders[i];

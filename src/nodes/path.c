@@ -172,11 +172,13 @@ static inline cell cell_of(const run_state *r, int32_t i)
 
 /* Fill distance[] by breadth-first search from every `to` cell through `on`
    cells. `from` cells get a distance but do not pass the search on. Returns
-   the number of `from` cells, which are listed in starts[]. */
+   the number of `from` cells, which are listed in starts[]; -1 when the run must stop (a check
+   per STOP_ITEMS cells visited, so that a deadline is noticed inside a step on a large grid). */
 static int32_t search(run_state *r, const path_node *p, path_state *st, int32_t *targets)
 {
     int32_t start_count = 0, head = 0, tail = 0;
     for (int32_t i = 0; i < r->cells; i++) {
+        if (stop_requested_at(&r->stop, i)) return -1;
         uint32_t bit = 1u << r->state[i];
         st->distance[i] = -1;
         if (p->start & bit) st->starts[start_count++] = i;
@@ -188,6 +190,7 @@ static int32_t search(run_state *r, const path_node *p, path_state *st, int32_t 
     *targets = tail;
     if (start_count == 0 || tail == 0) return start_count;
     while (head < tail) {
+        if (stop_requested_at(&r->stop, head)) return -1;
         int32_t i = st->queue[head++];
         int32_t next = st->distance[i] + 1;
         cell c = cell_of(r, i);
@@ -253,7 +256,7 @@ static bool path_go(run_state *r, const node *n, void *state)
     if (!ensure_capacity(r, st)) return false;
     int32_t targets;
     int32_t start_count = search(r, p, st, &targets);
-    if (start_count == 0 || targets == 0) return false;
+    if (start_count <= 0 || targets == 0) return false; /* none, or stopped: the grid is untouched */
     bool reached = false;
     for (int32_t k = 0; k < start_count && !reached; k++) reached = st->distance[st->starts[k]] > 0;
     if (!reached) return false;
@@ -278,7 +281,10 @@ static bool path_go(run_state *r, const node *n, void *state)
     if (st->distance[first] == 0) return false;
 
     cell at = cell_of(r, first), dir = {0, 0, 0};
-    while (next_step(r, p, st, &random, at, &dir)) {
+    /* The walk is as long as the distance, up to every cell: checked as the search is. A stopped
+       run's grid is not an output, so a half-drawn path is never written. */
+    for (int32_t walked = 1; next_step(r, p, st, &random, at, &dir); walked++) {
+        if (stop_requested_at(&r->stop, walked)) return false;
         at.x += dir.x;
         at.y += dir.y;
         at.z += dir.z;
