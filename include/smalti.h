@@ -117,6 +117,10 @@ typedef struct smalti_load_options {
        load fails with SMALTI_ERR_MEMORY. (libxml2's own allocations, the parsed XML, are not
        counted.) */
     size_t max_memory;
+    /* Wall time the loading may take (parsing aside: reading the rules, compiling them, the
+       warnings); 0: none. Past it the load fails with SMALTI_ERR_TIMEOUT. A deadline that is to
+       cover a load and its run gives the run what the load left. */
+    double timeout_seconds;
 } smalti_load_options;
 
 typedef struct smalti_model smalti_model;

@@ -46,10 +46,21 @@ static bool check_size(diag *d, const smalti_load_options *o)
     return true;
 }
 
+/* The load's deadline, counted from `started_ns` (the parse's start), or none. */
+static run_stop *load_deadline(run_stop *s, const smalti_load_options *opt, int64_t started_ns)
+{
+    if (!(opt->timeout_seconds > 0)) return NULL;
+    stop_rearm(s, 0);
+    s->deadline_ns = started_ns + (opt->timeout_seconds < 1e9 ? (int64_t)(opt->timeout_seconds * 1e9) + 1 : (int64_t)1e18);
+    return s;
+}
+
 static smalti_model *model_build_within(xmlDoc *doc, const char *name, const smalti_load_options *opt,
-                                        const resource_reader *reader, smalti_error *err)
+                                        const resource_reader *reader, int64_t started_ns, smalti_error *err)
 {
     diag d = {.file = name, .err = err, .warn = opt->warn, .warn_userdata = opt->warn_userdata, .quiet = opt->quiet};
+    run_stop deadline;
+    d.stop = load_deadline(&deadline, opt, started_ns);
     smalti_model *m = mem_calloc(1, sizeof *m);
     if (!m || !(m->file = mem_strdup(name))) {
         mem_free(m);
@@ -109,20 +120,26 @@ static smalti_model *model_build_within(xmlDoc *doc, const char *name, const sma
         return NULL;
     }
     m->root = top->id;
-    one_plan_masks(m->nodes, m->node_count);
-    if (!opt->quiet) lint_model(&d, root, m);
+    /* The passes over the whole model each look at the deadline once, and inside where they
+       visit every rule. */
+    if (!diag_stopped(&d)) one_plan_masks(m->nodes, m->node_count);
+    if (!diag_stopped(&d) && !opt->quiet) lint_model(&d, root, m);
+    if (d.failed) { /* stopped by the deadline */
+        smalti_model_free(m);
+        return NULL;
+    }
     return m;
 }
 
 /* Build within the load's memory budget, if it has one: an image that decodes to more than the
    budget fails as out of memory, and the error says which budget was spent. */
 static smalti_model *model_build(xmlDoc *doc, const char *name, const smalti_load_options *opt, const resource_reader *reader,
-                                 smalti_error *err)
+                                 int64_t started_ns, smalti_error *err)
 {
-    if (!opt->max_memory) return model_build_within(doc, name, opt, reader, err);
+    if (!opt->max_memory) return model_build_within(doc, name, opt, reader, started_ns, err);
     mem_budget budget = {.limit = opt->max_memory};
     mem_budget *caller = mem_enter(&budget);
-    smalti_model *m = model_build_within(doc, name, opt, reader, err);
+    smalti_model *m = model_build_within(doc, name, opt, reader, started_ns, err);
     mem_enter(caller);
     if (!m && budget.spent && err) {
         char what[sizeof err->message];
@@ -134,7 +151,7 @@ static smalti_model *model_build(xmlDoc *doc, const char *name, const smalti_loa
 }
 
 static smalti_model *load_doc(xmlParserCtxt *ctx, xmlDoc *doc, const char *name, const smalti_load_options *opt,
-                              const resource_reader *reader, smalti_error *err)
+                              const resource_reader *reader, int64_t started_ns, smalti_error *err)
 {
     xml_first_error *fe = ctx->_private;
     if (!doc || fe->set) {
@@ -144,7 +161,7 @@ static smalti_model *load_doc(xmlParserCtxt *ctx, xmlDoc *doc, const char *name,
         xmlFreeParserCtxt(ctx);
         return NULL;
     }
-    smalti_model *m = model_build(doc, name, opt, reader, err);
+    smalti_model *m = model_build(doc, name, opt, reader, started_ns, err);
     xmlFreeDoc(doc);
     xmlFreeParserCtxt(ctx);
     return m;
@@ -163,6 +180,7 @@ smalti_model *smalti_model_load(const char *path, const smalti_load_options *opt
         else error_set(err, SMALTI_ERR_IO, path, 0, "cannot open the model: %s", strerror(e));
         return NULL;
     }
+    const int64_t started_ns = stop_now_ns(); /* the deadline counts the parse, though it cannot stop it */
     xml_first_error fe;
     xmlParserCtxt *ctx = xml_parser_new(&fe);
     if (!ctx) {
@@ -170,7 +188,7 @@ smalti_model *smalti_model_load(const char *path, const smalti_load_options *opt
         return NULL;
     }
     xmlDoc *doc = xmlCtxtReadFile(ctx, path, NULL, SMALTI_XML_OPTIONS);
-    return load_doc(ctx, doc, path, opt, NULL, err);
+    return load_doc(ctx, doc, path, opt, NULL, started_ns, err);
 }
 
 smalti_model *model_load_string_from(const char *xml, const char *name, const smalti_load_options *opt,
@@ -183,6 +201,7 @@ smalti_model *model_load_string_from(const char *xml, const char *name, const sm
         error_set(err, SMALTI_ERR_MODEL, name, 0, "the model is larger than 2 GiB");
         return NULL;
     }
+    const int64_t started_ns = stop_now_ns();
     xml_first_error fe;
     xmlParserCtxt *ctx = xml_parser_new(&fe);
     if (!ctx) {
@@ -190,7 +209,7 @@ smalti_model *model_load_string_from(const char *xml, const char *name, const sm
         return NULL;
     }
     xmlDoc *doc = xmlCtxtReadMemory(ctx, xml, (int)len, name, NULL, SMALTI_XML_OPTIONS);
-    return load_doc(ctx, doc, name, opt, reader, err);
+    return load_doc(ctx, doc, name, opt, reader, started_ns, err);
 }
 
 smalti_model *smalti_model_load_string(const char *xml, const char *name, const smalti_load_options *opt, smalti_error *err)

@@ -30,6 +30,7 @@ static bool load_rule_element(loader *ld, rulenode *rn, const xmlNode *xr, symme
 {
     diag *d = ld->d;
     bool d2 = ld->grid->mz == 1;
+    if (diag_stopped(d)) return false;
     rule *r = rule_load(d, ld->res, xr, ld->grid, ld->grid);
     if (!r) return false;
     symmetry_set symmetry = node_symmetry;
@@ -220,7 +221,8 @@ node *rulenode_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry,
         diag_warn(d, xml_line(el), "in/out on <%s> are ignored because it has <rule> children", xml_name(el));
 
     for (int i = 0; i < rn->rule_count; i++)
-        if (!rule_compile(rn->rules[i], ld->grid->mx, ld->grid->my)) {
+        if (diag_stopped(d)) return NULL;
+        else if (!rule_compile(rn->rules[i], ld->grid->mx, ld->grid->my)) {
             diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
             return NULL;
         }
