@@ -296,13 +296,10 @@ static inline __attribute__((always_inline)) int spread(int32_t *const potential
         if ((T) + 1 >= 1000) { sum = -1; done = true; break; }                                                           \
         if (--unmet == 0) { done = true; break; }                                                                        \
     }
-    int64_t entries = 0; /* rule entries visited since the last check */
     for (int64_t head = 0; head < tail; head++) {
-        /* Counted toward the clock only: a search charges its boards' estimates by their size. */
-        if (entries >= STOP_ITEMS) {
-            entries = 0;
-            if (stop_check(s->stop, 0)) return with_goal ? -1 : 0;
-        }
+        /* Counted toward the clock only (a search charges its boards' estimates by their size);
+           the interrupted caller looks at stop_said. */
+        if ((head & (STOP_ITEMS - 1)) == STOP_ITEMS - 1 && stop_tick(s->stop, STOP_ITEMS)) return with_goal ? -1 : 0;
         const uint32_t item = queue[head];
         const int value = (int)(item & value_mask);
         const int32_t i = (int32_t)(item >> value_bits);
@@ -322,8 +319,6 @@ static inline __attribute__((always_inline)) int spread(int32_t *const potential
             y = (i - z * plane) / mx;
             x = i - z * plane - y * mx;
         }
-        entries += 1 + (need_entries ? need_start[value + 1] - need_start[value] : 0) +
-                   (trigger_entries ? trigger_start[value + 1] - trigger_start[value] : 0);
         for (; e < e_end; e++) {
             if (!inside && !entry_inside(e, x, y, z)) continue;
             const int64_t slot = e->slot + base;

@@ -384,16 +384,13 @@ static inline __attribute__((always_inline)) match plain_take(match *list, int32
 }
 
 
-/* The rule shifts a scan tried since its last look at the clock: once they pass STOP_ITEMS the
-   clock is asked, their number counted toward its read (stop_tick; not charged, as a step's work
-   is charged by its caller), so that a node of many rules notices a deadline within one cell's
-   scan, not 64 steps later. */
-static inline bool plain_scan_tick(run_stop *s, int64_t *pending, int32_t tried_now)
+/* After a scan that tried `tried` rule shifts: past STOP_ITEMS the clock is asked, their number
+   counted toward its read (stop_tick; not charged, as a step's work is charged by its caller), so
+   that a node of many rules notices a deadline within a step's scan, not 64 steps later. Once a
+   scan, not once a cell: a check per cell cost MazeBacktracker 3.6 % more instructions. */
+static inline bool plain_scan_tick(run_stop *s, uint32_t tried)
 {
-    if ((*pending += tried_now) < STOP_ITEMS) return false;
-    const int64_t units = *pending;
-    *pending = 0;
-    return stop_tick(s, units);
+    return tried >= STOP_ITEMS && stop_tick(s, tried);
 }
 /* The incremental scan (rulenode_scan_changes, same order), with every candidate appended and
    kept only when it fits (the count moves by 0 or 1): whether a cell next to a growing pattern
@@ -410,7 +407,6 @@ static inline __attribute__((always_inline)) void plain_scan(run_state *r, const
     /* No change is logged during the scan, so the log cannot move under these pointers. */
     const int32_t *change = r->changes + (first - r->changes_base), *changes_end = r->changes + r->changes_len;
     int32_t tried = 0, kept = 0;
-    int64_t pending = 0;
     for (int64_t n = first; change < changes_end; change++, n++) {
         if (stop_requested_at(&r->stop, n)) break;
         const int32_t i = *change;
@@ -437,8 +433,8 @@ static inline __attribute__((always_inline)) void plain_scan(run_state *r, const
         }
         tried += to - from;
         kept += st->match_count - before;
-        if (plain_scan_tick(&r->stop, &pending, to - from)) break;
     }
+    plain_scan_tick(&r->stop, (uint32_t)tried); /* plain_step looks at stop_said */
     plain_judge_scan(st, tried, kept);
 }
 
@@ -667,7 +663,7 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
         /* The scan (plain_scan): every change since then. */
         const int64_t step_start = cbase + clen;
         bool stopped = false;
-        int64_t pending = 0;
+        const uint32_t tried_before = tried;
         for (int64_t n = scan_from; n < step_start; n++) {
             if (stop_requested_at(&r->stop, n)) { stopped = true; break; }
             const int32_t i = changes[n - cbase];
@@ -686,8 +682,8 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
             count = plain_scan_cell(rn, p, r, value, i, branch_free, false, state, mask, list, count, masked);
             tried += (uint32_t)(to - from);
             kept += (uint32_t)(count - before);
-            if (plain_scan_tick(&r->stop, &pending, to - from)) { stopped = true; break; }
         }
+        stopped = stopped || plain_scan_tick(&r->stop, tried - tried_before);
         plain_judge(&tried, &kept, &branch_free);
         if (stopped) break;
         st->last_matched_turn = counter0 + made;
@@ -876,7 +872,7 @@ static __attribute__((noinline)) long plain_markov_steps(run_state *r, const rul
         /* The scan (plain_scan): every change since then. Its stop checks are for a long scan
            only; the loop checks every 64 steps anyway. */
         bool stopped = false;
-        int64_t pending = 0;
+        const uint32_t tried_before = tried;
         const uint32_t scanned = p->scanned;
         const bool long_scan = step_start - scan_from > STOP_ITEMS;
         const int32_t *const c_from = changes + (scan_from - cbase), *const c_end = changes + (step_start - cbase);
@@ -901,8 +897,8 @@ static __attribute__((noinline)) long plain_markov_steps(run_state *r, const rul
             count = plain_scan_cell(rn, p, r, value, i, branch_free, true, state, mask, list, count, true);
             tried += (uint32_t)(to - from);
             kept += (uint32_t)(count - before);
-            if (plain_scan_tick(&r->stop, &pending, to - from)) { stopped = true; break; }
         }
+        stopped = stopped || plain_scan_tick(&r->stop, tried - tried_before);
         plain_judge(&tried, &kept, &branch_free);
         if (stopped) break;
         st->last_matched_turn = counter0 + made;

@@ -180,9 +180,9 @@ static void one_children(search *se, const uint8_t *state)
 {
     for (int ri = 0; ri < se->pr->rule_count; ri++) {
         const rule *rl = se->pr->rules[ri];
-        for (int y = 0; y < se->my; y++) {
-            /* Counted toward the clock only: search_run charged the expansion's scan. */
-            if (stop_check(se->stop, 0)) return;
+        /* Counted toward the clock only: search_run charged the expansion's scan. */
+        if (stop_tick(se->stop, se->cells)) return;
+        for (int y = 0; y < se->my; y++)
             for (int x = 0; x < se->mx; x++) {
                 if (!rule_fits_2d(rl, state, x, y, se->mx, se->my)) continue;
                 uint8_t *child = mem_malloc((size_t)se->cells);
@@ -191,7 +191,6 @@ static void one_children(search *se, const uint8_t *state)
                 write_rule_2d(rl, child, x, y, se->mx);
                 if (!visit_child(se, child)) return;
             }
-        }
     }
 }
 
