@@ -199,8 +199,8 @@ SMALTI_API smalti_run *smalti_run_new(const smalti_model *model, int32_t seed, s
 /* Budgets of a run besides its step limit (smalti_run_to_end) and the grid's cell limit. */
 typedef struct smalti_run_options {
     /* Wall time the run may take, counted from smalti_run_new and again from each
-       smalti_run_reset; 0: none. The deadline is checked between steps and inside long
-       loops (search, WFC, generators); a run past it stops with SMALTI_ERR_TIMEOUT. */
+       smalti_run_reset; 0: none. The deadline is checked between steps and inside every long
+       loop, within a bounded amount of work; a run past it stops with SMALTI_ERR_TIMEOUT. */
     double timeout_seconds;
     /* Bytes the run may hold at once in the library's allocations (its grids, node
        states, match lists, search and WFC memory; not the model, which runs share);

@@ -247,6 +247,14 @@ static int apply_pack_settings(run_args *a, pack **pk, const pack_model **pm, pa
     return EXIT_OK;
 }
 
+/* A deadline reached in the load or the run is said one way, with the --timeout given (the run's
+   own is what the load left of it): `run` has no work budget, so its timeouts are the deadline's. */
+static void say_timeout(smalti_error *err, long steps, double timeout)
+{
+    snprintf(err->message, sizeof err->message, "stopped after %ld steps: the run took longer than its timeout of %g s", steps,
+             timeout);
+}
+
 /* What is left of `timeout` seconds (0: none) since `start`: a deadline already passed leaves the
    least positive time, so that the run stops at its first check with the usual message. */
 static double timeout_left(double timeout, const struct timespec *start)
@@ -276,6 +284,7 @@ static int load_for_args(const run_args *a, const pack *pk, const pack_model *pm
     opt.warn_userdata = warnings;
     smalti_error err;
     *model = pk ? pack_load_model(pk, pm, &opt, &err) : smalti_model_load(a->model, &opt, &err);
+    if (!*model && err.status == SMALTI_ERR_TIMEOUT) say_timeout(&err, 0, a->timeout);
     if (!*model) {
         print_error(&err);
         return exit_code_for(err.status);
@@ -445,6 +454,7 @@ static int run_command(int argc, char **argv, bool check_only, tile_sheet **tile
     if (rc != EXIT_OK) {
         anim_abort(recorder); /* the trace could not be written; reported above */
     } else if (smalti_run_error(run, &err)) {
+        if (err.status == SMALTI_ERR_TIMEOUT) say_timeout(&err, smalti_run_counter(run), a.timeout);
         print_error(&err);
         anim_abort(recorder);
         rc = exit_code_for(err.status);
