@@ -46,11 +46,37 @@ static inline void stop_charge(run_stop *s, int64_t units)
     if (s->work_budget) stop_count_work(s, units);
 }
 
-/* Whether the run must stop now, after `units` more work seen by the clock's count only (the
-   caller charges the work budget for it otherwise, or it is not charged): it was cancelled, its
-   deadline passed or its work budget is spent. A check that covers more than STOP_ITEMS units
-   counts as that many checks toward the next clock read, so that the work between two reads
-   stays bounded whatever a check covers. NULL (no run to answer to) never stops. */
+/* The deadline's part of a check covering `units` of work: a check that covers more than
+   STOP_ITEMS units counts as that many checks toward the next clock read, so that the work
+   between two reads stays bounded whatever a check covers. */
+static inline void stop_count_down(run_stop *s, int64_t units)
+{
+    if (!s->deadline_ns) return;
+    const uint32_t ticks = units > STOP_ITEMS ? (units / STOP_ITEMS < STOP_CLOCK_EVERY ? (uint32_t)(units / STOP_ITEMS) : STOP_CLOCK_EVERY) : 1;
+    if (s->countdown <= ticks) {
+        s->countdown = STOP_CLOCK_EVERY;
+        if (stop_now_ns() >= s->deadline_ns) s->reason = STOP_TIMEOUT;
+    } else s->countdown -= ticks;
+}
+
+/* Whether the run must stop now, after `units` more work: it was cancelled, its deadline passed or
+   its work budget is spent; the work is charged to the budget. NULL (no run to answer to) never
+   stops. Once true, stays true until stop_rearm. */
+static inline bool stop_check(run_stop *s, int64_t units)
+{
+    if (!s) return false;
+    if (s->reason != STOP_NONE) return true;
+    if (atomic_load_explicit(&s->cancel, memory_order_relaxed)) {
+        s->reason = STOP_CANCELLED;
+        return true;
+    }
+    if (units) stop_charge(s, units); /* a check between steps (units 0) costs nothing more */
+    stop_count_down(s, units);
+    return s->reason != STOP_NONE;
+}
+
+/* stop_check for work the caller charges to the budget otherwise, or that is not charged (a
+   search's estimates, a fast `one` loop's scans): `units` count toward the clock read only. */
 static inline bool stop_tick(run_stop *s, int64_t units)
 {
     if (!s) return false;
@@ -59,24 +85,8 @@ static inline bool stop_tick(run_stop *s, int64_t units)
         s->reason = STOP_CANCELLED;
         return true;
     }
-    if (s->deadline_ns) {
-        const uint32_t ticks = units > STOP_ITEMS ? (units / STOP_ITEMS < STOP_CLOCK_EVERY ? (uint32_t)(units / STOP_ITEMS) : STOP_CLOCK_EVERY) : 1;
-        if (s->countdown <= ticks) {
-            s->countdown = STOP_CLOCK_EVERY;
-            if (stop_now_ns() >= s->deadline_ns) s->reason = STOP_TIMEOUT;
-        } else s->countdown -= ticks;
-    }
+    stop_count_down(s, units);
     return s->reason != STOP_NONE;
-}
-
-/* stop_tick that also charges `units` (>= 0) to the work budget. Once true, stays true until
-   stop_rearm. */
-static inline bool stop_check(run_stop *s, int64_t units)
-{
-    if (!s) return false;
-    if (s->reason == STOP_NONE && !atomic_load_explicit(&s->cancel, memory_order_relaxed) && units)
-        stop_charge(s, units); /* a check between steps (units 0) costs nothing more */
-    return stop_tick(s, units);
 }
 
 /* The check of a long loop: one per STOP_ITEMS cheap items, or per heavy item. */
