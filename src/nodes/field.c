@@ -58,15 +58,11 @@ bool field_compute(const field *f, int32_t *potential, const uint8_t *state, con
         }
     }
     if (tail == 0) return false;
-    /* Distances do not depend on the order neighbours are visited in. A check once STOP_ITEMS
-       cells are taken from the queue; the inner loop runs to the next check or the queue's end as
-       it was (a thin front makes short rounds, each a compare or two). */
-    for (int32_t check_at = 0; head < tail;) {
-        if (head >= check_at) {
-            if (stop_requested(stop)) return false;
-            check_at = head + STOP_ITEMS;
-        }
-        const int32_t end = tail < check_at ? tail : check_at;
+    /* Distances do not depend on the order neighbours are visited in. The cells queued now, up
+       to STOP_ITEMS of them, then a check; those they queue wait for the next round. */
+    while (head < tail) {
+        if (stop_requested(stop)) return false;
+        const int32_t end = tail - head > STOP_ITEMS ? head + STOP_ITEMS : tail;
         while (head < end) {
             int32_t i = queue[head++];
             int32_t next = potential[i] + 1;

@@ -193,14 +193,10 @@ static int32_t search(run_state *r, const path_node *p, path_state *st, int32_t 
     }
     *targets = tail;
     if (start_count == 0 || tail == 0) return start_count;
-    /* A check once STOP_ITEMS cells are taken from the queue; the inner loop runs to the next check
-       or the queue's end as it was (a thin front makes short rounds, each a compare or two). */
-    for (int32_t check_at = 0; head < tail;) {
-        if (head >= check_at) {
-            if (stop_requested(&r->stop)) return -1;
-            check_at = head + STOP_ITEMS;
-        }
-        const int32_t end = tail < check_at ? tail : check_at;
+    while (head < tail) {
+        /* The cells queued now, up to STOP_ITEMS of them; those they queue wait for the next round. */
+        if (stop_requested(&r->stop)) return -1;
+        const int32_t end = tail - head > STOP_ITEMS ? head + STOP_ITEMS : tail;
         while (head < end) {
             int32_t i = st->queue[head++];
             int32_t next = st->distance[i] + 1;
