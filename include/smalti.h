@@ -117,6 +117,10 @@ typedef struct smalti_load_options {
        load fails with SMALTI_ERR_MEMORY. (libxml2's own allocations, the parsed XML, are not
        counted.) */
     size_t max_memory;
+    /* Wall time the loading may take (parsing aside: reading the rules, compiling them, the
+       warnings); 0: none. Past it the load fails with SMALTI_ERR_TIMEOUT. A deadline that is to
+       cover a load and its run gives the run what the load left. */
+    double timeout_seconds;
 } smalti_load_options;
 
 typedef struct smalti_model smalti_model;
@@ -201,8 +205,8 @@ SMALTI_API smalti_run *smalti_run_new(const smalti_model *model, int32_t seed, s
 /* Budgets of a run besides its step limit (smalti_run_to_end) and the grid's cell limit. */
 typedef struct smalti_run_options {
     /* Wall time the run may take, counted from smalti_run_new and again from each
-       smalti_run_reset; 0: none. The deadline is checked between steps and inside long
-       loops (search, WFC, generators); a run past it stops with SMALTI_ERR_TIMEOUT. */
+       smalti_run_reset; 0: none. The deadline is checked between steps and inside every long
+       loop, within a bounded amount of work; a run past it stops with SMALTI_ERR_TIMEOUT. */
     double timeout_seconds;
     /* Bytes the run may hold at once in the library's allocations (its grids, node
        states, match lists, search and WFC memory; not the model, which runs share);

@@ -38,7 +38,7 @@ class _LoadOptions(ctypes.Structure):
     _fields_ = [("mx", ctypes.c_int), ("my", ctypes.c_int), ("mz", ctypes.c_int),
                 ("resource_dirs", ctypes.POINTER(ctypes.c_char_p)), ("resource_dir_count", ctypes.c_int),
                 ("allow_any_path", ctypes.c_int), ("warn", _WarningFn), ("warn_userdata", ctypes.c_void_p),
-                ("quiet", ctypes.c_int), ("max_memory", ctypes.c_size_t)]
+                ("quiet", ctypes.c_int), ("max_memory", ctypes.c_size_t), ("timeout_seconds", ctypes.c_double)]
 
 
 class _StepEvent(ctypes.Structure):

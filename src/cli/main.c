@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "../io/tilemap.h"
 #include "../nodes/settings.h"
@@ -274,8 +275,27 @@ static int apply_pack_settings(run_args *a, pack **pk, const pack_model **pm, pa
     return EXIT_OK;
 }
 
+/* A deadline reached in the load or the run is said one way, with the --timeout given (the run's
+   own is what the load left of it): `run` has no work budget, so its timeouts are the deadline's. */
+static void say_timeout(smalti_error *err, long steps, double timeout)
+{
+    snprintf(err->message, sizeof err->message, "stopped after %ld steps: the run took longer than its timeout of %g s", steps,
+             timeout);
+}
+
+/* What is left of `timeout` seconds (0: none) since `start`: a deadline already passed leaves the
+   least positive time, so that the run stops at its first check with the usual message. */
+static double timeout_left(double timeout, const struct timespec *start)
+{
+    if (timeout <= 0) return 0;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    const double left = timeout - ((double)(now.tv_sec - start->tv_sec) + (double)(now.tv_nsec - start->tv_nsec) / 1e9);
+    return left > 1e-9 ? left : 1e-9;
+}
+
 static int load_for_args(const run_args *a, const pack *pk, const pack_model *pm, int mx, int my, int mz, smalti_model **model,
-                         lint_report *warnings)
+                         lint_report *warnings, const struct timespec *start)
 {
     smalti_load_options opt = smalti_load_defaults();
     opt.mx = mx;
@@ -285,12 +305,14 @@ static int load_for_args(const run_args *a, const pack *pk, const pack_model *pm
     opt.resource_dir_count = a->resource_count;
     opt.allow_any_path = a->allow_any_path;
     opt.max_memory = a->max_memory; /* the load and the run each get the budget */
+    opt.timeout_seconds = timeout_left(a->timeout, start); /* the deadline covers the load; the run gets what is left */
     /* Warnings are counted even under -q, for --strict, which shows them as the errors they become. */
     warnings->quiet = a->quiet && !a->strict;
     opt.warn = lint_report_warn;
     opt.warn_userdata = warnings;
     smalti_error err;
     *model = pk ? pack_load_model(pk, pm, &opt, &err) : smalti_model_load(a->model, &opt, &err);
+    if (!*model && err.status == SMALTI_ERR_TIMEOUT) say_timeout(&err, 0, a->timeout);
     if (!*model) {
         print_error(&err);
         return exit_code_for(err.status);
@@ -317,6 +339,9 @@ static void warn_unbounded_search(const smalti_model *model, const char *path)
 /* run and check with parsed arguments; *tiles receives the --tiles sheet, which the caller frees. */
 static int run_parsed(run_args a, bool check_only, tile_sheet **tiles)
 {
+    /* --timeout counts from here: reading the settings, loading and running. */
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
     int rc;
     if (a.iso && !check_only && (!a.output || !has_extension(a.output, ".png")))
         return usage_error("%s", "--iso draws a PNG: give -o FILE.png");
@@ -347,7 +372,7 @@ static int run_parsed(run_args a, bool check_only, tile_sheet **tiles)
     }
     smalti_model *model = NULL;
     lint_report warnings = {0};
-    if (rc == EXIT_OK) rc = load_for_args(&a, pk, pm, mx, my, mz, &model, &warnings);
+    if (rc == EXIT_OK) rc = load_for_args(&a, pk, pm, mx, my, mz, &model, &warnings, &start);
     /* A model of a pack is named as "PACK/models/x.xml" or "PACK.zip:models/x.xml" from here on. */
     char entry_label[4200];
     char name[256];
@@ -384,7 +409,7 @@ static int run_parsed(run_args a, bool check_only, tile_sheet **tiles)
         return exit_code_for(err.status);
     }
     smalti_run_options run_opt = smalti_run_defaults();
-    run_opt.timeout_seconds = a.timeout;
+    run_opt.timeout_seconds = timeout_left(a.timeout, &start);
     run_opt.max_memory = a.max_memory;
     smalti_run *run = smalti_run_new_with(model, (int32_t)a.seed, &run_opt, &err);
     if (!run) {
@@ -460,6 +485,7 @@ static int run_parsed(run_args a, bool check_only, tile_sheet **tiles)
     if (rc != EXIT_OK) {
         anim_abort(recorder); /* the trace could not be written; reported above */
     } else if (smalti_run_error(run, &err)) {
+        if (err.status == SMALTI_ERR_TIMEOUT) say_timeout(&err, smalti_run_counter(run), a.timeout);
         print_error(&err);
         anim_abort(recorder);
         rc = exit_code_for(err.status);

@@ -108,6 +108,7 @@ static void check_model(const check_ctx *c, check_job *job)
     }
     smalti_load_options opt = smalti_load_defaults();
     opt.mx = def.mx, opt.my = def.my, opt.mz = def.mz;
+    opt.timeout_seconds = c->timeout; /* the load and the run each get the time cap */
     opt.warn = collect_warning;
     opt.warn_userdata = job;
     opt.max_memory = c->max_memory;

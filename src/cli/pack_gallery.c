@@ -123,6 +123,7 @@ static bool model_picture(const pack *p, const pack_model *m, const pack_default
     opt.mz = d->mz;
     opt.quiet = 1; /* warnings are `pack check`'s business */
     opt.max_memory = a->max_memory;
+    opt.timeout_seconds = a->timeout; /* the load and the run each get the time cap */
     smalti_model *model = pack_load_model(p, m, &opt, err);
     if (!model) return false;
     smalti_run_options run_opt = smalti_run_defaults();

@@ -32,6 +32,13 @@ int diag_error(diag *d, smalti_status status, int line, const char *fmt, ...)
     return 0;
 }
 
+bool diag_stopped(diag *d)
+{
+    if (!stop_requested(d->stop)) return false;
+    diag_error(d, SMALTI_ERR_TIMEOUT, 0, "loading the model took longer than its timeout");
+    return true;
+}
+
 void diag_warn(diag *d, int line, const char *fmt, ...)
 {
     if (d->quiet) return;

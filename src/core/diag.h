@@ -2,6 +2,7 @@
 #ifndef SMALTI_DIAG_H
 #define SMALTI_DIAG_H
 #include "smalti.h"
+#include "stop.h"
 
 typedef struct diag {
     const char *file;        /* the file being loaded, for messages */
@@ -10,6 +11,7 @@ typedef struct diag {
     void *warn_userdata;
     int quiet;
     int failed;
+    run_stop *stop;          /* the load's deadline (NULL: none), asked by diag_stopped */
 } diag;
 
 #if defined(__GNUC__)
@@ -22,5 +24,8 @@ typedef struct diag {
    callers can write `return diag_error(...)`. */
 int diag_error(diag *d, smalti_status status, int line, const char *fmt, ...) SMALTI_PRINTF(4, 5);
 void diag_warn(diag *d, int line, const char *fmt, ...) SMALTI_PRINTF(3, 4);
+/* Whether the load must stop: its deadline passed (one clock read per STOP_CLOCK_EVERY asks, made
+   once per rule or node loaded). The first time, records the error. */
+bool diag_stopped(diag *d);
 void error_set(smalti_error *err, smalti_status status, const char *file, int line, const char *fmt, ...) SMALTI_PRINTF(5, 6);
 #endif

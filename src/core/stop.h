@@ -46,9 +46,22 @@ static inline void stop_charge(run_stop *s, int64_t units)
     if (s->work_budget) stop_count_work(s, units);
 }
 
+/* The deadline's part of a check covering `units` of work: a check that covers more than
+   STOP_ITEMS units counts as that many checks toward the next clock read, so that the work
+   between two reads stays bounded whatever a check covers. */
+static inline void stop_count_down(run_stop *s, int64_t units)
+{
+    if (!s->deadline_ns) return;
+    const uint32_t ticks = units > STOP_ITEMS ? (units / STOP_ITEMS < STOP_CLOCK_EVERY ? (uint32_t)(units / STOP_ITEMS) : STOP_CLOCK_EVERY) : 1;
+    if (s->countdown <= ticks) {
+        s->countdown = STOP_CLOCK_EVERY;
+        if (stop_now_ns() >= s->deadline_ns) s->reason = STOP_TIMEOUT;
+    } else s->countdown -= ticks;
+}
+
 /* Whether the run must stop now, after `units` more work: it was cancelled, its deadline passed or
-   its work budget is spent. NULL (no run to answer to) never stops. Once true, stays true until
-   stop_rearm. */
+   its work budget is spent; the work is charged to the budget. NULL (no run to answer to) never
+   stops. Once true, stays true until stop_rearm. */
 static inline bool stop_check(run_stop *s, int64_t units)
 {
     if (!s) return false;
@@ -58,10 +71,21 @@ static inline bool stop_check(run_stop *s, int64_t units)
         return true;
     }
     if (units) stop_charge(s, units); /* a check between steps (units 0) costs nothing more */
-    if (s->deadline_ns && --s->countdown == 0) {
-        s->countdown = STOP_CLOCK_EVERY;
-        if (stop_now_ns() >= s->deadline_ns) s->reason = STOP_TIMEOUT;
+    stop_count_down(s, units);
+    return s->reason != STOP_NONE;
+}
+
+/* stop_check for work the caller charges to the budget otherwise, or that is not charged (a
+   search's estimates, a fast `one` loop's scans): `units` count toward the clock read only. */
+static inline bool stop_tick(run_stop *s, int64_t units)
+{
+    if (!s) return false;
+    if (s->reason != STOP_NONE) return true;
+    if (atomic_load_explicit(&s->cancel, memory_order_relaxed)) {
+        s->reason = STOP_CANCELLED;
+        return true;
     }
+    stop_count_down(s, units);
     return s->reason != STOP_NONE;
 }
 
@@ -83,15 +107,13 @@ static inline bool stop_requested_at(run_stop *s, int64_t item)
 
 /* In loops whose items differ in cost (a walker's brush, a turtle's segment): add each item's work
    (cells touched) to *work, and stop_requested once it passes STOP_ITEMS since the last ask. Each
-   STOP_ITEMS of work counts as one check toward the next clock read, so that heavy items bring
-   the clock read sooner. */
+   STOP_ITEMS of work counts as one check toward the next clock read (stop_tick), so that heavy
+   items bring the clock read sooner. */
 static inline bool stop_requested_after(run_stop *s, int64_t *work, int64_t done)
 {
     if ((*work += done) < STOP_ITEMS) return false;
     int64_t checks = *work / STOP_ITEMS;
     *work = 0;
-    if (!s) return false;
-    s->countdown = s->countdown > checks ? s->countdown - (uint32_t)(checks - 1) : 1;
     return stop_check(s, checks * STOP_ITEMS);
 }
 

@@ -41,35 +41,45 @@ void field_borders(uint8_t *borders, int mx, int my, int mz)
 }
 
 bool field_compute(const field *f, int32_t *potential, const uint8_t *state, const uint8_t *borders, int mx, int my,
-                   int mz, int32_t *queue)
+                   int mz, int32_t *queue, run_stop *stop)
 {
     const int32_t plane = mx * my, cells = plane * mz;
     int32_t head = 0, tail = 0;
     const uint32_t zero = f->zero, substrate = f->substrate;
-    for (int32_t i = 0; i < cells; i++) {
-        if ((zero >> state[i]) & 1) {
-            potential[i] = 0;
-            queue[tail++] = i;
-        } else potential[i] = -1;
+    /* In chunks of STOP_ITEMS cells, a check before each: no test in the loops themselves. */
+    for (int32_t chunk = 0; chunk < cells; chunk += STOP_ITEMS) {
+        if (stop_requested(stop)) return false;
+        const int32_t end = cells - chunk > STOP_ITEMS ? chunk + STOP_ITEMS : cells;
+        for (int32_t i = chunk; i < end; i++) {
+            if ((zero >> state[i]) & 1) {
+                potential[i] = 0;
+                queue[tail++] = i;
+            } else potential[i] = -1;
+        }
     }
     if (tail == 0) return false;
-    /* Distances do not depend on the order neighbours are visited in. */
+    /* Distances do not depend on the order neighbours are visited in. The cells queued now, up
+       to STOP_ITEMS of them, then a check; those they queue wait for the next round. */
     while (head < tail) {
-        int32_t i = queue[head++];
-        int32_t next = potential[i] + 1;
-        unsigned b = borders[i];
+        if (stop_requested(stop)) return false;
+        const int32_t end = tail - head > STOP_ITEMS ? head + STOP_ITEMS : tail;
+        while (head < end) {
+            int32_t i = queue[head++];
+            int32_t next = potential[i] + 1;
+            unsigned b = borders[i];
 #define VISIT(bit, j)                                                                                                    \
     if ((b & (bit)) && potential[j] == -1 && ((substrate >> state[j]) & 1)) {                                            \
         potential[j] = next;                                                                                             \
         queue[tail++] = j;                                                                                               \
     }
-        VISIT(1, i - 1)
-        VISIT(2, i + 1)
-        VISIT(4, i - mx)
-        VISIT(8, i + mx)
-        VISIT(16, i - plane)
-        VISIT(32, i + plane)
+            VISIT(1, i - 1)
+            VISIT(2, i + 1)
+            VISIT(4, i - mx)
+            VISIT(8, i + mx)
+            VISIT(16, i - plane)
+            VISIT(32, i + plane)
 #undef VISIT
+        }
     }
     return true;
 }

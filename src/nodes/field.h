@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include "../core/grid.h"
 #include "../core/rule.h"
+#include "../core/stop.h"
 
 typedef struct field {
     int value;         /* the value whose potential this is (`for`) */
@@ -23,9 +24,9 @@ void field_borders(uint8_t *borders, int mx, int my, int mz);
 
 /* Breadth-first distances from the zero cells through the substrate; -1
    where unreached. `queue` has room for every cell. False when no cell is a
-   zero cell. */
+   zero cell, or when `stop` said stop (checked per STOP_ITEMS cells visited; NULL: never). */
 bool field_compute(const field *f, int32_t *potential, const uint8_t *state, const uint8_t *borders, int mx, int my,
-                   int mz, int32_t *queue);
+                   int mz, int32_t *queue, run_stop *stop);
 
 /* A rule cell whose value the rule changes: the only cells that count in the
    change of potential a match would make. */

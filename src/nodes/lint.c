@@ -93,6 +93,7 @@ static void add_rule(lint *L, const xmlNode *rl, const xmlNode *owner)
         L->made = L->all;
         return;
     }
+    if (diag_stopped(L->d)) return;
     /* 3-D rules never fit a 2-D grid; the reference's models mark the rules they
        keep for 3-D runs of a shared file with d="3", and those are meant. */
     if (L->grid->mz == 1 && !L->layered_warned && !marked_3d(rl) && !marked_3d(owner) &&
@@ -311,6 +312,7 @@ static void lint_values(lint *L)
     for (bool changed = true; changed;) {
         changed = false;
         for (int i = 0; i < L->rule_count; i++) {
+            if (diag_stopped(L->d)) return; /* the load fails on its deadline: no more warnings */
             if (!rule_can_match(L, xml_attr(L->rules[i], "in"), present, &missing)) continue;
             uint32_t made = rule_output(L, xml_attr(L->rules[i], "out"));
             if (made & ~present) {
@@ -320,6 +322,7 @@ static void lint_values(lint *L)
         }
     }
     for (int i = 0; i < L->rule_count; i++) {
+        if (diag_stopped(L->d)) return;
         if (rule_can_match(L, xml_attr(L->rules[i], "in"), present, &missing)) continue;
         bool is_value = L->grid->value_of[(unsigned char)missing] >= 0;
         diag_warn(L->d, xml_line(L->rules[i]),

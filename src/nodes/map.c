@@ -181,11 +181,14 @@ static bool map_go(run_state *r, const node *n, void *state)
     for (int ri = 0; ri < m->rule_count; ri++) {
         const rule *rl = m->rules[ri];
         for (int z = 0; z < r->mz; z++)
-            for (int y = 0; y < r->my; y++)
+            for (int y = 0; y < r->my; y++) {
+                /* A row's work: its cells. Stopped, the old grid stays and no new one is made. */
+                if (stop_check(&r->stop, r->mx)) return false;
                 for (int x = 0; x < r->mx; x++)
                     if (map_matches(rl, r->state, x, y, z, r->mx, r->my, r->mz))
                         map_apply(rl, st->cells, scaled(x, m->num[0], m->den[0]), scaled(y, m->num[1], m->den[1]),
                                   scaled(z, m->num[2], m->den[2]), g->mx, g->my, g->mz);
+            }
     }
     if (!run_use_grid(r, g, st->cells)) return false;
     /* The reference swaps grids without logging; observers hear of every cell. */

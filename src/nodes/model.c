@@ -47,10 +47,21 @@ static bool check_size(diag *d, const smalti_load_options *o)
     return true;
 }
 
+/* The load's deadline, counted from `started_ns` (the parse's start), or none. */
+static run_stop *load_deadline(run_stop *s, const smalti_load_options *opt, int64_t started_ns)
+{
+    if (!(opt->timeout_seconds > 0)) return NULL;
+    stop_rearm(s, 0);
+    s->deadline_ns = started_ns + (opt->timeout_seconds < 1e9 ? (int64_t)(opt->timeout_seconds * 1e9) + 1 : (int64_t)1e18);
+    return s;
+}
+
 static smalti_model *model_build_within(xmlDoc *doc, const char *name, const smalti_load_options *opt,
-                                        const resource_reader *reader, smalti_error *err)
+                                        const resource_reader *reader, int64_t started_ns, smalti_error *err)
 {
     diag d = {.file = name, .err = err, .warn = opt->warn, .warn_userdata = opt->warn_userdata, .quiet = opt->quiet};
+    run_stop deadline;
+    d.stop = load_deadline(&deadline, opt, started_ns);
     smalti_model *m = mem_calloc(1, sizeof *m);
     if (!m || !(m->file = mem_strdup(name))) {
         mem_free(m);
@@ -110,13 +121,19 @@ static smalti_model *model_build_within(xmlDoc *doc, const char *name, const sma
         return NULL;
     }
     m->root = top->id;
-    one_plan_masks(m->nodes, m->node_count);
-    if (!opt->quiet) lint_model(&d, root, m);
+    /* The passes over the whole model each look at the deadline once, and inside where they
+       visit every rule. */
+    if (!diag_stopped(&d)) one_plan_masks(m->nodes, m->node_count);
+    if (!diag_stopped(&d) && !opt->quiet) lint_model(&d, root, m);
+    if (d.failed) { /* stopped by the deadline */
+        smalti_model_free(m);
+        return NULL;
+    }
     return m;
 }
 
 static smalti_model *load_doc(xmlParserCtxt *ctx, xmlDoc *doc, const char *name, const smalti_load_options *opt,
-                              const resource_reader *reader, smalti_error *err)
+                              const resource_reader *reader, int64_t started_ns, smalti_error *err)
 {
     xml_first_error *fe = ctx->_private;
     if (!doc || fe->set) {
@@ -125,7 +142,7 @@ static smalti_model *load_doc(xmlParserCtxt *ctx, xmlDoc *doc, const char *name,
         xmlFreeDoc(doc);
         return NULL;
     }
-    smalti_model *m = model_build_within(doc, name, opt, reader, err);
+    smalti_model *m = model_build_within(doc, name, opt, reader, started_ns, err);
     xmlFreeDoc(doc);
     return m;
 }
@@ -135,7 +152,7 @@ static smalti_model *load_doc(xmlParserCtxt *ctx, xmlDoc *doc, const char *name,
 
 /* Parse the text `xml` of `len` bytes and build the model. */
 static smalti_model *parse_and_build(const char *xml, int len, const char *name, const smalti_load_options *opt,
-                                     const resource_reader *reader, smalti_error *err)
+                                     const resource_reader *reader, int64_t started_ns, smalti_error *err)
 {
     xml_first_error fe;
     xmlParserCtxt *ctx = xml_parser_new(&fe);
@@ -144,7 +161,7 @@ static smalti_model *parse_and_build(const char *xml, int len, const char *name,
         return NULL;
     }
     xmlDoc *doc = xmlCtxtReadMemory(ctx, xml, len, name, NULL, SMALTI_XML_OPTIONS);
-    smalti_model *m = load_doc(ctx, doc, name, opt, reader, err);
+    smalti_model *m = load_doc(ctx, doc, name, opt, reader, started_ns, err);
     xmlFreeParserCtxt(ctx);
     return m;
 }
@@ -153,15 +170,15 @@ static smalti_model *parse_and_build(const char *xml, int len, const char *name,
    budget fails as out of memory, and so does the XML tree when libxml2 allocates through the
    library (smalti_count_xml_memory); the error says which budget was spent. */
 static smalti_model *load_within_budget(const char *xml, int len, const char *name, const smalti_load_options *opt,
-                                        const resource_reader *reader, smalti_error *err)
+                                        const resource_reader *reader, int64_t started_ns, smalti_error *err)
 {
-    if (!opt->max_memory) return parse_and_build(xml, len, name, opt, reader, err);
+    if (!opt->max_memory) return parse_and_build(xml, len, name, opt, reader, started_ns, err);
     mem_budget budget = {.limit = opt->max_memory};
     mem_budget *caller = mem_enter(&budget);
     /* A refused allocation inside libxml2 is also told to its generic handler (this thread's), on
        stderr and without file:line; the parser's first error says it already. */
     xml_generic_handler generic = xml_generic_errors_off();
-    smalti_model *m = parse_and_build(xml, len, name, opt, reader, err);
+    smalti_model *m = parse_and_build(xml, len, name, opt, reader, started_ns, err);
     xml_generic_errors_restore(generic);
     mem_enter(caller);
     if (!m && budget.spent && err) {
@@ -175,10 +192,29 @@ static smalti_model *load_within_budget(const char *xml, int len, const char *na
     return m;
 }
 
+/* The model in the text `xml` of `len` bytes, its deadline counted from started_ns. */
+static smalti_model *load_bytes(const char *xml, size_t len, const char *name, const smalti_load_options *opt,
+                                const resource_reader *reader, int64_t started_ns, smalti_error *err)
+{
+    const char *nul = memchr(xml, 0, len);
+    if (nul) { /* libxml2 reading a file stopped at one after the root, silently; in memory it did not */
+        int line = 1;
+        for (const char *c = xml; c < nul; c++) line += *c == '\n';
+        error_set(err, SMALTI_ERR_MODEL, name, line, "the model holds a NUL byte: not an XML file");
+        return NULL;
+    }
+    if (len > INT_MAX) {
+        error_set(err, SMALTI_ERR_MODEL, name, 0, "the model is larger than 2 GiB");
+        return NULL;
+    }
+    return load_within_budget(xml, (int)len, name, opt, reader, started_ns, err);
+}
+
 smalti_model *smalti_model_load(const char *path, const smalti_load_options *opt, smalti_error *err)
 {
     smalti_load_options dflt = smalti_load_defaults();
     if (!opt) opt = &dflt;
+    const int64_t started_ns = stop_now_ns(); /* the deadline counts the read and the parse, though it cannot stop them */
     int e = input_file_error(path);
     if (e) {
         if (e == EISDIR) error_set(err, SMALTI_ERR_IO, path, 0, "is a directory, not a model file");
@@ -199,7 +235,7 @@ smalti_model *smalti_model_load(const char *path, const smalti_load_options *opt
     if (opt->max_memory && size > opt->max_memory)
         error_set(err, SMALTI_ERR_MEMORY, path, 0, "the model's file alone (%zu bytes) is larger than its memory budget of %.1f MiB",
                   size, (double)opt->max_memory / (1 << 20));
-    else m = model_load_bytes_from((const char *)xml, size, path, opt, NULL, err);
+    else m = load_bytes((const char *)xml, size, path, opt, NULL, started_ns, err);
     mem_free(xml);
     return m;
 }
@@ -214,19 +250,7 @@ smalti_model *model_load_bytes_from(const char *xml, size_t len, const char *nam
                                     const resource_reader *reader, smalti_error *err)
 {
     smalti_load_options dflt = smalti_load_defaults();
-    if (!opt) opt = &dflt;
-    const char *nul = memchr(xml, 0, len);
-    if (nul) { /* libxml2 reading a file stopped at one after the root, silently; in memory it did not */
-        int line = 1;
-        for (const char *c = xml; c < nul; c++) line += *c == '\n';
-        error_set(err, SMALTI_ERR_MODEL, name, line, "the model holds a NUL byte: not an XML file");
-        return NULL;
-    }
-    if (len > INT_MAX) {
-        error_set(err, SMALTI_ERR_MODEL, name, 0, "the model is larger than 2 GiB");
-        return NULL;
-    }
-    return load_within_budget(xml, (int)len, name, opt, reader, err);
+    return load_bytes(xml, len, name, opt ? opt : &dflt, reader, stop_now_ns(), err);
 }
 
 smalti_model *smalti_model_load_string(const char *xml, const char *name, const smalti_load_options *opt, smalti_error *err)

@@ -297,6 +297,9 @@ static inline __attribute__((always_inline)) int spread(int32_t *const potential
         if (--unmet == 0) { done = true; break; }                                                                        \
     }
     for (int64_t head = 0; head < tail; head++) {
+        /* Counted toward the clock only (a search charges its boards' estimates by their size);
+           the interrupted caller looks at stop_said. */
+        if ((head & (STOP_ITEMS - 1)) == STOP_ITEMS - 1 && stop_tick(s->stop, STOP_ITEMS)) return with_goal ? -1 : 0;
         const uint32_t item = queue[head];
         const int value = (int)(item & value_mask);
         const int32_t i = (int32_t)(item >> value_bits);

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include "../core/grid.h"
 #include "../core/rule.h"
+#include "../core/stop.h"
 
 typedef struct observation {
     bool present;     /* this value is observed */
@@ -78,6 +79,8 @@ typedef struct potential_scratch {
     int64_t mask_words;
     void *counts;               /* per corner and rule: needed cells ready (uint8 or uint16) */
     uint8_t *met;               /* per cell: has a goal value (forward estimates) */
+    run_stop *stop;             /* asked every STOP_ITEMS rule entries of a propagation, which
+                                   then ends early (its potentials are not to be used); NULL: never */
 } potential_scratch;
 
 bool potential_scratch_init(potential_scratch *s, const potential_rules *pr, int64_t cells);

@@ -15,6 +15,7 @@ static node *one_load(loader *ld, const xmlNode *el, symmetry_set s)
     one_node *on = (one_node *)rulenode_load(ld, el, s, &node_kind_one, sizeof(one_node));
     if (!on) return NULL;
     on->rn.uses_mask = true;
+    if (diag_stopped(ld->d)) return NULL;
     if (one_plain_suits(&on->rn) && !(on->plain = one_plain_new(&on->rn, ld->grid->c))) {
         diag_error(ld->d, SMALTI_ERR_RUNTIME, 0, "out of memory");
         return NULL;

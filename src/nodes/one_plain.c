@@ -57,6 +57,13 @@ struct one_plain {
     bool three;          /* some rule has a third cell, which plain_rule_fits must test */
     uint8_t test_size[GRID_MAX_VALUES];
     uint32_t scanned;    /* bit v: value v has shift entries (a changed cell holding it is scanned) */
+    /* The fast loops look at a stop when (steps made & stop_mask) is 0: every 64 steps (63), or
+       every step (0) for a node of many rules, whose scan of one changed cell tries STOP_ITEMS / 64
+       rule shifts or more; each look counts scan_units, the most a cell's scan tries, toward the
+       clock read (stop_tick). So a step of 30,000 rules is not 64 steps from a deadline, and a
+       node of a few rules pays nothing more in its steps. */
+    uint32_t stop_mask;
+    int64_t scan_units;
     uint32_t rule_mask;
     int32_t (*top)[3];   /* per rule: the largest corner that keeps it inside, per axis */
     plain_entry *entries;
@@ -179,7 +186,9 @@ one_plain *one_plain_new(rulenode *rn, int values)
             if (rn->shifts[k].count > most) most = rn->shifts[k].count;
         p->test_size[v] = most <= 1 ? PLAIN_TEST_ONE : most == 2 ? PLAIN_TEST_TWO : PLAIN_TEST_MORE;
         if (rn->shift_start[v + 1] > rn->shift_start[v]) p->scanned |= 1u << v;
+        if (rn->shift_start[v + 1] - rn->shift_start[v] > p->scan_units) p->scan_units = rn->shift_start[v + 1] - rn->shift_start[v];
     }
+    p->stop_mask = p->scan_units >= STOP_ITEMS / STOP_CLOCK_EVERY ? 0 : 63;
     p->rules = mem_malloc((size_t)(rn->rule_count ? rn->rule_count : 1) * sizeof *p->rules);
     p->pool = mem_malloc((size_t)(pool ? pool : 1) * sizeof *p->pool);
     p->writes = mem_malloc((size_t)(writes ? writes : 1) * sizeof *p->writes);
@@ -383,6 +392,14 @@ static inline __attribute__((always_inline)) match plain_take(match *list, int32
     return m;
 }
 
+
+/* After plain_scan, which tried `tried` rule shifts: past STOP_ITEMS the clock is asked, their
+   number counted toward its read (stop_tick; not charged, as a step's work is charged by its
+   caller). The fast loops ask by one_plain.stop_mask instead, once a step at most. */
+static inline bool plain_scan_tick(run_stop *s, uint32_t tried)
+{
+    return tried >= STOP_ITEMS && stop_tick(s, tried);
+}
 /* The incremental scan (rulenode_scan_changes, same order), with every candidate appended and
    kept only when it fits (the count moves by 0 or 1): whether a cell next to a growing pattern
    fits is a coin toss for the branch predictor. */
@@ -425,6 +442,7 @@ static inline __attribute__((always_inline)) void plain_scan(run_state *r, const
         tried += to - from;
         kept += st->match_count - before;
     }
+    plain_scan_tick(&r->stop, (uint32_t)tried); /* plain_step looks at stop_said */
     plain_judge_scan(st, tried, kept);
 }
 
@@ -606,11 +624,12 @@ static inline __attribute__((always_inline)) int32_t plain_scan_cell(const rulen
 /* How many steps plain_repeat_body may make before it looks at its limits again: none of
    max_steps, the node's `steps`, the step table's room and the 64-step check for a stop falls due
    sooner. At least 1: each of them was looked at after the last step. */
-static inline long plain_budget(const rulenode *rn, const rulenode_state *st, long made, long max_steps, int64_t flen, int64_t fcap)
+static inline long plain_budget(const rulenode *rn, const one_plain *p, const rulenode_state *st, long made, long max_steps,
+                                int64_t flen, int64_t fcap)
 {
     long left = max_steps - made;
     if (fcap - flen < left) left = (long)(fcap - flen);
-    if (64 - (made & 63) < left) left = 64 - (made & 63);
+    if ((long)p->stop_mask + 1 - (made & p->stop_mask) < left) left = (long)p->stop_mask + 1 - (made & p->stop_mask);
     if (rn->steps > 0 && rn->steps - st->counter - made < left) left = rn->steps - st->counter - made;
     return left;
 }
@@ -648,7 +667,7 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
     /* Where the scan starts: the first change of the step the node last matched in. */
     int64_t scan_from = first[st->last_matched_turn - r->first_base];
     /* Steps to make before the next look at the limits, the step table's room and a stop. */
-    long left = rn->steps > 0 && st->counter >= rn->steps ? 0 : plain_budget(rn, st, made, max_steps, flen, fcap);
+    long left = rn->steps > 0 && st->counter >= rn->steps ? 0 : plain_budget(rn, p, st, made, max_steps, flen, fcap);
     while (left > 0) {
         /* The scan (plain_scan): every change since then. */
         const int64_t step_start = cbase + clen;
@@ -707,16 +726,16 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
         made++;
         if (--left > 0) continue;
         if (made == max_steps) break;
-        /* A deadline or cancel is noticed within 64 steps (the steps' work is counted by the caller,
-           which bounds max_steps by the work budget left). */
-        if (flen >= fcap || ((made & 63) == 0 && stop_check(&r->stop, 0))) {
+        /* A deadline or cancel is noticed within 64 steps, or each step of a node of many rules (the
+           steps' work is counted by the caller, which bounds max_steps by the work budget left). */
+        if (flen >= fcap || ((made & p->stop_mask) == 0 && stop_tick(&r->stop, p->scan_units))) {
             PLAIN_SPILL();
             r->counter = counter0 + made;
             if (!run_step_begin(r)) break;
             PLAIN_RELOAD();
         }
         if (rn->steps > 0 && st->counter + made >= rn->steps) break;
-        left = plain_budget(rn, st, made, max_steps, flen, fcap);
+        left = plain_budget(rn, p, st, made, max_steps, flen, fcap);
     }
     r->changes_len = clen;
     r->first_len = flen;
@@ -820,6 +839,13 @@ static __attribute__((noinline)) long plain_markov_steps(run_state *r, const rul
     uint32_t tried, kept;
     bool branch_free;
     int64_t scan_from;
+    /* How often the loop looks at a stop: as its heaviest child asks (one_plain.stop_mask). */
+    uint32_t stop_mask = 63;
+    int64_t scan_units = 0;
+    for (int c = 0; c < children; c++) {
+        stop_mask &= ps[c]->stop_mask;
+        if (ps[c]->scan_units > scan_units) scan_units = ps[c]->scan_units;
+    }
     /* Where a node's scan starts: the first change of the step it last matched in. */
 #define PLAIN_LOAD_NODE(c)                                                                                              \
     do {                                                                                                                \
@@ -924,9 +950,9 @@ static __attribute__((noinline)) long plain_markov_steps(run_state *r, const rul
         }
         scan_from = step_start;
         if (++made == max_steps) break;
-        /* A deadline or cancel is noticed within 64 steps (the steps' work is counted by the caller,
-           which bounds max_steps by the work budget left). */
-        if (flen >= fcap || ((made & 63) == 0 && stop_check(&r->stop, 0))) {
+        /* A deadline or cancel is noticed within 64 steps, or each step when a child has many rules
+           (the steps' work is counted by the caller, which bounds max_steps by the work budget left). */
+        if (flen >= fcap || ((made & stop_mask) == 0 && stop_tick(&r->stop, scan_units))) {
             PLAIN_SPILL();
             r->counter = counter0 + made;
             if (!run_step_begin(r)) break;

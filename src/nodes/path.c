@@ -172,33 +172,44 @@ static inline cell cell_of(const run_state *r, int32_t i)
 
 /* Fill distance[] by breadth-first search from every `to` cell through `on`
    cells. `from` cells get a distance but do not pass the search on. Returns
-   the number of `from` cells, which are listed in starts[]. */
+   the number of `from` cells, which are listed in starts[]; -1 when the run must stop (a check
+   per STOP_ITEMS cells visited, so that a deadline is noticed inside a step on a large grid). */
 static int32_t search(run_state *r, const path_node *p, path_state *st, int32_t *targets)
 {
     int32_t start_count = 0, head = 0, tail = 0;
-    for (int32_t i = 0; i < r->cells; i++) {
-        uint32_t bit = 1u << r->state[i];
-        st->distance[i] = -1;
-        if (p->start & bit) st->starts[start_count++] = i;
-        if (p->finish & bit) {
-            st->distance[i] = 0;
-            st->queue[tail++] = i;
+    /* In chunks of STOP_ITEMS cells, a check before each: no test in the loops themselves. */
+    for (int32_t chunk = 0; chunk < r->cells; chunk += STOP_ITEMS) {
+        if (stop_requested(&r->stop)) return -1;
+        const int32_t end = r->cells - chunk > STOP_ITEMS ? chunk + STOP_ITEMS : r->cells;
+        for (int32_t i = chunk; i < end; i++) {
+            uint32_t bit = 1u << r->state[i];
+            st->distance[i] = -1;
+            if (p->start & bit) st->starts[start_count++] = i;
+            if (p->finish & bit) {
+                st->distance[i] = 0;
+                st->queue[tail++] = i;
+            }
         }
     }
     *targets = tail;
     if (start_count == 0 || tail == 0) return start_count;
     while (head < tail) {
-        int32_t i = st->queue[head++];
-        int32_t next = st->distance[i] + 1;
-        cell c = cell_of(r, i);
-        for (int k = 0; k < p->step_count; k++) {
-            int x = c.x + p->steps[k][0], y = c.y + p->steps[k][1], z = c.z + p->steps[k][2];
-            if (!inside(r, x, y, z)) continue;
-            int32_t j = index_of(r, x, y, z);
-            uint32_t bit = 1u << r->state[j];
-            if (st->distance[j] != -1 || !((p->substrate | p->start) & bit)) continue;
-            if (p->substrate & bit) st->queue[tail++] = j;
-            st->distance[j] = next;
+        /* The cells queued now, up to STOP_ITEMS of them; those they queue wait for the next round. */
+        if (stop_requested(&r->stop)) return -1;
+        const int32_t end = tail - head > STOP_ITEMS ? head + STOP_ITEMS : tail;
+        while (head < end) {
+            int32_t i = st->queue[head++];
+            int32_t next = st->distance[i] + 1;
+            cell c = cell_of(r, i);
+            for (int k = 0; k < p->step_count; k++) {
+                int x = c.x + p->steps[k][0], y = c.y + p->steps[k][1], z = c.z + p->steps[k][2];
+                if (!inside(r, x, y, z)) continue;
+                int32_t j = index_of(r, x, y, z);
+                uint32_t bit = 1u << r->state[j];
+                if (st->distance[j] != -1 || !((p->substrate | p->start) & bit)) continue;
+                if (p->substrate & bit) st->queue[tail++] = j;
+                st->distance[j] = next;
+            }
         }
     }
     return start_count;
@@ -253,7 +264,7 @@ static bool path_go(run_state *r, const node *n, void *state)
     if (!ensure_capacity(r, st)) return false;
     int32_t targets;
     int32_t start_count = search(r, p, st, &targets);
-    if (start_count == 0 || targets == 0) return false;
+    if (start_count <= 0 || targets == 0) return false; /* none, or stopped: the grid is untouched */
     bool reached = false;
     for (int32_t k = 0; k < start_count && !reached; k++) reached = st->distance[st->starts[k]] > 0;
     if (!reached) return false;
@@ -278,7 +289,10 @@ static bool path_go(run_state *r, const node *n, void *state)
     if (st->distance[first] == 0) return false;
 
     cell at = cell_of(r, first), dir = {0, 0, 0};
-    while (next_step(r, p, st, &random, at, &dir)) {
+    /* The walk is as long as the distance, up to every cell: checked as the search is. A stopped
+       run's grid is not an output, so a half-drawn path is never written. */
+    for (int32_t walked = 1; next_step(r, p, st, &random, at, &dir); walked++) {
+        if (stop_requested_at(&r->stop, walked)) return false;
         at.x += dir.x;
         at.y += dir.y;
         at.z += dir.z;

@@ -88,6 +88,7 @@ static bool loader_register(loader *ld, node *n, const xmlNode *el)
 
 void *node_new(loader *ld, size_t size, const node_kind *kind, const xmlNode *el)
 {
+    if (diag_stopped(ld->d)) return NULL;
     node *n = mem_calloc(1, size);
     if (!n) { diag_error(ld->d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
     n->kind = kind;

@@ -30,6 +30,7 @@ static bool load_rule_element(loader *ld, rulenode *rn, const xmlNode *xr, symme
 {
     diag *d = ld->d;
     bool d2 = ld->grid->mz == 1;
+    if (diag_stopped(d)) return false;
     rule *r = rule_load(d, ld->res, xr, ld->grid, ld->grid);
     if (!r) return false;
     symmetry_set symmetry = node_symmetry;
@@ -112,7 +113,9 @@ static bool order_cells(const rule *rl, int *order)
     return true;
 }
 
-static bool build_shift_table(rulenode *rn, const grid_def *g)
+/* False when out of memory, or when the load's deadline (`stop`, asked once per rule and pass)
+   passed. */
+static bool build_shift_table(rulenode *rn, const grid_def *g, run_stop *stop)
 {
     int64_t total = 0, pool = 0, plain = 0;
     for (int ri = 0; ri < rn->rule_count; ri++) {
@@ -131,6 +134,7 @@ static bool build_shift_table(rulenode *rn, const grid_def *g)
     int *order_start = mem_malloc((size_t)(rn->rule_count ? rn->rule_count : 1) * sizeof *order_start);
     bool ok = orders && order_start;
     for (int ri = 0, at = 0; ok && ri < rn->rule_count; ri++) {
+        if (stop_requested(stop)) { ok = false; break; }
         order_start[ri] = at;
         ok = order_cells(rn->rules[ri], orders + at);
         at += rn->rules[ri]->match_count;
@@ -148,8 +152,9 @@ static bool build_shift_table(rulenode *rn, const grid_def *g)
     }
     for (int v = 0; ok && v < g->c; v++) {
         rn->shift_start[v] = k;
-        for (int ri = 0; ri < rn->rule_count; ri++) {
+        for (int ri = 0; ok && ri < rn->rule_count; ri++) {
             const rule *rl = rn->rules[ri];
+            if (stop_requested(stop)) { ok = false; break; }
             if (rl->imx > g->mx || rl->imy > g->my || rl->imz > g->mz) continue; /* never fits */
             for (int l = rl->ishift_start[v]; l < rl->ishift_start[v + 1]; l++, k++) {
                 shift_entry *e = &rn->shifts[k];
@@ -220,7 +225,8 @@ node *rulenode_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry,
         diag_warn(d, xml_line(el), "in/out on <%s> are ignored because it has <rule> children", xml_name(el));
 
     for (int i = 0; i < rn->rule_count; i++)
-        if (!rule_compile(rn->rules[i], ld->grid->mx, ld->grid->my)) {
+        if (diag_stopped(d)) return NULL;
+        else if (!rule_compile(rn->rules[i], ld->grid->mx, ld->grid->my)) {
             diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
             return NULL;
         }
@@ -229,8 +235,8 @@ node *rulenode_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry,
         diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "the grid is too large for a node with %d rules", rn->rule_count);
         return NULL;
     }
-    if (!build_shift_table(rn, ld->grid)) {
-        diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
+    if (!build_shift_table(rn, ld->grid, d->stop)) {
+        if (!diag_stopped(d)) diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
         return NULL;
     }
     if (!xml_get_int(d, el, "steps", 0, &rn->steps)) return NULL;

@@ -163,8 +163,9 @@ bool rulenode_observe(run_state *r, const rulenode *rn, rulenode_state *st)
     }
     if (!ensure_potentials(r, rn, st, true)) goto oom;
     if (!st->scratch.queue && !potential_scratch_init(&st->scratch, &rn->potential_rules, r->cells)) goto oom;
+    st->scratch.stop = &r->stop;
     observe_backward_potentials(st->potential_block, st->future, &rn->potential_rules, &st->scratch);
-    return true;
+    return !stop_said(&r->stop); /* interrupted: half-computed potentials, and the run stops */
 oom:
     r->out_of_memory = true;
     return false;
@@ -196,7 +197,8 @@ bool rulenode_compute_fields(run_state *r, const rulenode *rn, rulenode_state *s
         const field *f = &rn->fields[k];
         if (st->counter != 0 && !f->recompute) continue;
         bool success =
-            field_compute(f, st->potentials[v], r->state, st->field_borders, r->mx, r->my, r->mz, st->field_queue + FIELD_QUEUE_SKEW);
+            field_compute(f, st->potentials[v], r->state, st->field_borders, r->mx, r->my, r->mz, st->field_queue + FIELD_QUEUE_SKEW, &r->stop);
+        if (stop_said(&r->stop)) return false; /* half-computed potentials: the run stops */
         if (!success && f->essential) return false;
         any_success |= success;
         any_computed = true;

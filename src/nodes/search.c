@@ -136,8 +136,9 @@ static bool visit_child(search *se, uint8_t *state)
     }
     int backward = observe_backward_estimate(se->bpotentials, state, se->cells);
     int forward = observe_forward_estimate_of(se->fpotentials, state, se->future, se->pr, &se->scratch);
-    /* The work budget: a new board's forward estimate propagates over every kept value, cell and rule. */
-    if (se->stop) stop_charge(se->stop, se->cells * (se->pr->rows + 1) * (se->pr->rule_count + 1));
+    /* The work budget: a new board's forward estimate propagates over every kept value, cell and rule.
+       Checked here too, as an expansion makes many boards: an interrupted estimate is not used. */
+    if (stop_check(se->stop, se->cells * (se->pr->rows + 1) * (se->pr->rule_count + 1))) { mem_free(state); return false; }
     if (backward < 0 || forward < 0) { mem_free(state); return true; }
     if (se->board_count == se->board_cap) {
         int cap = se->board_cap * 2;
@@ -179,6 +180,8 @@ static void one_children(search *se, const uint8_t *state)
 {
     for (int ri = 0; ri < se->pr->rule_count; ri++) {
         const rule *rl = se->pr->rules[ri];
+        /* Counted toward the clock only: search_run charged the expansion's scan. */
+        if (stop_tick(se->stop, se->cells)) return;
         for (int y = 0; y < se->my; y++)
             for (int x = 0; x < se->mx; x++) {
                 if (!rule_fits_2d(rl, state, x, y, se->mx, se->my)) continue;
@@ -319,9 +322,11 @@ search_result search_run(const uint8_t *present, const uint32_t *future, const p
         goto done;
     }
     memcpy(root, present, (size_t)se.cells);
+    se.scratch.stop = stop;
     observe_backward_potentials(se.bpotentials, future, pr, &se.scratch);
     int root_backward = observe_backward_estimate(se.bpotentials, present, se.cells);
     int root_forward = observe_forward_estimate_of(se.fpotentials, present, future, pr, &se.scratch);
+    if (stop_said(stop)) { mem_free(root); res.stopped = true; goto done; }
     if (root_backward < 0 || root_forward < 0) { mem_free(root); goto done; } /* the goal cannot be reached */
     if (root_backward == 0) { mem_free(root); res.found = true; goto done; }
     se.boards[se.board_count++] = (board){root, -1, 0, root_backward, root_forward};
@@ -337,6 +342,7 @@ search_result search_run(const uint8_t *present, const uint32_t *future, const p
         if (all) all_children(&se, se.boards[se.parent].state);
         else one_children(&se, se.boards[se.parent].state);
         if (se.failed) { res.out_of_memory = true; break; }
+        if (stop_said(stop)) { res.stopped = true; break; } /* mid-expansion: no trajectory */
         if (se.goal >= 0) break;
     }
     if (se.goal >= 0) {

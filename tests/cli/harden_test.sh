@@ -61,6 +61,15 @@ inside_step prl "--size 8192" 0 "<prl values=\"BW\">$(repeat 32 '<rule in="B" ou
 # A convolution step sums each rule's neighbours over every row: 256 rules that never fire, then one
 # that does, over 64x1048576 cells: over a minute here (6000x).
 inside_step convolution "--length 64 --width 1048576" 0 "<convolution values=\"DA\" neighborhood=\"Moore\">$(repeat 256 '<rule in="D" out="A" sum="1..8" values="A"/>')<rule in=\"D\" out=\"A\" sum=\"0..8\" values=\"A\" p=\"0.5\"/></convolution>"
+# A path's first step searches breadth-first from every target: here all 4096^2 cells, as every B is
+# one: 1-2 s here (100x; a run checked only between steps said "after 64 steps", 130 s).
+inside_step path "--size 4096" 0 '<sequence values="BRW" origin="True"><path from="R" to="B" on="B" color="W"/></sequence>'
+# A map's step passes each of its 12 rules (each 3x3, in 8 symmetries) over every cell: 50 s here (5000x).
+inside_step map "--size 4096" 0 '<sequence values="BW"><map scale="1 1 1" values="BW"><rule in="BBW/WBB/BWB" out="***/*W*/***"/><rule in="WBB/BWW/BBW" out="***/*B*/***"/><rule in="BWW/WWB/BBB" out="***/*W*/***"/><rule in="WWB/BBW/WBW" out="***/*B*/***"/><rule in="BBB/WBW/WWB" out="***/*W*/***"/><rule in="WBW/BWB/BBW" out="***/*B*/***"/><rule in="BWB/BBW/WBB" out="***/*W*/***"/><rule in="WWW/BWB/BWB" out="***/*B*/***"/><rule in="BBW/BBW/WWB" out="***/*W*/***"/><rule in="WBB/WWB/BWB" out="***/*B*/***"/><rule in="BWB/WBW/BWW" out="***/*W*/***"/><rule in="WWB/WBB/WBB" out="***/*B*/***"/></map></sequence>'
+# The deadline covers loading: 30,000 rules (each a B and 14 cells of B or W) take about 1 s to read
+# and compile here (100x); 0 steps are made. (The rules' warnings are not the point: -q.)
+many_rules=$(awk 'BEGIN { printf "<one values=\"BW\">"; for (k = 0; k < 30000; k++) { p = ""; for (b = 13; b >= 0; b--) p = p (int(k / 2 ^ b) % 2 ? "W" : "B"); printf "<rule in=\"B%s\" out=\"W%s\"/>", p, p } print "<rule in=\"B\" out=\"W\"/></one>" }')
+inside_step load "--size 16" 0 "$many_rules"
 
 # The memory budget holds while a model loads and decodes its images: a 15 KB PNG that declares
 # 4000x4000 pixels (64 MiB as RGBA, before stb's own buffers) fails as out of memory under 64M.

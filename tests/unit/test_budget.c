@@ -218,6 +218,27 @@ static void timeout_stops_the_run_and_reset_rearms_it(void **state)
     smalti_model_free(m);
 }
 
+/* The load's deadline (smalti_load_options.timeout_seconds, issue 33, item 7): one already past
+   when the rules are read fails the load with the timeout's status (a nanosecond is over before
+   the parse ends, on any machine), and no model is made; without one the same model loads. */
+static void a_load_past_its_deadline_fails_with_the_timeout_status(void **state)
+{
+    (void)state;
+    const char *xml = "<sequence values=\"BW\"><one in=\"B\" out=\"W\"/><one in=\"WB\" out=\"WW\"/></sequence>";
+    smalti_load_options opt = smalti_load_defaults();
+    opt.quiet = 1;
+    opt.timeout_seconds = 1e-9;
+    smalti_error err;
+    assert_null(smalti_model_load_string(xml, "late", &opt, &err));
+    assert_int_equal(err.status, SMALTI_ERR_TIMEOUT);
+    assert_string_equal(err.file, "late");
+    assert_string_equal(err.message, "loading the model took longer than its timeout");
+    opt.timeout_seconds = 0;
+    smalti_model *m = smalti_model_load_string(xml, "late", &opt, &err);
+    assert_non_null(m);
+    smalti_model_free(m);
+}
+
 static void a_negative_timeout_is_a_usage_error(void **state)
 {
     (void)state;
@@ -344,6 +365,7 @@ int run_budget_tests(void)
         cmocka_unit_test(timeout_stops_the_run_and_reset_rearms_it),
         cmocka_unit_test(a_long_generator_step_is_stopped_inside),
         cmocka_unit_test(a_negative_timeout_is_a_usage_error),
+        cmocka_unit_test(a_load_past_its_deadline_fails_with_the_timeout_status),
         cmocka_unit_test(memory_budget_stops_the_run_and_reset_runs_again),
         cmocka_unit_test(a_budget_too_small_to_start_is_refused),
         cmocka_unit_test(the_whole_budget_counts_with_the_current_one),

@@ -36,14 +36,14 @@ static void field_distances_around_walls(void **state)
     int32_t potential[15], queue[15];
     uint8_t borders[15];
     field_borders(borders, 5, 3, 1);
-    assert_true(field_compute(&f, potential, grid, borders, 5, 3, 1, queue));
+    assert_true(field_compute(&f, potential, grid, borders, 5, 3, 1, queue, NULL));
     const int32_t expected[15] = {0, 1, 2, -1, 8, 1, -1, 3, -1, 7, 2, 3, 4, 5, 6};
     assert_memory_equal(potential, expected, sizeof expected);
 
     /* No zero cell: the field cannot be computed. */
     uint8_t empty[15];
     memset(empty, 1, sizeof empty);
-    assert_false(field_compute(&f, potential, empty, borders, 5, 3, 1, queue));
+    assert_false(field_compute(&f, potential, empty, borders, 5, 3, 1, queue, NULL));
 }
 
 /* The change of potential: new values' potentials minus old ones, with

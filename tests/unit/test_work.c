@@ -107,6 +107,10 @@ static const char *const long_step_models[] = {
     "<sequence values=\"BWR\">" FIRST_STEP "<voronoi sites=\"20000\" values=\"WR\" border=\"B\"/></sequence>",
     "<sequence values=\"BW\">" FIRST_STEP "<runner value=\"W\" count=\"4096\" strength=\"16\" life=\"1000\" turnChance=\"0\"/></sequence>",
     "<sequence values=\"BW\">" FIRST_STEP "<all in=\"B\" out=\"W\"/></sequence>",
+    /* A path's breadth-first search over every cell (issue 33, item 6). */
+    "<sequence values=\"BWR\">" FIRST_STEP "<path from=\"W\" to=\"B\" on=\"B\" color=\"R\"/></sequence>",
+    /* A map's pass of each rule over every cell of the old grid (issue 33, item 6). */
+    "<sequence values=\"BW\">" FIRST_STEP "<map scale=\"1 1 1\" values=\"BW\"><rule in=\"B\" out=\"W\"/></map></sequence>",
     NULL,
 };
 
