@@ -222,12 +222,16 @@ expect 0 "" "$T" run "$M" --size 9 -q -o /dev/null --gif /dev/null --trace /dev/
 # unpacking, the model's XML tree and `wfc`. Each case is refused (exit 7, the budget named, nothing
 # written) with a peak far below what it took before (in the comments, measured here); the peak is
 # the process's resident high-water mark, which does not depend on the machine's speed. `ulimit -v`
-# keeps a case from taking gigabytes should the budget fail to hold.
+# keeps a case from taking gigabytes should the budget fail to hold. Under AddressSanitizer, which maps
+# terabytes of shadow memory and keeps freed blocks in quarantine, neither the limit nor the peak means
+# anything: there the exit code, the message and the missing output are checked, and the peak is not.
+case $T in *asan*) vlimit=unlimited peak_checked=no ;; *) vlimit=3000000 peak_checked=yes ;; esac
 if [ -x /usr/bin/time ]; then
 within() { # BOUND_MIB CODE PATTERN OUTPUT command...: exit code, message, no OUTPUT, peak under BOUND
     bound=$1 code=$2 pattern=$3 output=$4; shift 4
-    expect "$code" "$pattern" sh -c 'ulimit -v 3000000; exec /usr/bin/time -f "%M" -o "$0" "$@"' "$dir/peak" "$@"
+    expect "$code" "$pattern" sh -c 'ulimit -v "$1"; shift; exec /usr/bin/time -f "%M" -o "$0" "$@"' "$dir/peak" "$vlimit" "$@"
     [ ! -e "$output" ] && ok || bad "$*: wrote $output"
+    [ "$peak_checked" = no ] && return
     peak=$(tail -n 1 "$dir/peak")
     [ "$peak" -lt $((bound * 1024)) ] 2>/dev/null && ok || bad "$*: peak $peak KiB, above $bound MiB"
 }
