@@ -134,6 +134,20 @@ only 5 "$dir/fifo.xml: error: cannot read the sample list: not a regular file (a
     guard 60 "$T" wfc "$dir/fifo.xml" -o "$dir/wfc_out"
 only 5 "/dev/zero: error: cannot read the model list: not a regular file (a device, FIFO or socket)" \
     guard 60 "$T" batch /dev/zero -o "$dir/batch_out"
+# A tile sheet file (--tiles) and its sheet image alike: refused before the run, nothing written.
+printf '<sequence values="BW"><one in="B" out="W" steps="1"/></sequence>\n' > "$dir/tiny.xml"
+only 5 "$dir/fifo.xml: error: cannot read the tile sheet file: not a regular file (a device, FIFO or socket)" \
+    guard 60 "$T" run "$dir/tiny.xml" --size 4 --tiles "$dir/fifo.xml" -o "$dir/tiled.png"
+only 5 "/dev/zero: error: cannot read the tile sheet file: not a regular file (a device, FIFO or socket)" \
+    guard 60 "$T" run "$dir/tiny.xml" --size 4 --tiles /dev/zero -o "$dir/tiled.tmx"
+mkfifo "$dir/fifo.png"
+printf '<tiles image="fifo.png" size="2"/>\n' > "$dir/fifo_sheet.xml"
+printf '<tiles image="/dev/zero" size="2"/>\n' > "$dir/zero_sheet.xml"
+only 3 "$dir/fifo_sheet.xml:1: error: $dir/fifo.png: cannot read the PNG image: not a regular file (a device, FIFO or socket)" \
+    guard 60 "$T" run "$dir/tiny.xml" --size 4 --tiles "$dir/fifo_sheet.xml" -o "$dir/tiled.png"
+only 3 "$dir/zero_sheet.xml:1: error: /dev/zero: cannot read the PNG image: not a regular file (a device, FIFO or socket)" \
+    guard 60 "$T" run "$dir/tiny.xml" --size 4 --tiles "$dir/zero_sheet.xml" -o "$dir/tiled.tmj"
+if [ -e "$dir/tiled.png" ] || [ -e "$dir/tiled.tmx" ] || [ -e "$dir/tiled.tmj" ]; then bad "a map was written with a refused sheet"; else ok; fi
 printf '<samples>\n  <simpletiled name="Fifo" size="4"/>\n</samples>\n' > "$dir/fifo_set.xml"
 expect 3 "fifo_set.xml:2: error: $W/tilesets/Fifo.xml: cannot read the tileset: not a regular file" \
     guard 60 "$T" wfc "$dir/fifo_set.xml" --samples "$W" -o "$dir/wfc_out"
