@@ -157,7 +157,7 @@ static const char check_text[] =
 
 static const char batch_text[] =
     "Usage: smalti batch MODELS.xml [options]\n"
-    "       smalti batch PACK [-o DIR] [-q] [--max-unpacked SIZE]\n"
+    "       smalti batch PACK [-o DIR] [-q] [--max-unpacked SIZE] [--timeout S] [--max-memory SIZE]\n"
     "\n"
     "With a PACK (a folder or .zip, see 'smalti help pack'), run each of its models for\n"
     "each seed its entry lists (else its default seed), straight from the pack.\n"
@@ -181,6 +181,10 @@ static const char batch_text[] =
     "  -o, --output DIR      output folder (default: output); 2-D grids and iso=\"True\"\n"
     "                        entries give MODEL_SEED.png, other 3-D grids MODEL_SEED.vox\n"
     "  -q, --quiet           no per-output lines, progress line or warnings\n"
+    "  --timeout SECONDS     the wall time each entry's load and each of its runs may\n"
+    "                        take (exit 6); the other entries still run\n"
+    "  --max-memory SIZE     the most memory each entry may hold: its load, runs and\n"
+    "                        pictures (500M, 2G; exit 7); the other entries still run\n"
     "  --max-unpacked SIZE   with a PACK: the most it may unpack to (default 1G)\n"
     "\n"
     "Many runs (docs/many-runs.md): with -o a file name template, every output of every\n"
