@@ -250,7 +250,7 @@ static const char view_text[] =
 
 static const char studio_text[] =
     "Usage: smalti studio MODEL.xml [--size N] [--seed S] [--steps N] [--timeout SECONDS]\n"
-    "                     [--port P]\n"
+    "                     [--max-memory SIZE] [--port P]\n"
     "\n"
     "Serve a page on 127.0.0.1 that shows the model's run in the trace viewer, and print\n"
     "its URL (it holds a random token; requests without it are refused). Edit the model\n"
@@ -263,7 +263,8 @@ static const char studio_text[] =
     "  --size N              cells per side (default: the model's own, else 64)\n"
     "  --seed S              the first run's seed (default: the model's own, else 1, as run)\n"
     "  --steps N             the step cap of a run (default: the model's own, else 100000)\n"
-    "  --timeout SECONDS     the time cap of a run (default 10)\n"
+    "  --timeout SECONDS     the time cap of a run, and of its load (default 10)\n"
+    "  --max-memory SIZE     the memory a run may hold with its load (default 2G)\n"
     "  --port P              listen on port P (default: a free port)\n"
     "\n"
     "Examples:\n"
