@@ -22,7 +22,7 @@ import numbers
 import os
 
 __all__ = ["Model", "Run", "StepEvent", "Error", "ModelError", "FileError", "RunError", "UsageError",
-           "TimeoutError", "CancelledError", "MemoryError", "load_library", "run"]
+           "TimeoutError", "CancelledError", "MemoryError", "load_library", "count_xml_memory", "run"]
 
 # --- the C types of include/smalti.h ---------------------------------------------------------
 
@@ -164,6 +164,7 @@ def _declare(lib):
         ("smalti_model_load", P, [ctypes.c_char_p, ctypes.POINTER(_LoadOptions), E]),
         ("smalti_model_load_string", P, [ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(_LoadOptions), E]),
         ("smalti_model_free", V, [P]),
+        ("smalti_count_xml_memory", I, []),
         ("smalti_model_node_count", I, [P]),
         ("smalti_model_node_info", I, [P, I, ctypes.POINTER(_NodeInfo)]),
         ("smalti_model_legend", ctypes.c_char_p, [P]),
@@ -214,6 +215,13 @@ def _integer(value, low, high, what):
     return value
 
 
+def _seconds(value, what):
+    """value as a float if it is a finite number of seconds, 0 or more; else ValueError."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value < 0:
+        raise ValueError("smalti: %s must be a finite number of seconds, 0 or more, not %r" % (what, value))
+    return float(value)
+
+
 def _c_string(data, what):
     """data (bytes) for a char * argument: C would end it at a NUL byte, so one is refused."""
     if b"\0" in data:
@@ -249,21 +257,23 @@ class Model:
 
     @classmethod
     def load(cls, path, size=None, resources=None, allow_any_path=False, quiet=False, warnings=None,
-             max_memory=0, library=None):
+             max_memory=0, library=None, timeout=0):
         """Load a model file. size: None (the model's <smalti> settings, else 16 per side), N, (X, Y)
         or (X, Y, Z). resources: folders searched for rule images, samples and tilesets.
         warnings: a function(file, line, message) given each load warning (default: stderr;
-        quiet=True drops them). Raises ModelError, FileError, ... with "file:line: message"."""
-        return cls._load(None, os.fsencode(path), size, resources, allow_any_path, quiet, warnings, max_memory, library)
+        quiet=True drops them). max_memory (bytes) and timeout (seconds) bound the load; 0: none.
+        Raises ModelError, FileError, TimeoutError, ... with "file:line: message"."""
+        return cls._load(None, os.fsencode(path), size, resources, allow_any_path, quiet, warnings, max_memory, library,
+                         timeout)
 
     @classmethod
     def from_string(cls, xml, name="model.xml", size=None, resources=None, allow_any_path=False, quiet=False,
-                    warnings=None, max_memory=0, library=None):
+                    warnings=None, max_memory=0, library=None, timeout=0):
         """Load a model from XML text; name stands for the file in messages."""
-        return cls._load(xml, name, size, resources, allow_any_path, quiet, warnings, max_memory, library)
+        return cls._load(xml, name, size, resources, allow_any_path, quiet, warnings, max_memory, library, timeout)
 
     @classmethod
-    def _load(cls, xml, name, size, resources, allow_any_path, quiet, warnings, max_memory, library):
+    def _load(cls, xml, name, size, resources, allow_any_path, quiet, warnings, max_memory, library, timeout):
         lib = load_library(library)
         opt = lib.smalti_load_defaults()
         opt.mx, opt.my, opt.mz = _grid_size(size)
@@ -277,6 +287,7 @@ class Model:
         opt.allow_any_path = 1 if allow_any_path else 0
         opt.quiet = 1 if quiet else 0
         opt.max_memory = _integer(max_memory or 0, 0, _SIZE_MAX, "max_memory")
+        opt.timeout_seconds = _seconds(timeout, "timeout")
         if warnings is not None:
             def warn(_userdata, file, line, message):
                 warnings(file.decode("utf-8", "replace") if file else "", line, message.decode("utf-8", "replace"))
@@ -385,10 +396,7 @@ class Run:
         self._stepping, self._close_when_done = False, False
         model_handle = model._open_handle()
         seed = _integer(seed, -2 ** 31, 2 ** 31 - 1, "seed")
-        if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real) or not math.isfinite(timeout) \
-                or timeout < 0:
-            raise ValueError("smalti: timeout must be a finite number of seconds, 0 or more, not %r" % (timeout,))
-        opt = _RunOptions(float(timeout), _integer(max_memory or 0, 0, _SIZE_MAX, "max_memory"),
+        opt = _RunOptions(_seconds(timeout, "timeout"), _integer(max_memory or 0, 0, _SIZE_MAX, "max_memory"),
                           _integer(max_work or 0, 0, _LLONG_MAX, "max_work"))
         err = _Error()
         self._handle = self._lib.smalti_run_new_with(model_handle, seed, ctypes.byref(opt), ctypes.byref(err))
@@ -560,6 +568,13 @@ class Run:
         layers = ["\n".join("".join(legend[c] for c in data[(k * y + j) * x:(k * y + j + 1) * x]) for j in range(y))
                   for k in range(z)]
         return "\n\n".join(layers) + "\n"
+
+
+def count_xml_memory(library=None):
+    """Count the model's XML tree against a load's max_memory too (smalti_count_xml_memory): it
+    installs libxml2's process-wide allocator, so call it once, before loading models on other
+    threads, and not when another module of the process (lxml) owns libxml2. False if refused."""
+    return load_library(library).smalti_count_xml_memory() == 1
 
 
 def run(path, seed=1, size=None, steps=50000, **load_options):

@@ -23,6 +23,8 @@ typedef struct batch_args {
     bool seeded; /* --seed given: the master seed */
     long seed;
     uint64_t max_unpacked; /* with a pack */
+    double timeout;        /* --timeout: seconds each entry's load and each of its runs may take; 0: none */
+    size_t max_memory;     /* --max-memory: bytes each entry may hold (its load, runs and pictures); 0: none */
     many_cli many;         /* -j, --manifest, --resume, --shard */
     bool template_out;     /* -o names files ({model}, {seed}...): many runs */
     many_model *gathered;  /* the entries gathered for many runs */
@@ -148,9 +150,12 @@ static int run_entry(batch_args *a, diag *d, const xmlNode *xm, const palette *b
     opt.resource_dir_count = a->resource_count;
     opt.allow_any_path = a->allow_any_path;
     opt.quiet = a->quiet;
+    opt.max_memory = a->max_memory;
+    opt.timeout_seconds = a->timeout;
     smalti_error err;
     smalti_model *model = smalti_model_load(path, &opt, &err);
     if (!model) {
+        if (err.status == SMALTI_ERR_TIMEOUT) say_timeout(&err, 0, a->timeout);
         print_error(&err);
         return exit_code_for(err.status);
     }
@@ -184,11 +189,14 @@ static int run_entry(batch_args *a, diag *d, const xmlNode *xm, const palette *b
     }
     int rc = EXIT_OK;
     smalti_run *run = NULL;
+    smalti_run_options ro = smalti_run_defaults();
+    ro.timeout_seconds = a->timeout; /* counted again from each reset: each output gets the whole --timeout */
+    ro.max_memory = a->max_memory;
     for (int k = 0; k < amount && rc == EXIT_OK; k++) {
         int32_t seed = entry_seeds[k];
-        if (!run) run = smalti_run_new(model, seed, &err);
+        if (!run) run = smalti_run_new_with(model, seed, &ro, &err);
         else smalti_run_reset(run, seed);
-        if (!run) { print_error(&err); rc = EXIT_RUNTIME; break; }
+        if (!run) { print_error(&err); rc = exit_code_for(err.status); break; }
         char label[300];
         snprintf(label, sizeof label, "%s_%d", name, (int)seed);
         /* gif="True": the reference's gif mode writes a picture of every step; here they
@@ -272,6 +280,8 @@ static int run_gathered(batch_args *a)
     int rc = names_seeds_unique(a) ? many_check_template(a->out_dir, most, a->gathered_count) : EXIT_MODEL;
     if (rc == EXIT_OK && a->gathered_count > 0) {
         a->many.o.quiet = a->quiet;
+        a->many.o.timeout = a->timeout;
+        a->many.o.max_memory = a->max_memory;
         if (a->many.o.shard_n == 0) a->many.o.shard_k = a->many.o.shard_n = 1;
         rc = many_execute(a->gathered, a->gathered_count, &a->many.o);
     }
@@ -293,6 +303,12 @@ int cmd_batch(int argc, char **argv)
         if (strcmp(arg, "--allow-any-path") == 0) { a.allow_any_path = true; continue; }
         if (strcmp(arg, "--max-unpacked") == 0) {
             if (!parse_max_unpacked(i + 1 < argc ? argv[i + 1] : NULL, &a.max_unpacked)) return EXIT_USAGE;
+            i++;
+            continue;
+        }
+        if (strcmp(arg, "--timeout") == 0 || strcmp(arg, "--max-memory") == 0) {
+            const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+            if (arg[2] == 't' ? !parse_timeout(val, &a.timeout) : !parse_max_memory(val, &a.max_memory)) return EXIT_USAGE;
             i++;
             continue;
         }
@@ -335,9 +351,10 @@ int cmd_batch(int argc, char **argv)
     if (pack_path_is_pack(a.list)) {
         if (a.template_out) return usage_error("%s", "batch PACK does not take -o templates or many-run options yet");
         if (a.models_dir || a.resource_count || a.seeded || a.allow_any_path)
-            return usage_error("%s", "batch PACK takes only -o DIR, -q and --max-unpacked: the pack gives the models, "
-                                     "resources and seeds");
-        return pack_batch(a.list, a.out_dir, a.max_unpacked, a.quiet);
+            return usage_error("%s", "batch PACK takes only -o DIR, -q, --max-unpacked, --timeout and --max-memory: the pack "
+                                     "gives the models, resources and seeds");
+        const pack_batch_budget budget = {.timeout = a.timeout, .max_memory = a.max_memory};
+        return pack_batch(a.list, a.out_dir, a.max_unpacked, &budget, a.quiet);
     }
     char models_dir[4096];
     if (!a.models_dir) {
@@ -366,7 +383,13 @@ int cmd_batch(int argc, char **argv)
             continue;
         }
         entries++;
+        /* --max-memory bounds each entry as `run` bounds its command: the model file, its XML tree,
+           the load, the runs and the pictures, counted together; a shared list cannot ask for more. */
+        mem_budget whole = {.limit = a.max_memory};
+        mem_budget *outer = mem_enter_whole(a.max_memory ? &whole : NULL);
         int rc = run_entry(&a, &d, xm, &pal, &meta);
+        mem_enter_whole(outer);
+        rc = memory_verdict(&whole, rc, a.list);
         if (rc != EXIT_OK) { failures++; worst = rc; }
     }
     xmlFreeDoc(doc);

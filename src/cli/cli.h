@@ -40,6 +40,9 @@ bool parse_timeout(const char *val, double *out);
    the budget (whatever the message said, such as out of memory drawing a picture) is said to be the
    budget's and exits EXIT_MEMORY; other codes pass. */
 int memory_verdict(const mem_budget *whole, int rc, const char *label);
+/* A deadline reached in the load or the run said one way, with the --timeout given (a run's own may
+   be what the load left of it): these commands have no work budget, so their timeouts are the deadline's. */
+void say_timeout(smalti_error *err, long steps, double timeout);
 bool parse_int_arg(const char *text, long min, long max, long *out);   /* a whole decimal number in [min, max] */
 /* A count of at least 1: digits with an optional k, M, G or T (powers of 1000: 500M is 500,000,000). */
 bool parse_count_arg(const char *text, long long *out);

@@ -185,6 +185,12 @@ bool parse_timeout(const char *val, double *out)
     return true;
 }
 
+void say_timeout(smalti_error *err, long steps, double timeout)
+{
+    snprintf(err->message, sizeof err->message, "stopped after %ld steps: the run took longer than its timeout of %g s", steps,
+             timeout);
+}
+
 int memory_verdict(const mem_budget *whole, int rc, const char *label)
 {
     if (rc == EXIT_OK || rc == EXIT_MEMORY || !whole->spent) return rc;

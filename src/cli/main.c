@@ -275,14 +275,6 @@ static int apply_pack_settings(run_args *a, pack **pk, const pack_model **pm, pa
     return EXIT_OK;
 }
 
-/* A deadline reached in the load or the run is said one way, with the --timeout given (the run's
-   own is what the load left of it): `run` has no work budget, so its timeouts are the deadline's. */
-static void say_timeout(smalti_error *err, long steps, double timeout)
-{
-    snprintf(err->message, sizeof err->message, "stopped after %ld steps: the run took longer than its timeout of %g s", steps,
-             timeout);
-}
-
 /* What is left of `timeout` seconds (0: none) since `start`: a deadline already passed leaves the
    least positive time, so that the run stops at its first check with the usual message. */
 static double timeout_left(double timeout, const struct timespec *start)

@@ -5,7 +5,7 @@
 #include <string.h>
 
 /* One model of the pack, each of its seeds; an exit code. */
-static int batch_model(const pack *p, const pack_model *m, const char *out_dir, bool quiet)
+static int batch_model(const pack *p, const pack_model *m, const char *out_dir, const pack_batch_budget *budget, bool quiet)
 {
     smalti_error err;
     pack_defaults def;
@@ -18,8 +18,11 @@ static int batch_model(const pack *p, const pack_model *m, const char *out_dir, 
     smalti_load_options opt = smalti_load_defaults();
     opt.mx = def.mx, opt.my = def.my, opt.mz = def.mz;
     opt.quiet = quiet;
+    opt.timeout_seconds = budget->timeout;
+    opt.max_memory = budget->max_memory;
     smalti_model *model = pack_load_model(p, m, &opt, &err);
     if (!model) {
+        if (err.status == SMALTI_ERR_TIMEOUT) say_timeout(&err, 0, budget->timeout);
         print_error(&err);
         return exit_code_for(err.status);
     }
@@ -27,9 +30,12 @@ static int batch_model(const pack *p, const pack_model *m, const char *out_dir, 
     pack_entry_label(p, m->file, label, sizeof label);
     int rc = EXIT_OK, seeds = m->seed_count > 0 ? m->seed_count : 1;
     smalti_run *run = NULL;
+    smalti_run_options ro = smalti_run_defaults();
+    ro.timeout_seconds = budget->timeout; /* counted again from each reset: each seed gets the whole --timeout */
+    ro.max_memory = budget->max_memory;
     for (int k = 0; k < seeds && rc == EXIT_OK; k++) {
         int32_t seed = m->seed_count > 0 ? m->seeds[k] : def.seed;
-        if (!run) run = smalti_run_new(model, seed, &err);
+        if (!run) run = smalti_run_new_with(model, seed, &ro, &err);
         else smalti_run_reset(run, seed);
         if (!run) {
             print_error(&err);
@@ -64,10 +70,10 @@ static int batch_model(const pack *p, const pack_model *m, const char *out_dir, 
     return rc;
 }
 
-int pack_batch(const char *path, const char *out_dir, uint64_t max_unpacked, bool quiet)
+int pack_batch(const char *path, const char *out_dir, uint64_t max_unpacked, const pack_batch_budget *budget, bool quiet)
 {
     int rc = EXIT_OK;
-    pack *p = cli_pack_open(path, max_unpacked, PACK_MAX_MEMORY, quiet, &rc);
+    pack *p = cli_pack_open(path, max_unpacked, budget->max_memory ? budget->max_memory : PACK_MAX_MEMORY, quiet, &rc);
     if (!p) return rc;
     if (!make_output_dir(out_dir)) {
         pack_close(p);
@@ -76,7 +82,12 @@ int pack_batch(const char *path, const char *out_dir, uint64_t max_unpacked, boo
     const pack_manifest *man = pack_manifest_of(p);
     int failures = 0, worst = EXIT_OK;
     for (int i = 0; i < man->model_count; i++) {
-        int r = batch_model(p, &man->models[i], out_dir, quiet);
+        /* As `batch LIST`: --max-memory bounds each model's load, runs and pictures together. */
+        mem_budget whole = {.limit = budget->max_memory};
+        mem_budget *outer = mem_enter_whole(budget->max_memory ? &whole : NULL);
+        int r = batch_model(p, &man->models[i], out_dir, budget, quiet);
+        mem_enter_whole(outer);
+        r = memory_verdict(&whole, r, path);
         if (r != EXIT_OK) failures++, worst = r;
     }
     if (!quiet || failures)

@@ -125,6 +125,8 @@ static bool model_picture(const pack *p, const pack_model *m, const pack_default
     opt.max_memory = a->max_memory;
     opt.timeout_seconds = a->timeout; /* the load and the run each get the time cap */
     smalti_model *model = pack_load_model(p, m, &opt, err);
+    /* A deadline passed while loading (a busy machine) is said as one passed in the run. */
+    if (!model && err->status == SMALTI_ERR_TIMEOUT) say_timeout(err, 0, a->timeout);
     if (!model) return false;
     smalti_run_options run_opt = smalti_run_defaults();
     run_opt.timeout_seconds = a->timeout;

@@ -22,6 +22,9 @@
 
 #define STUDIO_DEFAULT_STEPS 100000
 #define STUDIO_DEFAULT_TIMEOUT 10.0
+/* A model edited in the page is untrusted input, as a shared one is: a run (with its load and trace)
+   holds at most this much unless --max-memory says otherwise. */
+#define STUDIO_DEFAULT_MAX_MEMORY ((size_t)2 << 30)
 /* Cell changes a run may record: the page holds them all (about 10 bytes each in the browser), so a
    run that rewrites a big grid at every step is stopped before it fills the memory of both. */
 #define STUDIO_MAX_CHANGES 10000000
@@ -152,10 +155,15 @@ static studio_event *run_once(studio *s, const studio_params *p, long request)
     grid_request over = {(int)p->size, 0, 0, 0, 0};
     smalti_load_options opt = smalti_load_defaults();
     settings_grid(&st, &over, 64, 24, &opt.mx, &opt.my, &opt.mz);
+    /* The load and the run each get the time cap, as in `pack check`; both count against the memory cap. */
+    opt.timeout_seconds = p->timeout;
+    opt.max_memory = s->max_memory;
     smalti_model *model = smalti_model_load(s->model_path, &opt, &err);
+    if (!model && err.status == SMALTI_ERR_TIMEOUT) say_timeout(&err, 0, p->timeout);
     if (!model) return error_event(s, &err);
     smalti_run_options ro = smalti_run_defaults();
     ro.timeout_seconds = p->timeout;
+    ro.max_memory = s->max_memory;
     int32_t seed = (int32_t)p->seed;
     smalti_run *run = smalti_run_new_with(model, seed, &ro, &err);
     trace_writer *tw = run ? trace_record_start(NULL, s->model_path, run, model, seed, p->steps, &pal, &err) : NULL;
@@ -339,20 +347,20 @@ static int studio_usage(const char *fmt, const char *arg)
 {
     fprintf(stderr, "smalti: ");
     fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nUsage: smalti studio MODEL.xml [--size N] [--seed S] [--steps N] [--timeout SECONDS] [--port P]\n");
+    fprintf(stderr, "\nUsage: smalti studio MODEL.xml [--size N] [--seed S] [--steps N] [--timeout SECONDS] [--max-memory SIZE] [--port P]\n");
     return EXIT_USAGE;
 }
 
 int cmd_studio(int argc, char **argv)
 {
-    studio s = {0};
+    studio s = {.max_memory = STUDIO_DEFAULT_MAX_MEMORY};
     studio_params p = {.seed = 1, .size = 0, .steps = STUDIO_DEFAULT_STEPS, .timeout = STUDIO_DEFAULT_TIMEOUT};
     long port = 0;
     bool seed_given = false, steps_given = false;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         bool valued = strcmp(a, "--size") == 0 || strcmp(a, "--seed") == 0 || strcmp(a, "--port") == 0 ||
-                      strcmp(a, "--steps") == 0 || strcmp(a, "--timeout") == 0;
+                      strcmp(a, "--steps") == 0 || strcmp(a, "--timeout") == 0 || strcmp(a, "--max-memory") == 0;
         if (valued && i + 1 >= argc) return studio_usage("%s needs a value", a);
         const char *v = valued ? argv[++i] : NULL;
         if (strcmp(a, "--size") == 0) {
@@ -369,6 +377,8 @@ int cmd_studio(int argc, char **argv)
             char *end;
             p.timeout = strtod(v, &end);
             if (*end || !(p.timeout > 0 && p.timeout <= 3600)) return studio_usage("--timeout: seconds, over 0, at most 3600, not %s", v);
+        } else if (strcmp(a, "--max-memory") == 0) {
+            if (!parse_max_memory(v, &s.max_memory)) return EXIT_USAGE;
         } else if (a[0] == '-' && a[1]) return unknown_option("studio", a);
         else if (s.model_path) return studio_usage("unexpected argument %s", a);
         else s.model_path = a;
@@ -427,7 +437,11 @@ int cmd_studio(int argc, char **argv)
         long request = s.started = s.requested;
         studio_params now = s.params;
         pthread_mutex_unlock(&s.lock);
+        /* --max-memory bounds the run with what is drawn and recorded around it, as in `run`. */
+        mem_budget whole = {.limit = s.max_memory};
+        mem_budget *outer = mem_enter_whole(&whole);
         studio_event *e = run_once(&s, &now, request);
+        mem_enter_whole(outer);
         pthread_mutex_lock(&s.lock);
         if (e) {
             e->refs = 1;

@@ -29,6 +29,7 @@ typedef struct studio {
     pthread_mutex_t lock;
     pthread_cond_t changed;   /* a run asked for, an event published, or quitting */
     studio_params params;     /* under lock */
+    size_t max_memory;        /* --max-memory: bytes each run may hold with its load and trace; 0: none */
     long requested, started;  /* run requests asked for / taken by the runner */
     smalti_run *running;      /* the run going on, for cancelling; under lock */
     studio_event *latest;     /* the last run or error, for a page that connects now */

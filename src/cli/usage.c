@@ -157,7 +157,7 @@ static const char check_text[] =
 
 static const char batch_text[] =
     "Usage: smalti batch MODELS.xml [options]\n"
-    "       smalti batch PACK [-o DIR] [-q] [--max-unpacked SIZE]\n"
+    "       smalti batch PACK [-o DIR] [-q] [--max-unpacked SIZE] [--timeout S] [--max-memory SIZE]\n"
     "\n"
     "With a PACK (a folder or .zip, see 'smalti help pack'), run each of its models for\n"
     "each seed its entry lists (else its default seed), straight from the pack.\n"
@@ -181,6 +181,10 @@ static const char batch_text[] =
     "  -o, --output DIR      output folder (default: output); 2-D grids and iso=\"True\"\n"
     "                        entries give MODEL_SEED.png, other 3-D grids MODEL_SEED.vox\n"
     "  -q, --quiet           no per-output lines, progress line or warnings\n"
+    "  --timeout SECONDS     the wall time each entry's load and each of its runs may\n"
+    "                        take (exit 6); the other entries still run\n"
+    "  --max-memory SIZE     the most memory each entry may hold: its load, runs and\n"
+    "                        pictures (500M, 2G; exit 7); the other entries still run\n"
     "  --max-unpacked SIZE   with a PACK: the most it may unpack to (default 1G)\n"
     "\n"
     "Many runs (docs/many-runs.md): with -o a file name template, every output of every\n"
@@ -246,7 +250,7 @@ static const char view_text[] =
 
 static const char studio_text[] =
     "Usage: smalti studio MODEL.xml [--size N] [--seed S] [--steps N] [--timeout SECONDS]\n"
-    "                     [--port P]\n"
+    "                     [--max-memory SIZE] [--port P]\n"
     "\n"
     "Serve a page on 127.0.0.1 that shows the model's run in the trace viewer, and print\n"
     "its URL (it holds a random token; requests without it are refused). Edit the model\n"
@@ -259,7 +263,8 @@ static const char studio_text[] =
     "  --size N              cells per side (default: the model's own, else 64)\n"
     "  --seed S              the first run's seed (default: the model's own, else 1, as run)\n"
     "  --steps N             the step cap of a run (default: the model's own, else 100000)\n"
-    "  --timeout SECONDS     the time cap of a run (default 10)\n"
+    "  --timeout SECONDS     the time cap of a run, and of its load (default 10)\n"
+    "  --max-memory SIZE     the memory a run may hold with its load (default 2G)\n"
     "  --port P              listen on port P (default: a free port)\n"
     "\n"
     "Examples:\n"

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../core/diag.h"
+#include "../core/file_read.h"
 #include "../core/mem.h"
 #include "../core/resource.h"
 #include "../core/xmlutil.h"
@@ -183,10 +184,22 @@ bool tile_sheet_load(tile_sheet *s, const char *path, smalti_error *err)
         error_set(err, SMALTI_ERR_IO, path, 0, "cannot open the tile sheet file: %s", strerror(e));
         return false;
     }
+    /* Read as bounded bytes from a regular file, as a model is: a FIFO or /dev/zero is refused at
+       once, neither waited on nor read without end (its sheet image is read the same way). */
+    size_t size;
+    file_read_status status;
+    unsigned char *xml = file_read_named(path, XML_FILE_MAX_BYTES, &size, &status);
+    if (!xml) {
+        error_set(err, status == FILE_READ_NO_MEMORY ? SMALTI_ERR_RUNTIME : SMALTI_ERR_IO, path, 0, "cannot read the tile sheet file: %s",
+                  file_read_status_text(status));
+        return false;
+    }
     int line;
     char message[300];
-    xmlDoc *doc = xml_read_file_first_error(path, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING, &line, message,
-                                            sizeof message);
+    /* (XML_FILE_MAX_BYTES is far below INT_MAX.) */
+    xmlDoc *doc = xml_read_memory_first_error((const char *)xml, (int)size, path, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING,
+                                              &line, message, sizeof message);
+    mem_free(xml);
     if (!doc) {
         error_set(err, SMALTI_ERR_MODEL, path, line, "malformed XML: %s", message);
         return false;

@@ -83,6 +83,27 @@ only 7 "$dir/bigrule.xml:1: error: $dir/res/rules/big.png: out of memory decodin
 # Without the budget it decodes, and is refused for its size as a rule image.
 expect 3 "a 4000x4000x1 rule image is absurd" "$T" run "$dir/bigrule.xml" --resources "$dir/res" -o "$dir/bigrule.png"
 
+# `batch` gives each entry of a list the budgets (issue 33, follow-up item 2): an entry past them
+# fails with the code and message of `run`, and the other entries still run and are written.
+# Memory: a 8192^2 grid (64 MiB) under 16M is refused before its first step, on any machine.
+mkdir -p "$dir/bl/models"
+printf '<one values="BW" in="B" out="W" steps="1"/>\n' > "$dir/bl/models/Small.xml"
+cp "$dir/bl/models/Small.xml" "$dir/bl/models/Huge.xml"
+printf '<models>\n  <model name="Small" size="4" amount="1" seeds="1"/>\n  <model name="Huge" size="8192" amount="1" seeds="1"/>\n  <model name="Small" size="4" amount="1" seeds="2"/>\n</models>\n' > "$dir/bl/mem.xml"
+only 7 "$dir/bl/models/Huge.xml: error: a run of this model needs more than its memory budget of 16.0 MiB to start
+batch: 3 entries, 1 failed" "$T" batch "$dir/bl/mem.xml" --max-memory 16M -q -o "$dir/bl/out"
+[ -e "$dir/bl/out/Small_1.png" ] && [ -e "$dir/bl/out/Small_2.png" ] && [ ! -e "$dir/bl/out/Huge_1.png" ] && ok ||
+    bad "batch --max-memory: the small entries should be written and the huge one not: $(ls "$dir/bl/out")"
+# Time: the convolution step above (over a minute here) under --timeout 0.2 (300x), then an entry of
+# one step on 4x4 cells (a millisecond here: 200x within the same deadline).
+printf '%s\n' "<convolution values=\"DA\" neighborhood=\"Moore\">$(repeat 256 '<rule in="D" out="A" sum="1..8" values="A"/>')<rule in=\"D\" out=\"A\" sum=\"0..8\" values=\"A\" p=\"0.5\"/></convolution>" > "$dir/bl/models/Slow.xml"
+printf '<models>\n  <model name="Slow" length="64" width="1048576" amount="1" seeds="1"/>\n  <model name="Small" size="4" amount="1" seeds="3"/>\n</models>\n' > "$dir/bl/time.xml"
+only 6 "$dir/bl/models/Slow.xml: error: stopped after 0 steps: the run took longer than its timeout of 0.2 s
+batch: 2 entries, 1 failed" guard 600 "$T" batch "$dir/bl/time.xml" --timeout 0.2 -q -o "$dir/bl/out"
+[ -e "$dir/bl/out/Small_3.png" ] && [ ! -e "$dir/bl/out/Slow_1.png" ] && ok || bad "batch --timeout: Small_3 should be written and Slow_1 not"
+expect 2 "--timeout takes a number of seconds above 0, not -1" "$T" batch "$dir/bl/time.xml" --timeout -1 -o "$dir/bl/out"
+expect 2 "--max-memory takes a size such as 500M" "$T" batch "$dir/bl/time.xml" --max-memory 10 -o "$dir/bl/out"
+
 # smalti wfc keeps to its samples folder: a name with ".." is refused (this held already), and so
 # is a sample, density picture, tileset or tile that is a symbolic link out of the folder.
 W="$dir/wfcs"
@@ -134,6 +155,20 @@ only 5 "$dir/fifo.xml: error: cannot read the sample list: not a regular file (a
     guard 60 "$T" wfc "$dir/fifo.xml" -o "$dir/wfc_out"
 only 5 "/dev/zero: error: cannot read the model list: not a regular file (a device, FIFO or socket)" \
     guard 60 "$T" batch /dev/zero -o "$dir/batch_out"
+# A tile sheet file (--tiles) and its sheet image alike: refused before the run, nothing written.
+printf '<sequence values="BW"><one in="B" out="W" steps="1"/></sequence>\n' > "$dir/one_step.xml"
+only 5 "$dir/fifo.xml: error: cannot read the tile sheet file: not a regular file (a device, FIFO or socket)" \
+    guard 60 "$T" run "$dir/one_step.xml" --size 4 --tiles "$dir/fifo.xml" -o "$dir/tiled.png"
+only 5 "/dev/zero: error: cannot read the tile sheet file: not a regular file (a device, FIFO or socket)" \
+    guard 60 "$T" run "$dir/one_step.xml" --size 4 --tiles /dev/zero -o "$dir/tiled.tmx"
+mkfifo "$dir/fifo.png"
+printf '<tiles image="fifo.png" size="2"/>\n' > "$dir/fifo_sheet.xml"
+printf '<tiles image="/dev/zero" size="2"/>\n' > "$dir/zero_sheet.xml"
+only 3 "$dir/fifo_sheet.xml:1: error: $dir/fifo.png: cannot read the PNG image: not a regular file (a device, FIFO or socket)" \
+    guard 60 "$T" run "$dir/one_step.xml" --size 4 --tiles "$dir/fifo_sheet.xml" -o "$dir/tiled.png"
+only 3 "$dir/zero_sheet.xml:1: error: /dev/zero: cannot read the PNG image: not a regular file (a device, FIFO or socket)" \
+    guard 60 "$T" run "$dir/one_step.xml" --size 4 --tiles "$dir/zero_sheet.xml" -o "$dir/tiled.tmj"
+if [ -e "$dir/tiled.png" ] || [ -e "$dir/tiled.tmx" ] || [ -e "$dir/tiled.tmj" ]; then bad "a map was written with a refused sheet"; else ok; fi
 printf '<samples>\n  <simpletiled name="Fifo" size="4"/>\n</samples>\n' > "$dir/fifo_set.xml"
 expect 3 "fifo_set.xml:2: error: $W/tilesets/Fifo.xml: cannot read the tileset: not a regular file" \
     guard 60 "$T" wfc "$dir/fifo_set.xml" --samples "$W" -o "$dir/wfc_out"

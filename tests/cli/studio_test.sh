@@ -60,4 +60,30 @@ kill -TERM $pid
 # (A studio that let the run go on would grow the search's memory until this guard.)
 await $pid 120 "studio on an endless run after SIGTERM"
 if [ "$waited" = 0 ]; then ok; else bad "studio on an endless run: exit $waited on SIGTERM: $(cat "$dir/err2")"; fi
+# A model edited in the page is untrusted input: its load and run keep to the budgets (issue 33,
+# follow-up item 3). The page's first event is read (a hang guard only): a 4096^2 grid (16 MiB)
+# under --max-memory 16M is refused before its first step, on any machine; 30,000 rules (about 1 s to
+# load here) under --timeout 0.01 stop the load (100x).
+first_event() { # MODEL OPTIONS...: the first event line and data line of a studio's page, then SIGTERM
+    $signals_default "$T" studio "$@" > "$dir/url3" 2> "$dir/err3" &
+    spid=$!
+    i=0
+    while [ -z "$(url_of "$dir/url3")" ] && [ $i -lt 3000 ] && kill -0 $spid 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+    guard 300 python3 -c 'import sys, urllib.request
+with urllib.request.urlopen(sys.argv[1] + "events") as r:
+    for line in r:
+        line = line.decode().rstrip("\n")
+        if line.startswith(("event:", "data:")): print(line)
+        if line.startswith("data:"): break' "$(cat "$dir/url3")"
+    kill -TERM $spid
+    await $spid 300 "studio after SIGTERM" > /dev/null
+}
+out=$(first_event "$dir/m.xml" --size 4096 --max-memory 16M)
+case "$out" in *"event: failed"*'"message":"'"$dir"'/m.xml: error: a run of this model needs more than its memory budget of 16.0 MiB to start"'*) ok ;;
+    *) bad "studio --max-memory 16M at 4096^2: $out $(cat "$dir/err3")" ;; esac
+expect 2 "max-memory takes a size" "$T" studio "$dir/m.xml" --max-memory 1K
+awk 'BEGIN { printf "<one values=\"BW\">"; for (k = 0; k < 30000; k++) { p = ""; for (b = 13; b >= 0; b--) p = p (int(k / 2 ^ b) % 2 ? "W" : "B"); printf "<rule in=\"B%s\" out=\"W%s\"/>", p, p } print "<rule in=\"B\" out=\"W\"/></one>" }' > "$dir/many_rules.xml"
+out=$(first_event "$dir/many_rules.xml" --size 16 --timeout 0.01)
+case "$out" in *"event: failed"*'error: stopped after 0 steps: the run took longer than its timeout of 0.01 s"'*) ok ;;
+    *) bad "studio --timeout 0.01 on 30,000 rules: $out $(cat "$dir/err3")" ;; esac
 finish studio

@@ -195,6 +195,19 @@ class Errors(unittest.TestCase):
         self.assertGreaterEqual(took, 200_000_000)
         self.assertFalse(run.finished)
 
+    def test_load_timeout(self):
+        # timeout= bounds the load (issue 33, item 4 of the follow-up): a nanosecond is over before
+        # the parse ends on any machine, so the load fails with the timeout's error; 0 is no limit.
+        xml = '<sequence values="BW"><one in="B" out="W"/><one in="WB" out="WW"/></sequence>'
+        with self.assertRaisesRegex(smalti.TimeoutError, "late.xml: loading the model took longer than its timeout"):
+            smalti.Model.from_string(xml, "late.xml", size=4, timeout=1e-9)
+        with self.assertRaises(smalti.TimeoutError):
+            smalti.Model.load(MAZE, timeout=1e-9)
+        smalti.Model.from_string(xml, "late.xml", size=4, timeout=0).close()
+        for bad in [-1, float("nan"), float("inf"), True, "1"]:
+            with self.assertRaisesRegex(ValueError, "timeout", msg=bad):
+                smalti.Model.load(MAZE, timeout=bad)
+
 
 # Misuse of closed objects, run in a child interpreter so that a crash (SIGSEGV) fails the test
 # instead of killing the test runner. Every public method and property is tried on each state; the
@@ -290,6 +303,24 @@ print("done", flush=True)
 """
 
 
+COUNT_XML_CHILD = r"""
+import sys
+sys.path.insert(0, sys.argv[1])
+import smalti
+xml = '<one values="BW" in="B" out="W">' + "<!--" + "x" * (4 << 20) + "-->" + "</one>"
+def load():
+    try:
+        smalti.Model.from_string(xml, "big.xml", size=4, max_memory=2 << 20).close()
+        return "loaded"
+    except smalti.Error as e:
+        return "%s %s" % (type(e).__name__, e)
+print("before load", load(), flush=True)
+print("count xml", smalti.count_xml_memory(), flush=True)
+print("after load", load(), flush=True)
+print("done", flush=True)
+"""
+
+
 class Misuse(unittest.TestCase):
     def child(self, script):
         env = dict(os.environ)
@@ -326,6 +357,15 @@ class Misuse(unittest.TestCase):
             want[("reentrant_after", op)] = "ok"
         self.assertEqual(len(want), 6 * 16 + 4 * 5 + 16 + 2 + 10)  # 144 cases
         self.assertEqual(got, want)
+
+    def test_count_xml_memory(self):
+        # In a child, as it installs libxml2's allocator for the whole process: a model whose XML
+        # tree (a 4 MiB comment) is past its 2 MiB budget loads before count_xml_memory() and is
+        # refused as out of memory after it.
+        got = self.child(COUNT_XML_CHILD)
+        self.assertEqual(got, {("before", "load"): "loaded", ("count", "xml"): "True",
+                               ("after", "load"): "MemoryError big.xml: loading the model needed more than its "
+                                                  "memory budget of 2.0 MiB"})
 
     def test_out_of_range_numbers_and_nul_are_refused(self):
         model = smalti.Model.load(MAZE, size=9, quiet=True)
