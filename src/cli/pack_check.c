@@ -115,6 +115,10 @@ static void check_model(const check_ctx *c, check_job *job)
     smalti_model *model = pack_load_model(c->p, m, &opt, &err);
     if (!model) {
         fail(job, &err);
+        if (job->status == CHECK_CAPPED) /* the load ran out of time: said as a run cut short is */
+            snprintf(job->detail, sizeof job->detail, "%dx%d%s%.0d, seed %d: stopped by the time cap of %g s (--timeout) while loading, "
+                     "before the model finished; a time cap depends on the machine, the work budget (--max-work) does not",
+                     def.mx, def.my, def.mz > 1 ? "x" : "", def.mz > 1 ? def.mz : 0, (int)def.seed, c->timeout);
         return;
     }
     /* The lint of the colours the pack draws with, as `run` gives it. */
