@@ -294,9 +294,18 @@ static int run_outputs_threaded(const wfc_entry_run *er, int threads)
     pthread_mutex_init(&p.lock, NULL);
     pthread_cond_init(&p.moved, NULL);
     int started = 0;
+    const wfc_args *a = er->a;
     for (int k = 0; k < threads; k++) {
         ts[k].pool = &p;
-        if (k > 0 && !(ts[k].worker = wfc_classic_worker_new(er->m))) break;
+        /* A solver is made only before the deadline: past it, its making and freeing (hundreds of
+           MB for a big output) would be all the thread does. */
+        if (k > 0 && a->deadline_ns && stop_now_ns() >= a->deadline_ns) break;
+        if (k > 0 && !(ts[k].worker = wfc_classic_worker_new(er->m))) {
+            if (a->max_memory && !a->quiet)
+                fprintf(stderr, "%s:%d: note: %s on %d %s instead of %d: another solver would pass the memory budget of %.1f MiB (--max-memory)\n",
+                        a->list, er->e->line, er->base, k, plural(k, "thread", "threads"), threads, (double)a->max_memory / (1 << 20));
+            break;
+        }
         if (k > 0 && pthread_create(&ts[k].id, NULL, pool_work, &ts[k]) != 0) {
             wfc_classic_worker_free(ts[k].worker);
             ts[k].worker = NULL;
@@ -328,17 +337,27 @@ static int run_entry(const wfc_args *a, diag *d, const xmlNode *el, name_counts 
         return EXIT_MODEL;
     }
     if (a->backtrack >= 0) e.backtrack = (int)a->backtrack;
+    char base[300];
+    if (e.overlapping) snprintf(base, sizeof base, "%s N%d", e.name, e.N);
+    else if (e.subset[0]) snprintf(base, sizeof base, "%s %s", e.name, e.subset);
+    else snprintf(base, sizeof base, "%s", e.name);
     double t0 = now_seconds();
+    run_stop load_stop = {0}; /* the load's checks of the deadline (reading the sample to the start wave) */
+    stop_rearm(&load_stop, 0);
+    load_stop.deadline_ns = a->deadline_ns;
+    e.stop = &load_stop;
     wfc_classic *m = wfc_classic_load(d, a->root, &e);
+    if (!m && d->err->status == SMALTI_ERR_TIMEOUT) {
+        fprintf(stderr, "%s:%d: error: stopped loading %s: the command took longer than its timeout of %g s\n", a->list, e.line, base,
+                a->timeout);
+        d->failed = 0;
+        return EXIT_TIMEOUT;
+    }
     if (!m) {
         print_error(d->err);
         d->failed = 0;
         return exit_code_for(d->err->status);
     }
-    char base[300];
-    if (e.overlapping) snprintf(base, sizeof base, "%s N%d", e.name, e.N);
-    else if (e.subset[0]) snprintf(base, sizeof base, "%s %s", e.name, e.subset);
-    else snprintf(base, sizeof base, "%s", e.name);
     wfc_entry_run er = {.a = a, .e = &e, .m = m, .base = base, .nc = nc, .load_ms = 1e3 * (now_seconds() - t0)};
     er.outputs = a->runs >= 0 ? (int)a->runs : e.screenshots;
     er.first_seed = e.seed >= 0 ? e.seed : a->seed;

@@ -213,7 +213,7 @@ static bool wfc_go(run_state *r, const node *n, void *state)
     if (st->b.n >= 0) return branch_go(r, n, state);
     if (st->firstgo) {
         s->stop = &r->stop;
-        wfc_solver_clear(s, pb);
+        if (!wfc_solver_clear(s, pb)) return false; /* stopped */
         for (int i = 0; i < pb->cells; i++) {
             uint8_t v = r->state[i];
             const bool *allowed = v < GRID_MAX_VALUES ? w->allowed[v] : NULL;
@@ -226,7 +226,7 @@ static bool wfc_go(run_state *r, const node *n, void *state)
             r->out_of_memory = s->out_of_memory;
             return false;
         }
-        wfc_solver_save_start(s, pb);
+        if (!wfc_solver_save_start(s, pb)) return false; /* stopped */
         if (!good_seed(w, st, r)) return false;
         /* The reference runs the good seed again, one observation per step.
            The solve is deterministic and its generator private, so the wave

@@ -568,7 +568,8 @@ out:
 /* ---- running ---- */
 
 /* The bans every run starts from: patterns that no neighbour can follow
-   where a neighbour exists, and with ground the last pattern on the bottom row only. */
+   where a neighbour exists, and with ground the last pattern on the bottom row only. Ends early
+   when s->stop says stop (stop_said). */
 static void initial_bans(wfc_classic *m, bool ground)
 {
     const wfc_problem *pb = &m->pb;
@@ -577,7 +578,8 @@ static void initial_bans(wfc_classic *m, bool ground)
     /* Usually no pattern lacks neighbours: then there is nothing to look at. */
     bool any_lonely = false;
     for (int k = 0; k < 4 * P; k++) any_lonely |= pb->prop_start[k + 1] == pb->prop_start[k];
-    for (int y = 0; y < MY && any_lonely; y++)
+    /* A row's look is some MX * P * 4 steps: a big wave's take long, so each row checks s->stop. */
+    for (int y = 0; y < MY && any_lonely && !stop_tick(s->stop, (int64_t)MX * P); y++)
         for (int x = 0; x < MX; x++) {
             if (!pb->periodic && (x + N > MX || y + N > MY)) continue;
             int i = x + y * MX;
@@ -601,6 +603,41 @@ static void initial_bans(wfc_classic *m, bool ground)
                 if (s->wave.data[(size_t)i * P + P - 1]) wfc_ban(pb, s, i, P - 1);
             }
         }
+}
+
+/* Whether the load must stop (the clock is read at each of these checks, which are few), said as a
+   SMALTI_ERR_TIMEOUT at the entry's line. */
+static bool load_stopped(diag *d, const wfc_classic_entry *e)
+{
+    if (!stop_tick(e->stop, (int64_t)STOP_ITEMS * STOP_CLOCK_EVERY)) return false;
+    return !diag_error(d, SMALTI_ERR_TIMEOUT, e->line, "stopped loading %s: past the deadline", e->name);
+}
+
+/* The wave every run starts from: cleared, with the initial and <fixed> bans propagated, saved. False
+   after an error in d: out of memory, or stopped (a big wave's reset and propagation check e->stop). */
+static bool start_wave(diag *d, const wfc_classic_entry *e, wfc_classic *m)
+{
+    const wfc_problem *pb = &m->pb;
+    wfc_solver *s = &m->solver;
+    s->stop = e->stop;
+    bool ok = wfc_solver_clear(s, pb);
+    if (ok) initial_bans(m, e->overlapping && e->ground);
+    ok = ok && !stop_said(s->stop);
+    if (ok) {
+        for (int k = 0; k < m->fixed_count; k++) {
+            const struct wfc_classic_fixed *f = &m->fixed[k];
+            for (int t = 0; t < pb->P; t++)
+                if ((t < f->first || t >= f->first + f->count) && s->wave.data[(size_t)f->cell * pb->P + t]) wfc_ban(pb, s, f->cell, t);
+        }
+        m->start_contradicts = !wfc_propagate(pb, s);
+        if (s->out_of_memory) ok = diag_error(d, SMALTI_ERR_RUNTIME, e->line, "out of memory");
+        else if (m->start_contradicts && !s->stopped && m->fixed_count > 0)
+            diag_warn(d, e->line, "the <fixed> cells contradict the tileset: every run ends in a contradiction");
+        ok = ok && !s->stopped && wfc_solver_save_start(s, pb);
+    }
+    if (!ok && !s->out_of_memory) load_stopped(d, e); /* every other failure here is a stop */
+    s->stop = NULL;
+    return ok;
 }
 
 wfc_classic *wfc_classic_load(diag *d, const char *root, const wfc_classic_entry *e)
@@ -627,7 +664,7 @@ wfc_classic *wfc_classic_load_from(diag *d, const char *root, const resource_rea
     m->black_background = e->black_background;
     /* Every file of the entry is read beneath root, in one open (resource_read_file). */
     const resources res = {.roots = &root, .root_count = 1, .reader = rd};
-    bool ok = e->overlapping ? load_overlapping(d, root, &res, e, m) : load_tiled(d, root, &res, e, m);
+    bool ok = !load_stopped(d, e) && (e->overlapping ? load_overlapping(d, root, &res, e, m) : load_tiled(d, root, &res, e, m));
     if (ok && e->density[0]) {
         char path[4096];
         snprintf(path, sizeof path, "%s/samples/%s.png", root, e->density);
@@ -637,28 +674,12 @@ wfc_classic *wfc_classic_load_from(diag *d, const char *root, const resource_rea
         if (level && !ok) diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
         mem_free(level);
     }
+    ok = ok && !load_stopped(d, e);
     if (ok && (!wfc_problem_prepare(pb) || !wfc_solver_init(&m->solver, pb))) ok = diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
-    if (!ok) {
+    if (!ok || !start_wave(d, e, m)) {
         wfc_classic_free(m);
         return NULL;
     }
-    wfc_solver_clear(&m->solver, pb);
-    initial_bans(m, e->overlapping && e->ground);
-    for (int k = 0; k < m->fixed_count; k++) {
-        const struct wfc_classic_fixed *f = &m->fixed[k];
-        for (int t = 0; t < pb->P; t++)
-            if ((t < f->first || t >= f->first + f->count) && m->solver.wave.data[(size_t)f->cell * pb->P + t])
-                wfc_ban(pb, &m->solver, f->cell, t);
-    }
-    m->start_contradicts = !wfc_propagate(pb, &m->solver);
-    if (m->solver.out_of_memory) {
-        wfc_classic_free(m);
-        diag_error(d, SMALTI_ERR_RUNTIME, e->line, "out of memory");
-        return NULL;
-    }
-    if (m->start_contradicts && m->fixed_count > 0)
-        diag_warn(d, e->line, "the <fixed> cells contradict the tileset: every run ends in a contradiction");
-    wfc_solver_save_start(&m->solver, pb);
     return m;
 }
 
@@ -666,9 +687,8 @@ wfc_classic *wfc_classic_load_from(diag *d, const char *root, const resource_rea
 static wfc_result run_on(const wfc_classic *m, wfc_solver *s, bool *done, int32_t seed, long limit)
 {
     if (m->start_contradicts) {
-        wfc_solver_restart(s, &m->pb);
         *done = false;
-        return WFC_CONTRADICTION;
+        return wfc_solver_restart(s, &m->pb) ? WFC_CONTRADICTION : WFC_STOPPED;
     }
     wfc_result r = wfc_solve(&m->pb, s, seed, limit);
     *done = r == WFC_DONE;

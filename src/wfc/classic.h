@@ -20,6 +20,7 @@ typedef struct wfc_classic_entry {
     char density[128];         /* a density picture samples/NAME.png, "" for none */
     int density_power;
     const xmlNode *el;         /* the entry, for its <fixed> and <density> children (read by wfc_classic_load only) */
+    run_stop *stop;            /* set by the caller, NULL: none; a load past it fails with SMALTI_ERR_TIMEOUT */
 } wfc_classic_entry;
 
 /* A loaded model, ready to run with any seed. */
@@ -46,7 +47,8 @@ typedef struct wfc_classic {
 bool wfc_classic_read_entry(diag *d, const xmlNode *el, wfc_classic_entry *e);
 /* Load the sample (root/samples/NAME.png) or tileset (root/tilesets/NAME.xml and NAME/), with the
    tiled entries' <fixed x y tile> cells and density picture (root/samples/DENSITY.png).
-   Errors about the entry go to d; errors inside a tileset name that file. NULL on failure. */
+   Errors about the entry go to d; errors inside a tileset name that file. NULL on failure, also
+   when e->stop says stop between its steps or inside its solver's reset and propagation. */
 wfc_classic *wfc_classic_load(diag *d, const char *root, const wfc_classic_entry *e);
 /* The same with the files read through rd (NULL: the file system), at the same paths under root. */
 wfc_classic *wfc_classic_load_from(diag *d, const char *root, const resource_reader *rd, const wfc_classic_entry *e);

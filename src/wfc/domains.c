@@ -116,7 +116,11 @@ static inline __attribute__((always_inline)) void pass_on(const wfc_problem *pb,
 
 static inline __attribute__((always_inline)) bool propagate_bits_with(const wfc_problem *pb, wfc_solver *s, const int D)
 {
-    while (s->stack_size > 0) {
+    for (uint32_t until_check = WFC_PROPAGATE_CHECK; s->stack_size > 0;) {
+        if (__builtin_expect(--until_check == 0, 0)) { /* as in propagate.c */
+            until_check = WFC_PROPAGATE_CHECK;
+            if (stop_tick(s->stop, STOP_ITEMS)) s->stopped = s->contradiction = true;
+        }
         if (s->contradiction) {
             /* The attempt ends here (the count strategy stops as early): forget the queued cells. */
             for (int64_t k = 0; k < s->stack_size; k++) s->pending[s->stack[k]] = 0;

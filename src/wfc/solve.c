@@ -130,10 +130,10 @@ wfc_result wfc_solve(const wfc_problem *pb, wfc_solver *s, int32_t seed, long li
 {
     rng random;
     rng_seed(&random, seed);
-    wfc_solver_restart(s, pb);
     s->observations = 0;
     s->backtracks = 0;
     s->repairs = 0;
+    if (!wfc_solver_restart(s, pb)) return WFC_STOPPED;
     int last_conflict = -1, radius = 0;
     for (long l = 0; l < limit || limit < 0; l++) {
         if (stop_requested(s->stop)) return WFC_STOPPED;
@@ -148,6 +148,7 @@ wfc_result wfc_solve(const wfc_problem *pb, wfc_solver *s, int32_t seed, long li
         s->observations++;
         while (!wfc_propagate(pb, s)) {
             if (s->out_of_memory) return WFC_NO_MEMORY;
+            if (s->stopped) return WFC_STOPPED;
             int c = s->conflict_cell;
             if (wfc_backtrack(pb, s)) continue;
             if (pb->backtrack == 0 || s->repairs >= repair_limit(pb)) return WFC_CONTRADICTION;

@@ -34,18 +34,19 @@ static void wave_free(wfc_wave *wv)
     mem_free(wv->entropies);
 }
 
-static void wave_copy(wfc_wave *to, const wfc_wave *from, const wfc_problem *pb)
+/* Cells [lo, hi) of `from` into `to`. */
+static void wave_copy(wfc_wave *to, const wfc_wave *from, const wfc_problem *pb, size_t lo, size_t hi)
 {
-    size_t cells = (size_t)pb->cells, P = (size_t)pb->P;
-    memcpy(to->data, from->data, cells * P);
-    if (to->bits) memcpy(to->bits, from->bits, cells * sizeof *to->bits);
-    else if (to->narrow) memcpy(to->narrow, from->narrow, cells * P * (size_t)pb->D);
-    else memcpy(to->compatible, from->compatible, cells * P * (size_t)pb->D * sizeof *to->compatible);
-    memcpy(to->sums_of_ones, from->sums_of_ones, cells * sizeof *to->sums_of_ones);
+    size_t n = hi - lo, P = (size_t)pb->P, counts = P * (size_t)pb->D;
+    memcpy(to->data + lo * P, from->data + lo * P, n * P);
+    if (to->bits) memcpy(to->bits + lo, from->bits + lo, n * sizeof *to->bits);
+    else if (to->narrow) memcpy(to->narrow + lo * counts, from->narrow + lo * counts, n * counts);
+    else memcpy(to->compatible + lo * counts, from->compatible + lo * counts, n * counts * sizeof *to->compatible);
+    memcpy(to->sums_of_ones + lo, from->sums_of_ones + lo, n * sizeof *to->sums_of_ones);
     if (pb->heuristic == WFC_ENTROPY) {
-        memcpy(to->sums_of_weights, from->sums_of_weights, cells * sizeof(double));
-        memcpy(to->sums_of_weight_log_weights, from->sums_of_weight_log_weights, cells * sizeof(double));
-        memcpy(to->entropies, from->entropies, cells * sizeof(double));
+        memcpy(to->sums_of_weights + lo, from->sums_of_weights + lo, n * sizeof(double));
+        memcpy(to->sums_of_weight_log_weights + lo, from->sums_of_weight_log_weights + lo, n * sizeof(double));
+        memcpy(to->entropies + lo, from->entropies + lo, n * sizeof(double));
     }
 }
 
@@ -183,25 +184,26 @@ void wfc_solver_free(wfc_solver *s)
     wfc_bits_free(s);
 }
 
-/* Every pattern possible everywhere: the wave before any ban. */
-static void wave_clear(wfc_wave *wv, const wfc_problem *pb)
+/* Every pattern possible everywhere, in cells [lo, hi): the wave before any ban. Bands go in
+   order from cell 0, whose counts the others copy. */
+static void wave_clear(wfc_wave *wv, const wfc_problem *pb, size_t lo, size_t hi)
 {
     size_t P = (size_t)pb->P, D = (size_t)pb->D;
-    memset(wv->data, 1, (size_t)pb->cells * P);
+    memset(wv->data + lo * P, 1, (hi - lo) * P);
     if (wv->bits) {
         /* Pattern sets: every pattern's bit, none past P. */
-        for (int i = 0; i < pb->cells; i++) wv->bits[i] = P == 64 ? ~0ull : (1ull << P) - 1;
+        for (size_t i = lo; i < hi; i++) wv->bits[i] = P == 64 ? ~0ull : (1ull << P) - 1;
     } else {
         /* The first cell's counts, then copies of them. */
-        for (size_t k = 0; k < P * D; k++) {
+        for (size_t k = 0; lo == 0 && k < P * D; k++) {
             if (wv->narrow) wv->narrow[k] = (uint8_t)pb->initial_compatible[k];
             else wv->compatible[k] = (wfc_count)pb->initial_compatible[k];
         }
         size_t row = P * D * (wv->narrow ? 1 : sizeof *wv->compatible);
         uint8_t *counts = wv->narrow ? wv->narrow : (uint8_t *)wv->compatible;
-        for (int i = 1; i < pb->cells; i++) memcpy(counts + (size_t)i * row, counts, row);
+        for (size_t i = lo > 0 ? lo : 1; i < hi; i++) memcpy(counts + i * row, counts, row);
     }
-    for (int i = 0; i < pb->cells; i++) {
+    for (size_t i = lo; i < hi; i++) {
         wv->sums_of_ones[i] = pb->P;
         if (pb->heuristic == WFC_ENTROPY && pb->cell_class) {
             int c = pb->cell_class[i];
@@ -216,26 +218,49 @@ static void wave_clear(wfc_wave *wv, const wfc_problem *pb)
     }
 }
 
-void wfc_solver_clear(wfc_solver *s, const wfc_problem *pb)
+/* Bytes per band of a wave's reset: a big wave (up to 2 GiB) is cleared or copied a band at a time,
+   with a check of s->stop after each, so that a deadline is not passed by a whole reset. A band of
+   some milliseconds' copy; not less, so that memcpy keeps its way with big blocks (bands of 4096
+   cells cost Flowers 128² 1.6 % more instructions). */
+#define WAVE_BAND_BYTES (32 << 20)
+
+/* Clear `to` (from NULL) or copy `from` into it, band by band; false when s->stop said stop first
+   (the wave is then partly reset: the attempt must not go on). */
+static bool wave_reset(wfc_solver *s, wfc_wave *to, const wfc_wave *from, const wfc_problem *pb)
 {
-    wave_clear(&s->wave, pb);
-    s->stack_size = 0;
-    s->scan_from = 0;
-    if (s->singleton) memset(s->singleton, 0, (size_t)pb->cells * sizeof *s->singleton);
+    const size_t cells = (size_t)pb->cells, per_cell = (size_t)pb->P * (1 + (size_t)pb->D * sizeof(wfc_count));
+    const size_t band = WAVE_BAND_BYTES / per_cell > 0 ? WAVE_BAND_BYTES / per_cell : 1;
+    for (size_t lo = 0; lo < cells; lo += band) {
+        const size_t hi = cells - lo > band ? lo + band : cells;
+        if (from) wave_copy(to, from, pb, lo, hi);
+        else wave_clear(to, pb, lo, hi);
+        /* Not charged to a work budget (the node's runs stop at the same work as before). */
+        if (stop_tick(s->stop, (int64_t)(hi - lo) * pb->P)) return false;
+    }
+    return true;
 }
 
-void wfc_solver_save_start(wfc_solver *s, const wfc_problem *pb)
+bool wfc_solver_clear(wfc_solver *s, const wfc_problem *pb)
+{
+    s->stack_size = 0;
+    s->scan_from = 0;
+    s->stopped = false;
+    if (s->singleton) memset(s->singleton, 0, (size_t)pb->cells * sizeof *s->singleton);
+    return wave_reset(s, &s->wave, NULL, pb);
+}
+
+bool wfc_solver_save_start(wfc_solver *s, const wfc_problem *pb)
 {
     /* A wave that no ban has touched (every flag still 1) is the cleared one: each attempt then
        clears its wave instead of copying a start that would only repeat it, and the start's
        memory is never touched (a repair's look at it, with backtracking, needs it kept). */
     s->start_clear = !s->trail && !memchr(s->wave.data, 0, (size_t)pb->cells * (size_t)pb->P);
-    if (!s->start_clear) wave_copy(&s->start, &s->wave, pb);
     s->trail_size = 0;
     if (s->unpropagated) memset(s->unpropagated, 0, (size_t)pb->cells * pb->P);
+    return s->start_clear || wave_reset(s, &s->start, &s->wave, pb);
 }
 
-void wfc_solver_restart(wfc_solver *s, const wfc_problem *pb)
+bool wfc_solver_restart(wfc_solver *s, const wfc_problem *pb)
 {
     s->stack_size = 0;
     s->scan_from = 0;
@@ -245,12 +270,12 @@ void wfc_solver_restart(wfc_solver *s, const wfc_problem *pb)
         s->trail_size = 0;
         s->decisions_size = s->decisions_floor = 0;
     }
-    if (s->start_clear) wave_clear(&s->wave, pb);
-    else wave_copy(&s->wave, &s->start, pb);
     if (s->singleton) memset(s->singleton, 0, (size_t)pb->cells * sizeof *s->singleton);
     s->dirty_size = 0;
     s->contradiction = false;
     s->out_of_memory = false;
+    s->stopped = false;
     s->queue_built = false;
     if (s->is_dirty) memset(s->is_dirty, 0, (size_t)pb->cells);
+    return wave_reset(s, &s->wave, s->start_clear ? NULL : &s->start, pb);
 }

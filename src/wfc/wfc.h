@@ -188,8 +188,12 @@ struct wfc_solver {
     /* A ban could not be recorded (the stack or trail could not grow): the
        attempt stops at once and wfc_solve says WFC_NO_MEMORY. */
     bool out_of_memory;
-    /* The run's deadline and cancel flag, checked once per observation (NULL: none); set by the caller. */
+    /* The run's deadline and cancel flag (NULL: none), set by the caller: checked once per observation,
+       inside a propagation (every WFC_PROPAGATE_CHECK cells it reaches, or bans it takes from the
+       stack in the reference strategy) and after every band of a reset. */
     run_stop *stop;
+    /* A propagation ended because s->stop said so (it returned false, as at a contradiction). */
+    bool stopped;
     /* [i]: c + 1 once cell i, down to pattern c, restricted its neighbours
        directly; 0 otherwise. NULL for the node's Shannon heuristic. */
     int32_t *singleton;
@@ -263,19 +267,24 @@ void wfc_solver_free(wfc_solver *s);
 /* The pattern-set tables of a solver for which wfc_bit_domains(pb) (domains.c); false when out of memory. */
 bool wfc_bits_init(wfc_solver *s, const wfc_problem *pb);
 void wfc_bits_free(wfc_solver *s);
-/* Every pattern possible everywhere, nothing on the stack. */
-void wfc_solver_clear(wfc_solver *s, const wfc_problem *pb);
+/* Every pattern possible everywhere, nothing on the stack; false when s->stop said stop before the
+   wave was whole (also for save_start and restart: the solver must then not be used until a reset
+   that returns true). */
+bool wfc_solver_clear(wfc_solver *s, const wfc_problem *pb);
 /* Pattern t is no longer possible at cell i (to be propagated). */
 static inline void wfc_ban(const wfc_problem *pb, wfc_solver *s, int i, int t) { s->strategy->ban(pb, s, i, t); }
 /* The exact mirror of wfc_ban (for wfc_undo and repairs): t possible at i again. */
 static inline void wfc_unban(const wfc_problem *pb, wfc_solver *s, int i, int t) { s->strategy->unban(pb, s, i, t); }
-/* Propagate the stacked bans; false on a contradiction (the reference strategy
+/* Cells reached (fast strategy) or bans taken from the stack (the others) between two checks of
+   s->stop inside one propagation. */
+#define WFC_PROPAGATE_CHECK 256
+/* Propagate the stacked bans; false on a stop (s->stopped), a contradiction (the reference strategy
    sees it at cell 0, as the reference checks) or when memory ran out (s->out_of_memory). */
 static inline bool wfc_propagate(const wfc_problem *pb, wfc_solver *s) { return s->strategy->propagate(pb, s); }
 /* Remember the current wave (after initial bans) as the start of every attempt. */
-void wfc_solver_save_start(wfc_solver *s, const wfc_problem *pb);
+bool wfc_solver_save_start(wfc_solver *s, const wfc_problem *pb);
 /* Back to the saved start, empty stack. */
-void wfc_solver_restart(wfc_solver *s, const wfc_problem *pb);
+bool wfc_solver_restart(wfc_solver *s, const wfc_problem *pb);
 /* The next cell to observe by the problem's heuristic, or -1 when all are decided. */
 static inline int wfc_next_cell(const wfc_problem *pb, wfc_solver *s, rng *random)
 {

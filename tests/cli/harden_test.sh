@@ -311,15 +311,33 @@ if [ ! -e "$W2/missing" ]; then
         "$T" wfc "$dir/big_wfc.xml" --samples "$W2" --runs 1 --max-memory 50M -q -o "$dir/wfc_mem"
     # Each try takes some 20 s here, and ten are allowed: a machine would have to be 400 times faster
     # than this one to finish before the deadline of 0.5 s. The guard only catches a deadline ignored.
-    expect 6 'big_wfc.xml:1: error: stopped solving Flowers N3: the command took longer than its timeout of 0.5 s' \
+    # (Loading takes some 0.3 s of it here: a slower machine may stop there, which is as good.)
+    expect 6 'big_wfc.xml:1: error: stopped \(loading\|solving\) Flowers N3: the command took longer than its timeout of 0.5 s' \
         guard 600 "$T" wfc "$dir/big_wfc.xml" --samples "$W2" --runs 1 --timeout 0.5 -q -o "$dir/wfc_time"
     [ -z "$(ls "$dir/wfc_time" 2>/dev/null)" ] && ok || bad "wfc wrote an output after its timeout"
     # On two threads, at 400^2 (a try of some 3.4 s here, ten allowed per output: 68 times the deadline),
     # no thread draws the output it was stopped in.
     printf '<samples><overlapping name="Flowers" N="3" symmetry="2" size="400" periodic="True"/></samples>\n' > "$dir/mid_wfc.xml"
-    expect 6 'mid_wfc.xml:1: error: stopped solving Flowers N3: the command took longer than its timeout of 0.5 s' \
+    expect 6 'mid_wfc.xml:1: error: stopped \(loading\|solving\) Flowers N3: the command took longer than its timeout of 0.5 s' \
         guard 600 "$T" wfc "$dir/mid_wfc.xml" --samples "$W2" --runs 2 -j 2 --timeout 0.5 -q -o "$dir/wfc_time2"
     [ -z "$(ls "$dir/wfc_time2" 2>/dev/null)" ] && ok || bad "wfc -j 2 wrote an output after its timeout"
+    # The load is checked too (issue 33): with ground, the start wave of 800^2 (the ground's bans on
+    # every cell and their propagation, in one go) takes some 1.4 s here, 280 times the deadline.
+    printf '<samples><overlapping name="Flowers" N="3" symmetry="2" ground="True" size="800" periodic="True"/></samples>\n' \
+        > "$dir/ground_wfc.xml"
+    for jobs in 1 2; do
+        expect 6 'ground_wfc.xml:1: error: stopped loading Flowers N3: the command took longer than its timeout of 0.005 s' \
+            guard 600 "$T" wfc "$dir/ground_wfc.xml" --samples "$W2" --runs 2 -j $jobs --timeout 0.005 -q -o "$dir/wfc_time3"
+        [ -z "$(ls "$dir/wfc_time3" 2>/dev/null)" ] && ok || bad "wfc -j $jobs wrote an output after a timeout while loading"
+    done
+    # -j 2 under a budget that holds one solver of 64^2 but not two: one thread, said once (not with -q).
+    printf '<samples><overlapping name="Flowers" N="3" symmetry="2" size="64" periodic="True"/></samples>\n' > "$dir/small_wfc.xml"
+    expect 0 'small_wfc.xml:1: note: Flowers N3 on 1 thread instead of 2: another solver would pass the memory budget of 12.0 MiB' \
+        "$T" wfc "$dir/small_wfc.xml" --samples "$W2" --runs 2 -j 2 --max-memory 12M -o "$dir/wfc_notes"
+    [ -e "$dir/wfc_notes/Flowers N3 0.png" ] && [ -e "$dir/wfc_notes/Flowers N3 1.png" ] && ok || bad "wfc -j 2 under a budget: outputs missing"
+    [ "$("$T" wfc "$dir/small_wfc.xml" --samples "$W2" --runs 2 -j 2 --max-memory 12M -o "$dir/wfc_notes" 2>&1 | grep -c note:)" = 1 ] &&
+        ok || bad "wfc -j 2 under a budget: not one note"
+    lacks 'note:' "$T" wfc "$dir/small_wfc.xml" --samples "$W2" --runs 2 -j 2 --max-memory 12M -q -o "$dir/wfc_notes"
 else
     echo "harden: no ../shared/wfc/samples/Flowers.png, the big wfc cases skipped"
 fi

@@ -246,6 +246,50 @@ static void backtracking_escapes_a_trap(void **state)
     }
 }
 
+/* A stop is seen inside one long propagation (every WFC_PROPAGATE_CHECK cells it reaches in the fast
+   strategy, bans it takes from the stack in the reference one: not only between observations) and
+   after a reset, without charging a work budget; a short propagation is not checked. */
+static void a_stop_ends_a_propagation_and_a_reset(void **state)
+{
+    (void)state;
+    static const double weights[4] = {1, 1, 1, 1};
+    for (int fast = 0; fast < 2; fast++) {
+        wfc_problem pb;
+        make_problem(&pb, 100, 100, true, 4, weights, no_successor_along_x, NULL);
+        pb.fast = fast;
+        wfc_solver s;
+        start_solver(&s, &pb);
+        run_stop stop = {0};
+        stop_rearm(&stop, 0);
+        stop.work_budget = INT64_MAX;
+        s.stop = &stop;
+        for (int cancel = 0; cancel < 2; cancel++) {
+            atomic_store(&stop.cancel, 0);
+            stop.reason = STOP_NONE;
+            assert_true(wfc_solver_restart(&s, &pb));
+            atomic_store(&stop.cancel, cancel);
+            /* Fewer bans (on as many cells) than a check's worth: propagated whatever the stop says. */
+            for (int i = 0; i < WFC_PROPAGATE_CHECK - 2; i++) wfc_ban(&pb, &s, i, 0);
+            assert_true(wfc_propagate(&pb, &s));
+            /* 10,000 bans: with the run cancelled, the propagation ends early, as at a contradiction. */
+            for (int i = WFC_PROPAGATE_CHECK; i < pb.cells; i++) wfc_ban(&pb, &s, i, 0);
+            assert_int_equal(wfc_propagate(&pb, &s), !cancel);
+            assert_int_equal(s.stopped, cancel);
+            assert_int_equal(s.stack_size, 0);
+        }
+        assert_int_equal(stop.reason, STOP_CANCELLED);
+        assert_int_equal(stop.work_done, 0);
+        /* A reset and a whole attempt stop too; once the stop is cleared the solver works again. */
+        assert_false(wfc_solver_restart(&s, &pb));
+        assert_int_equal(wfc_solve(&pb, &s, 1, -1), WFC_STOPPED);
+        assert_false(wfc_solver_clear(&s, &pb));
+        stop_rearm(&stop, 0);
+        assert_int_not_equal(wfc_solve(&pb, &s, 1, -1), WFC_STOPPED);
+        wfc_solver_free(&s);
+        wfc_problem_free(&pb);
+    }
+}
+
 int run_wfc_engine_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -253,6 +297,7 @@ int run_wfc_engine_tests(void)
         cmocka_unit_test(fast_choice_follows_least_entropy_through_a_run),
         cmocka_unit_test(fast_mode_notices_a_contradiction_away_from_cell_0),
         cmocka_unit_test(backtracking_escapes_a_trap),
+        cmocka_unit_test(a_stop_ends_a_propagation_and_a_reset),
     };
     return cmocka_run_group_tests_name("wfc engine", tests, NULL, NULL);
 }
