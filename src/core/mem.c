@@ -30,6 +30,7 @@ mem_budget *mem_enter_whole(mem_budget *b)
 }
 
 bool mem_whole_spent(void) { return whole && whole->spent; }
+bool mem_any_spent(void) { return (current && current->spent) || mem_whole_spent(); }
 
 /* Whether `more` bytes fit in the budget; when not, the budget is spent. */
 static bool fits(mem_budget *b, size_t more)

@@ -33,4 +33,7 @@ mem_budget *mem_enter(mem_budget *b);
 mem_budget *mem_enter_whole(mem_budget *b);
 /* Whether the calling thread's whole-task budget (if any) has refused an allocation. */
 bool mem_whole_spent(void);
+/* Whether either of the calling thread's budgets (the current one or the whole task's) has refused an
+   allocation: a failure that follows was the budget's, not the machine's. */
+bool mem_any_spent(void);
 #endif

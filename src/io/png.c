@@ -53,11 +53,26 @@ static void write_header(FILE *f, uint32_t w, uint32_t h, unsigned char color_ty
    order, and row keeps what the previous call left in it. */
 typedef void (*row_source)(const void *ctx, uint32_t y, unsigned char *row);
 
+/* zlib allocates through the library's allocator, so that its state counts against the budgets. */
+static voidpf zlib_alloc(voidpf opaque, uInt items, uInt size)
+{
+    (void)opaque;
+    return mem_calloc(items, size);
+}
+
+static void zlib_free(voidpf opaque, voidpf p)
+{
+    (void)opaque;
+    mem_free(p);
+}
+
 /* Deflate h rows of row_bytes each (filter byte 0 per row) into IDAT chunks. */
 static bool write_pixels(FILE *f, uint32_t h, size_t row_bytes, row_source source, const void *ctx)
 {
     z_stream z;
     memset(&z, 0, sizeof z);
+    z.zalloc = zlib_alloc;
+    z.zfree = zlib_free;
     if (deflateInit(&z, 6) != Z_OK) return false;
     unsigned char *row = mem_calloc(row_bytes + 1, 1);
     unsigned char *out = mem_malloc(IDAT_BUFFER);
@@ -90,11 +105,20 @@ static bool check_size(const char *path, int64_t w, int64_t h, smalti_error *err
     return false;
 }
 
+/* The rows' buffers and zlib's state are counted: when a memory budget refused one, say so (exit 7), not a
+   vague failure. */
+static void compression_failed(const char *path, smalti_error *err)
+{
+    if (mem_any_spent())
+        error_set(err, SMALTI_ERR_MEMORY, path, 0, "compressing the PNG needed more than the memory budget (--max-memory)");
+    else error_set(err, SMALTI_ERR_RUNTIME, path, 0, "PNG compression failed (out of memory?)");
+}
+
 static bool finish(atomic_file *af, bool pixels_ok, const char *path, smalti_error *err)
 {
     if (!pixels_ok) {
         atomic_abort(af);
-        error_set(err, SMALTI_ERR_RUNTIME, path, 0, "PNG compression failed (out of memory?)");
+        compression_failed(path, err);
         return false;
     }
     write_chunk(af->f, "IEND", NULL, 0);
@@ -151,7 +175,7 @@ bool png_write_grid(FILE *f, const grid_view *g, const uint32_t *colors, int pix
     if (pixel_size < 1) pixel_size = 1;
     if (!check_size("<png>", (int64_t)g->mx * pixel_size, (int64_t)g->my * pixel_size, err)) return false;
     if (!grid_png_body(f, g, colors, pixel_size)) {
-        error_set(err, SMALTI_ERR_RUNTIME, "<png>", 0, "PNG compression failed (out of memory?)");
+        compression_failed("<png>", err);
         return false;
     }
     write_chunk(f, "IEND", NULL, 0);
@@ -218,7 +242,7 @@ bool png_write_rows(FILE *f, int width, int height, png_row_fn fn, const void *c
 {
     if (!check_size("<png>", width, height, err)) return false;
     if (!rgb_png_body(f, width, height, fn, ctx)) {
-        error_set(err, SMALTI_ERR_RUNTIME, "<png>", 0, "PNG compression failed (out of memory?)");
+        compression_failed("<png>", err);
         return false;
     }
     write_chunk(f, "IEND", NULL, 0);
