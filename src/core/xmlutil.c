@@ -3,7 +3,6 @@
 #include "file_read.h"
 #include "mem.h"
 #include "suggest.h"
-#include "mem.h"
 #include <ctype.h>
 #include <errno.h>
 #include <libxml/parser.h>
@@ -214,6 +213,16 @@ xmlNode *xml_next(const xmlNode *el)
 }
 
 /* The parse of a file (data NULL) or of memory, keeping the first error's line and words. */
+unsigned char *xml_file_bytes(const char *path, const char *what, size_t *size, smalti_error *err)
+{
+    file_read_status status;
+    unsigned char *data = file_read_named(path, XML_FILE_MAX_BYTES, size, &status);
+    if (!data)
+        error_set(err, status == FILE_READ_NO_MEMORY ? SMALTI_ERR_RUNTIME : SMALTI_ERR_IO, path, 0, "cannot read the %s: %s", what,
+                  file_read_status_text(status));
+    return data;
+}
+
 xmlDoc *xml_ctxt_read_named(xmlParserCtxt *ctx, const char *path, int options, const char **why)
 {
     size_t len = 0;

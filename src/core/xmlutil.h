@@ -58,6 +58,10 @@ bool xml_parse_int_text(const char *text, int *out);
    NULL with *why set (a few words) when the file could not be read, with *why NULL when libxml2
    gave no document. */
 xmlDoc *xml_ctxt_read_named(xmlParserCtxt *ctx, const char *path, int options, const char **why);
+/* The bytes of the XML file at path, read as xml_ctxt_read_named reads them (mem_free them); NULL with
+   err set ("cannot read the WHAT: not a regular file ..."; out of memory is a runtime error, the rest
+   I/O errors). */
+unsigned char *xml_file_bytes(const char *path, const char *what, size_t *size, smalti_error *err);
 /* Parse a file with options; on malformed XML NULL, with the first error's line (0 if none)
    and message in *line and message (the parser context holds them: no global handler). */
 xmlDoc *xml_read_file_first_error(const char *path, int options, int *line, char *message, size_t size);

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../core/diag.h"
-#include "../core/file_read.h"
 #include "../core/mem.h"
 #include "../core/resource.h"
 #include "../core/xmlutil.h"
@@ -187,13 +186,8 @@ bool tile_sheet_load(tile_sheet *s, const char *path, smalti_error *err)
     /* Read as bounded bytes from a regular file, as a model is: a FIFO or /dev/zero is refused at
        once, neither waited on nor read without end (its sheet image is read the same way). */
     size_t size;
-    file_read_status status;
-    unsigned char *xml = file_read_named(path, XML_FILE_MAX_BYTES, &size, &status);
-    if (!xml) {
-        error_set(err, status == FILE_READ_NO_MEMORY ? SMALTI_ERR_RUNTIME : SMALTI_ERR_IO, path, 0, "cannot read the tile sheet file: %s",
-                  file_read_status_text(status));
-        return false;
-    }
+    unsigned char *xml = xml_file_bytes(path, "tile sheet file", &size, err);
+    if (!xml) return false;
     int line;
     char message[300];
     /* (XML_FILE_MAX_BYTES is far below INT_MAX.) */

@@ -3,7 +3,6 @@
 #include "settings.h"
 #include "lint.h"
 #include "../engine/run.h"
-#include "../core/file_read.h"
 #include "../core/resource.h"
 #include "../core/xmlutil.h"
 #include "../core/mem.h"
@@ -224,13 +223,8 @@ smalti_model *smalti_model_load(const char *path, const smalti_load_options *opt
     /* Read whole, so that a file and a pack's entry are judged alike (a NUL byte, for one); read as
        bounded bytes from a regular file, so that no path reaches libxml2. */
     size_t size;
-    file_read_status status;
-    unsigned char *xml = file_read_named(path, XML_FILE_MAX_BYTES, &size, &status);
-    if (!xml) {
-        error_set(err, status == FILE_READ_NO_MEMORY ? SMALTI_ERR_RUNTIME : SMALTI_ERR_IO, path, 0, "cannot read the model: %s",
-                  file_read_status_text(status));
-        return NULL;
-    }
+    unsigned char *xml = xml_file_bytes(path, "model", &size, err);
+    if (!xml) return NULL;
     smalti_model *m = NULL;
     if (opt->max_memory && size > opt->max_memory)
         error_set(err, SMALTI_ERR_MEMORY, path, 0, "the model's file alone (%zu bytes) is larger than its memory budget of %.1f MiB",
