@@ -26,7 +26,6 @@ $(BUILD)/smalti.pc: install.mk include/smalti.h $(BUILD)/gen/datadir.txt
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(call PC_PATH,$(LIBDIR))' 'includedir=$(call PC_PATH,$(INCLUDEDIR))' \
 	  'datadir=$(call PC_PATH,$(DATADIR))' '' 'Name: smalti' \
 	  'Description: a fast interpreter of MarkovJunior procedural generators' 'Version: $(SO_VERSION)' \
-	  'URL: https://github.com/mxgmn/MarkovJunior' \
 	  'Requires.private: libxml-2.0 zlib' 'Libs: -L$${libdir} -lsmalti' 'Libs.private: -lgif -lm' \
 	  'Cflags: -I$${includedir}' > $@
 
