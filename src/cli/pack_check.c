@@ -106,6 +106,9 @@ static void check_model(const check_ctx *c, check_job *job)
         if (job->status != CHECK_FAILED) fail(job, &err);
         return;
     }
+    char grid[64]; /* the sides the model is checked at, for its line */
+    if (def.mz > 1) snprintf(grid, sizeof grid, "%dx%dx%d", def.mx, def.my, def.mz);
+    else snprintf(grid, sizeof grid, "%dx%d", def.mx, def.my);
     smalti_load_options opt = smalti_load_defaults();
     opt.mx = def.mx, opt.my = def.my, opt.mz = def.mz;
     opt.timeout_seconds = c->timeout; /* the load and the run each get the time cap */
@@ -116,9 +119,9 @@ static void check_model(const check_ctx *c, check_job *job)
     if (!model) {
         fail(job, &err);
         if (job->status == CHECK_CAPPED) /* the load ran out of time: said as a run cut short is */
-            snprintf(job->detail, sizeof job->detail, "%dx%d%s%.0d, seed %d: stopped by the time cap of %g s (--timeout) while loading, "
+            snprintf(job->detail, sizeof job->detail, "%s, seed %d: stopped by the time cap of %g s (--timeout) while loading, "
                      "before the model finished; a time cap depends on the machine, the work budget (--max-work) does not",
-                     def.mx, def.my, def.mz > 1 ? "x" : "", def.mz > 1 ? def.mz : 0, (int)def.seed, c->timeout);
+                     grid, (int)def.seed, c->timeout);
         return;
     }
     /* The lint of the colours the pack draws with, as `run` gives it. */
@@ -147,11 +150,6 @@ static void check_model(const check_ctx *c, check_job *job)
         return;
     }
     long steps = smalti_run_to_end(run, limit);
-    char grid[64];
-    int fx, fy, fz;
-    smalti_run_grid(run, &fx, &fy, &fz);
-    if (def.mz > 1) snprintf(grid, sizeof grid, "%dx%dx%d", def.mx, def.my, def.mz);
-    else snprintf(grid, sizeof grid, "%dx%d", def.mx, def.my);
     job->seconds = now_seconds() - start;
     if (smalti_run_error(run, &err)) {
         fail(job, &err);

@@ -59,17 +59,22 @@ static inline void stop_count_down(run_stop *s, int64_t units)
     } else s->countdown -= ticks;
 }
 
+/* Whether the run has already been told to stop, or is cancelled now (the cancel flag is read). */
+static inline bool stop_flagged(run_stop *s)
+{
+    if (s->reason != STOP_NONE) return true;
+    if (!atomic_load_explicit(&s->cancel, memory_order_relaxed)) return false;
+    s->reason = STOP_CANCELLED;
+    return true;
+}
+
 /* Whether the run must stop now, after `units` more work: it was cancelled, its deadline passed or
    its work budget is spent; the work is charged to the budget. NULL (no run to answer to) never
    stops. Once true, stays true until stop_rearm. */
 static inline bool stop_check(run_stop *s, int64_t units)
 {
     if (!s) return false;
-    if (s->reason != STOP_NONE) return true;
-    if (atomic_load_explicit(&s->cancel, memory_order_relaxed)) {
-        s->reason = STOP_CANCELLED;
-        return true;
-    }
+    if (stop_flagged(s)) return true;
     if (units) stop_charge(s, units); /* a check between steps (units 0) costs nothing more */
     stop_count_down(s, units);
     return s->reason != STOP_NONE;
@@ -80,11 +85,7 @@ static inline bool stop_check(run_stop *s, int64_t units)
 static inline bool stop_tick(run_stop *s, int64_t units)
 {
     if (!s) return false;
-    if (s->reason != STOP_NONE) return true;
-    if (atomic_load_explicit(&s->cancel, memory_order_relaxed)) {
-        s->reason = STOP_CANCELLED;
-        return true;
-    }
+    if (stop_flagged(s)) return true;
     stop_count_down(s, units);
     return s->reason != STOP_NONE;
 }
