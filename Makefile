@@ -18,7 +18,7 @@ XML2_CFLAGS = $(eval XML2_CFLAGS := $(call XML2_FLAGS,cflags))$(XML2_CFLAGS)
 XML2_LIBS = $(eval XML2_LIBS := $(or $(call XML2_FLAGS,libs),-lxml2))$(XML2_LIBS)
 CPPFLAGS_ALL = -std=c11 -D_DEFAULT_SOURCE -ffp-contract=off -Iinclude -Ibuild/gen $(XML2_CFLAGS) $(WARN)
 # libzip and libcrypto (packs) and libmicrohttpd (`smalti studio`) are not linked: they are loaded
-# when a command first needs them (src/pack/ziplib.c, src/cli/httplib.c), so that starting any
+# when a command first needs them (src/pack/ziplib.c, src/cli/studio/httplib.c), so that starting any
 # other command maps none of them. Their -dev packages give the headers; dlopen is in glibc's libc.
 LDLIBS  = $(XML2_LIBS) -lgif -lz -lm
 # The smalti command links libxml2, what it brings (ICU, which is C++ and so libstdc++, liblzma, zlib)
@@ -37,10 +37,10 @@ BUILD   ?= build
 CLI_LIBS = -lpthread
 
 LIB_SRC := $(wildcard src/core/*.c src/wfc/*.c src/nodes/*.c src/engine/*.c src/io/*.c src/trace/*.c src/pack/*.c)
-CLI_SRC := $(wildcard src/cli/*.c)
+CLI_SRC := $(wildcard src/cli/*/*.c)
 LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:src/%.c=$(BUILD)/obj/%.o)
-HEADERS := $(wildcard include/*.h src/*/*.h)
+HEADERS := $(wildcard include/*.h src/*/*.h src/cli/*/*.h)
 
 # Debian packages the build needs, with a file that shows each is there. libzip, libssl and
 # libmicrohttpd give only headers to the build; their -dev packages depend on the libraries
@@ -134,7 +134,7 @@ VIEW_INC := $(VIEW_SRC:src/view/%=$(BUILD)/gen/view/%.inc)
 $(BUILD)/gen/view/%.inc: src/view/% | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
-$(BUILD)/obj/cli/viewer_assets.o $(BUILD)/obj/cli/studio_http.o: $(VIEW_INC)
+$(BUILD)/obj/cli/common/viewer_assets.o $(BUILD)/obj/cli/studio/studio_http.o: $(VIEW_INC)
 
 # The library is built with hidden visibility: only what smalti.h marks SMALTI_API is exported.
 # Each object depends on the headers it includes (-MMD writes them to its .d file; -MP adds a rule for
@@ -168,8 +168,8 @@ $(BUILD)/libsmalti.so: $(BUILD)/libsmalti.so.$(SO_VERSION)
 # 64 KB around each one touched: run-path code scattered among the wfc, pack, studio and view code
 # kept ~0.4 MiB more of the binary resident than it runs (issue 16: peak memory). Only the order
 # changes; the rest of the CLI follows, then whatever else the archive supplies.
-RUN_PATH_OBJ := $(patsubst %,$(BUILD)/obj/%.o,cli/main cli/common cli/tempfiles cli/result cli/progress \
-	cli/fanout cli/lint_report cli/datadir cli/many_cli cli/usage engine/run engine/planes core/mem core/xmlutil \
+RUN_PATH_OBJ := $(patsubst %,$(BUILD)/obj/%.o,cli/commands/main cli/common/common cli/common/tempfiles cli/job/result cli/job/progress \
+	cli/job/fanout cli/job/lint_report cli/common/datadir cli/many/options cli/common/usage engine/run engine/planes core/mem core/xmlutil \
 	core/diag core/rule core/grid core/rng core/sort core/symmetry core/geometry core/resource nodes/model nodes/registry \
 	nodes/settings nodes/lint nodes/branch nodes/rulenode nodes/rulenode_anchor nodes/rulenode_infer nodes/one nodes/one_plain nodes/all \
 	nodes/prl nodes/observe nodes/search nodes/field nodes/path nodes/map io/atomic io/palette io/text io/tiles \

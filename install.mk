@@ -12,8 +12,8 @@ PKGCONFIGDIR  ?= $(LIBDIR)/pkgconfig
 
 # The CLI looks for the bundled models in DATADIR (after $SMALTI_DATADIR and ../share/smalti
 # beside itself): compiled into datadir.o, which is rebuilt when DATADIR changes.
-$(BUILD)/obj/cli/datadir.o: CPPFLAGS_ALL += -DSMALTI_DATADIR='"$(DATADIR)"'
-$(BUILD)/obj/cli/datadir.o: $(BUILD)/gen/datadir.txt
+$(BUILD)/obj/cli/common/datadir.o: CPPFLAGS_ALL += -DSMALTI_DATADIR='"$(DATADIR)"'
+$(BUILD)/obj/cli/common/datadir.o: $(BUILD)/gen/datadir.txt
 $(BUILD)/gen/datadir.txt: FORCE
 	@mkdir -p $(dir $@); echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' > $@
 FORCE:

@@ -4,6 +4,7 @@
 # docs/architecture.md draws the same picture.
 # Usage: sh tests/layers.sh [OBJ_DIR]   (given the build's object folder, also check what each object calls)
 set -u
+lib="core io wfc engine nodes trace pack"
 allowed() {
     case $1 in
     core)   echo "core" ;;                              # grids, rules, symbols, resources and their readers
@@ -13,14 +14,28 @@ allowed() {
     nodes)  echo "core io wfc engine nodes" ;;          # node kinds and model loading
     trace)  echo "core io engine nodes trace" ;;        # recording runs (traces, animations) through the API
     pack)   echo "core io engine nodes pack" ;;         # model packs: manifests, folders and zips
-    cli)    echo "core io wfc engine nodes trace pack cli" ;; # the smalti command
+    # the smalti command, in layers of its own (docs/architecture.md, "The command")
+    cli/common)   echo "$lib cli/common" ;;                              # what every command shares
+    cli/job)      echo "$lib cli/common cli/job" ;;                      # one job, from a model to its written outputs
+    cli/many)     echo "$lib cli/common cli/job cli/many" ;;             # many jobs: seed lists, templates, threads, manifests
+    cli/studio)   echo "$lib cli/common cli/job cli/studio" ;;           # studio: re-runs and the web server
+    cli/pack)     echo "$lib cli/common cli/job cli/many cli/pack" ;;    # the pack commands
+    cli/commands) echo "$lib cli/common cli/job cli/many cli/studio cli/pack cli/commands" ;; # the commands and main
     esac
 }
 out=$(mktemp) || exit 1
 trap 'rm -f "$out"' EXIT
 checked=0
-for file in src/*/*.c src/*/*.h; do
-    layer=$(echo "$file" | cut -d/ -f2)
+# A file's layer: its folder under src/, or under src/cli (cli/job).
+layer_of() {
+    case $1 in
+    src/cli/*) echo "$1" | cut -d/ -f2-3 ;;
+    *) echo "$1" | cut -d/ -f2 ;;
+    esac
+}
+for file in src/[!c]*/*.c src/[!c]*/*.h src/core/*.c src/core/*.h src/cli/*/*.c src/cli/*/*.h src/cli/*.c src/cli/*.h; do
+    [ -f "$file" ] || continue
+    layer=$(layer_of "$file")
     ok=$(allowed "$layer")
     if [ -z "$ok" ]; then echo "$file: src/$layer has no entry in tests/layers.sh" >> "$out"; continue; fi
     checked=$((checked + 1))
@@ -28,9 +43,10 @@ for file in src/*/*.c src/*/*.h; do
     while read -r line target; do
         case $target in
         smalti.h | *.inc) continue ;;
-        ../*/*) to=$(echo "$target" | cut -d/ -f2) ;;
+        ../../*/*) case $layer in cli/*) to=$(echo "$target" | cut -d/ -f3) ;; *) to=?; esac ;; # a library layer, from src/cli/X
+        ../*/*) to=$(echo "$target" | cut -d/ -f2); case $layer in cli/*) to=cli/$to ;; esac ;;
         */*) echo "$file:$line: \"$target\": name another layer's header as \"../LAYER/name.h\"" >> "$out"; continue ;;
-        *) [ -f "src/$layer/$target" ] || echo "$file:$line: \"$target\" is not in src/$layer" >> "$out"; continue ;;
+        *) [ -f "$(dirname "$file")/$target" ] || echo "$file:$line: \"$target\" is not in src/$layer" >> "$out"; continue ;;
         esac
         case " $ok " in
         *" $to "*) ;;
@@ -44,13 +60,14 @@ objects=0
 if [ $# -ge 1 ] && [ -d "$1" ]; then
     defs=$(mktemp) || exit 1
     trap 'rm -f "$out" "$defs"' EXIT
-    for o in "$1"/*/*.o; do
-        layer=$(basename "$(dirname "$o")")
+    objs=$(ls "$1"/*/*.o "$1"/cli/*/*.o 2>/dev/null)
+    for o in $objs; do
+        layer=$(layer_of "src/${o#"$1"/}")
         [ -f "src/$layer/$(basename "$o" .o).c" ] || continue # left over from a file since moved
         nm --defined-only "$o" | awk -v l="$layer" '$2 ~ /^[TDBRC]$/ {print $3, l}'
     done | sort -u > "$defs"
-    for o in "$1"/*/*.o; do
-        layer=$(basename "$(dirname "$o")")
+    for o in $objs; do
+        layer=$(layer_of "src/${o#"$1"/}")
         ok=$(allowed "$layer")
         [ -n "$ok" ] && [ -f "src/$layer/$(basename "$o" .o).c" ] || continue
         objects=$((objects + 1))

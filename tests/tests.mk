@@ -11,7 +11,7 @@ ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-s
 test check: WERROR = 1
 
 # The pure parts of the CLI that unit tests reach (seed lists, shards, templates of many runs).
-UNIT_CLI_SRC := src/cli/seeds.c src/cli/template.c
+UNIT_CLI_SRC := src/cli/many/seeds.c src/cli/many/template.c
 # One object per test file, compiled in parallel, each rebuilt only when a header it includes changes.
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o) $(UNIT_CLI_SRC:src/%.c=$(BUILD)/obj/%.o)
 $(BUILD)/tests/unit/%.o: tests/unit/%.c $(BUILD)/tests/unit/%.d | $(BUILD)/gen/palette_table.inc $(BUILD)/.test-deps

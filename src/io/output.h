@@ -30,7 +30,7 @@ void palette_colors(const palette *p, const char *legend, uint32_t *colors, char
 /* Who must know of temporary files: told a temporary name before the file is
    made, and again once the name is free (renamed into place or removed), so
    that a program can remove what a signal would leave behind (the smalti
-   command does: src/cli/tempfiles.c). The library keeps no such list, as it
+   command does: src/cli/common/tempfiles.c). The library keeps no such list, as it
    has no global state. Writers take a temp_hook pointer; NULL: nobody is told.
    `made`, if set, is told once the attempt to make the file told of by claim
    is over, whether it was made or not (so that a program can keep a signal from

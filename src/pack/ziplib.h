@@ -6,7 +6,7 @@
 #include "smalti.h"
 
 /* The headers give each function's type; the table holds exactly the functions pack.c and the
-   CLI's pack_zip.c call, by their own names (zl->zip_open(...)). */
+   pack writer (zip_write.c) call, by their own names (zl->zip_open(...)). */
 #define ZIPLIB_FUNCTIONS(X)                                                                                     \
     X(zip_close) X(zip_discard) X(zip_error_code_system) X(zip_error_code_zip) X(zip_error_fini)                \
     X(zip_error_init) X(zip_error_init_with_code) X(zip_error_set) X(zip_error_strerror) X(zip_fclose)          \

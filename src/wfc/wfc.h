@@ -290,7 +290,7 @@ static inline int wfc_next_cell(const wfc_problem *pb, wfc_solver *s, rng *rando
 {
     return s->strategy->next_cell(pb, s, random);
 }
-/* The two ways to choose (observe.c): the queue of the fast strategy, and the
+/* The two ways to choose (next_cell.c): the queue of the fast strategy, and the
    reference's scan (also the fast strategy's Scanline). */
 int wfc_next_cell_queued(const wfc_problem *pb, wfc_solver *s, rng *random);
 int wfc_next_cell_scanned(const wfc_problem *pb, wfc_solver *s, rng *random);

@@ -26,9 +26,6 @@ $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_mutate.c $(FUZZ_COMMON) $(F
 $(BUILD)/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c $(FUZZ_COMMON) $(FUZZ_HEADERS) $(BUILD)/libsmalti.a
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $(filter %.c,$^) $(BUILD)/libsmalti.a $(LDLIBS)
 
-# The pack target zips its inputs as `pack build` does, with the CLI's writer.
-$(BUILD)/fuzz_pack $(BUILD)/replay_pack: src/cli/pack_zip.c src/cli/pack_zip.h
-
 # The seed packer (tests/fuzz/pack.c), an ordinary build.
 $(BUILD)/fuzz-pack: tests/fuzz/pack.c $(FUZZ_COMMON) $(FUZZ_HEADERS) $(BUILD)/libsmalti.a
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(FUZZ_COMMON) $(BUILD)/libsmalti.a $(LDLIBS)

@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include "smalti.h"
 #include "fuzz_common.h"
-#include "../../src/cli/pack_zip.h"
+#include "../../src/pack/zip_write.h"
 #include "../../src/core/diag.h"
 #include "../../src/core/resource.h"
 #include "../../src/pack/pack.h"

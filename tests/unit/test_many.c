@@ -1,7 +1,7 @@
 /* test_many.c — many runs: the seed-list parser, output templates, and shards that partition
-   every work list exactly (src/cli/seeds.c, src/cli/template.c). */
+   every work list exactly (src/cli/many/seeds.c, src/cli/many/template.c). */
 #include "unit.h"
-#include "../../src/cli/many.h"
+#include "../../src/cli/many/many.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

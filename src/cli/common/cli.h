@@ -1,0 +1,147 @@
+/* cli.h — shared pieces of the smalti command-line tool. */
+#ifndef SMALTI_CLI_H
+#define SMALTI_CLI_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "smalti.h"
+#include "../../io/output.h"
+#include "../../trace/trace.h"
+#include "../../core/mem.h"
+
+/* Exit codes, documented in `smalti --help` and docs/cli.md. */
+enum {
+    EXIT_OK = 0,
+    EXIT_USAGE = 2,
+    EXIT_MODEL = 3,
+    EXIT_RUNTIME = 4,
+    EXIT_IO = 5,
+    EXIT_TIMEOUT = 6,
+    EXIT_MEMORY = 7,
+    EXIT_CANCELLED = 8,
+};
+
+#define CLI_MAX_RESOURCES 16
+
+/* Shared by the commands (common.c). */
+int exit_code_for(smalti_status status);
+void print_error(const smalti_error *err);                                   /* "file:line: error: ..." */
+void print_warning(void *userdata, const char *file, int line, const char *message); /* a smalti_warning_fn */
+/* "smalti: " fmt (with arg), then the pointer to --help, on stderr; returns EXIT_USAGE. */
+int usage_error(const char *fmt, const char *arg);
+/* A byte count: digits with an optional K, M or G (powers of 1024), at least 1M; false when not. */
+bool parse_size_arg(const char *text, size_t *out);
+/* --max-memory SIZE and --timeout SECONDS, with the value at val (NULL: missing): false after the
+   usage message every command gives. */
+bool parse_max_memory(const char *val, size_t *out);
+bool parse_timeout(const char *val, double *out);
+/* A command's exit code once its --max-memory budget `whole` is given back: a failure that came of
+   the budget (whatever the message said, such as out of memory drawing a picture) is said to be the
+   budget's and exits EXIT_MEMORY; other codes pass. */
+int memory_verdict(const mem_budget *whole, int rc, const char *label);
+/* A deadline reached in the load or the run said one way, with the --timeout given (a run's own may
+   be what the load left of it): these commands have no work budget, so their timeouts are the deadline's. */
+void say_timeout(smalti_error *err, long steps, double timeout);
+bool parse_int_arg(const char *text, long min, long max, long *out);   /* a whole decimal number in [min, max] */
+/* A count of at least 1: digits with an optional k, M, G or T (powers of 1000: 500M is 500,000,000). */
+bool parse_count_arg(const char *text, long long *out);
+const char *path_extension(const char *path);          /* ".png" of "a/b.png"; "" when the file name has none */
+/* An existing device, FIFO or socket (such as /dev/null): -o writes the text form there whatever its name. */
+bool is_special_file(const char *path);
+/* Whether two outputs would land in one file: the same path once "./" parts and doubled slashes
+   are dropped, or, when both exist, the same file (device and inode). Never for "-" (stdout has
+   its own checks) nor for two character devices (/dev/null twice loses nothing). */
+bool outputs_collide(const char *a, const char *b);
+bool has_extension(const char *path, const char *ext); /* case-insensitive, ext with its dot */
+/* The file name of path without its extension, in buf. */
+const char *base_name(const char *path, char *buf, size_t size);
+/* Make the folder unless it exists; false after printing why not. */
+bool make_output_dir(const char *path);
+double now_seconds(void); /* a monotonic clock */
+/* data as base64 (with padding, no line breaks), for a page that embeds it. */
+void put_base64(FILE *f, const uint8_t *data, size_t len);
+
+/* Temporary files (tempfiles.c): temp_files_guard, at the start, makes SIGINT,
+   SIGTERM, SIGHUP and SIGPIPE remove the temporary files still listed before
+   the process dies of them; every writer is given temp_files_hook() to list its
+   temporary file. */
+void temp_files_guard(void);
+const temp_hook *temp_files_hook(void);
+/* Whether a signal is ending the process: a write that fails now failed because the handler took
+   its temporary file away, and is not worth a message. */
+bool temp_files_ending(void);
+
+/* Run to the end (or the limit), with a progress line on a terminal after a second. */
+long run_with_progress(smalti_run *run, long step_limit, const char *label, bool quiet);
+/* The end of a step-limit note, naming what made the last steps: "; the last 4990 steps were all
+   made by <path> at line 12" (then " of FILE" when file is not NULL), "; no node acted in the
+   last 30 steps", or "" when there is nothing to say. */
+void step_limit_actor(const smalti_model *model, const smalti_run *run, const char *file, char *buf, size_t size);
+/* The text header of a run of model: its name, the size it was loaded for, the seed and the step limit
+   as the user gave it (the steps are filled in by write_result). */
+text_header result_header(const smalti_model *model, const char *model_name, int32_t seed, long step_limit);
+/* Write the outcome of a run to path by its extension (.png, .txt, .vox; see write_result_tiles), or
+   the text form to stdout when path is NULL or "-". A 3-D grid's .png is its
+   isometric picture with cubes of pixel_size. Symbols without a colour in pal are
+   drawn grey, with a warning unless quiet. */
+bool write_result(const char *path, const smalti_run *run, const text_header *header, const palette *pal, int pixel_size,
+                  bool quiet, smalti_error *err);
+/* The bundled models of an installed smalti (datadir.c): DIR/models of $SMALTI_DATADIR, else of
+   ../share/smalti beside the binary, else of the data folder it was built for; false when none
+   has a pack.xml. */
+bool datadir_models(char *buf, size_t size);
+/* `smalti run maze`: a NAME (or NAME.xml) that is no file here and has no '/' but is one of the
+   bundled models: its folder in dir and its pack name in model. */
+bool datadir_find_model(const char *name, char *dir, size_t size, char *model, size_t model_size);
+/* The same, and also .tmx, .tmj, .csv and .json tile maps (src/io/tilemap.h); with tiles (--tiles), the
+   maps use that sheet and a .png is drawn with its tiles. */
+typedef struct tile_sheet tile_sheet;
+bool write_result_tiles(const char *path, const smalti_run *run, const text_header *header, const palette *pal, int pixel_size,
+                        const tile_sheet *tiles, bool quiet, smalti_error *err);
+/* Help (usage.c): the overview, a command's usage text (NULL if no such command). */
+const char *usage_overview(void);
+const char *usage_of(const char *command);
+/* Print the overview (command NULL) or a command's usage to stdout; EXIT_OK, or EXIT_USAGE
+   after unknown_command. */
+int print_help(const char *command);
+bool wants_help(int argc, char **argv); /* --help or -h among the arguments */
+/* "smalti: unknown option '--sise'; did you mean '--size'?" (the nearest option of the command's
+   usage text, or of smalti's own when command is NULL) and where the help is, on stderr; returns EXIT_USAGE. */
+int unknown_option(const char *command, const char *option);
+int unknown_command(const char *command);
+/* one or many by n: "1 entry", "2 entries". */
+const char *plural(long n, const char *one, const char *many);
+/* Parse a list file; EXIT_OK, or the exit code after printing "file:line: error". */
+typedef struct _xmlDoc xmlDoc;
+int read_list_file(const char *path, const char *what, xmlDoc **doc);
+int cmd_batch(int argc, char **argv);
+int cmd_wfc(int argc, char **argv);
+int cmd_view(int argc, char **argv);
+int cmd_studio(int argc, char **argv); /* studio.c */
+/* Recording for run --trace: a writer for `run` (before its first step) with
+   the model's source text, or NULL with err set. */
+trace_writer *trace_record_start(const char *trace_path, const char *model_path, smalti_run *run, const smalti_model *model,
+                                 int32_t seed, long step_limit, const palette *pal, smalti_error *err);
+
+/* Observer fan-out (fanout.c): the one observer slot of a run, shared. The
+   fan-out must outlive the run's steps; observers are called in the order added. */
+#define FANOUT_MAX 8
+typedef struct observer_fanout {
+    int count;
+    struct { smalti_observer_fn fn; void *userdata; } to[FANOUT_MAX];
+} observer_fanout;
+bool fanout_add(observer_fanout *f, smalti_observer_fn fn, void *userdata); /* false when full */
+void fanout_attach(observer_fanout *f, smalti_run *run);                    /* after the last fanout_add */
+/* The live terminal view of --watch (watch.c). watch_start blocks SIGINT and
+   SIGTERM and draws the start; watch_run steps the run, drawing at most 30
+   times a second, and returns false when Ctrl-C stopped it; watch_end draws
+   the last state, restores the terminal and returns the signal that stopped
+   the run (0 if none), which the caller raises again after dropping partial
+   outputs. stdout must be a terminal. */
+typedef struct term_watch term_watch;
+term_watch *watch_start(const smalti_run *run, const smalti_model *model, const palette *pal, const char *label);
+void watch_observe(void *watch, const smalti_step_event *event);
+bool watch_run(term_watch *w, smalti_run *run, long step_limit);
+int watch_end(term_watch *w);
+#endif

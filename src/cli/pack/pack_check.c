@@ -1,0 +1,338 @@
+/* pack_check.c — `smalti pack check`: the manifest, every model's load, lint, resources and a capped run at its defaults. */
+#define _XOPEN_SOURCE 700
+#include "pack_cli.h"
+#include <ftw.h>
+#include <libxml/parser.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "../../core/diag.h"
+#include "../../core/resource.h"
+
+enum check_status { CHECK_OK, CHECK_WARNINGS, CHECK_FAILED, CHECK_CAPPED };
+static const char *const status_word[] = {"ok", "warnings", "failed", "capped"};
+
+typedef struct check_job {
+    const pack_model *m;
+    enum check_status status;
+    char *warnings; /* "file:line: warning: ...\n" lines */
+    size_t warnings_len;
+    int warning_count;
+    char detail[1400]; /* the grid and steps, or why it failed or was capped */
+    double seconds;
+    bool done;
+} check_job;
+
+typedef struct check_ctx {
+    const pack *p;
+    check_job *jobs;
+    int count, next;
+    double timeout;          /* wall time of a run; 0: none (the default: a verdict from the clock differs by machine) */
+    long long max_work;      /* work of a run (smalti_run_options.max_work) */
+    long default_steps;
+    size_t max_memory;
+    pthread_mutex_t lock;
+    pthread_cond_t finished;
+} check_ctx;
+
+static void collect_warning(void *userdata, const char *file, int line, const char *message)
+{
+    check_job *job = userdata;
+    char text[1200];
+    int n = line > 0 ? snprintf(text, sizeof text, "%s:%d: warning: %s\n", file ? file : "", line, message)
+                     : snprintf(text, sizeof text, "%s: warning: %s\n", file ? file : "", message);
+    if (n < 0) return;
+    if (n >= (int)sizeof text) n = (int)sizeof text - 1;
+    char *bigger = realloc(job->warnings, job->warnings_len + (size_t)n + 1);
+    if (!bigger) return;
+    job->warnings = bigger;
+    memcpy(job->warnings + job->warnings_len, text, (size_t)n + 1);
+    job->warnings_len += (size_t)n;
+    job->warning_count++;
+}
+
+static void fail(check_job *job, const smalti_error *err)
+{
+    job->status = err->status == SMALTI_ERR_TIMEOUT ? CHECK_CAPPED : CHECK_FAILED;
+    if (err->line > 0) snprintf(job->detail, sizeof job->detail, "%s:%d: %s", err->file, err->line, err->message);
+    else snprintf(job->detail, sizeof job->detail, "%s: %s", err->file, err->message);
+}
+
+/* A thumbnail is a PNG inside the pack. */
+static bool check_thumbnail(const check_ctx *c, check_job *job)
+{
+    if (!job->m->thumbnail) return true;
+    smalti_error err;
+    size_t size;
+    unsigned char *data = pack_read(c->p, job->m->thumbnail, &size, &err);
+    if (data) {
+        char label[PATH_MAX + 64];
+        pack_entry_label(c->p, job->m->thumbnail, label, sizeof label);
+        diag d = {.file = label, .err = &err, .quiet = 1};
+        int w, h;
+        uint32_t *pixels = image_decode_argb(&d, 0, label, data, size, &w, &h);
+        mem_free(data);
+        if (pixels) {
+            free(pixels);
+            return true;
+        }
+    }
+    fail(job, &err);
+    return false;
+}
+
+/* 950, 12.3k, 4.61M, 10G: the work of a run in the units --max-work takes. */
+static const char *work_amount(long long work, char *buf, size_t size)
+{
+    static const char suffix[] = " kMGT";
+    double v = (double)work;
+    int k = 0;
+    while (v >= 1000 && k < 4) v /= 1000, k++;
+    if (k == 0) snprintf(buf, size, "%lld", work);
+    else snprintf(buf, size, "%.3g%c", v, suffix[k]);
+    return buf;
+}
+
+static void check_model(const check_ctx *c, check_job *job)
+{
+    const pack_model *m = job->m;
+    double start = now_seconds();
+    smalti_error err;
+    pack_defaults def;
+    if (!pack_model_defaults(c->p, m, NULL, &def, &err) || !check_thumbnail(c, job)) {
+        if (job->status != CHECK_FAILED) fail(job, &err);
+        return;
+    }
+    char grid[64]; /* the sides the model is checked at, for its line */
+    if (def.mz > 1) snprintf(grid, sizeof grid, "%dx%dx%d", def.mx, def.my, def.mz);
+    else snprintf(grid, sizeof grid, "%dx%d", def.mx, def.my);
+    smalti_load_options opt = smalti_load_defaults();
+    opt.mx = def.mx, opt.my = def.my, opt.mz = def.mz;
+    opt.timeout_seconds = c->timeout; /* the load and the run each get the time cap */
+    opt.warn = collect_warning;
+    opt.warn_userdata = job;
+    opt.max_memory = c->max_memory;
+    smalti_model *model = pack_load_model(c->p, m, &opt, &err);
+    if (!model) {
+        fail(job, &err);
+        if (job->status == CHECK_CAPPED) /* the load ran out of time: said as a run cut short is */
+            snprintf(job->detail, sizeof job->detail, "%s, seed %d: stopped by the time cap of %g s (--timeout) while loading, "
+                     "before the model finished; a time cap depends on the machine, the work budget (--max-work) does not",
+                     grid, (int)def.seed, c->timeout);
+        return;
+    }
+    /* The lint of the colours the pack draws with, as `run` gives it. */
+    palette pal;
+    pack_model_palette(m, &def, &pal);
+    uint32_t colors[64];
+    char missing[64], label[PATH_MAX + 64];
+    palette_colors(&pal, smalti_model_legend(model), colors, missing, sizeof missing);
+    pack_entry_label(c->p, m->file, label, sizeof label);
+    if (missing[0]) {
+        char message[256];
+        snprintf(message, sizeof message, "values \"%s\" have no colour in the palette, so pictures draw them grey; give "
+                 "them one with <color symbol=\"X\" value=\"RRGGBB\"/> in the model's entry", missing);
+        collect_warning(job, label, m->line, message);
+    }
+    bool own_limit = m->has_steps || def.own.has_steps;
+    long limit = own_limit ? def.steps : c->default_steps;
+    smalti_run_options ro = smalti_run_defaults();
+    ro.timeout_seconds = c->timeout;
+    ro.max_work = c->max_work;
+    ro.max_memory = c->max_memory;
+    smalti_run *run = smalti_run_new_with(model, def.seed, &ro, &err);
+    if (!run) {
+        fail(job, &err);
+        smalti_model_free(model);
+        return;
+    }
+    long steps = smalti_run_to_end(run, limit);
+    job->seconds = now_seconds() - start;
+    if (smalti_run_error(run, &err)) {
+        fail(job, &err);
+        /* Which budget stopped it (the work done tells): the work budget is the same on every machine,
+           the time cap is not. */
+        if (job->status == CHECK_CAPPED && smalti_run_work(run) > c->max_work) {
+            char budget[32];
+            snprintf(job->detail, sizeof job->detail, "%s, seed %d: stopped by the work budget of %s at step %ld before "
+                     "the model finished (--max-work N raises it)", grid, (int)def.seed,
+                     work_amount(c->max_work, budget, sizeof budget), steps);
+        }
+        else if (job->status == CHECK_CAPPED)
+            snprintf(job->detail, sizeof job->detail, "%s, seed %d: stopped by the time cap of %g s (--timeout) at step %ld before the "
+                     "model finished; a time cap depends on the machine, the work budget (--max-work) does not",
+                     grid, (int)def.seed, c->timeout, steps);
+    } else {
+        /* A model that is still going at a step limit it did not choose itself stops there, as
+           MarkovJunior's Program.cs stops every entry at 50000 steps: some corpus models never
+           finish and are meant to be cut (SmartSAW, SubmergedKnots). `run` stops it at the same
+           step, so the check passes, with a warning asking the entry to say so (--strict fails it). */
+        bool cut = !smalti_run_finished(run) && limit > 0 && steps >= limit;
+        if (cut && !own_limit) {
+            char message[256];
+            snprintf(message, sizeof message, "the run was still going at the default step limit of %ld steps and stopped "
+                     "there, as a models.xml entry with no steps does in MarkovJunior; if that is meant, say so with "
+                     "steps=\"%ld\" in the model's entry", limit, limit);
+            collect_warning(job, label, m->line, message);
+        }
+        job->status = job->warning_count ? CHECK_WARNINGS : CHECK_OK;
+        const long long work = smalti_run_work(run);
+        char work_text[32];
+        snprintf(job->detail, sizeof job->detail, "%s, seed %d, %ld %s%s, work %s (%.2g %% of the budget), %.2f s", grid,
+                 (int)def.seed, steps, plural(steps, "step", "steps"),
+                 !cut ? "" : own_limit ? " (its step limit)" : " (stopped at the default step limit)",
+                 work_amount(work, work_text, sizeof work_text), 100.0 * (double)work / (double)c->max_work, job->seconds);
+    }
+    smalti_run_free(run);
+    smalti_model_free(model);
+}
+
+static void *check_worker(void *arg)
+{
+    check_ctx *c = arg;
+    for (;;) {
+        pthread_mutex_lock(&c->lock);
+        int i = c->next < c->count ? c->next++ : -1;
+        pthread_mutex_unlock(&c->lock);
+        if (i < 0) return NULL;
+        check_model(c, &c->jobs[i]);
+        pthread_mutex_lock(&c->lock);
+        c->jobs[i].done = true;
+        pthread_cond_broadcast(&c->finished);
+        pthread_mutex_unlock(&c->lock);
+    }
+}
+
+/* A folder pack: every symbolic link in it must lead to somewhere inside it. nftw's callback has
+   no user pointer, so the walk is told its root through this thread's variable. */
+static _Thread_local struct {
+    const char *real_root;
+    int bad;
+} walk;
+
+static int walk_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st, (void)ftw;
+    if (type != FTW_SL && type != FTW_SLN) return 0;
+    char *real = realpath(path, NULL);
+    size_t n = strlen(walk.real_root);
+    if (!real || strncmp(real, walk.real_root, n) != 0 || (real[n] != '/' && real[n] != 0)) {
+        printf("failed    %s: a symbolic link that leads %s (to %s); a pack may only link inside itself\n", path,
+               real ? "out of the pack" : "nowhere", real ? real : "nothing");
+        walk.bad++;
+    }
+    free(real);
+    return 0;
+}
+
+static int check_folder_links(const pack *p)
+{
+    if (pack_is_zip(p)) return 0;
+    char *real_root = realpath(pack_path(p), NULL);
+    if (!real_root) return 0;
+    walk.real_root = real_root, walk.bad = 0;
+    nftw(pack_path(p), walk_entry, 16, FTW_PHYS);
+    free(real_root);
+    return walk.bad;
+}
+
+int cmd_pack_check(int argc, char **argv)
+{
+    const char *path = NULL;
+    uint64_t max_unpacked = 0;
+    double timeout = 0;
+    long long max_work = PACK_MAX_WORK;
+    long steps = 50000, jobs_n = 1;
+    size_t max_memory = PACK_MAX_MEMORY;
+    bool strict = false, quiet = false;
+    for (int i = 0; i < argc; i++) {
+        const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(arg, "--strict") == 0) { strict = true; continue; }
+        if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) { quiet = true; continue; }
+        if (strcmp(arg, "--max-unpacked") == 0) {
+            if (!parse_max_unpacked(val, &max_unpacked)) return EXIT_USAGE;
+        } else if (strcmp(arg, "--timeout") == 0) {
+            if (!parse_timeout(val, &timeout)) return EXIT_USAGE;
+        } else if (strcmp(arg, "--max-work") == 0) {
+            if (!parse_max_work(val, &max_work)) return EXIT_USAGE;
+        } else if (strcmp(arg, "--steps") == 0) {
+            if (!val || !parse_int_arg(val, -(1L << 40), 1L << 40, &steps))
+                return usage_error("--steps takes a whole number, not %s", val ? val : "nothing");
+        } else if (strcmp(arg, "-j") == 0 || strcmp(arg, "--jobs") == 0) {
+            if (!val || !parse_int_arg(val, 1, 64, &jobs_n)) return usage_error("-j takes a number of threads from 1 to 64, not %s", val ? val : "nothing");
+        } else if (strcmp(arg, "--max-memory") == 0) {
+            if (!parse_max_memory(val, &max_memory)) return EXIT_USAGE;
+        } else if (arg[0] == '-' && arg[1]) {
+            return unknown_option("pack check", arg);
+        } else if (path) {
+            return usage_error("unexpected argument %s", arg);
+        } else {
+            path = arg;
+            continue;
+        }
+        i++;
+    }
+    if (!path) return usage_error("%s", "pack check needs PACK (a folder or a .zip)");
+    double start = now_seconds();
+    int rc = EXIT_OK;
+    pack *p = cli_pack_open(path, max_unpacked, max_memory, quiet, &rc);
+    if (!p) {
+        printf("failed    %s: the pack cannot be opened (above)\n", path);
+        return rc;
+    }
+    const pack_manifest *man = pack_manifest_of(p);
+    printf("%s %s: %s lists %d %s\n", man->name, man->version, man->file, man->model_count,
+           plural(man->model_count, "model", "models"));
+    fflush(stdout);
+    int bad_links = check_folder_links(p);
+    check_ctx c = {.p = p, .count = man->model_count, .timeout = timeout, .max_work = max_work, .default_steps = steps,
+                   .max_memory = max_memory};
+    c.jobs = calloc((size_t)c.count, sizeof *c.jobs);
+    if (!c.jobs) {
+        pack_close(p);
+        fprintf(stderr, "smalti: out of memory\n");
+        return EXIT_RUNTIME;
+    }
+    for (int i = 0; i < c.count; i++) c.jobs[i].m = &man->models[i];
+    pthread_mutex_init(&c.lock, NULL);
+    pthread_cond_init(&c.finished, NULL);
+    xmlInitParser(); /* once, before threads load models */
+    pthread_t threads[64];
+    int started = 0;
+    for (int t = 0; t < jobs_n && t < c.count; t++)
+        if (pthread_create(&threads[t], NULL, check_worker, &c) == 0) started++;
+    if (!started) check_worker(&c);
+    int counts[4] = {0};
+    /* In the manifest's order, each line as soon as its model is done. */
+    for (int i = 0; i < c.count; i++) {
+        pthread_mutex_lock(&c.lock);
+        while (!c.jobs[i].done) pthread_cond_wait(&c.finished, &c.lock);
+        pthread_mutex_unlock(&c.lock);
+        check_job *job = &c.jobs[i];
+        if (strict && job->status == CHECK_WARNINGS) job->status = CHECK_FAILED;
+        counts[job->status]++;
+        printf("%-9s %s: %s\n", status_word[job->status], job->m->name, job->detail);
+        if (job->warnings && (!quiet || strict)) {
+            for (char *line = job->warnings; *line;) {
+                char *eol = strchr(line, '\n');
+                printf("          %.*s\n", (int)(eol ? eol - line : (long)strlen(line)), line);
+                line = eol ? eol + 1 : line + strlen(line);
+            }
+        }
+        fflush(stdout);
+    }
+    for (int t = 0; t < started; t++) pthread_join(threads[t], NULL);
+    int failed = counts[CHECK_FAILED] + bad_links;
+    printf("%s: %d %s: %d ok, %d with warnings, %d failed, %d capped (%.1f s)\n", path, c.count,
+           plural(c.count, "model", "models"), counts[CHECK_OK], counts[CHECK_WARNINGS], failed, counts[CHECK_CAPPED],
+           now_seconds() - start);
+    for (int i = 0; i < c.count; i++) free(c.jobs[i].warnings);
+    free(c.jobs);
+    pthread_mutex_destroy(&c.lock);
+    pthread_cond_destroy(&c.finished);
+    pack_close(p);
+    return failed ? EXIT_MODEL : counts[CHECK_CAPPED] ? EXIT_TIMEOUT : EXIT_OK;
+}

@@ -1,0 +1,463 @@
+/* studio.c — `smalti studio MODEL.xml`: runs the model, re-runs it when its file or a
+   resource file changes (inotify) or the page asks, and hands each run (its trace) or its error to the web server. */
+#define _GNU_SOURCE
+#include "studio.h"
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "../../core/file_read.h"
+#include "../../core/resource.h"
+#include "../../nodes/settings.h"
+#include "../common/cli.h"
+#include "httplib.h"
+
+#define STUDIO_DEFAULT_STEPS 100000
+#define STUDIO_DEFAULT_TIMEOUT 10.0
+/* A model edited in the page is untrusted input, as a shared one is: a run (with its load and trace)
+   holds at most this much unless --max-memory says otherwise. */
+#define STUDIO_DEFAULT_MAX_MEMORY ((size_t)2 << 30)
+/* Cell changes a run may record: the page holds them all (about 10 bytes each in the browser), so a
+   run that rewrites a big grid at every step is stopped before it fills the memory of both. */
+#define STUDIO_MAX_CHANGES 10000000
+
+/* The trace recorder, behind a count of the cells it has recorded. */
+typedef struct studio_recorder {
+    trace_writer *tw;
+    smalti_run *run;
+    long long changes;
+    bool over;
+} studio_recorder;
+
+static void studio_observe(void *userdata, const smalti_step_event *event)
+{
+    studio_recorder *r = userdata;
+    trace_observe(r->tw, event);
+    r->changes += (long long)event->changed_count;
+    if (!r->over && r->changes > STUDIO_MAX_CHANGES) {
+        r->over = true;
+        smalti_run_cancel(r->run);
+    }
+}
+
+/* Set by the handler on the main thread, read by the file watcher's thread too: an atomic, which a
+   signal handler may store to (lock-free), where volatile sig_atomic_t is only safe within one thread. */
+static atomic_int studio_signalled;
+static void on_signal(int sig) { atomic_store(&studio_signalled, sig); }
+
+void studio_request_run(studio *s)
+{
+    s->requested++;
+    if (s->running) smalti_run_cancel(s->running); /* a new edit makes the run going on moot */
+    pthread_cond_broadcast(&s->changed);
+}
+
+void studio_event_release(studio *s, studio_event *e)
+{
+    (void)s;
+    if (e && --e->refs == 0) {
+        free(e->text);
+        free(e);
+    }
+}
+
+/* The model's text for the page. Read from the descriptor that opened it, a regular file only and
+   at most STUDIO_MAX_SOURCE bytes: the file is edited while studio runs, and whatever replaces it
+   (a FIFO, a link to /dev/zero) must not hang or swell the server. */
+#define STUDIO_MAX_SOURCE (64u << 20)
+char *studio_read_model(const studio *s, size_t *len)
+{
+    int fd = file_open_named(s->model_path);
+    if (fd < 0) return NULL;
+    file_read_status status;
+    char *text = (char *)file_read_fd(fd, STUDIO_MAX_SOURCE, len, &status);
+    close(fd);
+    return text;
+}
+
+static void put_json_string(FILE *f, const char *s, size_t n)
+{
+    fputc('"', f);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+        else if (c == '\n') fputs("\\n", f);
+        else if (c < 0x20) fprintf(f, "\\u%04x", c);
+        else fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void put_error_text(FILE *f, const smalti_error *err)
+{
+    char text[1200];
+    if (err->file[0] && err->line > 0) snprintf(text, sizeof text, "%s:%d: error: %s", err->file, err->line, err->message);
+    else if (err->file[0]) snprintf(text, sizeof text, "%s: error: %s", err->file, err->message);
+    else snprintf(text, sizeof text, "smalti: error: %s", err->message);
+    put_json_string(f, text, strlen(text));
+}
+
+/* An event "failed": the model does not load; the page keeps the last run and marks the line. */
+static studio_event *error_event(const studio *s, const smalti_error *err)
+{
+    studio_event *e = calloc(1, sizeof *e);
+    FILE *f = e ? open_memstream(&e->text, &e->len) : NULL;
+    if (!f) {
+        free(e);
+        return NULL;
+    }
+    fputs("event: failed\ndata: {\"message\":", f);
+    put_error_text(f, err);
+    fprintf(f, ",\"file\":");
+    put_json_string(f, err->file, strlen(err->file));
+    fprintf(f, ",\"line\":%d,\"source\":", err->line);
+    size_t len = 0;
+    char *source = studio_read_model(s, &len);
+    put_json_string(f, source ? source : "", source ? len : 0);
+    free(source);
+    fputs("}\n\n", f);
+    if (fclose(f) != 0) {
+        free(e->text);
+        free(e);
+        return NULL;
+    }
+    return e;
+}
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* Run the model once with p; NULL when the run was cancelled (a newer one is asked for). */
+static studio_event *run_once(studio *s, const studio_params *p, long request)
+{
+    double t0 = now_ms();
+    smalti_error err;
+    smalti_settings st;
+    if (!settings_read_file(s->model_path, NULL, &st, &err)) return error_event(s, &err);
+    palette pal;
+    palette_default(&pal);
+    for (int i = 0; i < st.color_count; i++) {
+        pal.rgb[(unsigned char)st.color_symbols[i]] = st.color_rgb[i];
+        pal.has[(unsigned char)st.color_symbols[i]] = true;
+    }
+    grid_request over = {(int)p->size, 0, 0, 0, 0};
+    smalti_load_options opt = smalti_load_defaults();
+    settings_grid(&st, &over, 64, 24, &opt.mx, &opt.my, &opt.mz);
+    /* The load and the run each get the time cap, as in `pack check`; both count against the memory cap. */
+    opt.timeout_seconds = p->timeout;
+    opt.max_memory = s->max_memory;
+    smalti_model *model = smalti_model_load(s->model_path, &opt, &err);
+    if (!model && err.status == SMALTI_ERR_TIMEOUT) say_timeout(&err, 0, p->timeout);
+    if (!model) return error_event(s, &err);
+    smalti_run_options ro = smalti_run_defaults();
+    ro.timeout_seconds = p->timeout;
+    ro.max_memory = s->max_memory;
+    int32_t seed = (int32_t)p->seed;
+    smalti_run *run = smalti_run_new_with(model, seed, &ro, &err);
+    trace_writer *tw = run ? trace_record_start(NULL, s->model_path, run, model, seed, p->steps, &pal, &err) : NULL;
+    if (!tw) {
+        smalti_run_free(run);
+        smalti_model_free(model);
+        return error_event(s, &err);
+    }
+    studio_recorder rec = {.tw = tw, .run = run};
+    smalti_run_set_observer(run, studio_observe, &rec);
+    pthread_mutex_lock(&s->lock);
+    s->running = run;
+    if (s->requested != request) smalti_run_cancel(run); /* asked for again before it was cancellable */
+    pthread_mutex_unlock(&s->lock);
+    smalti_run_to_end(run, p->steps);
+    pthread_mutex_lock(&s->lock);
+    s->running = NULL;
+    pthread_mutex_unlock(&s->lock);
+    smalti_error rerr;
+    bool failed = smalti_run_error(run, &rerr);
+    studio_event *e = NULL;
+    if (failed && rerr.status == SMALTI_ERR_CANCELLED && !rec.over) goto done;
+    if (!trace_writer_finish(tw, &err)) {
+        e = error_event(s, &err);
+        goto done;
+    }
+    e = calloc(1, sizeof *e);
+    FILE *f = e ? open_memstream(&e->text, &e->len) : NULL;
+    if (!f) {
+        free(e);
+        e = NULL;
+        goto done;
+    }
+    int mx, my, mz;
+    smalti_run_grid(run, &mx, &my, &mz);
+    const char *end = "finished";
+    char note[200] = "";
+    if (rec.over) {
+        end = "changecap";
+        snprintf(note, sizeof note, "stopped after %d cell changes, more than the page holds; lower the step cap",
+                 STUDIO_MAX_CHANGES);
+    } else if (failed && rerr.status == SMALTI_ERR_TIMEOUT) {
+        end = "timecap";
+        snprintf(note, sizeof note, "stopped by the time cap (%g s)", p->timeout);
+    } else if (failed) end = "error";
+    else if (!smalti_run_finished(run)) {
+        end = "stepcap";
+        snprintf(note, sizeof note, "stopped by the step cap (%ld steps)", p->steps);
+    }
+    fprintf(f, "event: run\ndata: {\"seed\":%ld,\"size\":[%d,%d,%d],\"steps\":%ld,\"end\":\"%s\",\"note\":", p->seed, mx, my,
+            mz, smalti_run_counter(run), end);
+    if (failed && !note[0]) put_error_text(f, &rerr);
+    else put_json_string(f, note, strlen(note));
+    fprintf(f, ",\"stepcap\":%ld,\"timecap\":%g,\"ms\":%.1f,\"trace\":\"", p->steps, p->timeout, now_ms() - t0);
+    size_t len;
+    const uint8_t *bytes = trace_writer_bytes(tw, &len);
+    put_base64(f, bytes, len);
+    fputs("\"}\n\n", f);
+    if (fclose(f) != 0) {
+        free(e->text);
+        free(e);
+        e = NULL;
+    }
+done:
+    trace_writer_free(tw);
+    smalti_run_free(run);
+    smalti_model_free(model);
+    return e;
+}
+
+/* The folders watched for resources: wd -> path, to add watches under a folder made later. */
+#define STUDIO_MAX_WATCHES 4096
+#define STUDIO_RESOURCE_EVENTS (IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE)
+typedef struct studio_watches {
+    int fd, model_wd, count;
+    int wd[STUDIO_MAX_WATCHES];
+    char *path[STUDIO_MAX_WATCHES];
+} studio_watches;
+
+/* Watch dir and every folder under it (rules/, samples/, tilesets/ and each tileset's tiles):
+   a run reads its rule images, samples and tiles from there. A missing folder is skipped. */
+static void watch_tree(studio_watches *w, const char *dir, int depth)
+{
+    if (depth > 8 || w->count >= STUDIO_MAX_WATCHES) return;
+    int wd = inotify_add_watch(w->fd, dir, STUDIO_RESOURCE_EVENTS | IN_ONLYDIR | IN_MASK_ADD);
+    if (wd < 0) return;
+    for (int i = 0; i < w->count; i++)
+        if (w->wd[i] == wd) return; /* the same folder by another name (./resources and MODEL_DIR/resources) */
+    char *copy = strdup(dir);
+    if (!copy) return;
+    w->wd[w->count] = wd;
+    w->path[w->count++] = copy;
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2]))) continue;
+        char sub[PATH_MAX];
+        if (snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name) >= (int)sizeof sub) continue;
+        struct stat sb;
+        if (e->d_type == DT_DIR || (e->d_type == DT_UNKNOWN && stat(sub, &sb) == 0 && S_ISDIR(sb.st_mode))) watch_tree(w, sub, depth + 1);
+    }
+    closedir(d);
+}
+
+/* The default resource roots, as src/nodes/model.c builds them for a model loaded without --resources. */
+static void watch_resources(studio_watches *w, const studio *s)
+{
+    char root[sizeof s->model_dir + 16];
+    watch_tree(w, "resources", 0);
+    snprintf(root, sizeof root, "%s/resources", s->model_dir);
+    watch_tree(w, root, 0);
+    snprintf(root, sizeof root, "%s/../resources", s->model_dir);
+    watch_tree(w, root, 0);
+}
+
+/* Whether this event changes what a run reads; a folder made under a watched one is watched too. */
+static bool studio_event_matters(studio_watches *w, const studio *s, const struct inotify_event *ev)
+{
+    if (ev->wd == w->model_wd) {
+        if (ev->len && (ev->mask & IN_ISDIR) && strcmp(ev->name, "resources") == 0) watch_resources(w, s);
+        return ev->len && strcmp(ev->name, s->model_name) == 0 && (ev->mask & (IN_CLOSE_WRITE | IN_MOVED_TO));
+    }
+    if ((ev->mask & IN_CREATE) && !(ev->mask & IN_ISDIR)) return false; /* its IN_CLOSE_WRITE follows */
+    if (ev->len && (ev->mask & IN_ISDIR) && (ev->mask & (IN_CREATE | IN_MOVED_TO))) {
+        for (int i = 0; i < w->count; i++)
+            if (w->wd[i] == ev->wd) {
+                char sub[PATH_MAX];
+                if (snprintf(sub, sizeof sub, "%s/%s", w->path[i], ev->name) < (int)sizeof sub) watch_tree(w, sub, 1);
+                break;
+            }
+    }
+    return (ev->mask & STUDIO_RESOURCE_EVENTS) != 0;
+}
+
+/* The watcher: the model's directory (editors often save by renaming a new file over the old)
+   and the resource folders the model reads from. */
+static void *watch_files(void *arg)
+{
+    studio *s = arg;
+    studio_watches *w = calloc(1, sizeof *w);
+    int fd = w ? inotify_init1(IN_CLOEXEC | IN_NONBLOCK) : -1;
+    if (w) w->fd = fd;
+    if (fd < 0 || (w->model_wd = inotify_add_watch(fd, s->model_dir, IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_ONLYDIR)) < 0) {
+        fprintf(stderr, "smalti: warning: cannot watch %s (%s); use the page's re-run button\n", s->model_dir, strerror(errno));
+        if (fd >= 0) close(fd);
+        free(w);
+        return NULL;
+    }
+    watch_resources(w, s);
+    char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+    while (!s->quit) {
+        struct pollfd pfd = {.fd = fd, .events = POLLIN};
+        int ready = poll(&pfd, 1, 200);
+        if (studio_signalled) { /* Ctrl-C: the run going on stops now, not at its caps */
+            pthread_mutex_lock(&s->lock);
+            if (s->running) smalti_run_cancel(s->running);
+            pthread_mutex_unlock(&s->lock);
+        }
+        if (ready <= 0) continue;
+        ssize_t n = read(fd, buf, sizeof buf);
+        bool ours = false;
+        for (char *p = buf; n > 0 && p < buf + n;) {
+            const struct inotify_event *ev = (const struct inotify_event *)p;
+            if (studio_event_matters(w, s, ev)) ours = true;
+            p += sizeof *ev + ev->len;
+        }
+        if (ours) {
+            pthread_mutex_lock(&s->lock);
+            studio_request_run(s);
+            pthread_mutex_unlock(&s->lock);
+        }
+    }
+    close(fd);
+    for (int i = 0; i < w->count; i++) free(w->path[i]);
+    free(w);
+    return NULL;
+}
+
+static int studio_usage(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "smalti: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nUsage: smalti studio MODEL.xml [--size N] [--seed S] [--steps N] [--timeout SECONDS] [--max-memory SIZE] [--port P]\n");
+    return EXIT_USAGE;
+}
+
+int cmd_studio(int argc, char **argv)
+{
+    studio s = {.max_memory = STUDIO_DEFAULT_MAX_MEMORY};
+    studio_params p = {.seed = 1, .size = 0, .steps = STUDIO_DEFAULT_STEPS, .timeout = STUDIO_DEFAULT_TIMEOUT};
+    long port = 0;
+    bool seed_given = false, steps_given = false;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        bool valued = strcmp(a, "--size") == 0 || strcmp(a, "--seed") == 0 || strcmp(a, "--port") == 0 ||
+                      strcmp(a, "--steps") == 0 || strcmp(a, "--timeout") == 0 || strcmp(a, "--max-memory") == 0;
+        if (valued && i + 1 >= argc) return studio_usage("%s needs a value", a);
+        const char *v = valued ? argv[++i] : NULL;
+        if (strcmp(a, "--size") == 0) {
+            if (!parse_int_arg(v, 1, 4096, &p.size)) return studio_usage("--size: a whole number from 1 to 4096, not %s", v);
+        } else if (strcmp(a, "--seed") == 0) {
+            if (!parse_int_arg(v, INT32_MIN, INT32_MAX, &p.seed)) return studio_usage("--seed: a whole number, not %s", v);
+            seed_given = true;
+        } else if (strcmp(a, "--port") == 0) {
+            if (!parse_int_arg(v, 1, 65535, &port)) return studio_usage("--port: 1 to 65535, not %s", v);
+        } else if (strcmp(a, "--steps") == 0) {
+            if (!parse_int_arg(v, 1, 1000000000, &p.steps)) return studio_usage("--steps: 1 to 1000000000, not %s", v);
+            steps_given = true;
+        } else if (strcmp(a, "--timeout") == 0) {
+            char *end;
+            p.timeout = strtod(v, &end);
+            if (*end || !(p.timeout > 0 && p.timeout <= 3600)) return studio_usage("--timeout: seconds, over 0, at most 3600, not %s", v);
+        } else if (strcmp(a, "--max-memory") == 0) {
+            if (!parse_max_memory(v, &s.max_memory)) return EXIT_USAGE;
+        } else if (a[0] == '-' && a[1]) return unknown_option("studio", a);
+        else if (s.model_path) return studio_usage("unexpected argument %s", a);
+        else s.model_path = a;
+    }
+    if (!s.model_path) return studio_usage("%s", "missing MODEL.xml");
+    char why_lib[600];
+    if (!httplib_get(why_lib, sizeof why_lib)) {
+        fprintf(stderr, "smalti: error: %s\n", why_lib);
+        return EXIT_RUNTIME;
+    }
+    /* A model that is not there (or a folder) is an error now; a broken one is shown in the page. */
+    int why_not = input_file_error(s.model_path);
+    if (why_not) {
+        fprintf(stderr, "%s: error: cannot read: %s\n", s.model_path, strerror(why_not));
+        return EXIT_IO;
+    }
+    /* The model's own seed and step limit, unless given here. */
+    smalti_settings st;
+    smalti_error err;
+    if (settings_read_file(s.model_path, NULL, &st, &err)) {
+        if (!seed_given && st.has_seed) p.seed = st.seed;
+        if (!steps_given && st.has_steps && st.steps > 0) p.steps = st.steps;
+    }
+    const char *slash = strrchr(s.model_path, '/');
+    snprintf(s.model_name, sizeof s.model_name, "%s", slash ? slash + 1 : s.model_path);
+    if (slash) snprintf(s.model_dir, sizeof s.model_dir, "%.*s", (int)(slash - s.model_path) ? (int)(slash - s.model_path) : 1, s.model_path);
+    else snprintf(s.model_dir, sizeof s.model_dir, ".");
+    s.params = p;
+    s.requested = 1; /* the first run */
+    pthread_mutex_init(&s.lock, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_cond_init(&s.changed, &ca);
+    char why[300];
+    if (!studio_http_start(&s, (unsigned)port, why, sizeof why)) {
+        fprintf(stderr, "smalti: error: %s\n", why);
+        return EXIT_IO;
+    }
+    printf("http://127.0.0.1:%u/%s/\n", atomic_load(&s.port), s.token);
+    fflush(stdout);
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    signal(SIGPIPE, SIG_IGN);
+    pthread_t watcher;
+    bool watching = pthread_create(&watcher, NULL, watch_files, &s) == 0;
+    pthread_mutex_lock(&s.lock);
+    while (!studio_signalled) {
+        if (s.requested == s.started) {
+            struct timespec until;
+            clock_gettime(CLOCK_REALTIME, &until);
+            until.tv_nsec += 200 * 1000000L;
+            if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+            pthread_cond_timedwait(&s.changed, &s.lock, &until);
+            continue;
+        }
+        long request = s.started = s.requested;
+        studio_params now = s.params;
+        pthread_mutex_unlock(&s.lock);
+        /* --max-memory bounds the run with what is drawn and recorded around it, as in `run`. */
+        mem_budget whole = {.limit = s.max_memory};
+        mem_budget *outer = mem_enter_whole(&whole);
+        studio_event *e = run_once(&s, &now, request);
+        mem_enter_whole(outer);
+        pthread_mutex_lock(&s.lock);
+        if (e) {
+            e->refs = 1;
+            e->gen = ++s.gen;
+            studio_event_release(&s, s.latest);
+            s.latest = e;
+            pthread_cond_broadcast(&s.changed);
+        }
+    }
+    s.quit = 1;
+    pthread_cond_broadcast(&s.changed);
+    pthread_mutex_unlock(&s.lock);
+    if (watching) pthread_join(watcher, NULL);
+    studio_http_stop(&s);
+    pthread_mutex_lock(&s.lock);
+    studio_event_release(&s, s.latest);
+    pthread_mutex_unlock(&s.lock);
+    return EXIT_OK;
+}
