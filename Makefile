@@ -168,8 +168,8 @@ $(BUILD)/libsmalti.so: $(BUILD)/libsmalti.so.$(SO_VERSION)
 # 64 KB around each one touched: run-path code scattered among the wfc, pack, studio and view code
 # kept ~0.4 MiB more of the binary resident than it runs (issue 16: peak memory). Only the order
 # changes; the rest of the CLI follows, then whatever else the archive supplies.
-RUN_PATH_OBJ := $(patsubst %,$(BUILD)/obj/%.o,cli/commands/main cli/common/common cli/common/tempfiles cli/job/result cli/job/progress \
-	cli/job/fanout cli/job/lint_report cli/common/datadir cli/many/options cli/common/usage engine/run engine/planes core/mem core/xmlutil \
+RUN_PATH_OBJ := $(patsubst %,$(BUILD)/obj/%.o,cli/commands/main cli/common/common cli/common/tempfiles cli/job/job cli/job/job_run cli/job/outputs cli/common/output_kinds cli/job/progress \
+	cli/job/fanout cli/job/lint_report cli/common/datadir cli/many/options cli/common/usage cli/commands/run engine/run engine/planes core/mem core/xmlutil \
 	core/diag core/rule core/grid core/rng core/sort core/symmetry core/geometry core/resource nodes/model nodes/registry \
 	nodes/settings nodes/lint nodes/branch nodes/rulenode nodes/rulenode_anchor nodes/rulenode_infer nodes/one nodes/one_plain nodes/all \
 	nodes/prl nodes/observe nodes/search nodes/field nodes/path nodes/map io/atomic io/palette io/text io/tiles \

@@ -14,7 +14,7 @@
        if (!model) { fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.message); ... }
 
        smalti_run *run = smalti_run_new(model, 42, &err);      // seed 42
-       smalti_run_to_end(run, 50000);                       // or: while (smalti_run_step(run)) ...
+       smalti_run_to_end(run, SMALTI_DEFAULT_STEPS);        // or: while (smalti_run_step(run)) ...
        int mx, my, mz;
        const unsigned char *cells = smalti_run_grid(run, &mx, &my, &mz);
        const char *legend = smalti_run_legend(run);         // legend[cells[i]] is the symbol
@@ -182,7 +182,13 @@ SMALTI_API void smalti_model_grid_size(const smalti_model *model, int *mx, int *
    value is a SMALTI_ERR_MODEL with its line) and never treats it as a node. Each field
    is as the file gives it, so that a caller can let its own options win. Loading with
    opt.mx = opt.my = opt.mz = 0 takes the grid size from these settings (as a models.xml
-   entry reads size, length, width, height and d), 16 per side when they name none. */
+   entry reads size, length, width, height and d), SMALTI_DEFAULT_SIDE_2D per side (3-D:
+   SMALTI_DEFAULT_SIDE_3D) when they name none. */
+#define SMALTI_DEFAULT_SIDE_2D 64
+#define SMALTI_DEFAULT_SIDE_3D 24
+/* The step limit of a run whose model and caller name none, in the smalti command, the studio and
+   the Python binding (MarkovJunior's Program.cs stops every models.xml entry at 50000 steps). */
+#define SMALTI_DEFAULT_STEPS 50000
 typedef struct smalti_settings {
     int size, length, width, height; /* cells; 0 when not given */
     int dim;                 /* d: 2 or 3; 0 when not given */

@@ -67,8 +67,27 @@ static void write_map(FILE *f, tilemap_kind kind, const tilemap *m)
     }
 }
 
+bool save_generated_tileset(const char *path, const grid_view *g, const uint32_t *colors, const temp_hook *temps,
+                            smalti_error *err)
+{
+    atomic_file f;
+    if (!atomic_open(&f, path, temps, err)) return false;
+    if (!write_generated_tileset(f.f, g, colors, TILEMAP_DEFAULT_TILE, err)) {
+        atomic_abort(&f);
+        return false;
+    }
+    return atomic_commit(&f, err);
+}
+
+/* An image file named from the map's folder, so that Tiled finds it. */
+static bool image_from_map(const char *map_path, const char *image_path, char *name, size_t size)
+{
+    char map_dir[PATH_MAX], image[PATH_MAX];
+    return resolved_dir(map_path, map_dir) && realpath(image_path, image) && relative_to(map_dir, image, name, size);
+}
+
 bool save_tilemap(const char *path, tilemap_kind kind, const grid_view *g, const uint32_t *colors, const tile_sheet *sheet,
-                  const temp_hook *temps, smalti_error *err)
+                  const char *shared_tileset, const temp_hook *temps, smalti_error *err)
 {
     size_t cells = (size_t)g->mx * g->my * g->mz;
     uint32_t *ids = malloc(sizeof *ids * (cells ? cells : 1));
@@ -80,11 +99,10 @@ bool save_tilemap(const char *path, tilemap_kind kind, const grid_view *g, const
     tilemap m = {.g = g, .ids = ids, .colors = colors};
     char tileset[PATH_MAX], name[PATH_MAX];
     atomic_file map_file, tiles_file = {0};
-    bool ok = true, generated = !sheet;
+    bool ok = true, generated = !sheet && !shared_tileset;
+    const int count = (int)strlen(g->legend);
     if (sheet) {
-        /* The user's sheet is named from the map's folder, so that Tiled finds it. */
-        char map_dir[PATH_MAX], image[PATH_MAX];
-        if (!resolved_dir(path, map_dir) || !realpath(sheet->image_path, image) || !relative_to(map_dir, image, name, sizeof name)) {
+        if (!image_from_map(path, sheet->image_path, name, sizeof name)) {
             error_set(err, SMALTI_ERR_IO, path, 0, "cannot name the tile sheet %s from the map's folder", sheet->image_path);
             free(ids);
             return false;
@@ -94,14 +112,16 @@ bool save_tilemap(const char *path, tilemap_kind kind, const grid_view *g, const
         m.columns = sheet->columns, m.tile_count = sheet->columns * sheet->rows;
         m.image_width = sheet->image_width, m.image_height = sheet->image_height;
     } else {
-        if (!tileset_path_for(path, tileset, sizeof tileset)) {
-            error_set(err, SMALTI_ERR_IO, path, 0, "output path is too long");
+        if (shared_tileset ? !image_from_map(path, shared_tileset, name, sizeof name) : !tileset_path_for(path, tileset, sizeof tileset)) {
+            if (shared_tileset) error_set(err, SMALTI_ERR_IO, path, 0, "cannot name the tileset %s from the map's folder", shared_tileset);
+            else error_set(err, SMALTI_ERR_IO, path, 0, "output path is too long");
             free(ids);
             return false;
         }
-        const char *slash = strrchr(tileset, '/');
-        snprintf(name, sizeof name, "%s", slash ? slash + 1 : tileset);
-        int count = (int)strlen(g->legend);
+        if (!shared_tileset) {
+            const char *slash = strrchr(tileset, '/');
+            snprintf(name, sizeof name, "%s", slash ? slash + 1 : tileset);
+        }
         m.tileset_image = name;
         m.tile_width = m.tile_height = TILEMAP_DEFAULT_TILE;
         m.columns = m.tile_count = count;

@@ -62,9 +62,15 @@ void write_grid_json(FILE *f, const tilemap *m); /* size, legend, colours, cells
 
 /* Write the map at path, and beside it, with no sheet, its generated tileset (PATH-without-extension.tiles.png,
    one palette-coloured square per legend symbol). Both are written under temporary names and renamed only
-   when both are complete, so a refused or failed write leaves neither. */
+   when both are complete, so a refused or failed write leaves neither.
+   With shared_tileset (no sheet), the map names that generated tileset, written once by
+   save_generated_tileset for the maps of many runs, and writes none of its own. */
 bool save_tilemap(const char *path, tilemap_kind kind, const grid_view *g, const uint32_t *colors, const tile_sheet *sheet,
-                  const temp_hook *temps, smalti_error *err);
+                  const char *shared_tileset, const temp_hook *temps, smalti_error *err);
+/* The generated tileset alone: one square of TILEMAP_DEFAULT_TILE pixels per symbol of g's legend, in a
+   row, in its colour. */
+bool save_generated_tileset(const char *path, const grid_view *g, const uint32_t *colors, const temp_hook *temps,
+                            smalti_error *err);
 /* The map drawn with the sheet's tiles as a PNG; the layers of a 3-D grid drawn bottom to top. */
 bool save_tiles_png(const char *path, const grid_view *g, const tile_sheet *sheet, const temp_hook *temps, smalti_error *err);
 

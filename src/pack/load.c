@@ -35,7 +35,7 @@ bool pack_model_defaults(const pack *p, const pack_model *m, const grid_request 
     } else if (over && over->dim) {
         use.dim = over->dim;
     }
-    settings_grid(&out->own, &use, 64, 24, &out->mx, &out->my, &out->mz);
+    settings_grid(&out->own, &use, SMALTI_DEFAULT_SIDE_2D, SMALTI_DEFAULT_SIDE_3D, &out->mx, &out->my, &out->mz);
     out->seed = m->seed_count > 0 ? m->seeds[0] : out->own.has_seed ? out->own.seed : 1;
     out->steps = m->has_steps ? m->steps : out->own.has_steps ? out->own.steps : 50000;
     out->pixel_size = m->pixel_size > 0 ? m->pixel_size : out->own.pixel_size > 0 ? out->own.pixel_size : 4;

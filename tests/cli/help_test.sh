@@ -41,7 +41,7 @@ only 2 "smalti: unknown option '--zzzzzz'
 Run 'smalti help run' for its options." "$T" run "$M" --zzzzzz
 
 # -o FILE.gif is not a final-grid kind: it points to --gif, before running.
-only 2 "smalti: -o $dir/a.gif: -o writes the final grid as .png, .txt, .vox, .tmx, .tmj, .csv or .json; for an animated GIF of the run use --gif $dir/a.gif" \
+only 2 "smalti: -o $dir/a.gif: -o writes the final grid as .png, .txt, .vox, .tmx, .tmj, .csv, .json, .svg or .obj; for an animated GIF of the run use --gif $dir/a.gif" \
     "$T" run "$M" --size 4 -o "$dir/a.gif"
 expect 2 'unknown output kind ".jpg"' "$T" run "$M" --size 4 -o "$dir/a.jpg"
 [ ! -e "$dir/a.gif" ] && [ ! -e "$dir/a.jpg" ] && ok || bad "-o with a wrong kind wrote a file"

@@ -12,7 +12,7 @@ mkdir -p "$dir/b/models"
 cp "$dir/m.xml" "$dir/b/models/m.xml"
 printf '<models><model name="m" size="4" amount="1" seeds="1"/></models>\n' > "$dir/b/list.xml"
 only 0 "" "$T" batch "$dir/b/list.xml" -q -o "$dir/b/out"
-expect 0 'no colour for symbols "1"' "$T" batch "$dir/b/list.xml" -o "$dir/b/out"
+expect 0 'values "1" have no colour in the palette' "$T" batch "$dir/b/list.xml" -o "$dir/b/out"
 # A map's new values are not the model's: the picture's own warning, hidden by -q.
 printf '<sequence values="BW"><one in="B" out="W" steps="2"/><map scale="2 2 1" values="1W"><rule in="W" out="1"/><rule in="B" out="W"/></map></sequence>\n' > "$dir/map.xml"
 only 0 'smalti: warning: no colour for symbols "1" in the palette; drawn grey' "$T" run "$dir/map.xml" -o "$dir/map.png"

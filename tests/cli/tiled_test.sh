@@ -56,7 +56,7 @@ expect 5 "d.tiles.png: error: is a directory" "$T" run "$M" --size 4 -o "$dir/x/
 expect 5 "e.tmx: error: is a directory" "$T" run "$M" --size 4 -o "$dir/x/e.tmx"
 [ ! -e "$dir/x/e.tiles.png" ] && ok || bad "e.tiles.png written though its map was refused"
 [ -z "$(ls "$dir/x" | grep tmp)" ] && ok || bad "temporary files left: $(ls "$dir/x")"
-expect 2 "use .png, .txt, .vox, .tmx, .tmj, .csv or .json" "$T" run "$M" --size 4 -o "$dir/a.tsx"
+expect 2 "use .png, .txt, .vox, .tmx, .tmj, .csv, .json, .svg or .obj" "$T" run "$M" --size 4 -o "$dir/a.tsx"
 
 # --tiles: a sheet of 4x2 tiles of 2x2 pixels, tile i all of red 16 i.
 python3 -c '

@@ -92,14 +92,14 @@ static void settings_fields_and_colours(void **state)
     assert_int_equal(mz, 12); /* d="3": a cube */
     smalti_model_free(m);
 
-    /* Without settings: nothing given, and a zero size is 16 per side. */
+    /* Without settings: nothing given, and a zero size is smalti's default sides. */
     m = load_own_size("<one values=\"BW\" in=\"B\" out=\"W\"/>", &err);
     assert_non_null(m);
     smalti_model_settings(m, &s);
     assert_false(s.has_seed || s.has_steps || s.size || s.dim || s.pixel_size || s.color_count);
     assert_int_equal(s.iso, -1);
     smalti_model_grid_size(m, &mx, &my, &mz);
-    assert_true(mx == 16 && my == 16 && mz == 1);
+    assert_true(mx == SMALTI_DEFAULT_SIDE_2D && my == SMALTI_DEFAULT_SIDE_2D && mz == 1);
     smalti_model_free(m);
 
     /* An explicit size wins over the settings. */

@@ -1,5 +1,6 @@
 /* view.c — `smalti view`: a trace turned into one self-contained HTML page (src/view/ compiled in; the trace embedded as base64). */
-#include "../common/cli.h"
+#include "commands.h"
+#include "../../trace/trace.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include "smalti.h"
 #include "../../io/output.h"
-#include "../../trace/trace.h"
 #include "../../core/mem.h"
 
 /* Exit codes, documented in `smalti --help` and docs/cli.md. */
@@ -59,6 +58,9 @@ const char *base_name(const char *path, char *buf, size_t size);
 /* Make the folder unless it exists; false after printing why not. */
 bool make_output_dir(const char *path);
 double now_seconds(void); /* a monotonic clock */
+/* What is left of `timeout` seconds (0: none) since `start` (now_seconds): a deadline already passed
+   leaves the least positive time, so that what it bounds stops at its first check with the usual message. */
+double deadline_left(double timeout, double start);
 /* data as base64 (with padding, no line breaks), for a page that embeds it. */
 void put_base64(FILE *f, const uint8_t *data, size_t len);
 
@@ -72,21 +74,6 @@ const temp_hook *temp_files_hook(void);
    its temporary file away, and is not worth a message. */
 bool temp_files_ending(void);
 
-/* Run to the end (or the limit), with a progress line on a terminal after a second. */
-long run_with_progress(smalti_run *run, long step_limit, const char *label, bool quiet);
-/* The end of a step-limit note, naming what made the last steps: "; the last 4990 steps were all
-   made by <path> at line 12" (then " of FILE" when file is not NULL), "; no node acted in the
-   last 30 steps", or "" when there is nothing to say. */
-void step_limit_actor(const smalti_model *model, const smalti_run *run, const char *file, char *buf, size_t size);
-/* The text header of a run of model: its name, the size it was loaded for, the seed and the step limit
-   as the user gave it (the steps are filled in by write_result). */
-text_header result_header(const smalti_model *model, const char *model_name, int32_t seed, long step_limit);
-/* Write the outcome of a run to path by its extension (.png, .txt, .vox; see write_result_tiles), or
-   the text form to stdout when path is NULL or "-". A 3-D grid's .png is its
-   isometric picture with cubes of pixel_size. Symbols without a colour in pal are
-   drawn grey, with a warning unless quiet. */
-bool write_result(const char *path, const smalti_run *run, const text_header *header, const palette *pal, int pixel_size,
-                  bool quiet, smalti_error *err);
 /* The bundled models of an installed smalti (datadir.c): DIR/models of $SMALTI_DATADIR, else of
    ../share/smalti beside the binary, else of the data folder it was built for; false when none
    has a pack.xml. */
@@ -94,11 +81,6 @@ bool datadir_models(char *buf, size_t size);
 /* `smalti run maze`: a NAME (or NAME.xml) that is no file here and has no '/' but is one of the
    bundled models: its folder in dir and its pack name in model. */
 bool datadir_find_model(const char *name, char *dir, size_t size, char *model, size_t model_size);
-/* The same, and also .tmx, .tmj, .csv and .json tile maps (src/io/tilemap.h); with tiles (--tiles), the
-   maps use that sheet and a .png is drawn with its tiles. */
-typedef struct tile_sheet tile_sheet;
-bool write_result_tiles(const char *path, const smalti_run *run, const text_header *header, const palette *pal, int pixel_size,
-                        const tile_sheet *tiles, bool quiet, smalti_error *err);
 /* Help (usage.c): the overview, a command's usage text (NULL if no such command). */
 const char *usage_overview(void);
 const char *usage_of(const char *command);
@@ -115,33 +97,4 @@ const char *plural(long n, const char *one, const char *many);
 /* Parse a list file; EXIT_OK, or the exit code after printing "file:line: error". */
 typedef struct _xmlDoc xmlDoc;
 int read_list_file(const char *path, const char *what, xmlDoc **doc);
-int cmd_batch(int argc, char **argv);
-int cmd_wfc(int argc, char **argv);
-int cmd_view(int argc, char **argv);
-int cmd_studio(int argc, char **argv); /* studio.c */
-/* Recording for run --trace: a writer for `run` (before its first step) with
-   the model's source text, or NULL with err set. */
-trace_writer *trace_record_start(const char *trace_path, const char *model_path, smalti_run *run, const smalti_model *model,
-                                 int32_t seed, long step_limit, const palette *pal, smalti_error *err);
-
-/* Observer fan-out (fanout.c): the one observer slot of a run, shared. The
-   fan-out must outlive the run's steps; observers are called in the order added. */
-#define FANOUT_MAX 8
-typedef struct observer_fanout {
-    int count;
-    struct { smalti_observer_fn fn; void *userdata; } to[FANOUT_MAX];
-} observer_fanout;
-bool fanout_add(observer_fanout *f, smalti_observer_fn fn, void *userdata); /* false when full */
-void fanout_attach(observer_fanout *f, smalti_run *run);                    /* after the last fanout_add */
-/* The live terminal view of --watch (watch.c). watch_start blocks SIGINT and
-   SIGTERM and draws the start; watch_run steps the run, drawing at most 30
-   times a second, and returns false when Ctrl-C stopped it; watch_end draws
-   the last state, restores the terminal and returns the signal that stopped
-   the run (0 if none), which the caller raises again after dropping partial
-   outputs. stdout must be a terminal. */
-typedef struct term_watch term_watch;
-term_watch *watch_start(const smalti_run *run, const smalti_model *model, const palette *pal, const char *label);
-void watch_observe(void *watch, const smalti_step_event *event);
-bool watch_run(term_watch *w, smalti_run *run, long step_limit);
-int watch_end(term_watch *w);
 #endif

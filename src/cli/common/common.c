@@ -148,6 +148,13 @@ double now_seconds(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+double deadline_left(double timeout, double start)
+{
+    if (timeout <= 0) return 0;
+    const double left = timeout - (now_seconds() - start);
+    return left > 1e-9 ? left : 1e-9;
+}
+
 bool parse_size_arg(const char *text, size_t *out)
 {
     char *end;

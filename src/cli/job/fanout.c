@@ -2,6 +2,7 @@
    callback; the CLI gives it fanout_notify, which hands every step event to
    each added observer (trace, GIF/frames recorder, terminal view) in the
    order they were added. Add all observers first, then fanout_attach. */
+#include "pieces.h"
 #include "../common/cli.h"
 
 bool fanout_add(observer_fanout *f, smalti_observer_fn fn, void *userdata)

@@ -12,7 +12,8 @@ void lint_report_warn(void *userdata, const char *file, int line, const char *me
     else fprintf(stderr, "%s: warning: %s\n", file ? file : "", message);
 }
 
-void lint_report_palette(lint_report *lr, const smalti_model *model, const palette *pal, const char *path)
+void lint_palette(const smalti_model *model, const palette *pal, const char *path, const char *where, smalti_warning_fn warn,
+                  void *userdata)
 {
     const char *legend = smalti_model_legend(model);
     uint32_t colors[64];
@@ -21,12 +22,12 @@ void lint_report_palette(lint_report *lr, const smalti_model *model, const palet
     if (!missing[0]) return;
     smalti_node_info root; /* node 0 is the root element, which carries `values` */
     int line = smalti_model_node_info(model, 0, &root) ? root.line : 0;
-    char message[256];
+    char message[320];
     snprintf(message, sizeof message,
              "values \"%s\" have no colour in the palette, so pictures draw them grey; give them one with "
-             "<color symbol=\"X\" value=\"RRGGBB\"/> in a --palette file",
-             missing);
-    lint_report_warn(lr, path, line, message);
+             "<color symbol=\"X\" value=\"RRGGBB\"/> in %s",
+             missing, where);
+    warn(userdata, path, line, message);
 }
 
 int lint_report_verdict(const lint_report *lr, bool strict, const char *path)

@@ -12,8 +12,10 @@ typedef struct lint_report {
 
 /* A smalti_warning_fn: "file:line: warning: message" on stderr, counted in the lint_report at userdata. */
 void lint_report_warn(void *userdata, const char *file, int line, const char *message);
-/* Warn about values of the model that the palette in use has no colour for. */
-void lint_report_palette(lint_report *lr, const smalti_model *model, const palette *pal, const char *path);
+/* Warn, through warn, about values of the model that the palette in use has no colour for, saying
+   where they can be given one (`where`: "a --palette file"). */
+void lint_palette(const smalti_model *model, const palette *pal, const char *path, const char *where, smalti_warning_fn warn,
+                  void *userdata);
 /* With --strict, any warning makes the command fail: says so and returns EXIT_MODEL; else EXIT_OK. */
 int lint_report_verdict(const lint_report *lr, bool strict, const char *path);
 #endif

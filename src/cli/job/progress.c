@@ -1,4 +1,5 @@
 /* progress.c — run a model to its end, showing a progress line on a terminal for long runs. */
+#include "pieces.h"
 #include "../common/cli.h"
 #include <stdio.h>
 #include <unistd.h>

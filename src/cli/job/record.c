@@ -1,5 +1,6 @@
 /* record.c — recording a run as a trace (`run --trace`, and studio's runs): the writer, with the
    model's text for the viewer. */
+#include "pieces.h"
 #include "../common/cli.h"
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,6 +12,7 @@
    sigpending() at each drawing, so the run stops between two steps, the
    terminal gets its cursor and colours back, and the caller can drop partial
    outputs before the signal is raised again. No handler, no global state. */
+#include "pieces.h"
 #include "../common/cli.h"
 #include <signal.h>
 #include <stdarg.h>

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include "smalti.h"
 #include "../../io/output.h"
+#include "../job/job.h"
 
 /* A list of seeds as the user wrote it, "1,5,9..20": ranges in the order given, each
    counted up from first to last. No seed is listed twice. */
@@ -77,16 +78,10 @@ bool manifest_append(int fd, const char *line, size_t len); /* one write() */
 /* SHA-256 of the cells, one byte each (the value's index in the legend), x fastest, then y, then z. */
 void manifest_grid_sha256(const unsigned char *cells, int mx, int my, int mz, char hex[65]);
 
-/* A work list: each model with its seeds, in order; the work items are model 0's seeds in
-   their order, then model 1's, and so on. */
+/* A work list: each job with its seeds, in order; the work items are job 0's seeds in their order,
+   then job 1's, and so on. */
 typedef struct many_model {
-    const smalti_model *model;
-    char name[256];        /* {model}, and the manifest's model */
-    const char *label;     /* the file, for messages */
-    palette pal;
-    int pixel_size;
-    long steps;
-    bool iso;              /* batch: a 3-D grid as an isometric PNG */
+    const job *job;        /* the model, its name ({model}, the manifest's model), colours and budgets */
     const char *out;       /* the template of its outputs */
     seed_list seeds;
 } many_model;
@@ -96,8 +91,7 @@ typedef struct many_options {
     long jobs;             /* threads; 0: the number of cores */
     long shard_k, shard_n; /* 1/1 when not sharded */
     bool quiet;
-    double timeout;
-    size_t max_memory;
+    size_t max_memory;     /* each thread's runs with the pictures they write (the jobs' --max-memory) */
 } many_options;
 /* Run the work list; an exit code (the worst of the runs). */
 int many_execute(many_model *models, int count, const many_options *o);
@@ -124,7 +118,6 @@ bool many_cli_wanted(const many_cli *c); /* any of them given */
 /* The checks of an output template for a list: "{seed}" or "{i}" when seeds > 1, and "{model}"
    when models > 1; EXIT_OK or EXIT_USAGE after saying why. */
 int many_check_template(const char *tmpl, int64_t seeds, int models);
-/* `run MODEL --seeds ...` (commands/main.c hands over the loaded model): EXIT_* */
-int many_run_model(const smalti_model *model, const char *name, const char *label, const palette *pal, int pixel_size,
-                   long steps, const char *out, many_cli *c, bool quiet, double timeout, size_t max_memory, int32_t seed);
+/* `run MODEL --seeds ...` (commands/run.c hands over the open job): EXIT_* */
+int many_run_job(const job *j, const char *out, const many_cli *c);
 #endif

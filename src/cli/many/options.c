@@ -59,24 +59,22 @@ int many_check_template(const char *tmpl, int64_t seeds, int models)
     return EXIT_OK;
 }
 
-int many_run_model(const smalti_model *model, const char *name, const char *label, const palette *pal, int pixel_size,
-                   long steps, const char *out, many_cli *c, bool quiet, double timeout, size_t max_memory, int32_t seed)
+int many_run_job(const job *j, const char *out, const many_cli *c)
 {
-    many_model m = {.model = model, .label = label, .pal = *pal, .pixel_size = pixel_size, .steps = steps, .out = out};
-    snprintf(m.name, sizeof m.name, "%s", name);
+    many_model m = {.job = j, .out = out};
     char why[300];
     if (c->seeds && !seed_list_parse(c->seeds, &m.seeds, why, sizeof why)) {
         fprintf(stderr, "smalti: --seeds %s: %s\n", c->seeds, why);
         return EXIT_USAGE;
     }
-    if (!c->seeds && !seed_list_of(&seed, 1, &m.seeds)) return EXIT_MEMORY;
+    if (!c->seeds && !seed_list_of(&j->seed, 1, &m.seeds)) return EXIT_MEMORY;
     int rc = many_check_template(out, m.seeds.total, 1);
     if (rc == EXIT_OK) {
-        c->o.quiet = quiet;
-        c->o.timeout = timeout;
-        c->o.max_memory = max_memory;
-        if (c->o.shard_n == 0) c->o.shard_k = c->o.shard_n = 1;
-        rc = many_execute(&m, 1, &c->o);
+        many_options o = c->o;
+        o.quiet = j->quiet;
+        o.max_memory = j->max_memory;
+        if (o.shard_n == 0) o.shard_k = o.shard_n = 1;
+        rc = many_execute(&m, 1, &o);
     }
     seed_list_free(&m.seeds);
     return rc;

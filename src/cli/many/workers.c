@@ -3,6 +3,7 @@
    threads changes only the order in which the manifest's lines are written. */
 #include "many.h"
 #include "../common/cli.h"
+#include "../common/output_kinds.h"
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -19,6 +20,16 @@
    cleans up (tempfiles.c) has room for this many and a few more. */
 #define MANY_MAX_JOBS 256
 
+/* The generated tilesets the maps share: one per model and folder, written once (shared_tileset). */
+#define MANY_MAX_TILESETS 256
+typedef struct shared_tileset_list {
+    pthread_mutex_t lock;
+    int count;
+    char *path[MANY_MAX_TILESETS];
+    const job *owner[MANY_MAX_TILESETS];
+    bool written[MANY_MAX_TILESETS];
+} shared_tileset_list;
+
 typedef struct many_state {
     many_model *models;
     int count;
@@ -33,6 +44,7 @@ typedef struct many_state {
     atomic_bool colours_said;  /* the note on symbols without a colour is made once */
     atomic_int threads_running;
     pthread_mutex_t log;       /* one message at a time on stderr */
+    shared_tileset_list tilesets;
 } many_state;
 
 static void note_failure(many_state *s, int code)
@@ -47,7 +59,7 @@ static void log_error(many_state *s, const many_model *m, int32_t seed, const sm
     if (temp_files_ending()) return;
     pthread_mutex_lock(&s->log);
     if (err->file[0] && err->line > 0) fprintf(stderr, "%s:%d: error: seed %d: %s\n", err->file, err->line, (int)seed, err->message);
-    else fprintf(stderr, "%s: error: seed %d: %s\n", err->file[0] ? err->file : m->label, (int)seed, err->message);
+    else fprintf(stderr, "%s: error: seed %d: %s\n", err->file[0] ? err->file : m->job->label, (int)seed, err->message);
     pthread_mutex_unlock(&s->log);
 }
 
@@ -85,79 +97,125 @@ static bool is_pending(const many_state *s, int64_t g, int *m, int64_t *k, int32
     if (!shard_has(g, s->o->shard_k, s->o->shard_n)) return false;
     *m = locate(s, g, k);
     *seed = seed_list_at(&s->models[*m].seeds, *k);
-    return !manifest_done_has(s->done, s->models[*m].name, *seed);
+    return !manifest_done_has(s->done, s->models[*m].job->name, *seed);
 }
 
-/* Run item (m, k, seed) on *run (made or reset here), write its output and its manifest line. */
+/* The output path of item (m, k); false when the template makes it too long. */
+static bool item_path(const many_state *s, int m, int64_t k, int32_t seed, char *path, size_t size)
+{
+    int w, h, d;
+    smalti_model_grid_size(s->models[m].job->model, &w, &h, &d);
+    template_fields f = {s->models[m].job->name, seed, k, w, h, d};
+    return template_expand(s->models[m].out, &f, path, size);
+}
+
+/* Its manifest line; false (the list stops) when it cannot be written. */
+static bool append_manifest_line(many_state *s, const many_model *mm, const smalti_run *run, const job_result *res, int64_t k,
+                                 int32_t seed, const char *path, double seconds)
+{
+    manifest_entry e = {.model = mm->job->name, .seed = seed, .i = k, .steps = res->steps, .finished = res->finished,
+                        .ms = 1000 * seconds, .output_count = 1};
+    const char *outputs[1] = {path};
+    e.outputs = outputs;
+    const unsigned char *cells = smalti_run_grid(run, &e.mx, &e.my, &e.mz);
+    manifest_grid_sha256(cells, e.mx, e.my, e.mz, e.sha256);
+    char line[9000];
+    size_t len = manifest_format(&e, line, sizeof line);
+    if (len && manifest_append(s->manifest_fd, line, len)) return true;
+    pthread_mutex_lock(&s->log);
+    fprintf(stderr, "%s: error: cannot write the manifest line of seed %d: %s\n", s->o->manifest, (int)seed,
+            len ? strerror(errno) : "too long");
+    pthread_mutex_unlock(&s->log);
+    note_failure(s, EXIT_IO);
+    atomic_store(&s->stop, true);
+    return false;
+}
+
+/* The error of a run, with its seed, one message at a time (a job_run_spec's report). */
+typedef struct item_report {
+    many_state *s;
+    const many_model *m;
+    int32_t seed;
+} item_report;
+static void report_item(void *userdata, const smalti_error *err)
+{
+    const item_report *r = userdata;
+    log_error(r->s, r->m, r->seed, err);
+}
+
+/* The generated tileset that the tile maps of model m in path's folder share ("FOLDER/NAME.tiles.png"),
+   written by the first run to need it; NULL when the output is no tile map, a sheet draws it
+   (--tiles), or the name is taken by another model of the list. */
+static const char *shared_tileset(many_state *s, int m, const smalti_run *run, const char *path, char *buf, size_t size)
+{
+    const output_kind *kind = output_kind_of(path);
+    const job *j = s->models[m].job;
+    if (!kind || !kind->takes_tiles || has_extension(path, ".png") || j->tiles) return NULL;
+    const char *slash = strrchr(path, '/');
+    if (snprintf(buf, size, "%.*s%s.tiles.png", slash ? (int)(slash - path + 1) : 0, path, j->name) >= (int)size) return NULL;
+    pthread_mutex_lock(&s->tilesets.lock);
+    shared_tileset_list *l = &s->tilesets;
+    int i = 0;
+    while (i < l->count && strcmp(l->path[i], buf) != 0) i++;
+    bool ours = i < l->count && l->owner[i] == j && l->written[i];
+    if (i == l->count && l->count < MANY_MAX_TILESETS && (l->path[i] = strdup(buf))) {
+        smalti_error err;
+        l->owner[i] = j;
+        l->written[i] = ours = job_write_tileset(j, run, buf, &err); /* when not, each map writes its own, and says why */
+        l->count++;
+    }
+    pthread_mutex_unlock(&s->tilesets.lock);
+    return ours ? buf : NULL;
+}
+
+/* Run item (m, k, seed) on *run (made or reset by job_run), write its output and its manifest line. */
 static void run_item(many_state *s, smalti_run **run, int *run_model, int m, int64_t k, int32_t seed)
 {
     many_model *mm = &s->models[m];
-    smalti_error err = {0};
+    const job *j = mm->job;
     double start = now_seconds();
-    if (*run && *run_model == m) {
-        smalti_run_reset(*run, seed);
-    } else {
+    if (*run && *run_model != m) {
         smalti_run_free(*run);
-        smalti_run_options ro = smalti_run_defaults();
-        ro.timeout_seconds = s->o->timeout;
-        ro.max_memory = s->o->max_memory;
-        *run = smalti_run_new_with(mm->model, seed, &ro, &err);
-        *run_model = m;
-        if (!*run) {
-            log_error(s, mm, seed, &err);
-            note_failure(s, exit_code_for(err.status));
-            return;
-        }
-    }
-    run_with_progress(*run, mm->steps, mm->name, true);
-    if (smalti_run_error(*run, &err)) {
-        log_error(s, mm, seed, &err);
-        note_failure(s, exit_code_for(err.status));
-        smalti_run_free(*run); /* a run that failed is made afresh for the next seed */
         *run = NULL;
-        return;
     }
-    int w, h, d;
-    smalti_model_grid_size(mm->model, &w, &h, &d);
-    template_fields f = {mm->name, seed, k, w, h, d};
+    *run_model = m;
     char path[4200];
-    if (!template_expand(mm->out, &f, path, sizeof path)) {
-        snprintf(err.file, sizeof err.file, "%s", mm->label);
+    if (!item_path(s, m, k, seed, path, sizeof path)) {
+        smalti_error err = {0};
+        snprintf(err.file, sizeof err.file, "%.*s", (int)sizeof err.file - 1, j->label);
         snprintf(err.message, sizeof err.message, "the output name of the template is too long");
-        err.status = SMALTI_ERR_USAGE;
         log_error(s, mm, seed, &err);
         note_failure(s, EXIT_USAGE);
         return;
     }
-    text_header header = result_header(mm->model, mm->name, seed, mm->steps);
-    bool quiet = s->o->quiet || atomic_exchange(&s->colours_said, true);
-    if (!make_parent_dirs(path, &err) || !write_result(path, *run, &header, &mm->pal, mm->pixel_size, quiet, &err)) {
+    smalti_error err;
+    if (!make_parent_dirs(path, &err)) {
         log_error(s, mm, seed, &err);
-        note_failure(s, mem_whole_spent() ? EXIT_MEMORY : exit_code_for(err.status)); /* the picture passed --max-memory */
+        note_failure(s, EXIT_IO);
         return;
     }
-    long steps = smalti_run_counter(*run);
-    bool finished = smalti_run_finished(*run);
-    if (!finished && mm->steps > 0 && steps >= mm->steps) atomic_fetch_add(&s->limited, 1);
-    if (s->manifest_fd >= 0) {
-        manifest_entry e = {.model = mm->name, .seed = seed, .i = k, .steps = steps, .finished = finished,
-                            .ms = 1000 * (now_seconds() - start), .output_count = 1};
-        const char *outputs[1] = {path};
-        e.outputs = outputs;
-        const unsigned char *cells = smalti_run_grid(*run, &e.mx, &e.my, &e.mz);
-        manifest_grid_sha256(cells, e.mx, e.my, e.mz, e.sha256);
-        char line[9000];
-        size_t len = manifest_format(&e, line, sizeof line);
-        if (!len || !manifest_append(s->manifest_fd, line, len)) {
-            pthread_mutex_lock(&s->log);
-            fprintf(stderr, "%s: error: cannot write the manifest line of seed %d: %s\n", s->o->manifest, (int)seed,
-                    len ? strerror(errno) : "too long");
-            pthread_mutex_unlock(&s->log);
-            note_failure(s, EXIT_IO);
-            atomic_store(&s->stop, true);
-            return;
+    item_report r = {s, mm, seed};
+    const job_observers quiet_steps = {.no_progress = true};
+    job_run_spec spec = {.seed = seed, .observers = &quiet_steps, .no_note = true, .report = report_item, .report_userdata = &r,
+                         .colours_said = s->o->quiet || atomic_exchange(&s->colours_said, true)};
+    job_result res;
+    int rc = job_run(j, run, &spec, &res); /* the run alone: its output follows, with the shared tileset */
+    char tileset[4200];
+    if (rc == EXIT_OK) {
+        spec.tileset = shared_tileset(s, m, *run, path, tileset, sizeof tileset);
+        if (!job_write_output(j, *run, seed, path, spec.tileset, spec.colours_said, &err)) {
+            if (!temp_files_ending()) log_error(s, mm, seed, &err);
+            rc = mem_whole_spent() ? EXIT_MEMORY : exit_code_for(err.status); /* the picture passed --max-memory */
         }
     }
+    if (rc != EXIT_OK) {
+        note_failure(s, rc);
+        smalti_run_free(*run); /* a run that failed is made afresh for the next seed */
+        *run = NULL;
+        return;
+    }
+    if (res.limited) atomic_fetch_add(&s->limited, 1);
+    if (s->manifest_fd >= 0 && !append_manifest_line(s, mm, *run, &res, k, seed, path, now_seconds() - start)) return;
     atomic_fetch_add(&s->made, 1);
 }
 
@@ -183,15 +241,6 @@ static void *worker(void *arg)
     if (own.limit) mem_enter_whole(outer);
     atomic_fetch_sub(&s->threads_running, 1);
     return NULL;
-}
-
-/* The output path of item (m, k); false when the template makes it too long. */
-static bool item_path(const many_state *s, int m, int64_t k, int32_t seed, char *path, size_t size)
-{
-    int w, h, d;
-    smalti_model_grid_size(s->models[m].model, &w, &h, &d);
-    template_fields f = {s->models[m].name, seed, k, w, h, d};
-    return template_expand(s->models[m].out, &f, path, size);
 }
 
 /* NAME.tmpPID or NAME.tmpPID.N (io/atomic.c) of a process that is gone: its pid, else 0. */
@@ -264,6 +313,7 @@ int many_execute(many_model *models, int count, const many_options *o)
     atomic_init(&s.stop, false);
     atomic_init(&s.colours_said, false);
     pthread_mutex_init(&s.log, NULL);
+    pthread_mutex_init(&s.tilesets.lock, NULL);
     for (int m = 0; m < count; m++) s.total += models[m].seeds.total;
     manifest_done *done = NULL;
     if (o->manifest) {
@@ -324,5 +374,7 @@ int many_execute(many_model *models, int count, const many_options *o)
         if (atomic_load(&s.worst) == EXIT_OK) return EXIT_IO;
     }
     pthread_mutex_destroy(&s.log);
+    for (int i = 0; i < s.tilesets.count; i++) free(s.tilesets.path[i]);
+    pthread_mutex_destroy(&s.tilesets.lock);
     return atomic_load(&s.worst);
 }

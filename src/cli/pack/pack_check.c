@@ -1,6 +1,7 @@
 /* pack_check.c — `smalti pack check`: the manifest, every model's load, lint, resources and a capped run at its defaults. */
 #define _XOPEN_SOURCE 700
 #include "pack_cli.h"
+#include "../job/job.h"
 #include <ftw.h>
 #include <libxml/parser.h>
 #include <limits.h>
@@ -40,37 +41,37 @@ typedef struct check_ctx {
 
 static void collect_warning(void *userdata, const char *file, int line, const char *message)
 {
-    check_job *job = userdata;
+    check_job *item = userdata;
     char text[1200];
     int n = line > 0 ? snprintf(text, sizeof text, "%s:%d: warning: %s\n", file ? file : "", line, message)
                      : snprintf(text, sizeof text, "%s: warning: %s\n", file ? file : "", message);
     if (n < 0) return;
     if (n >= (int)sizeof text) n = (int)sizeof text - 1;
-    char *bigger = realloc(job->warnings, job->warnings_len + (size_t)n + 1);
+    char *bigger = realloc(item->warnings, item->warnings_len + (size_t)n + 1);
     if (!bigger) return;
-    job->warnings = bigger;
-    memcpy(job->warnings + job->warnings_len, text, (size_t)n + 1);
-    job->warnings_len += (size_t)n;
-    job->warning_count++;
+    item->warnings = bigger;
+    memcpy(item->warnings + item->warnings_len, text, (size_t)n + 1);
+    item->warnings_len += (size_t)n;
+    item->warning_count++;
 }
 
-static void fail(check_job *job, const smalti_error *err)
+static void fail(check_job *item, const smalti_error *err)
 {
-    job->status = err->status == SMALTI_ERR_TIMEOUT ? CHECK_CAPPED : CHECK_FAILED;
-    if (err->line > 0) snprintf(job->detail, sizeof job->detail, "%s:%d: %s", err->file, err->line, err->message);
-    else snprintf(job->detail, sizeof job->detail, "%s: %s", err->file, err->message);
+    item->status = err->status == SMALTI_ERR_TIMEOUT ? CHECK_CAPPED : CHECK_FAILED;
+    if (err->line > 0) snprintf(item->detail, sizeof item->detail, "%s:%d: %s", err->file, err->line, err->message);
+    else snprintf(item->detail, sizeof item->detail, "%s: %s", err->file, err->message);
 }
 
 /* A thumbnail is a PNG inside the pack. */
-static bool check_thumbnail(const check_ctx *c, check_job *job)
+static bool check_thumbnail(const check_ctx *c, check_job *item)
 {
-    if (!job->m->thumbnail) return true;
+    if (!item->m->thumbnail) return true;
     smalti_error err;
     size_t size;
-    unsigned char *data = pack_read(c->p, job->m->thumbnail, &size, &err);
+    unsigned char *data = pack_read(c->p, item->m->thumbnail, &size, &err);
     if (data) {
         char label[PATH_MAX + 64];
-        pack_entry_label(c->p, job->m->thumbnail, label, sizeof label);
+        pack_entry_label(c->p, item->m->thumbnail, label, sizeof label);
         diag d = {.file = label, .err = &err, .quiet = 1};
         int w, h;
         uint32_t *pixels = image_decode_argb(&d, 0, label, data, size, &w, &h);
@@ -80,7 +81,7 @@ static bool check_thumbnail(const check_ctx *c, check_job *job)
             return true;
         }
     }
-    fail(job, &err);
+    fail(item, &err);
     return false;
 }
 
@@ -96,98 +97,84 @@ static const char *work_amount(long long work, char *buf, size_t size)
     return buf;
 }
 
-static void check_model(const check_ctx *c, check_job *job)
+/* The line of a model that ran: its grid, seed and steps, and the work it did of the budget. */
+static void describe_run(const check_ctx *c, check_job *item, const job *j, const char *grid, long long work, long steps,
+                         bool cut)
 {
-    const pack_model *m = job->m;
+    char work_text[32];
+    snprintf(item->detail, sizeof item->detail, "%s, seed %d, %ld %s%s, work %s (%.2g %% of the budget), %.2f s", grid,
+             (int)j->seed, steps, plural(steps, "step", "steps"),
+             !cut ? "" : j->steps_from != STEPS_DEFAULT ? " (its step limit)" : " (stopped at the default step limit)",
+             work_amount(work, work_text, sizeof work_text), 100.0 * (double)work / (double)c->max_work, item->seconds);
+}
+
+/* Which budget stopped a capped run (the work done tells): the work budget is the same on every
+   machine, the time cap is not. */
+static void describe_cap(const check_ctx *c, check_job *item, const job *j, const char *grid, long long work, long steps)
+{
+    char budget[32];
+    if (work > c->max_work)
+        snprintf(item->detail, sizeof item->detail, "%s, seed %d: stopped by the work budget of %s at step %ld before "
+                 "the model finished (--max-work N raises it)", grid, (int)j->seed, work_amount(c->max_work, budget, sizeof budget), steps);
+    else
+        snprintf(item->detail, sizeof item->detail, "%s, seed %d: stopped by the time cap of %g s (--timeout) at step %ld before the "
+                 "model finished; a time cap depends on the machine, the work budget (--max-work) does not", grid, (int)j->seed,
+                 c->timeout, steps);
+}
+
+static void keep_error(void *userdata, const smalti_error *err) { *(smalti_error *)userdata = *err; }
+
+/* The model's job (its load and lint, the warnings collected) and one run capped by the budgets. */
+static void check_model(const check_ctx *c, check_job *item)
+{
+    const pack_model *m = item->m;
     double start = now_seconds();
-    smalti_error err;
-    pack_defaults def;
-    if (!pack_model_defaults(c->p, m, NULL, &def, &err) || !check_thumbnail(c, job)) {
-        if (job->status != CHECK_FAILED) fail(job, &err);
-        return;
-    }
+    if (!check_thumbnail(c, item)) return;
+    const job_request req = {.model = pack_path(c->p), .pk = c->p, .pm = m, .iso = -1, .has_default_steps = true, .default_steps = c->default_steps,
+                             .timeout = c->timeout, .max_memory = c->max_memory, .max_work = c->max_work, .quiet = true,
+                             .warn = collect_warning, .warn_userdata = item, .keep_errors = true};
+    job j;
+    int rc = job_open(&j, &req);
     char grid[64]; /* the sides the model is checked at, for its line */
-    if (def.mz > 1) snprintf(grid, sizeof grid, "%dx%dx%d", def.mx, def.my, def.mz);
-    else snprintf(grid, sizeof grid, "%dx%d", def.mx, def.my);
-    smalti_load_options opt = smalti_load_defaults();
-    opt.mx = def.mx, opt.my = def.my, opt.mz = def.mz;
-    opt.timeout_seconds = c->timeout; /* the load and the run each get the time cap */
-    opt.warn = collect_warning;
-    opt.warn_userdata = job;
-    opt.max_memory = c->max_memory;
-    smalti_model *model = pack_load_model(c->p, m, &opt, &err);
-    if (!model) {
-        fail(job, &err);
-        if (job->status == CHECK_CAPPED) /* the load ran out of time: said as a run cut short is */
-            snprintf(job->detail, sizeof job->detail, "%s, seed %d: stopped by the time cap of %g s (--timeout) while loading, "
+    if (j.mz > 1) snprintf(grid, sizeof grid, "%dx%dx%d", j.mx, j.my, j.mz);
+    else snprintf(grid, sizeof grid, "%dx%d", j.mx, j.my);
+    if (rc != EXIT_OK) {
+        fail(item, &j.error);
+        if (item->status == CHECK_CAPPED) /* the load ran out of time: said as a run cut short is */
+            snprintf(item->detail, sizeof item->detail, "%s, seed %d: stopped by the time cap of %g s (--timeout) while loading, "
                      "before the model finished; a time cap depends on the machine, the work budget (--max-work) does not",
-                     grid, (int)def.seed, c->timeout);
+                     grid, (int)j.seed, c->timeout);
         return;
     }
-    /* The lint of the colours the pack draws with, as `run` gives it. */
-    palette pal;
-    pack_model_palette(m, &def, &pal);
-    uint32_t colors[64];
-    char missing[64], label[PATH_MAX + 64];
-    palette_colors(&pal, smalti_model_legend(model), colors, missing, sizeof missing);
-    pack_entry_label(c->p, m->file, label, sizeof label);
-    if (missing[0]) {
-        char message[256];
-        snprintf(message, sizeof message, "values \"%s\" have no colour in the palette, so pictures draw them grey; give "
-                 "them one with <color symbol=\"X\" value=\"RRGGBB\"/> in the model's entry", missing);
-        collect_warning(job, label, m->line, message);
-    }
-    bool own_limit = m->has_steps || def.own.has_steps;
-    long limit = own_limit ? def.steps : c->default_steps;
-    smalti_run_options ro = smalti_run_defaults();
-    ro.timeout_seconds = c->timeout;
-    ro.max_work = c->max_work;
-    ro.max_memory = c->max_memory;
-    smalti_run *run = smalti_run_new_with(model, def.seed, &ro, &err);
-    if (!run) {
-        fail(job, &err);
-        smalti_model_free(model);
-        return;
-    }
-    long steps = smalti_run_to_end(run, limit);
-    job->seconds = now_seconds() - start;
-    if (smalti_run_error(run, &err)) {
-        fail(job, &err);
-        /* Which budget stopped it (the work done tells): the work budget is the same on every machine,
-           the time cap is not. */
-        if (job->status == CHECK_CAPPED && smalti_run_work(run) > c->max_work) {
-            char budget[32];
-            snprintf(job->detail, sizeof job->detail, "%s, seed %d: stopped by the work budget of %s at step %ld before "
-                     "the model finished (--max-work N raises it)", grid, (int)def.seed,
-                     work_amount(c->max_work, budget, sizeof budget), steps);
-        }
-        else if (job->status == CHECK_CAPPED)
-            snprintf(job->detail, sizeof job->detail, "%s, seed %d: stopped by the time cap of %g s (--timeout) at step %ld before the "
-                     "model finished; a time cap depends on the machine, the work budget (--max-work) does not",
-                     grid, (int)def.seed, c->timeout, steps);
+    smalti_error err = {0};
+    const job_observers obs = {.no_progress = true};
+    job_run_spec spec = {.seed = j.seed, .observers = &obs, .no_note = true, .keep_errors = true, .report = keep_error,
+                         .report_userdata = &err};
+    smalti_run *run = NULL;
+    job_result res;
+    job_run(&j, &run, &spec, &res);
+    item->seconds = now_seconds() - start;
+    if (!run) fail(item, &err);
+    else if (res.error.status != SMALTI_OK) {
+        fail(item, &res.error);
+        if (item->status == CHECK_CAPPED) describe_cap(c, item, &j, grid, smalti_run_work(run), res.steps);
     } else {
         /* A model that is still going at a step limit it did not choose itself stops there, as
            MarkovJunior's Program.cs stops every entry at 50000 steps: some corpus models never
            finish and are meant to be cut (SmartSAW, SubmergedKnots). `run` stops it at the same
            step, so the check passes, with a warning asking the entry to say so (--strict fails it). */
-        bool cut = !smalti_run_finished(run) && limit > 0 && steps >= limit;
-        if (cut && !own_limit) {
+        if (res.limited && j.steps_from == STEPS_DEFAULT) {
             char message[256];
             snprintf(message, sizeof message, "the run was still going at the default step limit of %ld steps and stopped "
                      "there, as a models.xml entry with no steps does in MarkovJunior; if that is meant, say so with "
-                     "steps=\"%ld\" in the model's entry", limit, limit);
-            collect_warning(job, label, m->line, message);
+                     "steps=\"%ld\" in the model's entry", j.steps, j.steps);
+            collect_warning(item, j.label, m->line, message);
         }
-        job->status = job->warning_count ? CHECK_WARNINGS : CHECK_OK;
-        const long long work = smalti_run_work(run);
-        char work_text[32];
-        snprintf(job->detail, sizeof job->detail, "%s, seed %d, %ld %s%s, work %s (%.2g %% of the budget), %.2f s", grid,
-                 (int)def.seed, steps, plural(steps, "step", "steps"),
-                 !cut ? "" : own_limit ? " (its step limit)" : " (stopped at the default step limit)",
-                 work_amount(work, work_text, sizeof work_text), 100.0 * (double)work / (double)c->max_work, job->seconds);
+        item->status = item->warning_count ? CHECK_WARNINGS : CHECK_OK;
+        describe_run(c, item, &j, grid, smalti_run_work(run), res.steps, res.limited);
     }
     smalti_run_free(run);
-    smalti_model_free(model);
+    job_close(&j);
 }
 
 static void *check_worker(void *arg)
@@ -311,12 +298,12 @@ int cmd_pack_check(int argc, char **argv)
         pthread_mutex_lock(&c.lock);
         while (!c.jobs[i].done) pthread_cond_wait(&c.finished, &c.lock);
         pthread_mutex_unlock(&c.lock);
-        check_job *job = &c.jobs[i];
-        if (strict && job->status == CHECK_WARNINGS) job->status = CHECK_FAILED;
-        counts[job->status]++;
-        printf("%-9s %s: %s\n", status_word[job->status], job->m->name, job->detail);
-        if (job->warnings && (!quiet || strict)) {
-            for (char *line = job->warnings; *line;) {
+        check_job *item = &c.jobs[i];
+        if (strict && item->status == CHECK_WARNINGS) item->status = CHECK_FAILED;
+        counts[item->status]++;
+        printf("%-9s %s: %s\n", status_word[item->status], item->m->name, item->detail);
+        if (item->warnings && (!quiet || strict)) {
+            for (char *line = item->warnings; *line;) {
                 char *eol = strchr(line, '\n');
                 printf("          %.*s\n", (int)(eol ? eol - line : (long)strlen(line)), line);
                 line = eol ? eol + 1 : line + strlen(line);

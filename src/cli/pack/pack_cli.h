@@ -1,4 +1,4 @@
-/* pack_cli.h — the `smalti pack` commands, and running a model of a pack from `run` and `batch`. */
+/* pack_cli.h — the `smalti pack` commands, and opening a pack for `run` and `batch`. */
 #ifndef SMALTI_CLI_PACK_H
 #define SMALTI_CLI_PACK_H
 #include <stdint.h>
@@ -23,14 +23,6 @@ int pack_list_installed(void);
 pack *cli_pack_open(const char *path, uint64_t max_unpacked, size_t max_memory, bool quiet, int *rc);
 /* The colours of a pack's model: the built-in palette, the model's own <smalti> colours, then the entry's. */
 void pack_model_palette(const pack_model *m, const pack_defaults *def, palette *pal);
-/* `batch`'s --timeout (seconds each model's load and each of its runs may take) and --max-memory
-   (bytes each model may hold, and the unpacking); 0: none. */
-typedef struct pack_batch_budget {
-    double timeout;
-    size_t max_memory;
-} pack_batch_budget;
-/* `batch PACK`: every model of the pack, for each of its seeds (its default seed when it lists none). */
-int pack_batch(const char *path, const char *out_dir, uint64_t max_unpacked, const pack_batch_budget *budget, bool quiet);
 /* "--max-unpacked SIZE" with the value at val; false after a usage message. */
 bool parse_max_unpacked(const char *val, uint64_t *out);
 /* The default work budget of each model's run in `pack check` and `pack gallery`

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "../../core/diag.h"
 #include "pack_cli.h"
+#include "../job/job.h"
 
 static const char page_style[] =
     "body{margin:0;font:15px/1.45 system-ui,sans-serif;background:#14161a;color:#e6e6e6}"
@@ -113,48 +114,44 @@ static bool render_png(const smalti_run *run, const palette *pal, int pixel_size
     return true;
 }
 
-/* Run model m at its defaults and draw it; false with err set ("PACK/models/x.xml:3: ..."). */
-static bool model_picture(const pack *p, const pack_model *m, const pack_defaults *d, const gallery_args *a,
-                          unsigned char **png, size_t *size, smalti_error *err)
+static void ignore_warning(void *userdata, const char *file, int line, const char *message)
 {
-    smalti_load_options opt = smalti_load_defaults();
-    opt.mx = d->mx;
-    opt.my = d->my;
-    opt.mz = d->mz;
-    opt.quiet = 1; /* warnings are `pack check`'s business */
-    opt.max_memory = a->max_memory;
-    opt.timeout_seconds = a->timeout; /* the load and the run each get the time cap */
-    smalti_model *model = pack_load_model(p, m, &opt, err);
-    /* A deadline passed while loading (a busy machine) is said as one passed in the run. */
-    if (!model && err->status == SMALTI_ERR_TIMEOUT) say_timeout(err, 0, a->timeout);
-    if (!model) return false;
-    smalti_run_options run_opt = smalti_run_defaults();
-    run_opt.timeout_seconds = a->timeout;
-    run_opt.max_work = a->max_work;
-    run_opt.max_memory = a->max_memory;
-    smalti_run *run = smalti_run_new_with(model, d->seed, &run_opt, err);
-    bool ok = false;
-    if (run) {
-        run_with_progress(run, d->steps, m->name, a->quiet);
-        if (smalti_run_error(run, err)) ok = false;
-        else {
-            palette pal;
-            pack_model_palette(m, d, &pal);
-            ok = render_png(run, &pal, d->pixel_size, png, size, err);
-        }
-        smalti_run_free(run);
+    (void)userdata, (void)file, (void)line, (void)message; /* warnings are `pack check`'s business */
+}
+static void keep_error(void *userdata, const smalti_error *err) { *(smalti_error *)userdata = *err; }
+
+/* Run model m at its defaults, through the pipeline of every command (job/), and draw it; false
+   with err set ("PACK/models/x.xml:3: ..."). */
+static bool model_picture(const pack *p, const pack_model *m, const gallery_args *a, unsigned char **png, size_t *size,
+                          smalti_error *err)
+{
+    /* The load and the run each get the time cap; a deadline passed while loading is said as one in the run. */
+    const job_request req = {.model = pack_path(p), .pk = p, .pm = m, .iso = -1, .timeout = a->timeout,
+                             .max_memory = a->max_memory, .max_work = a->max_work, .quiet = a->quiet,
+                             .warn = ignore_warning, .keep_errors = true};
+    job j;
+    if (job_open(&j, &req) != EXIT_OK) {
+        *err = j.error;
+        return false;
     }
-    smalti_model_free(model);
+    job_run_spec spec = {.seed = j.seed, .who = m->name, .no_note = true, .keep_errors = true, .report = keep_error,
+                         .report_userdata = err};
+    smalti_run *run = NULL;
+    job_result res;
+    bool ok = job_run(&j, &run, &spec, &res) == EXIT_OK && render_png(run, &j.pal, j.pixel_size, png, size, err);
+    if (run && res.error.status != SMALTI_OK) *err = res.error;
+    smalti_run_free(run);
+    job_close(&j);
     return ok;
 }
 
 /* model_picture with the whole of it, the picture drawn too, within the model's memory budget. */
-static bool picture_within_budget(const pack *p, const pack_model *m, const pack_defaults *d, const gallery_args *a,
+static bool picture_within_budget(const pack *p, const pack_model *m, const gallery_args *a,
                                   unsigned char **png, size_t *size, smalti_error *err)
 {
     mem_budget whole = {.limit = a->max_memory};
     mem_budget *outer = mem_enter_whole(&whole);
-    bool ok = model_picture(p, m, d, a, png, size, err);
+    bool ok = model_picture(p, m, a, png, size, err);
     mem_enter_whole(outer);
     if (!ok && whole.spent && err->status != SMALTI_ERR_MEMORY) {
         char what[sizeof err->message], file[sizeof err->file];
@@ -326,7 +323,7 @@ int cmd_pack_gallery(int argc, char **argv)
                 png = NULL;
             }
             ok = png != NULL;
-        } else if (ok) ok = picture_within_budget(p, m, &d, &a, &png, &png_size, &err);
+        } else if (ok) ok = picture_within_budget(p, m, &a, &png, &png_size, &err);
         char failure[1200] = "";
         if (!ok) {
             print_error(&err);

@@ -18,9 +18,9 @@
 #include "../../core/resource.h"
 #include "../../nodes/settings.h"
 #include "../common/cli.h"
+#include "../job/job.h"
 #include "httplib.h"
 
-#define STUDIO_DEFAULT_STEPS 100000
 #define STUDIO_DEFAULT_TIMEOUT 10.0
 /* A model edited in the page is untrusted input, as a shared one is: a run (with its load and trace)
    holds at most this much unless --max-memory says otherwise. */
@@ -29,9 +29,8 @@
    run that rewrites a big grid at every step is stopped before it fills the memory of both. */
 #define STUDIO_MAX_CHANGES 10000000
 
-/* The trace recorder, behind a count of the cells it has recorded. */
+/* The cells a run has changed, counted after the trace records them (job_observers.extra). */
 typedef struct studio_recorder {
-    trace_writer *tw;
     smalti_run *run;
     long long changes;
     bool over;
@@ -40,7 +39,6 @@ typedef struct studio_recorder {
 static void studio_observe(void *userdata, const smalti_step_event *event)
 {
     studio_recorder *r = userdata;
-    trace_observe(r->tw, event);
     r->changes += (long long)event->changed_count;
     if (!r->over && r->changes > STUDIO_MAX_CHANGES) {
         r->over = true;
@@ -139,83 +137,50 @@ static double now_ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-/* Run the model once with p; NULL when the run was cancelled (a newer one is asked for). */
-static studio_event *run_once(studio *s, const studio_params *p, long request)
+/* The run, made: kept where a newer request can cancel it (job_run_spec.started). */
+typedef struct studio_start {
+    studio *s;
+    long request;
+    studio_recorder *rec;
+} studio_start;
+static void studio_started(void *userdata, smalti_run *run)
 {
-    double t0 = now_ms();
-    smalti_error err;
-    smalti_settings st;
-    if (!settings_read_file(s->model_path, NULL, &st, &err)) return error_event(s, &err);
-    palette pal;
-    palette_default(&pal);
-    for (int i = 0; i < st.color_count; i++) {
-        pal.rgb[(unsigned char)st.color_symbols[i]] = st.color_rgb[i];
-        pal.has[(unsigned char)st.color_symbols[i]] = true;
-    }
-    grid_request over = {(int)p->size, 0, 0, 0, 0};
-    smalti_load_options opt = smalti_load_defaults();
-    settings_grid(&st, &over, 64, 24, &opt.mx, &opt.my, &opt.mz);
-    /* The load and the run each get the time cap, as in `pack check`; both count against the memory cap. */
-    opt.timeout_seconds = p->timeout;
-    opt.max_memory = s->max_memory;
-    smalti_model *model = smalti_model_load(s->model_path, &opt, &err);
-    if (!model && err.status == SMALTI_ERR_TIMEOUT) say_timeout(&err, 0, p->timeout);
-    if (!model) return error_event(s, &err);
-    smalti_run_options ro = smalti_run_defaults();
-    ro.timeout_seconds = p->timeout;
-    ro.max_memory = s->max_memory;
-    int32_t seed = (int32_t)p->seed;
-    smalti_run *run = smalti_run_new_with(model, seed, &ro, &err);
-    trace_writer *tw = run ? trace_record_start(NULL, s->model_path, run, model, seed, p->steps, &pal, &err) : NULL;
-    if (!tw) {
-        smalti_run_free(run);
-        smalti_model_free(model);
-        return error_event(s, &err);
-    }
-    studio_recorder rec = {.tw = tw, .run = run};
-    smalti_run_set_observer(run, studio_observe, &rec);
-    pthread_mutex_lock(&s->lock);
-    s->running = run;
-    if (s->requested != request) smalti_run_cancel(run); /* asked for again before it was cancellable */
-    pthread_mutex_unlock(&s->lock);
-    smalti_run_to_end(run, p->steps);
-    pthread_mutex_lock(&s->lock);
-    s->running = NULL;
-    pthread_mutex_unlock(&s->lock);
-    smalti_error rerr;
-    bool failed = smalti_run_error(run, &rerr);
-    studio_event *e = NULL;
-    if (failed && rerr.status == SMALTI_ERR_CANCELLED && !rec.over) goto done;
-    if (!trace_writer_finish(tw, &err)) {
-        e = error_event(s, &err);
-        goto done;
-    }
-    e = calloc(1, sizeof *e);
+    studio_start *st = userdata;
+    st->rec->run = run;
+    pthread_mutex_lock(&st->s->lock);
+    st->s->running = run;
+    if (st->s->requested != st->request) smalti_run_cancel(run); /* asked for again before it was cancellable */
+    pthread_mutex_unlock(&st->s->lock);
+}
+static void keep_error(void *userdata, const smalti_error *err) { *(smalti_error *)userdata = *err; }
+
+/* The event "run": its end, note, caps and trace, for the page. NULL when out of memory. */
+static studio_event *run_event(const job *j, const smalti_run *run, const studio_params *p, const studio_recorder *rec,
+                               const job_result *res, trace_writer *tw, double t0)
+{
+    studio_event *e = calloc(1, sizeof *e);
     FILE *f = e ? open_memstream(&e->text, &e->len) : NULL;
     if (!f) {
         free(e);
-        e = NULL;
-        goto done;
+        return NULL;
     }
-    int mx, my, mz;
-    smalti_run_grid(run, &mx, &my, &mz);
+    const bool failed = res->error.status != SMALTI_OK;
     const char *end = "finished";
-    char note[200] = "";
-    if (rec.over) {
+    char note[1600 + sizeof j->label] = "";
+    if (rec->over) {
         end = "changecap";
-        snprintf(note, sizeof note, "stopped after %d cell changes, more than the page holds; lower the step cap",
-                 STUDIO_MAX_CHANGES);
-    } else if (failed && rerr.status == SMALTI_ERR_TIMEOUT) {
+        snprintf(note, sizeof note, "stopped after %d cell changes, more than the page holds; lower the step cap", STUDIO_MAX_CHANGES);
+    } else if (failed && res->error.status == SMALTI_ERR_TIMEOUT) {
         end = "timecap";
         snprintf(note, sizeof note, "stopped by the time cap (%g s)", p->timeout);
     } else if (failed) end = "error";
-    else if (!smalti_run_finished(run)) {
+    else if (res->limited) {
         end = "stepcap";
-        snprintf(note, sizeof note, "stopped by the step cap (%ld steps)", p->steps);
+        job_step_limit_text(j, run, false, note, sizeof note); /* the one wording of every command */
     }
-    fprintf(f, "event: run\ndata: {\"seed\":%ld,\"size\":[%d,%d,%d],\"steps\":%ld,\"end\":\"%s\",\"note\":", p->seed, mx, my,
-            mz, smalti_run_counter(run), end);
-    if (failed && !note[0]) put_error_text(f, &rerr);
+    fprintf(f, "event: run\ndata: {\"seed\":%ld,\"size\":[%d,%d,%d],\"steps\":%ld,\"end\":\"%s\",\"note\":", p->seed, res->mx,
+            res->my, res->mz, res->steps, end);
+    if (failed && !note[0]) put_error_text(f, &res->error);
     else put_json_string(f, note, strlen(note));
     fprintf(f, ",\"stepcap\":%ld,\"timecap\":%g,\"ms\":%.1f,\"trace\":\"", p->steps, p->timeout, now_ms() - t0);
     size_t len;
@@ -225,12 +190,40 @@ static studio_event *run_once(studio *s, const studio_params *p, long request)
     if (fclose(f) != 0) {
         free(e->text);
         free(e);
-        e = NULL;
+        return NULL;
     }
-done:
-    trace_writer_free(tw);
+    return e;
+}
+
+/* Run the model once with p, through the pipeline of every command (job/); NULL when the run was
+   cancelled (a newer one is asked for). */
+static studio_event *run_once(studio *s, const studio_params *p, long request)
+{
+    double t0 = now_ms();
+    /* The load and the run each get the time cap, as in `pack check`; both count against the memory cap. */
+    const job_request req = {.model = s->model_path, .grid = {.size = (int)p->size}, .seed_given = true, .seed = (int32_t)p->seed,
+                             .steps_given = true, .steps = p->steps, .steps_from = STEPS_PAGE, .iso = -1,
+                             .timeout = p->timeout, .max_memory = s->max_memory, .keep_errors = true};
+    job j;
+    if (job_open(&j, &req) != EXIT_OK) return error_event(s, &j.error);
+    studio_recorder rec = {0};
+    studio_start st = {s, request, &rec};
+    const job_observers obs = {.trace_in_memory = true, .no_progress = true, .extra = studio_observe, .extra_userdata = &rec};
+    smalti_error err = {0};
+    job_run_spec spec = {.seed = j.seed, .observers = &obs, .no_note = true, .keep_errors = true, .report = keep_error,
+                         .report_userdata = &err, .started = studio_started, .started_userdata = &st};
+    smalti_run *run = NULL;
+    job_result res;
+    job_run(&j, &run, &spec, &res);
+    pthread_mutex_lock(&s->lock);
+    s->running = NULL;
+    pthread_mutex_unlock(&s->lock);
+    studio_event *e = NULL;
+    if (!run || !res.trace) e = error_event(s, &err); /* the run or its trace could not be made */
+    else if (res.error.status != SMALTI_ERR_CANCELLED || rec.over) e = run_event(&j, run, p, &rec, &res, res.trace, t0);
+    trace_writer_free(res.trace);
     smalti_run_free(run);
-    smalti_model_free(model);
+    job_close(&j);
     return e;
 }
 
@@ -354,7 +347,7 @@ static int studio_usage(const char *fmt, const char *arg)
 int cmd_studio(int argc, char **argv)
 {
     studio s = {.max_memory = STUDIO_DEFAULT_MAX_MEMORY};
-    studio_params p = {.seed = 1, .size = 0, .steps = STUDIO_DEFAULT_STEPS, .timeout = STUDIO_DEFAULT_TIMEOUT};
+    studio_params p = {.seed = 1, .size = 0, .steps = JOB_DEFAULT_STEPS, .timeout = STUDIO_DEFAULT_TIMEOUT};
     long port = 0;
     bool seed_given = false, steps_given = false;
     for (int i = 0; i < argc; i++) {

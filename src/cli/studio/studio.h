@@ -9,6 +9,9 @@
 
 typedef struct studio_slots studio_slots;
 
+/* `smalti studio MODEL.xml` (studio.c). */
+int cmd_studio(int argc, char **argv);
+
 /* One message for the page (a Server-Sent Event), shared by every connection that sends it. */
 typedef struct studio_event {
     int refs;              /* under studio.lock */
