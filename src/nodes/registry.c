@@ -34,6 +34,19 @@ bool node_is_planned(const char *name)
     return false;
 }
 
+bool node_holds_unions(const xmlNode *el)
+{
+    const node_kind *kind = node_kind_find(xml_name(el));
+    return kind && kind->holds_unions;
+}
+
+bool node_kind_reads_child(const node_kind *kind, const char *element)
+{
+    for (const char *const *c = kind->own_children; c && *c; c++)
+        if (strcmp(*c, element) == 0) return true;
+    return false;
+}
+
 /* Append `name="value"` for each attribute of el to the summary in buf. */
 #define SUMMARY_MAX 240
 static void summary_add_attrs(char *buf, size_t *len, const xmlNode *el)
