@@ -5,6 +5,8 @@
 
 /* Registry: element name -> kind. NULL if the name is not a node. */
 const node_kind *node_kind_find(const char *name);
+/* The i-th kind of the registry, NULL past the last: for checks over every kind. */
+const node_kind *node_kind_at(size_t i);
 /* Names of node kinds that a later version adds; loading them says so. */
 bool node_is_planned(const char *name);
 /* Whether the element is a node whose <union> children belong to its grid (node_kind.holds_unions):

@@ -27,6 +27,8 @@ const node_kind *node_kind_find(const char *name)
     return NULL;
 }
 
+const node_kind *node_kind_at(size_t i) { return i < sizeof kinds / sizeof *kinds ? kinds[i] : NULL; }
+
 bool node_is_planned(const char *name)
 {
     for (const char *const *p = planned; *p; p++)
