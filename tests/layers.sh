@@ -1,7 +1,8 @@
 #!/bin/sh
 # layers.sh — no file reaches up a layer. Each folder of src/ may include headers (and its compiled
 # objects may call functions) of the folders listed for it below, and of no others.
-# docs/architecture.md draws the same picture.
+# docs/architecture.md draws the same picture. And src/core and src/engine name no node kind (the kinds' facts
+# are fields of their tables).
 # Usage: sh tests/layers.sh [OBJ_DIR]   (given the build's object folder, also check what each object calls)
 set -u
 lib="core io wfc engine nodes trace pack"
@@ -79,9 +80,16 @@ if [ $# -ge 1 ] && [ -d "$1" ]; then
         done
     done
 fi
+# Node kinds are named in their tables (src/engine/node.h's node_kind, set in each kind's file in src/nodes),
+# not below: so that a new kind is one file in src/nodes and its line in src/nodes/registry.c.
+kinds=$(sed -n 's/^[[:space:]]*\.name = "\([a-z]*\)",.*/\1/p' $(grep -l '^const node_kind node_kind_' src/nodes/*.c))
+[ -n "$kinds" ] || echo "src/nodes: no node_kind table with a .name found (tests/layers.sh reads them)" >> "$out"
+for kind in $kinds; do
+    grep -n "\"$kind\"" src/core/*.[ch] src/engine/*.[ch] | sed "s|\$| <- names the node kind \"$kind\": make it a field of node_kind|" >> "$out"
+done
 if [ -s "$out" ]; then
     sort -u "$out"
-    echo "layers: $(sort -u "$out" | wc -l) calls or includes reach up a layer (see tests/layers.sh)"
+    echo "layers: $(sort -u "$out" | wc -l) calls or includes reach up a layer, or lines below src/nodes name a node kind (see tests/layers.sh)"
     exit 1
 fi
-echo "layers: $checked files and $objects objects use only the layers below them"
+echo "layers: $checked files and $objects objects use only the layers below them; src/core and src/engine name none of the $(echo $kinds | wc -w) node kinds"

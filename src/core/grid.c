@@ -27,7 +27,8 @@ bool grid_wave(const grid_def *g, const char *symbols, uint32_t *out)
 static bool load_union(diag *d, const xmlNode *u, grid_def *g)
 {
     static const char *const known[] = {"symbol", "values", NULL};
-    xml_check_attrs(d, u, known);
+    static const char *const reference_extras[] = {"color", NULL}; /* the reference's models carry it; it reads none */
+    xml_check_attrs_ignoring(d, u, known, reference_extras);
     char symbol;
     bool present;
     if (!xml_get_char(d, u, "symbol", &symbol, &present)) return false;
@@ -44,12 +45,7 @@ static bool load_union(diag *d, const xmlNode *u, grid_def *g)
     return true;
 }
 
-static bool is_union_container(const xmlNode *el)
-{
-    return xml_is(el, "markov") || xml_is(el, "sequence") || xml_is(el, "union");
-}
-
-bool grid_load(diag *d, const xmlNode *el, int mx, int my, int mz, grid_def *g)
+bool grid_load(diag *d, const xmlNode *el, int mx, int my, int mz, grid_holds_unions_fn holds_unions, grid_def *g)
 {
     memset(g, 0, sizeof *g);
     memset(g->value_of, -1, sizeof g->value_of);
@@ -85,7 +81,7 @@ bool grid_load(diag *d, const xmlNode *el, int mx, int my, int mz, grid_def *g)
     g->wave_of['*'] = (c >= 32) ? 0xffffffffu : (1u << c) - 1;
     g->has_wave['*'] = true;
 
-    /* Breadth-first over markov/sequence/union children, as the reference collects unions. */
+    /* Breadth-first over the children that hold unions, and unions' own, as the reference collects unions. */
     size_t cap = 16, head = 0, tail = 0;
     const xmlNode **queue = mem_malloc(cap * sizeof *queue);
     if (!queue) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
@@ -95,7 +91,7 @@ bool grid_load(diag *d, const xmlNode *el, int mx, int my, int mz, grid_def *g)
         const xmlNode *e = queue[head++];
         if (e != el && xml_is(e, "union")) ok = load_union(d, e, g);
         for (xmlNode *ch = xml_first_child(e); ok && ch; ch = xml_next(ch)) {
-            if (!is_union_container(ch)) continue;
+            if (!xml_is(ch, "union") && !holds_unions(ch)) continue;
             if (tail == cap) {
                 const xmlNode **bigger = mem_realloc(queue, 2 * cap * sizeof *queue);
                 if (!bigger) { ok = diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); break; }

@@ -27,9 +27,12 @@ typedef struct grid_def {
     char *folder;                   /* resource subfolder, or NULL */
 } grid_def;
 
-/* Load from an element carrying `values` (the root or a map node). Unions are
-   collected from `el` and its markov/sequence descendants, breadth first. */
-bool grid_load(diag *d, const xmlNode *el, int mx, int my, int mz, grid_def *g);
+/* Whether a child element's <union> children belong to the grid too (which elements those are is
+   the node kinds' fact, not the grid's: node_holds_unions in src/nodes answers it). */
+typedef bool (*grid_holds_unions_fn)(const xmlNode *el);
+/* Load from an element carrying `values` (the root or a map node). Unions are collected from `el`
+   and its descendants through elements that hold_unions (and through unions), breadth first. */
+bool grid_load(diag *d, const xmlNode *el, int mx, int my, int mz, grid_holds_unions_fn holds_unions, grid_def *g);
 void grid_free(grid_def *g);
 /* Sum of 1 << value over the symbols; false if a symbol is not a value. */
 bool grid_wave(const grid_def *g, const char *symbols, uint32_t *out);

@@ -42,7 +42,7 @@ static bool starts_with(const char *s, const char *prefix)
 const char *suggest_nearest(const char *word, const char *const *names)
 {
     size_t len = strlen(word);
-    /* Up to a third of the word may be wrong (at least one letter): "prll" -> "prl", "sumn" -> "sum". */
+    /* Up to a third of the word may be wrong (at least one letter): "vaues" -> "values", "sumn" -> "sum". */
     int allowed = len < 3 ? 1 : (int)len / 3;
     const char *best = NULL;
     int best_distance = allowed + 1;

@@ -159,19 +159,10 @@ bool xml_get_char(diag *d, const xmlNode *el, const char *name, char *out, bool 
     return true;
 }
 
-/* Attributes that the reference's own models carry where it reads nothing: it
-   ignores them silently, and so do we (the corpus would warn on them otherwise). */
-static const struct {
-    const char *element, *attribute;
-} silently_ignored[] = {
-    {"union", "color"}, {"sequence", "periodic"}, {"markov", "periodic"}, {"one", "periodic"},
-    {"all", "periodic"}, {"prl", "periodic"}, {"prl", "d"},
-};
-
-static bool is_silently_ignored(const xmlNode *el, const char *name)
+static bool is_listed(const char *const *names, const char *name)
 {
-    for (size_t i = 0; i < sizeof silently_ignored / sizeof *silently_ignored; i++)
-        if (xml_is(el, silently_ignored[i].element) && strcmp(name, silently_ignored[i].attribute) == 0) return true;
+    for (const char *const *n = names; n && *n; n++)
+        if (strcmp(*n, name) == 0) return true;
     return false;
 }
 
@@ -185,18 +176,19 @@ static bool is_grid_attribute(const xmlNode *el, const char *name)
     return false;
 }
 
-void xml_check_attrs(diag *d, const xmlNode *el, const char *const *known)
+void xml_check_attrs_ignoring(diag *d, const xmlNode *el, const char *const *known, const char *const *ignored)
 {
     for (xmlAttr *a = el->properties; a; a = a->next) {
         const char *name = (const char *)a->name;
-        bool ok = strcmp(name, "comment") == 0 || is_silently_ignored(el, name) || is_grid_attribute(el, name);
-        for (const char *const *k = known; !ok && *k; k++) ok = strcmp(*k, name) == 0;
+        bool ok = strcmp(name, "comment") == 0 || is_listed(ignored, name) || is_grid_attribute(el, name) || is_listed(known, name);
         if (ok) continue;
         char hint[96];
         diag_warn(d, xml_line(el), "unknown attribute \"%s\" on <%s> is ignored%s", name, xml_name(el),
                   suggest_phrase(hint, sizeof hint, name, known));
     }
 }
+
+void xml_check_attrs(diag *d, const xmlNode *el, const char *const *known) { xml_check_attrs_ignoring(d, el, known, NULL); }
 
 xmlNode *xml_first_child(const xmlNode *el)
 {

@@ -46,6 +46,10 @@ bool xml_get_bool(diag *d, const xmlNode *el, const char *name, bool dflt, bool 
 bool xml_get_char(diag *d, const xmlNode *el, const char *name, char *out, bool *present);
 /* Warn about attributes not in the NULL-terminated list (plus "comment"). */
 void xml_check_attrs(diag *d, const xmlNode *el, const char *const *known);
+/* The same, accepting silently the attributes in `ignored` too (NULL-terminated, or NULL): those
+   the reference's own models carry where it reads nothing (node_kind.ignored_attrs). Unlike
+   `known`, they are never suggested for a misspelt name. */
+void xml_check_attrs_ignoring(diag *d, const xmlNode *el, const char *const *known, const char *const *ignored);
 /* Iterate element children. */
 xmlNode *xml_first_child(const xmlNode *el);
 xmlNode *xml_next(const xmlNode *el);

@@ -20,12 +20,32 @@ typedef struct loader {
     int depth;
 } loader;
 
+/* What the loader, the grid and the lint know of a kind is written here, in its table, so that a new
+   kind is its own file in src/nodes plus its line in src/nodes/registry.c. */
 typedef struct node_kind {
-    const char *name;
+    const char *name;   /* the element name */
     bool is_branch;
     /* The run ends when this branch ends (the reference's map and wfc have
        no parent branch to return to). */
     bool ends_run;
+    /* Its node is a rulenode (src/nodes/rulenode.h): one, all, prl. */
+    bool is_rule_node;
+    /* Its element defines a grid of its own, on which its children act (map, wfc). */
+    bool makes_grid;
+    /* <union> children of its element belong to the grid it acts on (markov, sequence: where the
+       reference collects unions from, besides the grid's own element). */
+    bool holds_unions;
+    /* For branches: the child elements that are not nodes but the kind reads itself, NULL-terminated
+       (NULL: none). The branch loads its other children as nodes; the lint skips these too. */
+    const char *const *own_children;
+    /* Attributes that the reference's own models carry on this element where it reads nothing:
+       accepted without a warning, as the reference does (NULL-terminated, or NULL: none). */
+    const char *const *ignored_attrs;
+    /* For the lint: the element reads no child elements, so any it has are ignored. */
+    bool reads_no_children;
+    /* For the lint: the node writes no values but those its attributes and children name (other
+       leaves, not rule nodes, may write any). */
+    bool writes_named_values;
     /* Build the node from its element: it opens with node_new (src/nodes),
        which creates and registers the generic part, then fills in the rest;
        NULL on error. */

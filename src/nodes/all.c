@@ -124,9 +124,13 @@ finish:;
     return true;
 }
 
+static const char *const reference_extras[] = {"periodic", NULL}; /* in the reference's models, read by none */
+
 const node_kind node_kind_all = {
     .name = "all",
     .is_branch = false,
+    .is_rule_node = true,
+    .ignored_attrs = reference_extras,
     .load = all_load,
     .free = rulenode_free,
     .state_new = rulenode_state_new,

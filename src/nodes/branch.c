@@ -32,8 +32,8 @@ static node *branch_load(loader *ld, const xmlNode *el, symmetry_set parent_symm
     if (!b) return NULL;
     b->markov = markov;
     /* `values`, `origin` and the rest belong to the root element; elsewhere they are ignored. */
-    if (b->base.id == 0) xml_check_attrs(d, el, known);
-    else xml_check_attrs(d, el, (const char *const[]){"symmetry", NULL});
+    if (b->base.id == 0) xml_check_attrs_ignoring(d, el, known, b->base.kind->ignored_attrs);
+    else xml_check_attrs_ignoring(d, el, (const char *const[]){"symmetry", NULL}, b->base.kind->ignored_attrs);
 
     symmetry_set symmetry = parent_symmetry;
     const char *sym = xml_attr(el, "symmetry");
@@ -51,8 +51,7 @@ bool branch_load_children(loader *ld, branch *b, const xmlNode *el, symmetry_set
     ld->depth++;
     for (xmlNode *c = xml_first_child(el); c; c = xml_next(c)) {
         if (xml_is(c, "union")) continue; /* read by the grid */
-        if (xml_is(c, "rule") && (b->base.kind == &node_kind_map || b->base.kind == &node_kind_wfc)) continue; /* their own rules */
-        if (xml_is(c, "density") && b->base.kind == &node_kind_wfc) continue; /* read by the wfc node */
+        if (node_kind_reads_child(b->base.kind, xml_name(c))) continue; /* read by the node itself (a map's rules) */
         node *child = node_load(ld, c, symmetry);
         if (!child || !branch_add_child(ld, b, child)) { ld->depth--; return false; }
     }
@@ -140,9 +139,13 @@ static long markov_repeat(run_state *r, const node *n, void *state, long max_ste
     return made;
 }
 
+static const char *const reference_extras[] = {"periodic", NULL}; /* in the reference's models, read by none */
+
 const node_kind node_kind_markov = {
     .name = "markov",
     .is_branch = true,
+    .holds_unions = true,
+    .ignored_attrs = reference_extras,
     .load = markov_load,
     .free = branch_free,
     .state_new = branch_state_new,
@@ -155,6 +158,8 @@ const node_kind node_kind_markov = {
 const node_kind node_kind_sequence = {
     .name = "sequence",
     .is_branch = true,
+    .holds_unions = true,
+    .ignored_attrs = reference_extras,
     .load = sequence_load,
     .free = branch_free,
     .state_new = branch_state_new,

@@ -266,6 +266,8 @@ static bool convchain_go(run_state *r, const node *n, void *state)
 const node_kind node_kind_convchain = {
     .name = "convchain",
     .is_branch = false,
+    .writes_named_values = true,
+    .reads_no_children = true,
     .load = convchain_load,
     .free = convchain_free,
     .state_new = convchain_state_new,

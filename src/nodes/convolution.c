@@ -427,6 +427,7 @@ static bool convolution_go(run_state *r, const node *n, void *state)
 const node_kind node_kind_convolution = {
     .name = "convolution",
     .is_branch = false,
+    .writes_named_values = true,
     .load = convolution_load,
     .free = convolution_free,
     .state_new = convolution_state_new,

@@ -22,17 +22,13 @@ typedef struct lint {
     bool out_of_memory;
 } lint;
 
-static bool is_rulenode(const xmlNode *el) { return xml_is(el, "one") || xml_is(el, "all") || xml_is(el, "prl"); }
-static bool is_branch(const xmlNode *el) { return xml_is(el, "markov") || xml_is(el, "sequence"); }
+/* The kind of node the element is, or NULL (a <union>, a <rule>, ...): what the lint knows of it. */
+static const node_kind *kind_of(const xmlNode *el) { return node_kind_find(xml_name(el)); }
 
-/* Node kinds that read no child elements, and the elements below nodes that read none either. */
-static bool reads_no_children(const xmlNode *el)
+static bool is_rulenode(const xmlNode *el)
 {
-    static const char *const leaves[] = {"path",  "convchain", "poisson", "voronoi", "runner", "field",
-                                         "observe", "union",   "band",    "draw",    NULL};
-    for (const char *const *l = leaves; *l; l++)
-        if (xml_is(el, *l)) return true;
-    return false;
+    const node_kind *kind = kind_of(el);
+    return kind && kind->is_rule_node;
 }
 
 static bool is_root(const xmlNode *el) { return el->parent && el->parent->type == XML_DOCUMENT_NODE; }
@@ -226,8 +222,9 @@ static void lint_path(lint *L, const xmlNode *el)
     if (!from || !from[0] || (color && (!color[0] || !strchr(from, color[0])))) return;
     const xmlNode *parent = el->parent;
     bool root = is_root(el);
-    bool alone = root || (parent && xml_is(parent, "sequence")) ||
-                 (parent && (xml_is(parent, "markov") || is_root(parent)) && xml_first_child(parent) == el);
+    const node_kind *around = parent ? kind_of(parent) : NULL;
+    bool alone = root || around == &node_kind_sequence ||
+                 (parent && (around == &node_kind_markov || is_root(parent)) && xml_first_child(parent) == el);
     if (!alone) return;
     const char *loop = root ? "the run" : xml_name(parent);
     if (!color)
@@ -254,27 +251,23 @@ static void lint_element(lint *L, const xmlNode *el, bool root_grid, bool union_
         warn_ignored_children(L, el);
         return;
     }
-    if (reads_no_children(el)) warn_ignored_children(L, el);
-    if (xml_is(el, "path")) lint_path(L, el);
-    if (xml_is(el, "convolution")) lint_convolution(L, el, grid_values, d2);
-    bool new_grid = xml_is(el, "map") || xml_is(el, "wfc");
+    const node_kind *kind = kind_of(el);
+    if (!kind) return; /* not a node: the loader has refused it, or it is the root's settings */
+    if (kind->reads_no_children) warn_ignored_children(L, el);
+    if (kind == &node_kind_path) lint_path(L, el);
+    if (kind == &node_kind_convolution) lint_convolution(L, el, grid_values, d2);
+    bool new_grid = kind->makes_grid;
     if (new_grid) {
         L->other_grids = true;
         root_grid = false;
         grid_values = xml_attr(el, "values");
     }
-    if (root_grid && !is_branch(el)) {
-        /* What the other node kinds write: the values their attributes name
-           (path, convchain, noise, voronoi, poisson, convolution), or anything. */
-        static const char *const named[] = {"path", "convchain", "noise", "voronoi", "poisson", "convolution", NULL};
-        bool by_name = false;
-        for (const char *const *n = named; *n; n++) by_name |= xml_is(el, *n);
-        L->made |= by_name ? values_named(L, el) : L->all;
-    }
-    if (!is_branch(el) && !new_grid) return;
+    /* What the other node kinds write: the values their attributes name (writes_named_values), or anything. */
+    if (root_grid && !kind->is_branch) L->made |= kind->writes_named_values ? values_named(L, el) : L->all;
+    if (!kind->is_branch) return;
     bool children_in_scope = new_grid || union_scope;
     for (const xmlNode *c = xml_first_child(el); c; c = xml_next(c)) {
-        if (xml_is(c, "rule") || xml_is(c, "density")) continue; /* a map's or wfc's own, on two grids */
+        if (node_kind_reads_child(kind, xml_name(c))) continue; /* a map's or wfc's own, on two grids */
         if (is_root(el) && xml_is(c, "smalti")) continue;        /* the model's settings, not a node */
         lint_element(L, c, root_grid, children_in_scope, grid_values, d2);
     }

@@ -82,7 +82,7 @@ static node *map_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetr
                    (long long)size[2], empty ? "which is empty" : "which is absurdly large");
         return NULL;
     }
-    if (!grid_load(d, el, (int)size[0], (int)size[1], (int)size[2], &m->newgrid)) return NULL;
+    if (!grid_load(d, el, (int)size[0], (int)size[1], (int)size[2], node_holds_unions, &m->newgrid)) return NULL;
 
     bool d2 = old->mz == 1;
     symmetry_set symmetry = parent_symmetry;
@@ -198,10 +198,14 @@ static bool map_go(run_state *r, const node *n, void *state)
     return true;
 }
 
+static const char *const map_own_children[] = {"rule", NULL}; /* read by the map: its rules, from the old grid to the new */
+
 const node_kind node_kind_map = {
     .name = "map",
     .is_branch = true,
     .ends_run = true,
+    .makes_grid = true,
+    .own_children = map_own_children,
     .load = map_load,
     .free = map_free,
     .state_new = map_state_new,

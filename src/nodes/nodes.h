@@ -5,8 +5,15 @@
 
 /* Registry: element name -> kind. NULL if the name is not a node. */
 const node_kind *node_kind_find(const char *name);
+/* The i-th kind of the registry, NULL past the last: for checks over every kind. */
+const node_kind *node_kind_at(size_t i);
 /* Names of node kinds that a later version adds; loading them says so. */
 bool node_is_planned(const char *name);
+/* Whether the element is a node whose <union> children belong to its grid (node_kind.holds_unions):
+   what grid_load asks. */
+bool node_holds_unions(const xmlNode *el);
+/* Whether `element` is among the child elements the kind reads itself (node_kind.own_children). */
+bool node_kind_reads_child(const node_kind *kind, const char *element);
 
 /* Load any node element; registers it and its subtree in the loader. */
 node *node_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry);

@@ -207,6 +207,7 @@ void noise_node_field(const node *n, bool three_d, uint32_t seed, noise_field *o
 const node_kind node_kind_noise = {
     .name = "noise",
     .is_branch = false,
+    .writes_named_values = true,
     .load = noise_load,
     .free = noise_free,
     .state_new = noise_state_new,

@@ -171,9 +171,13 @@ void one_plan_masks(node *const *nodes, int count)
 
 static bool one_repeats(const node *n) { return ((const one_node *)n)->plain != NULL; }
 
+static const char *const reference_extras[] = {"periodic", NULL}; /* in the reference's models, read by none */
+
 const node_kind node_kind_one = {
     .name = "one",
     .is_branch = false,
+    .is_rule_node = true,
+    .ignored_attrs = reference_extras,
     .load = one_load,
     .free = one_free,
     .state_new = rulenode_state_new,

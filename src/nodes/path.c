@@ -309,6 +309,8 @@ static bool path_go(run_state *r, const node *n, void *state)
 const node_kind node_kind_path = {
     .name = "path",
     .is_branch = false,
+    .writes_named_values = true,
+    .reads_no_children = true,
     .load = path_load,
     .free = path_free,
     .state_new = path_state_new,

@@ -275,6 +275,8 @@ done:
 const node_kind node_kind_poisson = {
     .name = "poisson",
     .is_branch = false,
+    .writes_named_values = true,
+    .reads_no_children = true,
     .load = poisson_load,
     .free = poisson_free,
     .state_new = poisson_state_new,

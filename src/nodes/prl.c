@@ -103,9 +103,13 @@ static bool prl_go(run_state *r, const node *n, void *state)
     return st->match_count > 0;
 }
 
+static const char *const reference_extras[] = {"periodic", "d", NULL}; /* in the reference's models, read by none */
+
 const node_kind node_kind_prl = {
     .name = "prl",
     .is_branch = false,
+    .is_rule_node = true,
+    .ignored_attrs = reference_extras,
     .load = prl_load,
     .free = rulenode_free,
     .state_new = prl_state_new,

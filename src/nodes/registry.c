@@ -27,10 +27,25 @@ const node_kind *node_kind_find(const char *name)
     return NULL;
 }
 
+const node_kind *node_kind_at(size_t i) { return i < sizeof kinds / sizeof *kinds ? kinds[i] : NULL; }
+
 bool node_is_planned(const char *name)
 {
     for (const char *const *p = planned; *p; p++)
         if (strcmp(*p, name) == 0) return true;
+    return false;
+}
+
+bool node_holds_unions(const xmlNode *el)
+{
+    const node_kind *kind = node_kind_find(xml_name(el));
+    return kind && kind->holds_unions;
+}
+
+bool node_kind_reads_child(const node_kind *kind, const char *element)
+{
+    for (const char *const *c = kind->own_children; c && *c; c++)
+        if (strcmp(*c, element) == 0) return true;
     return false;
 }
 

@@ -193,7 +193,7 @@ node *rulenode_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry,
     diag *d = ld->d;
     rulenode *rn = node_new(ld, size, kind, el);
     if (!rn) return NULL;
-    xml_check_attrs(d, el, rn->base.id == 0 ? root_attrs : rulenode_attrs);
+    xml_check_attrs_ignoring(d, el, rn->base.id == 0 ? root_attrs : rulenode_attrs, kind->ignored_attrs);
 
     bool d2 = ld->grid->mz == 1;
     symmetry_set symmetry = parent_symmetry;

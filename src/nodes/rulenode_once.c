@@ -31,7 +31,7 @@ bool rulenode_model_changes(const node *const *nodes, int count, uint32_t change
     for (int n = 0; n < count; n++) {
         const node_kind *kind = nodes[n]->kind;
         if (kind == &node_kind_markov || kind == &node_kind_sequence) continue;
-        if (kind != &node_kind_one && kind != &node_kind_all && kind != &node_kind_prl) return false;
+        if (!kind->is_rule_node) return false;
         const rulenode *rn = (const rulenode *)nodes[n];
         if (rn->search) return false;
         /* An observation turns its cells into its `from` value, unlogged: not a change any scan

@@ -498,6 +498,7 @@ static bool runner_go(run_state *r, const node *n, void *state)
 const node_kind node_kind_runner = {
     .name = "runner",
     .is_branch = false,
+    .reads_no_children = true,
     .load = runner_load,
     .free = runner_free,
     .state_new = runner_state_new,

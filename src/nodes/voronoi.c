@@ -404,6 +404,8 @@ done:
 const node_kind node_kind_voronoi = {
     .name = "voronoi",
     .is_branch = false,
+    .writes_named_values = true,
+    .reads_no_children = true,
     .load = voronoi_load,
     .free = voronoi_free,
     .state_new = voronoi_state_new,

@@ -264,10 +264,14 @@ uint8_t wfc_vote_winner(const int32_t *votes, int c)
     return argmax;
 }
 
+static const char *const wfc_own_children[] = {"rule", "density", NULL}; /* read by the wfc node (its rules, its densities) */
+
 const node_kind node_kind_wfc = {
     .name = "wfc",
     .is_branch = true,
     .ends_run = true,
+    .makes_grid = true,
+    .own_children = wfc_own_children,
     .load = wfc_load,
     .free = wfc_free,
     .state_new = wfc_state_new,

@@ -55,6 +55,7 @@ int run_memres_tests(void);
 int run_settings_tests(void);
 int run_pack_tests(void);
 int run_lint_tests(void);
+int run_kinds_tests(void);
 int run_atomic_tests(void);
 int run_file_read_tests(void);
 int run_lastnode_tests(void);
