@@ -1,19 +1,7 @@
 /* tiled.c — the tile map writers: Tiled's .tmx (XML) and .tmj (JSON), one tile layer per z, and plain CSV and JSON. */
 #include "tilemap.h"
-
-/* Text inside an XML attribute or a JSON string: both escaped for either use. */
-static void put_escaped(FILE *f, const char *s, bool json)
-{
-    for (; *s; s++) {
-        if (json && (*s == '"' || *s == '\\')) fprintf(f, "\\%c", *s);
-        else if (json && (unsigned char)*s < 0x20) fprintf(f, "\\u%04x", (unsigned char)*s);
-        else if (!json && *s == '&') fputs("&amp;", f);
-        else if (!json && *s == '<') fputs("&lt;", f);
-        else if (!json && *s == '>') fputs("&gt;", f);
-        else if (!json && *s == '"') fputs("&quot;", f);
-        else fputc(*s, f);
-    }
-}
+#include "escape.h"
+#include <string.h>
 
 /* How a layer's ids are laid out: one JSON array; Tiled's CSV (a row a line, commas between rows too);
    a plain CSV file (a row a line). */
@@ -45,7 +33,7 @@ void write_tmx(FILE *f, const tilemap *m)
         fprintf(f, " <tileset firstgid=\"1\" name=\"tiles\" tilewidth=\"%d\" tileheight=\"%d\" tilecount=\"%d\" columns=\"%d\">\n",
                 m->tile_width, m->tile_height, m->tile_count, m->columns);
         fputs("  <image source=\"", f);
-        put_escaped(f, m->tileset_image, false);
+        html_write_text(f, m->tileset_image);
         fprintf(f, "\" width=\"%d\" height=\"%d\"/>\n </tileset>\n", m->image_width, m->image_height);
     }
     for (int z = 0; z < g->mz; z++) {
@@ -65,9 +53,9 @@ void write_tmj(FILE *f, const tilemap *m)
             g->mx, g->my, m->tile_width, m->tile_height);
     fprintf(f, "  \"nextlayerid\":%d, \"nextobjectid\":1,\n  \"tilesets\":[", g->mz + 1);
     if (m->tileset_image) {
-        fputs("\n    { \"firstgid\":1, \"name\":\"tiles\", \"image\":\"", f);
-        put_escaped(f, m->tileset_image, true);
-        fprintf(f, "\", \"imagewidth\":%d, \"imageheight\":%d, \"tilewidth\":%d, \"tileheight\":%d,\n"
+        fputs("\n    { \"firstgid\":1, \"name\":\"tiles\", \"image\":", f);
+        json_write_string(f, m->tileset_image, strlen(m->tileset_image));
+        fprintf(f, ", \"imagewidth\":%d, \"imageheight\":%d, \"tilewidth\":%d, \"tileheight\":%d,\n"
                    "      \"tilecount\":%d, \"columns\":%d, \"margin\":0, \"spacing\":0 }",
                 m->image_width, m->image_height, m->tile_width, m->tile_height, m->tile_count, m->columns);
     }
@@ -92,20 +80,19 @@ void write_tile_csv(FILE *f, const tilemap *m)
 void write_grid_json(FILE *f, const tilemap *m)
 {
     const grid_view *g = m->g;
-    fprintf(f, "{\n  \"width\": %d,\n  \"height\": %d,\n  \"depth\": %d,\n  \"legend\": \"", g->mx, g->my, g->mz);
-    put_escaped(f, g->legend, true);
-    fputs("\",\n  \"colors\": {", f);
+    fprintf(f, "{\n  \"width\": %d,\n  \"height\": %d,\n  \"depth\": %d,\n  \"legend\": ", g->mx, g->my, g->mz);
+    json_write_string(f, g->legend, strlen(g->legend));
+    fputs(",\n  \"colors\": {", f);
     for (int i = 0; g->legend[i]; i++) {
-        char sym[2] = {g->legend[i], 0};
-        fputs(i ? ", \"" : "\"", f);
-        put_escaped(f, sym, true);
-        fprintf(f, "\": \"#%06X\"", (unsigned)(m->colors[i] & 0xFFFFFF));
+        fputs(i ? ", " : "", f);
+        json_write_string(f, g->legend + i, 1);
+        fprintf(f, ": \"#%06X\"", (unsigned)(m->colors[i] & 0xFFFFFF));
     }
     fputs("},\n", f);
     if (m->tileset_image) {
-        fputs("  \"tileset\": {\"image\": \"", f);
-        put_escaped(f, m->tileset_image, true);
-        fprintf(f, "\", \"tilewidth\": %d, \"tileheight\": %d, \"columns\": %d, \"tilecount\": %d},\n", m->tile_width,
+        fputs("  \"tileset\": {\"image\": ", f);
+        json_write_string(f, m->tileset_image, strlen(m->tileset_image));
+        fprintf(f, ", \"tilewidth\": %d, \"tileheight\": %d, \"columns\": %d, \"tilecount\": %d},\n", m->tile_width,
                 m->tile_height, m->columns, m->tile_count);
     }
     /* cells[z][y] is a row of symbols; tiles[z][y][x] the row's tile ids (0: none). */
@@ -113,12 +100,9 @@ void write_grid_json(FILE *f, const tilemap *m)
     for (int z = 0; z < g->mz; z++) {
         fputs(z ? ",\n    [" : "\n    [", f);
         for (int y = 0; y < g->my; y++) {
-            char row[2] = {0, 0};
             fputs(y ? ", \"" : "\"", f);
-            for (int x = 0; x < g->mx; x++) {
-                row[0] = g->legend[g->cells[(size_t)z * g->mx * g->my + (size_t)y * g->mx + x]];
-                put_escaped(f, row, true);
-            }
+            for (int x = 0; x < g->mx; x++)
+                json_write_chars(f, g->legend + g->cells[(size_t)z * g->mx * g->my + (size_t)y * g->mx + x], 1);
             fputc('"', f);
         }
         fputc(']', f);

@@ -3,6 +3,7 @@
    together; the SVG gives each cell the quad whose corners bilinear interpolation puts in its block's
    quad; the OBJ is the lattice as a quad mesh whose texture coordinates are the straight grid. */
 #include "twisted.h"
+#include "escape.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,9 +242,9 @@ static bool save_json(const char *path, const grid_view *g, const twisted_lattic
     atomic_file af;
     if (!atomic_open(&af, path, temps, err)) return false;
     FILE *f = af.f;
-    fprintf(f, "{\n  \"width\": %d,\n  \"height\": %d,\n  \"legend\": \"", g->mx, g->my);
-    for (const char *c = g->legend; *c; c++) fprintf(f, *c == '"' || *c == '\\' ? "\\%c" : "%c", *c);
-    fprintf(f, "\",\n  \"points_x\": %d,\n  \"points_y\": %d,\n  \"block\": [%d, %d],\n  \"points\": [", t->nx, t->ny, b->bx, b->by);
+    fprintf(f, "{\n  \"width\": %d,\n  \"height\": %d,\n  \"legend\": ", g->mx, g->my);
+    json_write_string(f, g->legend, strlen(g->legend));
+    fprintf(f, ",\n  \"points_x\": %d,\n  \"points_y\": %d,\n  \"block\": [%d, %d],\n  \"points\": [", t->nx, t->ny, b->bx, b->by);
     for (int k = 0; k < t->nx * t->ny; k++)
         fprintf(f, "%s[%.6f, %.6f]", k ? (k % t->nx ? ", " : ",\n    ") : "\n    ", t->x[k] * b->bx, t->y[k] * b->by);
     fprintf(f, "\n  ],\n  \"cells\": [");

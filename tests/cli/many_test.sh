@@ -31,6 +31,15 @@ expect 2 "add --resume" "$T" run $M --size 16 --seeds 1..2 -o "$dir/m/{seed}.txt
 grep -q '"model":"maze","seed":1,"i":0,"size":\[16,16,1\],"steps":[0-9]*,"finished":true,"ms":[0-9.]*,"outputs":\["[^"]*/m/1.txt"\],"sha256":"[0-9a-f]\{64\}"}$' "$dir/m.jsonl" \
     && ok || bad "manifest line: $(head -1 "$dir/m.jsonl")"
 
+# A model name with '<', '"', '&', a tab and a carriage return is one JSON string (an escaper writes '<' and '&' as \u003c and
+# \u0026, so that a line may sit in a <script>), and --resume reads it back: only the new seed runs.
+odd="$dir/od/m<\"&$(printf '\t\r')x.xml"
+mkdir -p "$dir/od" && cp $M "$odd"
+"$T" run "$odd" --size 8 --seeds 1..2 -o "$dir/od/{seed}.txt" --manifest "$dir/od.jsonl" -q || bad "odd name run failed"
+grep -q '^{"model":"m\\u003c\\"\\u0026\\t\\rx","seed":1,' "$dir/od.jsonl" && ok || bad "odd name line: $(head -1 "$dir/od.jsonl")"
+expect 0 "1 run made, 2 done before" "$T" run "$odd" --size 8 --seeds 1..3 -o "$dir/od/{seed}.txt" --manifest "$dir/od.jsonl" --resume
+[ "$(wc -l < "$dir/od.jsonl")" = 3 ] && ok || bad "odd name resume: $(wc -l < "$dir/od.jsonl") lines, not 3"
+
 # The SHA-256 is of the grid's cells, one byte each: the text grid's rows are those bytes as symbols.
 line=$(grep '"seed":2,' "$dir/m.jsonl")
 sha=$(printf '%s' "$line" | sed 's/.*"sha256":"\([0-9a-f]*\)".*/\1/')

@@ -56,6 +56,7 @@ int main(int argc, char **argv)
         {"tilemap", run_tilemap_tests},
         {"many", run_many_tests},
         {"growgrid", run_growgrid_tests},
+        {"escape", run_escape_tests},
     };
     const int count = (int)(sizeof groups / sizeof *groups);
     for (int a = 1; a < argc; a++) {

@@ -66,4 +66,5 @@ int run_sort_tests(void);
 int run_tilemap_tests(void);
 int run_many_tests(void);
 int run_growgrid_tests(void);
+int run_escape_tests(void);
 #endif

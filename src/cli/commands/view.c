@@ -9,18 +9,8 @@
 #include <unistd.h>
 #include "../../core/diag.h"
 #include "../../core/file_read.h"
+#include "../../io/escape.h"
 #include "../common/viewer_assets.h"
-
-/* Text for an HTML element's content: the model's file name in the title. */
-static void put_escaped(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '<') fputs("&lt;", f);
-        else if (*s == '>') fputs("&gt;", f);
-        else if (*s == '&') fputs("&amp;", f);
-        else fputc(*s, f);
-    }
-}
 
 /* The page: the template with its markers replaced by the styles, the
    scripts, the title and the trace. */
@@ -38,7 +28,7 @@ static bool write_page(FILE *f, const char *title, const uint8_t *trace, size_t 
         if (!close) return false;
         size_t name_len = (size_t)(close - mark - 5);
         const char *name = mark + 5;
-        if (name_len == 5 && memcmp(name, "TITLE", 5) == 0) put_escaped(f, title);
+        if (name_len == 5 && memcmp(name, "TITLE", 5) == 0) html_write_text(f, title);
         else if (name_len == 6 && memcmp(name, "STUDIO", 6) == 0) { /* smalti studio's controls: none in a static page */ }
         else if (name_len == 3 && memcmp(name, "CSS", 3) == 0) fprintf(f, "<style>\n%s</style>", viewer_css);
         else if (name_len == 2 && memcmp(name, "JS", 2) == 0) fprintf(f, "<script>\n%s\n%s</script>", inflate_js, viewer_js);

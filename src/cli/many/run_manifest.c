@@ -4,6 +4,7 @@
 #include "../common/cli.h"
 #include "../../pack/zip_write.h"
 #include "../../pack/ziplib.h"
+#include "../../io/escape.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -13,27 +14,6 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* s as a JSON string at buf + *n; false when it does not fit. */
-static bool put_json_string(char *buf, size_t size, size_t *n, const char *s)
-{
-    size_t k = *n;
-    if (k + 1 >= size) return false;
-    buf[k++] = '"';
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        char esc[8];
-        int len;
-        if (*p == '"' || *p == '\\') len = snprintf(esc, sizeof esc, "\\%c", *p);
-        else if (*p < 0x20) len = snprintf(esc, sizeof esc, "\\u%04x", *p);
-        else esc[0] = (char)*p, len = 1;
-        if (k + (size_t)len + 1 >= size) return false;
-        memcpy(buf + k, esc, (size_t)len);
-        k += (size_t)len;
-    }
-    buf[k++] = '"';
-    *n = k;
-    return true;
-}
 
 static bool put_text(char *buf, size_t size, size_t *n, const char *fmt_done)
 {
@@ -48,12 +28,12 @@ size_t manifest_format(const manifest_entry *e, char *buf, size_t size)
 {
     size_t n = 0;
     char part[256];
-    if (!put_text(buf, size, &n, "{\"model\":") || !put_json_string(buf, size, &n, e->model)) return 0;
+    if (!put_text(buf, size, &n, "{\"model\":") || !json_append_string(buf, size, &n, e->model)) return 0;
     snprintf(part, sizeof part, ",\"seed\":%" PRId32 ",\"i\":%" PRId64 ",\"size\":[%d,%d,%d],\"steps\":%ld,\"finished\":%s,\"ms\":%.3f,\"outputs\":[",
              e->seed, e->i, e->mx, e->my, e->mz, e->steps, e->finished ? "true" : "false", e->ms);
     if (!put_text(buf, size, &n, part)) return 0;
     for (int k = 0; k < e->output_count; k++)
-        if ((k && !put_text(buf, size, &n, ",")) || !put_json_string(buf, size, &n, e->outputs[k])) return 0;
+        if ((k && !put_text(buf, size, &n, ",")) || !json_append_string(buf, size, &n, e->outputs[k])) return 0;
     snprintf(part, sizeof part, "],\"sha256\":\"%s\"}\n", e->sha256);
     if (!put_text(buf, size, &n, part)) return 0;
     buf[n] = 0;
@@ -181,6 +161,9 @@ static bool read_json_string(const char **p, char *out, size_t size)
                 s += 4;
             } else if (c == 'n') c = '\n';
             else if (c == 't') c = '\t';
+            else if (c == 'r') c = '\r';
+            else if (c == 'b') c = '\b';
+            else if (c == 'f') c = '\f';
             else if (c != '"' && c != '\\' && c != '/') return false;
         }
         if (n + 1 >= size) return false;

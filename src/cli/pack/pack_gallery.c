@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../../core/diag.h"
+#include "../../io/escape.h"
 #include "pack_cli.h"
 #include "../job/job.h"
 
@@ -36,26 +37,11 @@ typedef struct gallery_args {
     bool quiet;
 } gallery_args;
 
-/* Text for HTML content and attribute values. */
-static void put_html(FILE *f, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '"': fputs("&quot;", f); break;
-        case '\'': fputs("&#39;", f); break;
-        default: fputc(*s, f);
-        }
-    }
-}
-
 /* An argument as a POSIX shell reads it back: as it is when it holds only safe characters, else in single quotes. */
 static void put_shell_word(FILE *f, const char *s)
 {
     if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789@%+=:,./_-") == strlen(s)) {
-        put_html(f, s);
+        html_write_text(f, s);
         return;
     }
     fputc('\'', f);
@@ -63,7 +49,7 @@ static void put_shell_word(FILE *f, const char *s)
         if (*c == '\'') fputs("'\\''", f);
         else {
             char one[2] = {*c, 0};
-            put_html(f, one);
+            html_write_text(f, one);
         }
     }
     fputc('\'', f);
@@ -170,33 +156,33 @@ static void put_header(FILE *f, const pack_manifest *man)
           "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n"
           "<title>",
           f);
-    put_html(f, man->name);
+    html_write_text(f, man->name);
     fputs(" · smalti pack gallery</title>\n<style>", f);
     fputs(page_style, f);
     fputs("</style>\n</head>\n<body>\n<header>\n<h1>", f);
-    put_html(f, man->name);
+    html_write_text(f, man->name);
     fputs(" <span>", f);
-    put_html(f, man->version);
+    html_write_text(f, man->version);
     fputs("</span></h1>\n", f);
     if (man->description && *man->description) {
         fputs("<p>", f);
-        put_html(f, man->description);
+        html_write_text(f, man->description);
         fputs("</p>\n", f);
     }
     fputs("<p class=\"meta\">", f);
     fprintf(f, "%d %s", man->model_count, plural(man->model_count, "model", "models"));
     if (man->license) {
         fputs(" · licence ", f);
-        put_html(f, man->license);
+        html_write_text(f, man->license);
     }
     for (int i = 0; i < man->author_count; i++) {
         fputs(i ? ", " : " · by ", f);
-        put_html(f, man->authors[i].name);
+        html_write_text(f, man->authors[i].name);
     }
     /* The homepage as text: the page links nowhere, so that nothing leaves it. */
     if (man->homepage) {
         fputs(" · ", f);
-        put_html(f, man->homepage);
+        html_write_text(f, man->homepage);
     }
     fputs("</p>\n</header>\n<main>\n", f);
 }
@@ -207,32 +193,32 @@ static void put_card(FILE *f, const gallery_args *a, const pack_model *m, const 
 {
     const char *title = m->title ? m->title : m->name;
     fputs("<figure class=\"card\" id=\"model-", f);
-    put_html(f, m->name);
+    html_write_text(f, m->name);
     fputs("\">\n<div class=\"pic\">", f);
     if (png) {
         fputs("<img alt=\"", f);
-        put_html(f, title);
+        html_write_text(f, title);
         fputs("\" src=\"data:image/png;base64,", f);
         put_base64(f, png, png_size);
         fputs("\">", f);
     } else {
         fputs("<div class=\"failed\">", f);
-        put_html(f, failure);
+        html_write_text(f, failure);
         fputs("</div>", f);
     }
     fputs("</div>\n<figcaption>\n<h2>", f);
-    put_html(f, title);
+    html_write_text(f, title);
     fputs("</h2>\n", f);
     if (m->description) {
         fputs("<p>", f);
-        put_html(f, m->description);
+        html_write_text(f, m->description);
         fputs("</p>\n", f);
     }
     if (m->tag_count) {
         fputs("<ul class=\"tags\">", f);
         for (int i = 0; i < m->tag_count; i++) {
             fputs("<li>", f);
-            put_html(f, m->tags[i]);
+            html_write_text(f, m->tags[i]);
             fputs("</li>", f);
         }
         fputs("</ul>\n", f);

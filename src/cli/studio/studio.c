@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "../../core/file_read.h"
 #include "../../core/resource.h"
+#include "../../io/escape.h"
 #include "../../nodes/settings.h"
 #include "../common/cli.h"
 #include "../job/job.h"
@@ -81,26 +82,13 @@ char *studio_read_model(const studio *s, size_t *len)
     return text;
 }
 
-static void put_json_string(FILE *f, const char *s, size_t n)
-{
-    fputc('"', f);
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-        else if (c == '\n') fputs("\\n", f);
-        else if (c < 0x20) fprintf(f, "\\u%04x", c);
-        else fputc(c, f);
-    }
-    fputc('"', f);
-}
-
 static void put_error_text(FILE *f, const smalti_error *err)
 {
     char text[1200];
     if (err->file[0] && err->line > 0) snprintf(text, sizeof text, "%s:%d: error: %s", err->file, err->line, err->message);
     else if (err->file[0]) snprintf(text, sizeof text, "%s: error: %s", err->file, err->message);
     else snprintf(text, sizeof text, "smalti: error: %s", err->message);
-    put_json_string(f, text, strlen(text));
+    json_write_string(f, text, strlen(text));
 }
 
 /* An event "failed": the model does not load; the page keeps the last run and marks the line. */
@@ -115,11 +103,11 @@ static studio_event *error_event(const studio *s, const smalti_error *err)
     fputs("event: failed\ndata: {\"message\":", f);
     put_error_text(f, err);
     fprintf(f, ",\"file\":");
-    put_json_string(f, err->file, strlen(err->file));
+    json_write_string(f, err->file, strlen(err->file));
     fprintf(f, ",\"line\":%d,\"source\":", err->line);
     size_t len = 0;
     char *source = studio_read_model(s, &len);
-    put_json_string(f, source ? source : "", source ? len : 0);
+    json_write_string(f, source ? source : "", source ? len : 0);
     free(source);
     fputs("}\n\n", f);
     if (fclose(f) != 0) {
@@ -181,7 +169,7 @@ static studio_event *run_event(const job *j, const smalti_run *run, const studio
     fprintf(f, "event: run\ndata: {\"seed\":%ld,\"size\":[%d,%d,%d],\"steps\":%ld,\"end\":\"%s\",\"note\":", p->seed, res->mx,
             res->my, res->mz, res->steps, end);
     if (failed && !note[0]) put_error_text(f, &res->error);
-    else put_json_string(f, note, strlen(note));
+    else json_write_string(f, note, strlen(note));
     fprintf(f, ",\"stepcap\":%ld,\"timecap\":%g,\"ms\":%.1f,\"trace\":\"", p->steps, p->timeout, now_ms() - t0);
     size_t len;
     const uint8_t *bytes = trace_writer_bytes(tw, &len);

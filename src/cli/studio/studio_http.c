@@ -13,6 +13,7 @@
 #include <sys/random.h>
 #include <time.h>
 #include "../common/cli.h"
+#include "../../io/escape.h"
 #include "httplib.h"
 #include "studio_slots.h"
 #include "../common/viewer_assets.h"
@@ -35,17 +36,6 @@ static const char studio_js[] =
 /* The page, its styles and its scripts, made once at start. */
 static char *page_html, *page_css, *page_js;
 static size_t page_html_len, page_css_len, page_js_len;
-
-static void put_html_escaped(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '<') fputs("&lt;", f);
-        else if (*s == '>') fputs("&gt;", f);
-        else if (*s == '&') fputs("&amp;", f);
-        else if (*s == '"') fputs("&quot;", f);
-        else fputc(*s, f);
-    }
-}
 
 /* The viewer's page with studio's controls, its scripts and styles as files of this server,
    and without the viewer's own CSP (which allows inline code; the header's policy does not). */
@@ -73,7 +63,7 @@ static bool build_page(const studio *s)
         size_t name_len = (size_t)(close - mark - 5);
         const char *name = mark + 5;
         if (name_len == 5 && memcmp(name, "TITLE", 5) == 0) {
-            put_html_escaped(f, s->model_name);
+            html_write_text(f, s->model_name);
             fputs(" · smalti studio", f);
         } else if (name_len == 6 && memcmp(name, "STUDIO", 6) == 0) fputs(studio_html, f);
         else if (name_len == 3 && memcmp(name, "CSS", 3) == 0) fputs("<link rel=\"stylesheet\" href=\"app.css\">", f);
