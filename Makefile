@@ -147,8 +147,22 @@ $(BUILD)/obj/%.d: ;
 .PRECIOUS: $(BUILD)/obj/%.d
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
 
-# Made afresh, so that no object of a moved or deleted source lingers in it.
+# Two static archives, each made afresh so that no object of a moved or deleted source lingers in it.
+# libsmalti.a, the one installed, defines only the API's smalti_* symbols: its objects are linked into
+# one (ld -r, which binds their calls to each other), whose hidden symbols (all but SMALTI_API) are then
+# made local. Archived as they are, the ~350 internal functions were global, and a program's own or
+# another library's function of the same name (libpng's png_write_rows) was bound to smalti's.
+OBJCOPY ?= objcopy
 $(BUILD)/libsmalti.a: $(LIB_OBJ)
+	rm -f $@ $(BUILD)/libsmalti.o
+	$(CC) -r -nostdlib -o $(BUILD)/libsmalti.o $^
+	$(OBJCOPY) --localize-hidden $(BUILD)/libsmalti.o
+	ar rcs $@ $(BUILD)/libsmalti.o
+	rm -f $(BUILD)/libsmalti.o
+# The same objects with their internal functions global, for what calls them: the smalti command,
+# the unit tests, conformance and trace runners, fuzz targets and benchmarks. Never installed.
+LIB_INTERNAL := $(BUILD)/libsmalti_internal.a
+$(LIB_INTERNAL): $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
@@ -174,8 +188,8 @@ RUN_PATH_OBJ := $(patsubst %,$(BUILD)/obj/%.o,cli/main cli/common cli/tempfiles 
 	nodes/settings nodes/lint nodes/branch nodes/rulenode nodes/rulenode_anchor nodes/rulenode_infer nodes/one nodes/one_plain nodes/all \
 	nodes/prl nodes/observe nodes/search nodes/field nodes/path nodes/map io/atomic io/palette io/text io/tiles \
 	trace/writer pack/pack)
-smalti: $(CLI_OBJ) $(BUILD)/libsmalti.a
-	$(CC) $(CFLAGS) -o $@ $(RUN_PATH_OBJ) $(filter-out $(RUN_PATH_OBJ),$(CLI_OBJ)) $(BUILD)/libsmalti.a $(CLI_LDLIBS) $(CLI_LIBS)
+smalti: $(CLI_OBJ) $(LIB_INTERNAL)
+	$(CC) $(CFLAGS) -o $@ $(RUN_PATH_OBJ) $(filter-out $(RUN_PATH_OBJ),$(CLI_OBJ)) $(LIB_INTERNAL) $(CLI_LDLIBS) $(CLI_LIBS)
 
 # docs/viewer.png, the picture of the trace viewer in the README and docs/viewer.md: models/dungeon.xml, 63², seed 1,
 # at 60 % of its steps, in headless Chromium.
