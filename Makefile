@@ -52,14 +52,16 @@ DEPS := libxml2-dev:/usr/include/libxml2/libxml/parser.h \
         libzip-dev:/usr/include/zip.h \
         libssl-dev:/usr/include/openssl/evp.h \
         libmicrohttpd-dev:/usr/include/microhttpd.h
-# ... and those only `make test` needs (unit tests, the viewer's browser test, the man page check; Tiled, which reads our maps back).
+# ... and those only `make test` needs (unit tests, the viewer's browser test, the man page check; Tiled, which reads our maps back;
+# libpng, which a program links beside libsmalti.a to show that their symbols do not clash).
 TEST_DEPS := libcmocka-dev:/usr/include/cmocka.h \
         man-db:/usr/bin/man \
         chromium:/usr/bin/chromium \
         nodejs:/usr/bin/node \
         npm:/usr/bin/npm \
         tiled:/usr/bin/tiled \
-        python3-numpy:/usr/lib/python3/dist-packages/numpy/__init__.py
+        python3-numpy:/usr/lib/python3/dist-packages/numpy/__init__.py \
+        libpng-dev:/usr/include/png.h
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps run test check unit conformance sanitize bench clean help screenshot

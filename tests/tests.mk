@@ -58,8 +58,25 @@ unit: $(BUILD)/unit_tests
 # check must fail on the internal archive, whose helpers are global: it can see a stray symbol.
 $(BUILD)/api_shared: tests/api_shared.c include/smalti.h $(BUILD)/libsmalti.so
 	$(CC) -std=c11 -Iinclude $(WARN) $(CFLAGS) -o $@ $< -L$(BUILD) -lsmalti -Wl,-rpath,'$$ORIGIN'
-symbols: $(BUILD)/libsmalti.so $(BUILD)/libsmalti.a $(LIB_INTERNAL) $(BUILD)/api_shared
+# A program linked with libsmalti.a and libpng calls both (tests/static_embed.c): once with libpng's
+# shared library, where a png_write_rows of smalti's was silently bound in libpng's place (a crash),
+# once with its static archive (libpng16.a), where it was a duplicate definition. The internal archive,
+# whose helpers are global, must still fail to link beside libpng16.a: the program can see the clash.
+PNG_STATIC = -Wl,-Bstatic -lpng16 -Wl,-Bdynamic
+$(BUILD)/static_embed: PNG_LINK = -lpng
+$(BUILD)/static_embed_png16: PNG_LINK = $(PNG_STATIC)
+$(BUILD)/static_embed $(BUILD)/static_embed_png16: tests/static_embed.c include/smalti.h $(BUILD)/libsmalti.a | $(BUILD)/.test-deps
+	$(CC) -std=c11 -Iinclude $(WARN) $(CFLAGS) -o $@ $< $(BUILD)/libsmalti.a $(PNG_LINK) $(LDLIBS)
+symbols: $(BUILD)/libsmalti.so $(BUILD)/libsmalti.a $(LIB_INTERNAL) $(BUILD)/api_shared $(BUILD)/static_embed $(BUILD)/static_embed_png16
 	sh tests/symbols.sh $(BUILD)/libsmalti.so include/smalti.h $(BUILD)/libsmalti.a
+	$(BUILD)/static_embed
+	$(BUILD)/static_embed_png16
+	@out=$$($(CC) -std=c11 -Iinclude $(CFLAGS) -o $(BUILD)/static_embed_internal tests/static_embed.c $(LIB_INTERNAL) \
+	    $(PNG_STATIC) $(LDLIBS) 2>&1); rc=$$?; rm -f $(BUILD)/static_embed_internal; \
+	  if [ $$rc = 0 ]; then echo "static_embed linked $(LIB_INTERNAL) beside libpng16.a: no clash seen"; exit 1; fi; \
+	  printf '%s\n' "$$out" | grep -q "multiple definition of .png_write_rows" \
+	  && echo "static_embed: $(LIB_INTERNAL), whose helpers are global, clashes with libpng16.a (png_write_rows)" \
+	  || { echo "static_embed on $(LIB_INTERNAL) failed otherwise: $$out"; exit 1; }
 	@out=$$(sh tests/symbols.sh $(BUILD)/libsmalti.so include/smalti.h $(LIB_INTERNAL) 2>&1) \
 	  && { echo "symbols passed $(LIB_INTERNAL), whose internal functions are global: $$out"; exit 1; } \
 	  || printf '%s\n' "$$out" | grep -q "$(LIB_INTERNAL) defines [0-9]* global symbols outside the API" \
