@@ -87,7 +87,7 @@ help:
 	@echo "  make sanitize      the ASan + UBSan build: unit tests, CLI scripts, corpus rows up to 20000 cells"
 	@echo "  make tsan          the threaded commands and unit groups under ThreadSanitizer"
 	@echo "  make warnings      -Wall -Wextra clean under gcc (as the plain build compiles) and clang"
-	@echo "  make layers        no file reaches up a layer;  make symbols: the .so exports only the API"
+	@echo "  make layers        no file reaches up a layer;  make symbols: both libraries define only the API"
 	@echo "  make browser-test  the viewer, gallery and studio pages in headless Chromium"
 	@echo "  make python-test   the Python binding;  make install-test: install into a DESTDIR and back"
 	@echo "  make tiled-roundtrip  Tiled opens our maps and exports the same ids"
