@@ -52,14 +52,16 @@ DEPS := libxml2-dev:/usr/include/libxml2/libxml/parser.h \
         libzip-dev:/usr/include/zip.h \
         libssl-dev:/usr/include/openssl/evp.h \
         libmicrohttpd-dev:/usr/include/microhttpd.h
-# ... and those only `make test` needs (unit tests, the viewer's browser test, the man page check; Tiled, which reads our maps back).
+# ... and those only `make test` needs (unit tests, the viewer's browser test, the man page check; Tiled, which reads our maps back;
+# libpng, which a program links beside libsmalti.a to show that their symbols do not clash).
 TEST_DEPS := libcmocka-dev:/usr/include/cmocka.h \
         man-db:/usr/bin/man \
         chromium:/usr/bin/chromium \
         nodejs:/usr/bin/node \
         npm:/usr/bin/npm \
         tiled:/usr/bin/tiled \
-        python3-numpy:/usr/lib/python3/dist-packages/numpy/__init__.py
+        python3-numpy:/usr/lib/python3/dist-packages/numpy/__init__.py \
+        libpng-dev:/usr/include/png.h
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps run test check unit conformance sanitize bench clean help screenshot
@@ -85,7 +87,7 @@ help:
 	@echo "  make sanitize      the ASan + UBSan build: unit tests, CLI scripts, corpus rows up to 20000 cells"
 	@echo "  make tsan          the threaded commands and unit groups under ThreadSanitizer"
 	@echo "  make warnings      -Wall -Wextra clean under gcc (as the plain build compiles) and clang"
-	@echo "  make layers        no file reaches up a layer;  make symbols: the .so exports only the API"
+	@echo "  make layers        no file reaches up a layer;  make symbols: both libraries define only the API"
 	@echo "  make browser-test  the viewer, gallery and studio pages in headless Chromium"
 	@echo "  make python-test   the Python binding;  make install-test: install into a DESTDIR and back"
 	@echo "  make tiled-roundtrip  Tiled opens our maps and exports the same ids"
@@ -147,8 +149,22 @@ $(BUILD)/obj/%.d: ;
 .PRECIOUS: $(BUILD)/obj/%.d
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
 
-# Made afresh, so that no object of a moved or deleted source lingers in it.
+# Two static archives, each made afresh so that no object of a moved or deleted source lingers in it.
+# libsmalti.a, the one installed, defines only the API's smalti_* symbols: its objects are linked into
+# one (ld -r, which binds their calls to each other), whose hidden symbols (all but SMALTI_API) are then
+# made local. Archived as they are, the ~350 internal functions were global, and a program's own or
+# another library's function of the same name (libpng's png_write_rows) was bound to smalti's.
+OBJCOPY ?= objcopy
 $(BUILD)/libsmalti.a: $(LIB_OBJ)
+	rm -f $@ $(BUILD)/libsmalti.o
+	$(CC) -r -nostdlib -o $(BUILD)/libsmalti.o $^
+	$(OBJCOPY) --localize-hidden $(BUILD)/libsmalti.o
+	ar rcs $@ $(BUILD)/libsmalti.o
+	rm -f $(BUILD)/libsmalti.o
+# The same objects with their internal functions global, for what calls them: the smalti command,
+# the unit tests, conformance and trace runners, fuzz targets and benchmarks. Never installed.
+LIB_INTERNAL := $(BUILD)/libsmalti_internal.a
+$(LIB_INTERNAL): $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
@@ -174,8 +190,8 @@ RUN_PATH_OBJ := $(patsubst %,$(BUILD)/obj/%.o,cli/commands/main cli/common/commo
 	nodes/settings nodes/lint nodes/branch nodes/rulenode nodes/rulenode_anchor nodes/rulenode_infer nodes/one nodes/one_plain nodes/all \
 	nodes/prl nodes/observe nodes/search nodes/field nodes/path nodes/map io/atomic io/palette io/text io/tiles \
 	trace/writer pack/pack)
-smalti: $(CLI_OBJ) $(BUILD)/libsmalti.a
-	$(CC) $(CFLAGS) -o $@ $(RUN_PATH_OBJ) $(filter-out $(RUN_PATH_OBJ),$(CLI_OBJ)) $(BUILD)/libsmalti.a $(CLI_LDLIBS) $(CLI_LIBS)
+smalti: $(CLI_OBJ) $(LIB_INTERNAL)
+	$(CC) $(CFLAGS) -o $@ $(RUN_PATH_OBJ) $(filter-out $(RUN_PATH_OBJ),$(CLI_OBJ)) $(LIB_INTERNAL) $(CLI_LDLIBS) $(CLI_LIBS)
 
 # docs/viewer.png, the picture of the trace viewer in the README and docs/viewer.md: models/dungeon.xml, 63², seed 1,
 # at 60 % of its steps, in headless Chromium.

@@ -4,14 +4,14 @@
 # (bench/pack.sh), the throughput of many runs (bench/many.sh) and studio's save-to-picture time
 # (bench/studio_latency.js). `make bench BASELINE=OLD`: the heavy rows side by side with an older
 # binary (bench/side.sh).
-$(BUILD)/bench: bench/bench.c $(BUILD)/libsmalti.a
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libsmalti.a $(LDLIBS)
+$(BUILD)/bench: bench/bench.c $(LIB_INTERNAL)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(LIB_INTERNAL) $(LDLIBS)
 
-$(BUILD)/wfc_bench: bench/wfc_bench.c $(BUILD)/libsmalti.a $(HEADERS)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libsmalti.a $(LDLIBS)
+$(BUILD)/wfc_bench: bench/wfc_bench.c $(LIB_INTERNAL) $(HEADERS)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(LIB_INTERNAL) $(LDLIBS)
 
-$(BUILD)/trace_bench: bench/trace_bench.c $(BUILD)/libsmalti.a $(HEADERS)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libsmalti.a $(LDLIBS)
+$(BUILD)/trace_bench: bench/trace_bench.c $(LIB_INTERNAL) $(HEADERS)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(LIB_INTERNAL) $(LDLIBS)
 
 # One whole process timed from fork to exit, with its peak memory (bench/side.sh's clock).
 $(BUILD)/runtime: bench/runtime.c

@@ -49,6 +49,16 @@
    SMALTI_ERR_CANCELLED through smalti_run_error; the same run object can then
    be reset and run again.
 
+   LIFETIMES
+   Every pointer the library returns, or writes through an out-parameter, points
+   into memory the library owns: never free it. Each function below says how long
+   its pointers stay valid; in short, a model's strings live until
+   smalti_model_free, a run's grid and geometry until the run's next step, reset
+   or free, and a step event's arrays until the observer returns. Structs the
+   library fills (smalti_error, smalti_settings, smalti_node_info) are the
+   caller's, copied in; strings the caller passes (paths, XML, resource_dirs) are
+   read during the call only, and opt.warn is called only during the load.
+
    OBSERVERS
    smalti_run_set_observer registers a callback called after every step with the
    acting node and the flat indices of the cells that step changed (an index
@@ -71,9 +81,11 @@ extern "C" {
 #define SMALTI_VERSION_MINOR 1
 #define SMALTI_VERSION_PATCH 0
 #define SMALTI_VERSION "0.1.0"
+#define SMALTI_VERSION_NUMBER (SMALTI_VERSION_MAJOR * 10000 + SMALTI_VERSION_MINOR * 100 + SMALTI_VERSION_PATCH)
 
 /* Marks the public functions: the library is built with -fvisibility=hidden,
-   so these are the only symbols libsmalti.so exports. */
+   so these are the only symbols libsmalti.so exports and the only global
+   symbols libsmalti.a defines. */
 #if defined(SMALTI_BUILD) && defined(__GNUC__)
 #define SMALTI_API __attribute__((visibility("default")))
 #else
@@ -132,14 +144,19 @@ typedef struct smalti_step_event {
     int node_id;             /* the leaf node that acted, or -1 if none did */
     const int32_t *changed;  /* flat indices of the cells changed by this step */
     size_t changed_count;
-    const unsigned char *grid; /* the grid after the step */
+    const unsigned char *grid; /* the grid after the step (its size and legend: smalti_run_grid,
+                                  smalti_run_legend, which an observer may call) */
 } smalti_step_event;
+
+/* The event and its changed and grid arrays are valid only until the observer returns: the next
+   step reuses the change log and may replace the grid (a map or wfc node). Copy what is kept. */
 
 typedef void (*smalti_observer_fn)(void *userdata, const smalti_step_event *event);
 
 /* One node of the compiled tree, for viewers and tooling. */
 typedef struct smalti_node_info {
-    const char *kind;   /* the element name: "one", "all", "prl", "markov", "sequence", ... */
+    const char *kind;   /* the element name: "one", "all", "prl", "markov", "sequence", ...;
+                           a static string, valid as long as the program */
     int line;           /* source line, 0 for the implicit root markov */
     int parent;         /* parent node id, -1 for the root */
     int depth;
@@ -151,7 +168,19 @@ typedef struct smalti_node_info {
 
 SMALTI_API smalti_load_options smalti_load_defaults(void);
 
-/* Load and compile a model file for the grid size in opt. NULL on error. */
+/* The version of the library loaded, which may differ from the header's when the shared library was
+   replaced: a program checks smalti_version_number() == SMALTI_VERSION_NUMBER (or at least the same
+   SMALTI_VERSION_MAJOR) at start-up. The string is static, valid as long as the program. */
+SMALTI_API const char *smalti_version(void);
+SMALTI_API int smalti_version_number(void);   /* MAJOR * 10000 + MINOR * 100 + PATCH */
+/* sizeof the public struct of that C name ("smalti_error", "smalti_load_options",
+   "smalti_step_event", "smalti_node_info", "smalti_settings", "smalti_run_options") as the library
+   was built; 0 for any other name. For bindings that declare the structs again in another language,
+   to check their layouts against the library's. */
+SMALTI_API size_t smalti_struct_size(const char *name);
+
+/* Load and compile a model file for the grid size in opt. NULL on error. The model is the
+   caller's until smalti_model_free, which must come after the free of every run made from it. */
 SMALTI_API smalti_model *smalti_model_load(const char *path, const smalti_load_options *opt, smalti_error *err);
 /* The same from an XML string; name is used in messages. */
 SMALTI_API smalti_model *smalti_model_load_string(const char *xml, const char *name, const smalti_load_options *opt, smalti_error *err);
@@ -164,10 +193,12 @@ SMALTI_API void smalti_model_free(smalti_model *model);
 SMALTI_API int smalti_count_xml_memory(void);
 
 SMALTI_API int smalti_model_node_count(const smalti_model *model);
+/* Fills *info (1), or returns 0 for an id out of range; its strings live as long as the model. */
 SMALTI_API int smalti_model_node_info(const smalti_model *model, int node_id, smalti_node_info *info);
+/* The model's values, one symbol a cell value, NUL-terminated; valid until smalti_model_free. */
 SMALTI_API const char *smalti_model_legend(const smalti_model *model);
 /* The grid size the model was loaded for (opt.mx, opt.my, opt.mz); a run may end on another
-   grid (a map or tile wfc node makes one), whose size smalti_run_grid gives. */
+   grid (a map or wfc node makes one), whose size smalti_run_grid gives. */
 SMALTI_API void smalti_model_grid_size(const smalti_model *model, int *mx, int *my, int *mz);
 
 /* Settings a model file states for itself, in a <smalti> element that is the first
@@ -206,6 +237,7 @@ typedef struct smalti_settings {
 SMALTI_API void smalti_model_settings(const smalti_model *model, smalti_settings *out);
 
 /* Runs. smalti_run_new seeds the run and puts it before its first step. */
+/* The run is the caller's until smalti_run_free; the model must outlive it. NULL on error. */
 SMALTI_API smalti_run *smalti_run_new(const smalti_model *model, int32_t seed, smalti_error *err);
 
 /* Budgets of a run besides its step limit (smalti_run_to_end) and the grid's cell limit. */
@@ -262,7 +294,15 @@ SMALTI_API long long smalti_run_work(const smalti_run *run);
    step limit, this names the node that kept the model from finishing. */
 SMALTI_API int smalti_run_last_node(const smalti_run *run, long *steps);
 
+/* The run's grid now, mx * my * mz cell values (*mx, *my, *mz get its size). The buffer belongs to
+   the run and is valid only until its next step, reset or free: a map or wfc node replaces the
+   grid with one of another size and legend, and a reset puts back the first, so ask again after each
+   step (also for the size) rather than keep the pointer. Cells change with every step. */
 SMALTI_API const unsigned char *smalti_run_grid(const smalti_run *run, int *mx, int *my, int *mz);
+/* The legend of the run's grid now (legend[cell] is the cell's symbol), NUL-terminated. It is the
+   model's (smalti_model_legend) until a map or wfc node replaces the grid, the new grid's after,
+   the model's again after a reset; ask again after a step. The string itself belongs to the model and
+   stays readable until smalti_model_free. */
 SMALTI_API const char *smalti_run_legend(const smalti_run *run);
 /* The lattice a <growgrid> node fitted in this run: *points_x by *points_y points, row by row
    (point (i,j) at (*px)[i + j * *points_x], (*py)[...]), in lattice units, where the straight
@@ -270,6 +310,8 @@ SMALTI_API const char *smalti_run_legend(const smalti_run *run);
    grid cells, (grid width)/(points_x - 1) cells wide. Returns 1, or 0 (and NULL, 0) when the run
    has no geometry. The arrays belong to the run: valid until its next step, reset or free. */
 SMALTI_API int smalti_run_geometry(const smalti_run *run, const double **px, const double **py, int *points_x, int *points_y);
+/* fn (NULL: none) is called at the end of every step with the event described at smalti_step_event;
+   userdata is the caller's, handed back as it is. */
 SMALTI_API void smalti_run_set_observer(smalti_run *run, smalti_observer_fn fn, void *userdata);
 
 #ifdef __cplusplus

@@ -35,8 +35,8 @@ done
 [ "$(readlink "$p/lib/libsmalti.so")" = libsmalti.so.0 ] && ok || bad "libsmalti.so does not link to libsmalti.so.0"
 [ -x "$p/bin/smalti" ] && ok || bad "bin/smalti is not executable"
 
-# nm -D on the installed library: only smalti_*, its SONAME libsmalti.so.0.
-if out=$(sh tests/symbols.sh "$p/lib/libsmalti.so" "$p/include/smalti.h" 2>&1); then ok; else bad "$out"; fi
+# nm on the installed libraries (shared and static): only smalti_* globals; the SONAME libsmalti.so.0.
+if out=$(sh tests/symbols.sh "$p/lib/libsmalti.so" "$p/include/smalti.h" "$p/lib/libsmalti.a" 2>&1); then ok; else bad "$out"; fi
 
 # 2. The docs/api.md program (its first ```c block with main), built with pkg-config against the copy.
 awk '/^```c/ { inside = 1; text = ""; next }

@@ -20,14 +20,14 @@ $(BUILD)/tests/unit/%.o: tests/unit/%.c $(BUILD)/tests/unit/%.d | $(BUILD)/gen/p
 $(BUILD)/tests/unit/%.d: ;
 .PRECIOUS: $(BUILD)/tests/unit/%.d
 -include $(UNIT_SRC:%.c=$(BUILD)/%.d)
-$(BUILD)/unit_tests: $(UNIT_OBJ) $(BUILD)/libsmalti.a
-	$(CC) $(CFLAGS) -o $@ $(UNIT_OBJ) $(BUILD)/libsmalti.a $(TEST_LIBS)
+$(BUILD)/unit_tests: $(UNIT_OBJ) $(LIB_INTERNAL)
+	$(CC) $(CFLAGS) -o $@ $(UNIT_OBJ) $(LIB_INTERNAL) $(TEST_LIBS)
 
-$(BUILD)/conformance: tests/conformance.c $(BUILD)/libsmalti.a
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libsmalti.a $(TEST_LIBS)
+$(BUILD)/conformance: tests/conformance.c $(LIB_INTERNAL)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(LIB_INTERNAL) $(TEST_LIBS)
 
-$(BUILD)/trace_roundtrip: tests/trace_roundtrip.c $(BUILD)/libsmalti.a $(HEADERS)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libsmalti.a $(TEST_LIBS)
+$(BUILD)/trace_roundtrip: tests/trace_roundtrip.c $(LIB_INTERNAL) $(HEADERS)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(LIB_INTERNAL) $(TEST_LIBS)
 
 # Traces of corpus runs replay to the runs' grids and acting nodes: every core
 # row, and the adv and wfc rows (maps, wfc grids) up to a size that keeps it quick.
@@ -35,8 +35,8 @@ trace-roundtrip: $(BUILD)/trace_roundtrip
 	$(BUILD)/trace_roundtrip --jobs 2 --tier core
 	$(BUILD)/trace_roundtrip --jobs 2 --tier adv --tier wfc --max-cells 40000
 
-$(BUILD)/trace_expect: tests/trace_expect.c $(BUILD)/libsmalti.a $(HEADERS)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(BUILD)/libsmalti.a $(LDLIBS)
+$(BUILD)/trace_expect: tests/trace_expect.c $(LIB_INTERNAL) $(HEADERS)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(LIB_INTERNAL) $(LDLIBS)
 
 # playwright-core from the npm registry, installed as the lock file says (once per lock file).
 BROWSER_MODULES := tests/browser/node_modules/.installed
@@ -54,11 +54,34 @@ browser-test: smalti $(BUILD)/trace_expect $(BROWSER_MODULES)
 unit: $(BUILD)/unit_tests
 	$(BUILD)/unit_tests
 
-# The shared library exports only the API (and that is enough for a program that sees only smalti.h).
+# Both libraries define only the API (and that is enough for a program that sees only smalti.h). The
+# check must fail on the internal archive, whose helpers are global: it can see a stray symbol.
 $(BUILD)/api_shared: tests/api_shared.c include/smalti.h $(BUILD)/libsmalti.so
 	$(CC) -std=c11 -Iinclude $(WARN) $(CFLAGS) -o $@ $< -L$(BUILD) -lsmalti -Wl,-rpath,'$$ORIGIN'
-symbols: $(BUILD)/libsmalti.so $(BUILD)/api_shared
-	sh tests/symbols.sh $(BUILD)/libsmalti.so include/smalti.h
+# A program linked with libsmalti.a and libpng calls both (tests/static_embed.c): once with libpng's
+# shared library, where a png_write_rows of smalti's was silently bound in libpng's place (a crash),
+# once with its static archive (libpng16.a), where it was a duplicate definition. The internal archive,
+# whose helpers are global, must still fail to link beside libpng16.a: the program can see the clash.
+PNG_STATIC = -Wl,-Bstatic -lpng16 -Wl,-Bdynamic
+$(BUILD)/static_embed: PNG_LINK = -lpng
+$(BUILD)/static_embed_png16: PNG_LINK = $(PNG_STATIC)
+$(BUILD)/static_embed $(BUILD)/static_embed_png16: tests/static_embed.c include/smalti.h $(BUILD)/libsmalti.a | $(BUILD)/.test-deps
+	$(CC) -std=c11 -Iinclude $(WARN) $(CFLAGS) -o $@ $< $(BUILD)/libsmalti.a $(PNG_LINK) $(LDLIBS)
+symbols: $(BUILD)/libsmalti.so $(BUILD)/libsmalti.a $(LIB_INTERNAL) $(BUILD)/api_shared $(BUILD)/static_embed $(BUILD)/static_embed_png16
+	sh tests/symbols.sh $(BUILD)/libsmalti.so include/smalti.h $(BUILD)/libsmalti.a
+	$(BUILD)/static_embed
+	$(BUILD)/static_embed_png16
+	@out=$$($(CC) -std=c11 -Iinclude $(CFLAGS) -o $(BUILD)/static_embed_internal tests/static_embed.c $(LIB_INTERNAL) \
+	    $(PNG_STATIC) $(LDLIBS) 2>&1); rc=$$?; rm -f $(BUILD)/static_embed_internal; \
+	  if [ $$rc = 0 ]; then echo "static_embed linked $(LIB_INTERNAL) beside libpng16.a: no clash seen"; exit 1; fi; \
+	  printf '%s\n' "$$out" | grep -q "multiple definition of .png_write_rows" \
+	  && echo "static_embed: $(LIB_INTERNAL), whose helpers are global, clashes with libpng16.a (png_write_rows)" \
+	  || { echo "static_embed on $(LIB_INTERNAL) failed otherwise: $$out"; exit 1; }
+	@out=$$(sh tests/symbols.sh $(BUILD)/libsmalti.so include/smalti.h $(LIB_INTERNAL) 2>&1) \
+	  && { echo "symbols passed $(LIB_INTERNAL), whose internal functions are global: $$out"; exit 1; } \
+	  || printf '%s\n' "$$out" | grep -q "$(LIB_INTERNAL) defines [0-9]* global symbols outside the API" \
+	  && echo "symbols: the check finds $(LIB_INTERNAL)'s internal globals" \
+	  || { echo "symbols on $(LIB_INTERNAL): no stray symbol reported: $$out"; exit 1; }
 	@out=$$($(BUILD)/api_shared models/maze.xml 21) && echo "$$out" | grep -q 'finished=1 ' \
 	  && ldd $(BUILD)/api_shared | grep -q 'libsmalti.so.0 => .*$(BUILD)/libsmalti.so.0' \
 	  && echo "api_shared: $$out (through libsmalti.so.0)" || { echo "api_shared failed: $$out"; exit 1; }
@@ -112,8 +135,8 @@ asan-conformance: asan-build
 .PHONY: asan-build asan-unit asan-cli asan-conformance
 
 # The command built with a sanitizer's CFLAGS (ASan above, TSan below), in that build's folder.
-$(BUILD)/smalti-asan $(BUILD)/smalti-tsan: $(CLI_OBJ) $(BUILD)/libsmalti.a
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libsmalti.a $(LDLIBS) $(CLI_LIBS)
+$(BUILD)/smalti-asan $(BUILD)/smalti-tsan: $(CLI_OBJ) $(LIB_INTERNAL)
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(LIB_INTERNAL) $(LDLIBS) $(CLI_LIBS)
 
 # What runs on threads, built with ThreadSanitizer in their own folder: the unit groups that start
 # threads (runs of one model at once, a cancel from another thread), then the commands, which must

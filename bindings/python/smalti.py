@@ -22,7 +22,8 @@ import numbers
 import os
 
 __all__ = ["Model", "Run", "StepEvent", "Error", "ModelError", "FileError", "RunError", "UsageError",
-           "TimeoutError", "CancelledError", "MemoryError", "load_library", "count_xml_memory", "run"]
+           "TimeoutError", "CancelledError", "MemoryError", "LayoutError", "load_library", "check_layouts",
+           "count_xml_memory", "run"]
 
 # --- the C types of include/smalti.h ---------------------------------------------------------
 
@@ -64,6 +65,17 @@ class _Settings(ctypes.Structure):
                 ("has_seed", ctypes.c_int), ("seed", ctypes.c_int32), ("pixel_size", ctypes.c_int),
                 ("iso", ctypes.c_int), ("color_count", ctypes.c_int), ("color_symbols", ctypes.c_char * 257),
                 ("color_rgb", ctypes.c_uint32 * 256)]
+
+
+# Each struct above by its C name: load_library checks each one's size against the library's
+# (smalti_struct_size), so that a field added to smalti.h and not here is an error at load time
+# rather than memory read or written past a struct's end.
+_STRUCTS = [("smalti_error", _Error), ("smalti_load_options", _LoadOptions), ("smalti_step_event", _StepEvent),
+            ("smalti_run_options", _RunOptions), ("smalti_node_info", _NodeInfo), ("smalti_settings", _Settings)]
+
+
+class LayoutError(OSError):
+    """The binding's declaration of a C struct does not match the loaded library's (another version)."""
 
 
 # --- errors ----------------------------------------------------------------------------------
@@ -151,8 +163,19 @@ def load_library(path=None):
     else:
         raise OSError("smalti: libsmalti not found; build it (make) or set SMALTI_LIB. Tried: " + "; ".join(tried))
     _declare(lib)
+    check_layouts(lib)
     _lib = lib
     return lib
+
+
+def check_layouts(lib, structs=None):
+    """Raise LayoutError, naming the struct and both sizes, if a ctypes struct (structs: (C name,
+    ctypes class) pairs; default: all the binding declares) is not the size libsmalti says."""
+    for name, cls in _STRUCTS if structs is None else structs:
+        want = lib.smalti_struct_size(name.encode())
+        if want != ctypes.sizeof(cls):
+            raise LayoutError("smalti: the binding's %s is %d bytes but libsmalti's (%s) is %d: the binding "
+                              "and the library are of different versions" % (name, ctypes.sizeof(cls), lib._name, want))
 
 
 def _declare(lib):
@@ -165,6 +188,8 @@ def _declare(lib):
         ("smalti_model_load_string", P, [ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(_LoadOptions), E]),
         ("smalti_model_free", V, [P]),
         ("smalti_count_xml_memory", I, []),
+        ("smalti_version", ctypes.c_char_p, []),
+        ("smalti_struct_size", ctypes.c_size_t, [ctypes.c_char_p]),
         ("smalti_model_node_count", I, [P]),
         ("smalti_model_node_info", I, [P, I, ctypes.POINTER(_NodeInfo)]),
         ("smalti_model_legend", ctypes.c_char_p, [P]),

@@ -19,16 +19,16 @@ $(BUILD)/.fuzz-deps: tests/fuzz/fuzz.mk
 .PHONY: fuzz fuzz-ci fuzz-build fuzz-corpus fuzz-replay
 
 # Built by the recursive make below, with BUILD=build/fuzz, CC=clang and FUZZ_CFLAGS.
-$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_mutate.c $(FUZZ_COMMON) $(FUZZ_HEADERS) $(BUILD)/libsmalti.a
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -fsanitize=fuzzer -o $@ $(filter %.c,$^) $(BUILD)/libsmalti.a $(LDLIBS)
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_mutate.c $(FUZZ_COMMON) $(FUZZ_HEADERS) $(LIB_INTERNAL)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -fsanitize=fuzzer -o $@ $(filter %.c,$^) $(LIB_INTERNAL) $(LDLIBS)
 
 # The same targets with a plain main that runs files once (built with BUILD=build/asan by fuzz-replay).
-$(BUILD)/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c $(FUZZ_COMMON) $(FUZZ_HEADERS) $(BUILD)/libsmalti.a
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $(filter %.c,$^) $(BUILD)/libsmalti.a $(LDLIBS)
+$(BUILD)/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c $(FUZZ_COMMON) $(FUZZ_HEADERS) $(LIB_INTERNAL)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $(filter %.c,$^) $(LIB_INTERNAL) $(LDLIBS)
 
 # The seed packer (tests/fuzz/pack.c), an ordinary build.
-$(BUILD)/fuzz-pack: tests/fuzz/pack.c $(FUZZ_COMMON) $(FUZZ_HEADERS) $(BUILD)/libsmalti.a
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(FUZZ_COMMON) $(BUILD)/libsmalti.a $(LDLIBS)
+$(BUILD)/fuzz-pack: tests/fuzz/pack.c $(FUZZ_COMMON) $(FUZZ_HEADERS) $(LIB_INTERNAL)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(FUZZ_COMMON) $(LIB_INTERNAL) $(LDLIBS)
 
 fuzz-build: $(BUILD)/.fuzz-deps $(BUILD)/gen/palette_table.inc
 	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=$(FUZZ_CC) CFLAGS="$(FUZZ_CFLAGS)" WERROR=1 \

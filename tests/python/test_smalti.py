@@ -1,5 +1,6 @@
 """test_smalti.py — the Python binding (bindings/python/smalti.py) against the library and the CLI.
 Run by `make python-test` (in `make test`) with SMALTI_LIB=build/libsmalti.so and SMALTI=./smalti."""
+import ctypes
 import faulthandler
 import os
 import subprocess
@@ -319,6 +320,49 @@ print("count xml", smalti.count_xml_memory(), flush=True)
 print("after load", load(), flush=True)
 print("done", flush=True)
 """
+
+
+class Layouts(unittest.TestCase):
+    """The binding's ctypes structs are checked against the library's sizes when it is loaded."""
+
+    def test_every_struct_matches_the_library(self):
+        lib = smalti.load_library()
+        smalti.check_layouts(lib)
+        names = [name for name, _ in smalti._STRUCTS]
+        self.assertEqual(sorted(names), ["smalti_error", "smalti_load_options", "smalti_node_info",
+                                         "smalti_run_options", "smalti_settings", "smalti_step_event"])
+        for name, cls in smalti._STRUCTS:
+            self.assertEqual(lib.smalti_struct_size(name.encode()), ctypes.sizeof(cls), name)
+        self.assertRegex(lib.smalti_version().decode(), r"^[0-9]+\.[0-9]+\.[0-9]+$")
+
+    def test_a_struct_missing_a_field_is_named_with_both_sizes(self):
+        class ShortSettings(ctypes.Structure):  # smalti_settings without its last field, color_rgb
+            _fields_ = smalti._Settings._fields_[:-1]
+        lib = smalti.load_library()
+        want = ctypes.sizeof(smalti._Settings)
+        with self.assertRaises(smalti.LayoutError) as caught:
+            smalti.check_layouts(lib, [("smalti_settings", ShortSettings)])
+        message = str(caught.exception)
+        self.assertIn("smalti_settings is %d bytes" % ctypes.sizeof(ShortSettings), message)
+        self.assertIn("is %d:" % want, message)
+        self.assertNotEqual(ctypes.sizeof(ShortSettings), want)
+
+    def test_a_name_the_library_does_not_know_fails(self):
+        with self.assertRaises(smalti.LayoutError):
+            smalti.check_layouts(smalti.load_library(), [("smalti_no_such_struct", smalti._Error)])
+
+    def test_loading_refuses_a_library_of_another_layout(self):
+        class LongRunOptions(ctypes.Structure):  # as if the binding had a field the library has not
+            _fields_ = smalti._RunOptions._fields_ + [("max_threads", ctypes.c_int)]
+        path = smalti.load_library()._name
+        saved = smalti._STRUCTS
+        smalti._STRUCTS = [(n, LongRunOptions if n == "smalti_run_options" else c) for n, c in saved]
+        try:
+            with self.assertRaisesRegex(smalti.LayoutError, "smalti_run_options is %d bytes" % ctypes.sizeof(LongRunOptions)):
+                smalti.load_library(path)
+        finally:
+            smalti._STRUCTS = saved
+        self.assertIs(smalti.load_library(), smalti.load_library())  # the good handle is kept
 
 
 class Misuse(unittest.TestCase):

@@ -1,6 +1,7 @@
 /* test_api.c — the public API: loading, stepping, step counting, observers, threads. */
 #include "unit.h"
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "smalti.h"
@@ -210,6 +211,36 @@ static void rules_larger_than_the_grid_never_match(void **state)
     smalti_model_free(m);
 }
 
+/* The library reports the header's version, as a string and as a number, so that a program can
+   tell a replaced shared library; the number orders versions as their parts do. */
+static void version_matches_the_header(void **state)
+{
+    (void)state;
+    assert_string_equal(smalti_version(), SMALTI_VERSION);
+    assert_int_equal(smalti_version_number(), SMALTI_VERSION_NUMBER);
+    char text[32];
+    snprintf(text, sizeof text, "%d.%d.%d", smalti_version_number() / 10000, smalti_version_number() / 100 % 100,
+             smalti_version_number() % 100);
+    assert_string_equal(text, smalti_version());
+}
+
+/* Each public struct's size by its C name, as a binding checks its own declarations; 0 for a name
+   that is no public struct, a near miss included. */
+static void struct_sizes_by_name(void **state)
+{
+    (void)state;
+    assert_int_equal(smalti_struct_size("smalti_error"), sizeof(smalti_error));
+    assert_int_equal(smalti_struct_size("smalti_load_options"), sizeof(smalti_load_options));
+    assert_int_equal(smalti_struct_size("smalti_step_event"), sizeof(smalti_step_event));
+    assert_int_equal(smalti_struct_size("smalti_node_info"), sizeof(smalti_node_info));
+    assert_int_equal(smalti_struct_size("smalti_settings"), sizeof(smalti_settings));
+    assert_int_equal(smalti_struct_size("smalti_run_options"), sizeof(smalti_run_options));
+    assert_int_equal(smalti_struct_size("smalti_run"), 0);
+    assert_int_equal(smalti_struct_size("smalti_settings_"), 0);
+    assert_int_equal(smalti_struct_size(""), 0);
+    assert_int_equal(smalti_struct_size(NULL), 0);
+}
+
 int run_api_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -220,6 +251,8 @@ int run_api_tests(void)
         cmocka_unit_test(runs_are_independent_and_reproducible),
         cmocka_unit_test(convolution_runs_a_blinker),
         cmocka_unit_test(rules_larger_than_the_grid_never_match),
+        cmocka_unit_test(version_matches_the_header),
+        cmocka_unit_test(struct_sizes_by_name),
     };
     return cmocka_run_group_tests_name("api", tests, NULL, NULL);
 }
