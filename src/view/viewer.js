@@ -739,7 +739,11 @@
       const ended = n ? -1 : T.handOver[t], b = T.nodes[ended];
       k.textContent = n ? `${n.kind} #${acting}` : b ? `${b.kind} #${ended}` : "no node";
       if (n) status.append(k, n.line ? ` (line ${n.line}) ${what}` : ` ${what}`);
-      else if (b) status.append(k, `${b.line ? ` (line ${b.line})` : ""} ended: nothing left to do, no node acted${T.nodes[b.parent] ? `; back to ${T.nodes[b.parent].kind} #${b.parent}` : ""}`);
+      else if (b) {
+        /* A markov or sequence hands back to its parent; a map, a wfc or the root ends the run. */
+        const to = (b.kind === "markov" || b.kind === "sequence") && T.nodes[b.parent];
+        status.append(k, `${b.line ? ` (line ${b.line})` : ""} ended: nothing left to do, no node acted${to ? `; back to ${to.kind} #${b.parent}` : ""}`);
+      }
       else status.append(k, ` ${what}`);
       if (t === N) status.append(" · " + endText());
     }
