@@ -101,16 +101,41 @@
     T.changeCell = new Int32Array(T.changes);
     T.changeVal = new Uint8Array(T.changes);
     T.changeOld = new Uint8Array(T.changes);
-    /* Per-node steps and changed cells, summed at every CK-th step. */
+    /* A step in which no node acted (node -1) is a hand-over: the run's current branch found nothing
+       to do and ended, giving control back to its parent (a map or wfc, and the root, end the run).
+       The branch is known from the steps before it (docs/trace-format.md): after a step of node n the
+       current branch is n if n is a branch (a map or wfc making its grid), else n's parent; after a
+       hand-over it is the ended branch's parent. T.handOver[s] is the branch that ended at step s (-1
+       for other steps), so that every step of the run is counted on the root, as the header's total. */
+    const root = Math.max(0, T.nodes.findIndex((n) => n.parent < 0));
+    const isBranch = Uint8Array.from(T.nodes, (n) => ["markov", "sequence", "map", "wfc"].includes(n.kind));
+    const returnsTo = Int32Array.from(T.nodes, (n) => (n.kind === "markov" || n.kind === "sequence" ? n.parent : -1));
+    T.handOver = new Int32Array(N + 1).fill(-1);
+    let current = M > 0 ? root : -1;
+    /* Per-node steps, changed cells and hand-overs, summed at every CK-th step. */
     const CK = 1024;
     T.CK = CK;
     T.ckSteps = new Float64Array((Math.floor(N / CK) + 1) * M);
     T.ckCells = new Float64Array((Math.floor(N / CK) + 1) * M);
-    const runSteps = new Float64Array(M), runCells = new Float64Array(M);
+    T.ckEnds = new Float64Array((Math.floor(N / CK) + 1) * M);
+    const runSteps = new Float64Array(M), runCells = new Float64Array(M), runEnds = new Float64Array(M);
     let step = 0, k = 0, cur = null, grid = null;
     const account = (node, cells) => {
-      if (node >= 0) { runSteps[node]++; runCells[node] += cells; }
-      if (step % CK === 0) { T.ckSteps.set(runSteps, (step / CK) * M); T.ckCells.set(runCells, (step / CK) * M); }
+      if (node >= 0) {
+        runSteps[node]++;
+        runCells[node] += cells;
+        current = isBranch[node] ? node : T.nodes[node].parent;
+      } else if (M > 0) {
+        const ended = current >= 0 && current < M ? current : root;
+        T.handOver[step] = ended;
+        runEnds[ended]++;
+        current = returnsTo[ended];
+      }
+      if (step % CK === 0) {
+        T.ckSteps.set(runSteps, (step / CK) * M);
+        T.ckCells.set(runCells, (step / CK) * M);
+        T.ckEnds.set(runEnds, (step / CK) * M);
+      }
     };
 
     const r = new Cursor(bytes, indexChunk.start, indexChunk.end);
@@ -644,18 +669,23 @@
   function statsAt(t) {
     const M = T.nodes.length, CK = T.CK, ck = Math.floor(t / CK);
     const steps = T.ckSteps.slice(ck * M, ck * M + M), cells = T.ckCells.slice(ck * M, ck * M + M);
+    const ends = T.ckEnds.slice(ck * M, ck * M + M);
     for (let s = ck * CK + 1; s <= t; s++) {
       const n = T.stepNode[s];
-      if (n < 0) continue;
+      if (n < 0) {
+        if (T.handOver[s] >= 0) ends[T.handOver[s]]++;
+        continue;
+      }
       steps[n]++;
       cells[n] += T.newGrid[s] ? T.grids[lastAtOrBefore(T.gridSteps, s)].count : T.stepStart[s + 1] - T.stepStart[s];
     }
-    /* A branch shows what its descendants did. */
+    /* A node's steps: those it made and its hand-overs; a branch's also all of its descendants'. */
+    for (let i = 0; i < M; i++) steps[i] += ends[i];
     for (let i = T.order.length - 1; i >= 0; i--) {
       const id = T.order[i], p = T.nodes[id].parent;
-      if (p >= 0 && p < M) { steps[p] += steps[id]; cells[p] += cells[id]; }
+      if (p >= 0 && p < M) { steps[p] += steps[id]; cells[p] += cells[id]; ends[p] += ends[id]; }
     }
-    return [steps, cells];
+    return [steps, cells, ends];
   }
 
   function updateUi() {
@@ -680,13 +710,18 @@
       S.acting = acting;
     }
     if (S.statsStep !== t) {
-      const [steps, cells] = statsAt(t);
+      const [steps, cells, ends] = statsAt(t);
       for (const id of T.order) {
         const ne = nodeEls[id];
-        const text = `${steps[id]}|${cells[id]}`;
+        const text = `${steps[id]}|${cells[id]}|${ends[id]}`;
         if (text === ne.text) continue;
         ne.text = text;
-        ne.stats.innerHTML = `<b>${fmt(steps[id])}</b> step${steps[id] === 1 ? "" : "s"} · <b>${fmt(cells[id])}</b> cell${cells[id] === 1 ? "" : "s"} changed`;
+        /* The steps count the hand-overs under the node (steps in which a branch ended), so the root's is the run's. */
+        const over = ends[id] ? ` (${fmt(ends[id])} hand-over${ends[id] === 1 ? "" : "s"})` : "";
+        ne.stats.innerHTML = `<b>${fmt(steps[id])}</b> step${steps[id] === 1 ? "" : "s"}${over} · <b>${fmt(cells[id])}</b> cell${cells[id] === 1 ? "" : "s"} changed`;
+        ne.stats.title = ends[id]
+          ? `${fmt(steps[id] - ends[id])} step${steps[id] - ends[id] === 1 ? "" : "s"} in which a node here acted, and ${fmt(ends[id])} in which a branch here found nothing left to do and handed control back to its parent: no node acted${T.nodes[id].parent < 0 ? " (the run's last step is the root's own)" : ""}`
+          : "";
         ne.el.classList.toggle("idle", steps[id] === 0);
       }
       for (let v = 0; v < S.legendCounts.length; v++) S.legendCounts[v].textContent = fmt(S.counts[v]);
@@ -701,8 +736,15 @@
       status.append(`step ${fmt(t)} · `);
       const k = document.createElement("span");
       k.className = "k";
-      k.textContent = n ? `${n.kind} #${acting}` : "no node";
-      status.append(k, n && n.line ? ` (line ${n.line}) ${what}` : ` ${what}`);
+      const ended = n ? -1 : T.handOver[t], b = T.nodes[ended];
+      k.textContent = n ? `${n.kind} #${acting}` : b ? `${b.kind} #${ended}` : "no node";
+      if (n) status.append(k, n.line ? ` (line ${n.line}) ${what}` : ` ${what}`);
+      else if (b) {
+        /* A markov or sequence hands back to its parent; a map, a wfc or the root ends the run. */
+        const to = (b.kind === "markov" || b.kind === "sequence") && T.nodes[b.parent];
+        status.append(k, `${b.line ? ` (line ${b.line})` : ""} ended: nothing left to do, no node acted${to ? `; back to ${to.kind} #${b.parent}` : ""}`);
+      }
+      else status.append(k, ` ${what}`);
       if (t === N) status.append(" · " + endText());
     }
     $("btn-play").setAttribute("aria-label", S.playing ? "pause" : "play");

@@ -3,9 +3,10 @@
 // message with the line marked and keeps the last picture; the fixed model recovers; a rewrite of a
 // rule image the model reads (under resources/rules/, a folder made after studio started) re-runs
 // it; requests without the token or with a foreign Host get 403, and `..` and absolute paths 404
-// without the file's bytes; a user scrubbing stays at the same step; the step cap, the time cap and
-// the cap on recorded changes each stop a run that only that cap can end, and a save cancels a run
-// that would never end; 200 reloads leave the server's RSS flat; closed tabs leave no threads.
+// without the file's bytes; the tree's root counts the run's steps, as the page's line does; a user
+// scrubbing stays at the same step; the step cap, the time cap and the cap on recorded changes each
+// stop a run that only that cap can end, and a save cancels a run that would never end; 200 reloads
+// leave the server's RSS flat; closed tabs leave no threads.
 // No verdict depends on the machine's speed: every wait is for a condition, under a hang guard
 // (browser.js) that only turns a hang into a failure naming what was awaited; how long a reload
 // takes is printed, not tested (bench/studio_latency.js measures it).
@@ -224,6 +225,21 @@ async function main() {
     console.log(`studio: the new grid was drawn ${ruleTook} ms after the rule image was rewritten`);
     saveRule(false);
     await expectColor(page, "000000", "and rewritten back (B -> B): black again");
+
+    // One step count: the line under the controls (the server's count of the run's steps) and the
+    // node tree's root agree, hand-overs included (issue 34: 222 in the header, 212 on the root).
+    // The sequence hands back to the markov at every other step: 64 steps of the one, 65 hand-overs.
+    let shown = await runsShown(page);
+    save(`<markov values="BW">
+  <smalti size="8"/>
+  <sequence><one in="B" out="W" steps="1"/></sequence>
+</markov>
+`);
+    const ho = await nextRun(page, shown, "the run of the hand-over model");
+    const root = await page.evaluate(() => document.querySelector('.node[data-id="0"] .stats').textContent);
+    const header = +(ho.state.match(/· (\d+) steps ·/) || [])[1];
+    check(ho.steps === 129 && header === 129, `the hand-over model's run has 129 steps (page line: ${ho.state})`);
+    check(root.startsWith("129 steps (65 hand-overs)"), `the tree's root counts the run's 129 steps, 65 of them hand-overs (${root})`);
 
     // Scrubbing: a new run is shown at the step the user was looking at, not at its end.
     await page.evaluate(() => window.smaltiViewer.seek(0));

@@ -2,7 +2,8 @@
 // steps through the page's own controls, and the canvas must show the grid the C reader
 // replays there, in the palette colours, with the acting node highlighted; a 3-D trace must
 // draw its isometric and z-slice views; a trace with a growgrid lattice its twisted view beside the
-// straight one; no page may reach the network or log an error.
+// straight one; every step of a run is counted on the tree's root, hand-overs included; no page may
+// reach the network or log an error.
 // Usage: node viewer_test.js SMALTI TRACE_EXPECT
 "use strict";
 const fs = require("fs");
@@ -205,6 +206,52 @@ async function testTwisted(browser) {
   await p2.page.close();
 }
 
+/* Steps in which no node acted (a branch with nothing left to do handing control back to its parent)
+   are counted on the branch that ended: the root's count is the run's step count at every step, as the
+   header's total is at the end (issue 34: the studio showed 222 steps in the header, 212 on the root). */
+async function testHandOvers(browser) {
+  /* Every other step the sequence ends (its `one` has made its one step) and the markov starts it
+     again: 24² = 576 steps of the `one`, 577 hand-overs (the last the root's, ending the run); past
+     the viewer's per-1024-step sums. */
+  const model = path.join(tmp, "handover.xml");
+  fs.writeFileSync(model, `<markov values="BW">
+  <sequence>
+    <one in="B" out="W" steps="1"/>
+  </sequence>
+</markov>
+`);
+  const trace = path.join(tmp, "handover.trace"), html = path.join(tmp, "handover.html");
+  execFileSync(smalti, ["run", model, "--size", "24", "--seed", "1", "-q", "--trace", trace, "-o", path.join(tmp, "handover.txt")]);
+  execFileSync(smalti, ["view", trace, "-o", html]);
+  const total = JSON.parse(execFileSync(expectTool, [trace, "0"]).toString()).steps;
+  check(total === 2 * 576 + 1, `the hand-over model made ${total} steps, expected ${2 * 576 + 1}`);
+  const { page, network, errors } = await openViewer(browser, html);
+  const stepsOf = () => page.evaluate(() => {
+    const count = (id) => +document.querySelector(`.node[data-id="${id}"] .stats b`).textContent.replace(/,/g, "");
+    return { step: window.smaltiViewer.step, root: count(0), seq: count(1), one: count(2),
+      meta: document.getElementById("run-meta").textContent, rootText: document.querySelector('.node[data-id="0"] .stats').textContent,
+      status: document.getElementById("status").textContent };
+  });
+  for (const t of [1, 2, 3, 700, 1023, 1024, 1025, 1100, total - 1, total]) {
+    await page.evaluate((s) => window.smaltiViewer.seek(s), t);
+    const s = await stepsOf();
+    const one = Math.ceil(Math.min(t, 2 * 576) / 2);
+    check(s.step === t && s.root === t, `step ${t}: the root counts ${s.root} steps, expected ${t}`);
+    check(s.one === one && s.seq === Math.min(t, 2 * 576), `step ${t}: the one counts ${s.one} (expected ${one}), the sequence ${s.seq}`);
+  }
+  const end = await stepsOf();
+  const metaSteps = +end.meta.match(/([\d,]+) steps/)[1].replace(/,/g, "");
+  check(metaSteps === total && end.root === metaSteps, `at the end the header says ${metaSteps} steps and the root ${end.root}`);
+  check(/577 hand-overs/.test(end.rootText), `the root says how many of its steps were hand-overs: "${end.rootText}"`);
+  check(/markov #0.*ended/.test(end.status), `the last step's status names the branch that ended: "${end.status}"`);
+  await page.evaluate(() => window.smaltiViewer.seek(2));
+  const two = await stepsOf();
+  check(/sequence #1.*ended.*back to markov #0/.test(two.status), `step 2's status names the sequence handing back: "${two.status}"`);
+  check(network.length === 0, "hand-over page made network requests: " + network.join(" "));
+  check(errors.length === 0, "hand-over page errors: " + errors.join("; "));
+  await page.close();
+}
+
 (async () => {
   let browser;
   try {
@@ -212,6 +259,7 @@ async function testTwisted(browser) {
     await test2d(browser);
     await test3d(browser);
     await testTwisted(browser);
+    await testHandOvers(browser);
   } catch (e) {
     failed++;
     console.log("FAIL: " + (e && e.stack ? e.stack : e));

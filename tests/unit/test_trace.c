@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "../../src/engine/run.h"
 #include "../../src/trace/format.h"
 #include "../../src/trace/trace.h"
 
@@ -52,11 +53,11 @@ static void watch(void *ud, const smalti_step_event *ev)
     keep_grid(rec, ev->step);
 }
 
-/* Record `xml` into memory, up to `limit` steps (<= 0: to its end), with resources under `resources`. */
-static recording *record_in(const char *xml, int mx, int my, int mz, int seed, long limit, const char *resources)
+/* Record `xml` into memory, up to `limit` steps (<= 0: to its end), with resources under `resource_root`. */
+static recording *record_in(const char *xml, int mx, int my, int mz, int seed, long limit, const char *resource_root)
 {
     recording *rec = calloc(1, sizeof *rec);
-    rec->model = unit_load(xml, "trace.xml", mx, my, mz, resources);
+    rec->model = unit_load(xml, "trace.xml", mx, my, mz, resource_root);
     rec->run = smalti_run_new(rec->model, seed, NULL);
     palette pal;
     palette_default(&pal);
@@ -466,6 +467,84 @@ static void lattice_round_trips(void **state)
     done(rec);
 }
 
+/* A step in which no node acted is a hand-over: the current branch found nothing left to do and
+   ended. Readers (the viewer's per-node counts) tell which branch from the steps before it, by the
+   rule in docs/trace-format.md: after a step of node n the current branch is n if n is a branch (a
+   map or wfc that made its grid), else n's parent; after a hand-over, the ended branch's parent if it
+   is a markov or sequence, else none. Here the rule must name the run's own current branch. */
+typedef struct handover_check {
+    smalti_run *run;
+    const smalti_model *model;
+    int before;     /* the run's current branch before the step (after the last one) */
+    int inferred;   /* the rule's */
+    long handovers, wrong;
+} handover_check;
+
+static bool kind_is(const smalti_model *m, int id, const char *a, const char *b)
+{
+    smalti_node_info info;
+    smalti_model_node_info(m, id, &info);
+    return !strcmp(info.kind, a) || !strcmp(info.kind, b);
+}
+
+static void watch_handovers(void *ud, const smalti_step_event *ev)
+{
+    handover_check *c = ud;
+    smalti_node_info info;
+    if (ev->node_id >= 0) {
+        smalti_model_node_info(c->model, ev->node_id, &info);
+        bool branch = kind_is(c->model, ev->node_id, "markov", "sequence") || kind_is(c->model, ev->node_id, "map", "wfc");
+        c->inferred = branch ? ev->node_id : info.parent;
+    } else {
+        c->handovers++;
+        if (c->inferred != c->before) c->wrong++;
+        int ended = c->inferred >= 0 ? c->inferred : 0;
+        smalti_model_node_info(c->model, ended, &info);
+        c->inferred = kind_is(c->model, ended, "markov", "sequence") ? info.parent : -1;
+    }
+    c->before = c->run->rs.current;
+}
+
+static void hand_overs_name_the_branch_that_ended(void **state)
+{
+    (void)state;
+    static const char *const models[] = {
+        /* The sequence ends at every other step. */
+        "<markov values=\"BW\"><sequence><one in=\"B\" out=\"W\" steps=\"1\"/></sequence></markov>",
+        /* Branches in branches: an inner sequence ends into a markov, which ends into the root. */
+        "<sequence values=\"BWR\">\n"
+        "  <markov>\n"
+        "    <sequence><one in=\"B\" out=\"W\" steps=\"2\"/><markov><one in=\"W\" out=\"R\" steps=\"1\"/></markov></sequence>\n"
+        "  </markov>\n"
+        "  <sequence><one in=\"R\" out=\"B\" steps=\"3\"/></sequence>\n"
+        "</sequence>",
+        /* A map: its grid is made in a step of its own, its children go on in it, and its end ends the run. */
+        "<sequence values=\"BW\">\n"
+        "  <one in=\"B\" out=\"W\" steps=\"5\"/>\n"
+        "  <map scale=\"2 2 1\" values=\"BWR\">\n"
+        "    <rule in=\"B\" out=\"BB/BB\"/><rule in=\"W\" out=\"WW/RR\"/>\n"
+        "    <sequence><one in=\"B\" out=\"R\" steps=\"3\"/></sequence>\n"
+        "    <one in=\"W\" out=\"R\" steps=\"2\"/>\n"
+        "  </map>\n"
+        "</sequence>",
+    };
+    static const long at_least[] = {30, 3, 2};
+    for (size_t i = 0; i < sizeof models / sizeof *models; i++) {
+        smalti_model *m = unit_load(models[i], "handover.xml", 6, 6, 1, NULL);
+        smalti_run *run = smalti_run_new(m, 1, NULL);
+        handover_check c = {.run = run, .model = m, .before = run->rs.current, .inferred = 0};
+        assert_int_equal(c.before, 0);
+        smalti_run_set_observer(run, watch_handovers, &c);
+        smalti_run_to_end(run, 10000);
+        assert_true(smalti_run_finished(run));
+        assert_true(c.handovers >= at_least[i]);
+        assert_int_equal(c.wrong, 0);
+        assert_int_equal(c.inferred, -1); /* the last hand-over ended the run */
+        smalti_run_free(run);
+        smalti_model_free(m);
+    }
+}
+
 int run_trace_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -478,6 +557,7 @@ int run_trace_tests(void)
         cmocka_unit_test(damaged_traces_are_refused),
         cmocka_unit_test(repeated_chunks_are_refused),
         cmocka_unit_test(lattice_round_trips),
+        cmocka_unit_test(hand_overs_name_the_branch_that_ended),
     };
     return cmocka_run_group_tests_name("trace", tests, NULL, NULL);
 }
