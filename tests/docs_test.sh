@@ -157,6 +157,20 @@ if [ -f "${at}include/smalti.h" ]; then
     done
 fi
 
+# The output kinds: every kind of the table in src/cli/common/output_kinds.c (as `smalti help
+# outputs` prints it) is named, as `.ext`, in the -o row of docs/cli.md and in docs/formats.md.
+if [ -f "${at}docs/cli.md" ] && kinds=$("$SMALTI" help outputs 2>/dev/null | awk '/^  \./ {print $1}') && [ -n "$kinds" ]; then
+    for ext in $kinds; do
+        for page in docs/cli.md docs/formats.md; do
+            if grep -q "^| \`-o FILE\`.*\`$ext\`" "${at}$page" 2>/dev/null || { [ "$page" = docs/formats.md ] && grep -q "\`$ext\`" "${at}$page"; }; then
+                links=$((links + 1))
+            else
+                bad "${at}$page: the output kind $ext (smalti help outputs) is not named$([ "$page" = docs/cli.md ] && echo " in the -o FILE row")"
+            fi
+        done
+    done
+fi
+
 # The anchors of a Markdown file, one a line, as GitHub makes them from its headings: lower
 # case, ASCII punctuation other than - and _ dropped, spaces turned to -, repeats numbered -1, -2.
 anchors_of() {

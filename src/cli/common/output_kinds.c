@@ -47,10 +47,10 @@ static bool write_twisted_only(const output_target *t, smalti_error *err)
 
 static const output_kind kinds[] = {
     {".png", true, true, true, false, true, write_png,
-     "a picture in palette colours, pixel-size pixels per cell; a 3-D grid's is isometric; with --tiles, drawn with the sheet"},
+     "a picture in palette colours, --pixel-size pixels per cell (a 3-D grid's is isometric); with --tiles, drawn with the sheet's tiles"},
     {".txt", true, true, false, false, false, write_text, "the text grid with its header (the reference's output)"},
     {".vox", true, true, false, false, false, write_vox, "MagicaVoxel voxels"},
-    {".tmx", true, true, true, false, false, out_tmx, "a Tiled map (XML), one layer per z, with NAME.tiles.png or the --tiles sheet"},
+    {".tmx", true, true, true, false, false, out_tmx, "a Tiled map (XML), one layer per z, with its tileset NAME.tiles.png beside it"},
     {".tmj", true, true, true, false, false, out_tmj, "a Tiled map (JSON), as .tmx"},
     {".csv", true, true, true, false, false, out_csv, "tile ids, a row of cells a line, a blank line between layers"},
     {".json", true, true, true, false, true, out_json, "size, legend, colours, cells and tile ids"},
@@ -79,16 +79,35 @@ void output_kind_list(char *buf, size_t size, bool only_tiles)
     }
 }
 
+/* text, wrapped at 79 columns under a first line that starts at column `at`, later lines indented to it. */
+static void put_wrapped(FILE *f, const char *text, int at)
+{
+    int column = at;
+    for (const char *w = text; *w;) {
+        size_t len = strcspn(w, " ");
+        if (column > at && column + 1 + (int)len > 79) fprintf(f, "\n%*s", column = at, "");
+        else if (column > at) fputc(' ', f), column++;
+        fwrite(w, 1, len, f);
+        column += (int)len;
+        w += len;
+        w += strspn(w, " ");
+    }
+    fputc('\n', f);
+}
+
 void output_kinds_help(FILE *f)
 {
-    fputs("Outputs: -o FILE writes the final grid, its kind chosen by the extension (any case).\n"
-          "Without -o, or with -o - or a device, the text form goes there.\n\n",
+    fputs("Outputs: -o FILE writes the final grid, its kind chosen by the extension (any\n"
+          "case). Without -o, or with -o - or a device, the text form goes there.\n\n",
           f);
     for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
         const output_kind *k = &kinds[i];
-        fprintf(f, "  %-6s %s%s%s\n", k->ext, k->help, k->lattice_only ? " (a run with a <growgrid> lattice only)" :
-                                                       k->twists ? " (drawn on the lattice when the run has one)" : "",
-                k->grid_3d ? "" : " (2-D)");
+        char line[400];
+        snprintf(line, sizeof line, "%s%s%s%s", k->help, k->grid_3d ? "" : "; 2-D grids only",
+                 k->lattice_only ? "; a run with a <growgrid> lattice only" : k->twists ? "; drawn on the lattice when the run has one" : "",
+                 k->takes_tiles && k->write != write_png ? "; --tiles makes the sheet its tileset" : "");
+        fprintf(f, "  %-6s ", k->ext);
+        put_wrapped(f, line, 9);
     }
     fputs("\nAn animation of the run is --gif FILE or --frames DIR, not -o.\n", f);
 }

@@ -1,5 +1,6 @@
 /* usage.c — the help texts of smalti and of each command, and "did you mean" for unknown options and commands. */
 #include "cli.h"
+#include "output_kinds.h"
 #include "../../core/suggest.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@ static const char overview_text[] =
     "  --version           the version\n"
     "\n"
     "'smalti help COMMAND' or 'smalti COMMAND --help' shows a command's options.\n"
+    "'smalti help outputs' lists the kinds of file -o writes.\n"
     "\n"
     "Exit codes: 0 success, 2 usage error, 3 model error, 4 runtime error, 5 I/O error,\n"
     "6 timeout, 7 memory budget spent.\n"
@@ -68,18 +70,19 @@ static const char run_text[] =
     "  --max-unpacked SIZE   with a PACK: the most it may unpack to (default 1G)\n"
     "\n"
     "Output:\n"
-    "  -o, --output FILE     .png (palette colours), .txt (text grid) or .vox (3-D);\n"
-    "                        tile maps: .tmx, .tmj (Tiled), .csv (tile ids), .json\n"
-    "                        (size, legend, cells), with NAME.tiles.png beside them;\n"
-    "                        without -o, or with -o -, the text form goes to stdout.\n"
-    "                        A 3-D grid's .png is an isometric picture, as the\n"
-    "                        reference draws it\n"
+    "  -o, --output FILE     the final grid, its kind by the extension:\n"
+    "@outputs\n"
+    "                        ('smalti help outputs' says what each is); tile maps\n"
+    "                        get NAME.tiles.png beside them. Without -o, or with\n"
+    "                        -o -, the text form goes to stdout. A 3-D grid's .png\n"
+    "                        is an isometric picture, as the reference draws it\n"
     "  --iso                 ask for that isometric PNG (models.xml iso=\"True\");\n"
     "                        needs -o FILE.png; a 2-D grid gets its normal PNG\n"
     "  --pixel-size N        pixels per cell in a 2-D PNG, cube size in an isometric\n"
     "                        one (default 4, as models.xml pixelsize)\n"
     "  --tiles TILES.xml     draw with your tile sheet: a tile or an autotile (edge16,\n"
-    "                        blob47) per symbol, for -o .png, .tmx, .tmj, .csv, .json\n"
+    "                        blob47) per symbol, for -o\n"
+    "@tile_outputs\n"
     "  --palette FILE        colours over the built-in palette and the model's own:\n"
     "                        <colors><color symbol=\"X\" value=\"RRGGBB\"/>...</colors>\n"
     "  --trace FILE          record every step (acting node, changed cells) for\n"
@@ -157,7 +160,7 @@ static const char check_text[] =
 
 static const char batch_text[] =
     "Usage: smalti batch MODELS.xml [options]\n"
-    "       smalti batch PACK [-o DIR] [-q] [--max-unpacked SIZE] [--timeout S] [--max-memory SIZE]\n"
+    "       smalti batch PACK [options]\n"
     "\n"
     "With a PACK (a folder or .zip, see 'smalti help pack'), run each of its models for\n"
     "each seed its entry lists (else its default seed), straight from the pack.\n"
@@ -191,7 +194,14 @@ static const char batch_text[] =
     "entry is a work item, run on threads:\n"
     "  -o TEMPLATE           'out/{model}_{seed}.png': fields {model} {seed} {i} (the\n"
     "                        output's place in its entry, from 0) {w} {h} {d}; the\n"
-    "                        extension picks the kind (.png, .txt, .vox)\n"
+    "                        extension picks the kind, as run's -o:\n"
+    "@outputs\n"
+    "                        the tile maps of a model in a folder share one\n"
+    "                        MODEL.tiles.png\n"
+    "  --tiles TILES.xml     draw with your tile sheet (as run's --tiles), for\n"
+    "@tile_outputs\n"
+    "  --palette FILE        colours over the built-in palette, the model's own and\n"
+    "                        the entry's (as run's --palette)\n"
     "  -j, --jobs N          N runs at once (default: the number of cores)\n"
     "  --manifest FILE       one JSON line per output (as for run)\n"
     "  --resume              skip the outputs FILE holds that exist\n"
@@ -542,15 +552,36 @@ bool wants_help(int argc, char **argv)
     return false;
 }
 
+/* A usage text with its "@outputs" and "@tile_outputs" lines made from the table of output kinds
+   (output_kinds.c), so that the help names every kind there is. */
+static void put_usage(const char *text, FILE *f)
+{
+    for (const char *line = text; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line + 1) : strlen(line);
+        bool all = strncmp(line, "@outputs\n", len) == 0, tiles = strncmp(line, "@tile_outputs\n", len) == 0;
+        if (all || tiles) {
+            char kinds[200];
+            output_kind_list(kinds, sizeof kinds, tiles);
+            fprintf(f, "                        %s\n", kinds);
+        } else fwrite(line, 1, len, f);
+        line += len;
+    }
+}
+
 int print_help(const char *command)
 {
     if (!command) {
         fputs(overview_text, stdout);
         return EXIT_OK;
     }
+    if (strcmp(command, "outputs") == 0) {
+        output_kinds_help(stdout);
+        return EXIT_OK;
+    }
     const char *text = usage_of(command);
     if (!text) return unknown_command(command);
-    fputs(text, stdout);
+    put_usage(text, stdout);
     return EXIT_OK;
 }
 
