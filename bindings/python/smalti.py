@@ -283,7 +283,7 @@ class Model:
     @classmethod
     def load(cls, path, size=None, resources=None, allow_any_path=False, quiet=False, warnings=None,
              max_memory=0, library=None, timeout=0):
-        """Load a model file. size: None (the model's <smalti> settings, else 16 per side), N, (X, Y)
+        """Load a model file. size: None (the model's <smalti> settings, else 64 per side, 24 in 3-D), N, (X, Y)
         or (X, Y, Z). resources: folders searched for rule images, samples and tilesets.
         warnings: a function(file, line, message) given each load warning (default: stderr;
         quiet=True drops them). max_memory (bytes) and timeout (seconds) bound the load; 0: none.
