@@ -71,3 +71,12 @@ finish() {
     echo "cli $1: $pass passed, $fail failed"
     [ "$fail" = 0 ]
 }
+# tile_sheet FILE.png: a sheet of 4x2 tiles of 2x2 pixels, tile i all of red 16 i (an RGBA PNG).
+tile_sheet() {
+    python3 -c '
+import struct, zlib, sys
+w, h = 8, 4
+rows = b"".join(b"\0" + b"".join(bytes([16 * ((x // 2) + 4 * (y // 2)), 0, 0, 255]) for x in range(w)) for y in range(h))
+c = lambda k, d: struct.pack(">I", len(d)) + k + d + struct.pack(">I", zlib.crc32(k + d))
+open(sys.argv[1], "wb").write(b"\x89PNG\r\n\x1a\n" + c(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0)) + c(b"IDAT", zlib.compress(rows)) + c(b"IEND", b""))' "$1"
+}

@@ -59,12 +59,7 @@ expect 5 "e.tmx: error: is a directory" "$T" run "$M" --size 4 -o "$dir/x/e.tmx"
 expect 2 "use .png, .txt, .vox, .tmx, .tmj, .csv, .json, .svg or .obj" "$T" run "$M" --size 4 -o "$dir/a.tsx"
 
 # --tiles: a sheet of 4x2 tiles of 2x2 pixels, tile i all of red 16 i.
-python3 -c '
-import struct, zlib, sys
-w, h = 8, 4
-rows = b"".join(b"\0" + b"".join(bytes([16 * ((x // 2) + 4 * (y // 2)), 0, 0, 255]) for x in range(w)) for y in range(h))
-c = lambda k, d: struct.pack(">I", len(d)) + k + d + struct.pack(">I", zlib.crc32(k + d))
-open(sys.argv[1], "wb").write(b"\x89PNG\r\n\x1a\n" + c(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0)) + c(b"IDAT", zlib.compress(rows)) + c(b"IEND", b""))' "$dir/sheet.png"
+tile_sheet "$dir/sheet.png"
 printf '<tiles image="sheet.png" size="2">\n  <tile symbol="B" index="7"/>\n  <tile symbol="W" index="1"/>\n  <tile symbol="R" index="2"/>\n</tiles>\n' > "$dir/t.xml"
 expect 0 "" "$T" run "$M" --length 4 --width 2 --tiles "$dir/t.xml" -o "$dir/s.csv"
 printf '8,8,8,8\n8,8,2,3\n' > "$dir/want_s.csv"

@@ -139,6 +139,9 @@ typedef struct job_result {
     trace_writer *trace;          /* with trace_in_memory: the finished trace, the caller's to free */
 } job_result;
 
+/* A job_run_spec report that keeps the error in the smalti_error at userdata (pages and reports say it later). */
+void job_keep_error(void *userdata, const smalti_error *err);
+
 /* Run the job once: make *run (or reset it to the seed), observe it, run it to its step limit with
    a progress line, and write the output. EXIT_OK or an exit code; the error said or reported.
    *run stays the caller's, for the next seed (smalti_run_reset) or to free; --watch stopped by a

@@ -29,6 +29,8 @@ void job_step_limit_text(const job *j, const smalti_run *run, bool name_file, ch
              plural(j->steps, "step", "steps"), raise_hint(j->raise_at), actor);
 }
 
+void job_keep_error(void *userdata, const smalti_error *err) { *(smalti_error *)userdata = *err; }
+
 static void report(const job_run_spec *spec, const smalti_error *err)
 {
     if (spec->report) spec->report(spec->report_userdata, err);

@@ -122,7 +122,6 @@ static void describe_cap(const check_ctx *c, check_job *item, const job *j, cons
                  c->timeout, steps);
 }
 
-static void keep_error(void *userdata, const smalti_error *err) { *(smalti_error *)userdata = *err; }
 
 /* The model's job (its load and lint, the warnings collected) and one run capped by the budgets. */
 static void check_model(const check_ctx *c, check_job *item)
@@ -148,7 +147,7 @@ static void check_model(const check_ctx *c, check_job *item)
     }
     smalti_error err = {0};
     const job_observers obs = {.no_progress = true};
-    job_run_spec spec = {.seed = j.seed, .observers = &obs, .no_note = true, .keep_errors = true, .report = keep_error,
+    job_run_spec spec = {.seed = j.seed, .observers = &obs, .no_note = true, .keep_errors = true, .report = job_keep_error,
                          .report_userdata = &err};
     smalti_run *run = NULL;
     job_result res;

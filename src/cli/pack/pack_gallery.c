@@ -104,7 +104,6 @@ static void ignore_warning(void *userdata, const char *file, int line, const cha
 {
     (void)userdata, (void)file, (void)line, (void)message; /* warnings are `pack check`'s business */
 }
-static void keep_error(void *userdata, const smalti_error *err) { *(smalti_error *)userdata = *err; }
 
 /* Run model m at its defaults, through the pipeline of every command (job/), and draw it; false
    with err set ("PACK/models/x.xml:3: ..."). */
@@ -120,7 +119,7 @@ static bool model_picture(const pack *p, const pack_model *m, const gallery_args
         *err = j.error;
         return false;
     }
-    job_run_spec spec = {.seed = j.seed, .who = m->name, .no_note = true, .keep_errors = true, .report = keep_error,
+    job_run_spec spec = {.seed = j.seed, .who = m->name, .no_note = true, .keep_errors = true, .report = job_keep_error,
                          .report_userdata = err};
     smalti_run *run = NULL;
     job_result res;

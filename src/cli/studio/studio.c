@@ -140,7 +140,6 @@ static void studio_started(void *userdata, smalti_run *run)
     if (st->s->requested != st->request) smalti_run_cancel(run); /* asked for again before it was cancellable */
     pthread_mutex_unlock(&st->s->lock);
 }
-static void keep_error(void *userdata, const smalti_error *err) { *(smalti_error *)userdata = *err; }
 
 /* The event "run": its end, note, caps and trace, for the page. NULL when out of memory. */
 static studio_event *run_event(const job *j, const smalti_run *run, const studio_params *p, const studio_recorder *rec,
@@ -198,7 +197,7 @@ static studio_event *run_once(studio *s, const studio_params *p, long request)
     studio_start st = {s, request, &rec};
     const job_observers obs = {.trace_in_memory = true, .no_progress = true, .extra = studio_observe, .extra_userdata = &rec};
     smalti_error err = {0};
-    job_run_spec spec = {.seed = j.seed, .observers = &obs, .no_note = true, .keep_errors = true, .report = keep_error,
+    job_run_spec spec = {.seed = j.seed, .observers = &obs, .no_note = true, .keep_errors = true, .report = job_keep_error,
                          .report_userdata = &err, .started = studio_started, .started_userdata = &st};
     smalti_run *run = NULL;
     job_result res;
