@@ -74,6 +74,13 @@ _STRUCTS = [("smalti_error", _Error), ("smalti_load_options", _LoadOptions), ("s
             ("smalti_run_options", _RunOptions), ("smalti_node_info", _NodeInfo), ("smalti_settings", _Settings)]
 
 
+# smalti's defaults, as smalti.h's SMALTI_DEFAULT_STEPS, SMALTI_DEFAULT_SIDE_2D and
+# SMALTI_DEFAULT_SIDE_3D give them to the command line and the studio (a test holds them equal).
+DEFAULT_STEPS = 50000
+DEFAULT_SIDE_2D = 64
+DEFAULT_SIDE_3D = 24
+
+
 class LayoutError(OSError):
     """The binding's declaration of a C struct does not match the loaded library's (another version)."""
 
@@ -514,7 +521,7 @@ class Run:
         """Make one step; False once the run has ended."""
         return bool(self._stepped(self._lib.smalti_run_step))
 
-    def to_end(self, limit=50000):
+    def to_end(self, limit=DEFAULT_STEPS):
         """Step until the model ends or limit steps are made (0 or None: no limit); the step count."""
         return self._stepped(self._lib.smalti_run_to_end, _integer(limit or 0, 0, _LONG_MAX, "limit"))
 
@@ -602,7 +609,7 @@ def count_xml_memory(library=None):
     return load_library(library).smalti_count_xml_memory() == 1
 
 
-def run(path, seed=1, size=None, steps=50000, **load_options):
+def run(path, seed=1, size=None, steps=DEFAULT_STEPS, **load_options):
     """Load a model, run it to its end (or steps), and return the finished Run."""
     model = Model.load(path, size=size, **load_options)
     r = model.run(seed)

@@ -54,6 +54,11 @@ for kind in $("$T" help run | sed -n '/--tiles TILES.xml/,/^  --palette/p' | gre
 done
 grep -q 'source="../../sheet.png"' "$dir/tiles/list/m_3.tmx" && ok || bad "batch's map does not name the sheet: $(grep image "$dir/tiles/list/m_3.tmx")"
 [ -z "$(find "$dir/tiles" -name '*.tiles.png')" ] && ok || bad "--tiles maps generated a tileset: $(find "$dir/tiles" -name '*.tiles.png')"
+# The warning of symbols without a tile names only those the final grid holds (Q is a value the run never makes).
+printf '<one values="BWRQ" in="B" out="W" steps="1"/>\n' > "$dir/q.xml"
+only 0 "" "$T" run "$dir/q.xml" --size 4 --tiles "$dir/t.xml" -o "$dir/q.tmx"
+printf '<tiles image="sheet.png" size="2">\n  <tile symbol="B" index="7"/>\n</tiles>\n' > "$dir/b_only.xml"
+only 0 "$dir/b_only.xml: warning: no tile for symbols \"W\"; left empty" "$T" run "$dir/q.xml" --size 4 --tiles "$dir/b_only.xml" -o "$dir/q2.tmx"
 # --tiles without a kind it draws is refused by every command, before anything runs.
 expect 2 "--tiles draws with a tile sheet" "$T" run "$P/models/m.xml" --tiles "$dir/t.xml" -o "$dir/no.txt"
 expect 2 "--tiles draws with a tile sheet" "$T" run "$P/models/m.xml" --seeds 1,2 --tiles "$dir/t.xml" -o "$dir/no_{seed}.vox"

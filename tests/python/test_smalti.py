@@ -322,6 +322,20 @@ print("done", flush=True)
 """
 
 
+class Defaults(unittest.TestCase):
+    def test_defaults_are_the_headers(self):
+        """The binding's defaults are smalti.h's, which the command line and the studio use."""
+        header = open(os.path.join(ROOT, "include", "smalti.h")).read()
+        for name, value in (("STEPS", smalti.DEFAULT_STEPS), ("SIDE_2D", smalti.DEFAULT_SIDE_2D),
+                            ("SIDE_3D", smalti.DEFAULT_SIDE_3D)):
+            self.assertIn("#define SMALTI_DEFAULT_%s %d\n" % (name, value), header)
+
+    def test_a_model_without_settings_has_the_default_sides(self):
+        model = smalti.Model.from_string('<one values="BW" in="B" out="W"/>')
+        self.assertEqual(model.size, (smalti.DEFAULT_SIDE_2D, smalti.DEFAULT_SIDE_2D, 1))
+        model.close()
+
+
 class Layouts(unittest.TestCase):
     """The binding's ctypes structs are checked against the library's sizes when it is loaded."""
 
