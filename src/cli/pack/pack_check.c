@@ -237,8 +237,9 @@ typedef struct check_args {
 } check_args;
 
 /* One option with its value val (NULL: none left): the arguments it took (1 or 2), or -1 after a usage error. */
-static int parse_check_option(check_args *a, const char *arg, const char *val)
+static int parse_check_option(void *args, const char *arg, const char *val)
 {
+    check_args *a = args;
     if (strcmp(arg, "--strict") == 0) return a->strict = true, 1;
     if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) return a->quiet = true, 1;
     if (strcmp(arg, "--max-unpacked") == 0) return parse_max_unpacked(val, &a->max_unpacked) ? 2 : -1;
@@ -261,15 +262,8 @@ static int parse_check_option(check_args *a, const char *arg, const char *val)
 static int parse_check_args(int argc, char **argv, check_args *a)
 {
     *a = (check_args){.max_work = PACK_MAX_WORK, .steps = 50000, .jobs_n = 1, .max_memory = PACK_MAX_MEMORY};
-    for (int i = 0; i < argc; i++) {
-        const char *arg = argv[i];
-        if (arg[0] == '-' && arg[1]) {
-            int took = parse_check_option(a, arg, i + 1 < argc ? argv[i + 1] : NULL);
-            if (took < 0) return EXIT_USAGE;
-            i += took - 1;
-        } else if (a->path) return usage_error("unexpected argument %s", arg);
-        else a->path = arg;
-    }
+    int rc = cli_parse_args(argc, argv, parse_check_option, a, &a->path, usage_error);
+    if (rc != EXIT_OK) return rc;
     if (!a->path) return usage_error("%s", "pack check needs PACK (a folder or a .zip)");
     return EXIT_OK;
 }

@@ -103,8 +103,9 @@ typedef struct install_args {
 } install_args;
 
 /* One option with its value val (NULL: none left): the arguments it took (1 or 2), or -1 after a usage error. */
-static int parse_install_option(install_args *a, const char *arg, const char *val)
+static int parse_install_option(void *args, const char *arg, const char *val)
 {
+    install_args *a = args;
     if (strcmp(arg, "--force") == 0 || strcmp(arg, "-f") == 0) return a->force = true, 1;
     if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) return a->quiet = true, 1;
     if (strcmp(arg, "--max-unpacked") == 0) return parse_max_unpacked(val, &a->max_unpacked) ? 2 : -1;
@@ -121,15 +122,8 @@ static int check_install_args(const install_args *a)
 
 static int parse_install_args(int argc, char **argv, install_args *a)
 {
-    for (int i = 0; i < argc; i++) {
-        const char *arg = argv[i];
-        if (arg[0] == '-' && arg[1]) {
-            int took = parse_install_option(a, arg, i + 1 < argc ? argv[i + 1] : NULL);
-            if (took < 0) return EXIT_USAGE;
-            i += took - 1;
-        } else if (a->path) return usage_error("unexpected argument %s", arg);
-        else a->path = arg;
-    }
+    int rc = cli_parse_args(argc, argv, parse_install_option, a, &a->path, usage_error);
+    if (rc != EXIT_OK) return rc;
     return check_install_args(a);
 }
 

@@ -349,8 +349,9 @@ static bool takes_value(const char *arg)
 }
 
 /* One option with its value val (NULL: none left): the arguments it took (2), or -1 after a usage error. */
-static int parse_studio_option(studio_args *a, const char *arg, const char *val)
+static int parse_studio_option(void *args, const char *arg, const char *val)
 {
+    studio_args *a = args;
     if (!takes_value(arg)) return unknown_option("studio", arg), -1;
     if (!val) return studio_usage("%s needs a value", arg), -1;
     studio_params *p = &a->params;
@@ -377,15 +378,8 @@ static int parse_studio_args(int argc, char **argv, studio_args *a)
 {
     *a = (studio_args){.params = {.seed = 1, .size = 0, .steps = JOB_DEFAULT_STEPS, .timeout = STUDIO_DEFAULT_TIMEOUT},
                        .max_memory = STUDIO_DEFAULT_MAX_MEMORY};
-    for (int i = 0; i < argc; i++) {
-        const char *arg = argv[i];
-        if (arg[0] == '-' && arg[1]) {
-            int took = parse_studio_option(a, arg, i + 1 < argc ? argv[i + 1] : NULL);
-            if (took < 0) return EXIT_USAGE;
-            i += took - 1;
-        } else if (a->model_path) return studio_usage("unexpected argument %s", arg);
-        else a->model_path = arg;
-    }
+    int rc = cli_parse_args(argc, argv, parse_studio_option, a, &a->model_path, studio_usage);
+    if (rc != EXIT_OK) return rc;
     if (!a->model_path) return studio_usage("%s", "missing MODEL.xml");
     return EXIT_OK;
 }
