@@ -29,6 +29,14 @@ void print_error(const smalti_error *err);                                   /* 
 void print_warning(void *userdata, const char *file, int line, const char *message); /* a smalti_warning_fn */
 /* "smalti: " fmt (with arg), then the pointer to --help, on stderr; returns EXIT_USAGE. */
 int usage_error(const char *fmt, const char *arg);
+/* A command's option parser: given an option and the argument after it (val; NULL: none left), the
+   arguments it took (1 or 2), or -1 after telling the usage error. args: the command's own struct. */
+typedef int cli_option_parser(void *args, const char *arg, const char *val);
+/* The arguments of a command that takes one operand: each option ("-" alone is an operand) to
+   parse_option, the operand into *operand; a second operand is told with usage (usage_error, or the
+   command's own of that shape). EXIT_OK or EXIT_USAGE. */
+int cli_parse_args(int argc, char **argv, cli_option_parser *parse_option, void *args, const char **operand,
+                   int (*usage)(const char *fmt, const char *arg));
 /* A byte count: digits with an optional K, M or G (powers of 1024), at least 1M; false when not. */
 bool parse_size_arg(const char *text, size_t *out);
 /* --max-memory SIZE and --timeout SECONDS, with the value at val (NULL: missing): false after the

@@ -45,6 +45,21 @@ int usage_error(const char *fmt, const char *arg)
     return EXIT_USAGE;
 }
 
+int cli_parse_args(int argc, char **argv, cli_option_parser *parse_option, void *args, const char **operand,
+                   int (*usage)(const char *fmt, const char *arg))
+{
+    for (int i = 0; i < argc; i++) {
+        const char *arg = argv[i];
+        if (arg[0] == '-' && arg[1]) {
+            int took = parse_option(args, arg, i + 1 < argc ? argv[i + 1] : NULL);
+            if (took < 0) return EXIT_USAGE;
+            i += took - 1;
+        } else if (*operand) return usage("unexpected argument %s", arg);
+        else *operand = arg;
+    }
+    return EXIT_OK;
+}
+
 bool parse_int_arg(const char *text, long min, long max, long *out)
 {
     if (!text || !*text) return false;

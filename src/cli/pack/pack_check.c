@@ -225,48 +225,116 @@ static int check_folder_links(const pack *p)
     return walk.bad;
 }
 
+typedef struct check_args {
+    const char *path;
+    uint64_t max_unpacked;
+    double timeout;
+    long long max_work;
+    long steps, jobs_n;
+    size_t max_memory;
+    bool strict, quiet;
+} check_args;
+
+/* One option with its value val (NULL: none left): the arguments it took (1 or 2), or -1 after a usage error. */
+static int parse_check_option(void *args, const char *arg, const char *val)
+{
+    check_args *a = args;
+    if (strcmp(arg, "--strict") == 0) return a->strict = true, 1;
+    if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) return a->quiet = true, 1;
+    if (strcmp(arg, "--max-unpacked") == 0) return parse_max_unpacked(val, &a->max_unpacked) ? 2 : -1;
+    if (strcmp(arg, "--timeout") == 0) return parse_timeout(val, &a->timeout) ? 2 : -1;
+    if (strcmp(arg, "--max-work") == 0) return parse_max_work(val, &a->max_work) ? 2 : -1;
+    if (strcmp(arg, "--max-memory") == 0) return parse_max_memory(val, &a->max_memory) ? 2 : -1;
+    if (strcmp(arg, "--steps") == 0) {
+        if (!val || !parse_int_arg(val, -(1L << 40), 1L << 40, &a->steps))
+            return usage_error("--steps takes a whole number, not %s", val ? val : "nothing"), -1;
+        return 2;
+    }
+    if (strcmp(arg, "-j") == 0 || strcmp(arg, "--jobs") == 0) {
+        if (!val || !parse_int_arg(val, 1, 64, &a->jobs_n))
+            return usage_error("-j takes a number of threads from 1 to 64, not %s", val ? val : "nothing"), -1;
+        return 2;
+    }
+    return unknown_option("pack check", arg), -1;
+}
+
+static int parse_check_args(int argc, char **argv, check_args *a)
+{
+    *a = (check_args){.max_work = PACK_MAX_WORK, .steps = 50000, .jobs_n = 1, .max_memory = PACK_MAX_MEMORY};
+    int rc = cli_parse_args(argc, argv, parse_check_option, a, &a->path, usage_error);
+    if (rc != EXIT_OK) return rc;
+    if (!a->path) return usage_error("%s", "pack check needs PACK (a folder or a .zip)");
+    return EXIT_OK;
+}
+
+/* One job for each of the manifest's models; false when out of memory. */
+static bool check_ctx_init(check_ctx *c, const pack *p, const check_args *a)
+{
+    const pack_manifest *man = pack_manifest_of(p);
+    *c = (check_ctx){.p = p, .count = man->model_count, .timeout = a->timeout, .max_work = a->max_work,
+                     .default_steps = a->steps, .max_memory = a->max_memory};
+    c->jobs = calloc((size_t)c->count, sizeof *c->jobs);
+    if (!c->jobs) return false;
+    for (int i = 0; i < c->count; i++) c->jobs[i].m = &man->models[i];
+    pthread_mutex_init(&c->lock, NULL);
+    pthread_cond_init(&c->finished, NULL);
+    return true;
+}
+
+static void check_ctx_free(check_ctx *c)
+{
+    for (int i = 0; i < c->count; i++) free(c->jobs[i].warnings);
+    free(c->jobs);
+    pthread_mutex_destroy(&c->lock);
+    pthread_cond_destroy(&c->finished);
+}
+
+/* Up to jobs_n threads checking models (when none starts, this one checks them all); the threads started. */
+static int start_workers(check_ctx *c, long jobs_n, pthread_t threads[64])
+{
+    xmlInitParser(); /* once, before threads load models */
+    int started = 0;
+    for (int t = 0; t < jobs_n && t < c->count; t++)
+        if (pthread_create(&threads[t], NULL, check_worker, c) == 0) started++;
+    if (!started) check_worker(c);
+    return started;
+}
+
+/* A model's warnings, each line indented under its status line. */
+static void print_warnings(const char *warnings)
+{
+    for (const char *line = warnings; *line;) {
+        const char *eol = strchr(line, '\n');
+        printf("          %.*s\n", (int)(eol ? eol - line : (long)strlen(line)), line);
+        line = eol ? eol + 1 : line + strlen(line);
+    }
+}
+
+/* In the manifest's order, each line as soon as its model is done; counts gets how many had each status. */
+static void report_models(check_ctx *c, const check_args *a, int counts[4])
+{
+    for (int i = 0; i < c->count; i++) {
+        pthread_mutex_lock(&c->lock);
+        while (!c->jobs[i].done) pthread_cond_wait(&c->finished, &c->lock);
+        pthread_mutex_unlock(&c->lock);
+        check_job *item = &c->jobs[i];
+        if (a->strict && item->status == CHECK_WARNINGS) item->status = CHECK_FAILED;
+        counts[item->status]++;
+        printf("%-9s %s: %s\n", status_word[item->status], item->m->name, item->detail);
+        if (item->warnings && (!a->quiet || a->strict)) print_warnings(item->warnings);
+        fflush(stdout);
+    }
+}
+
 int cmd_pack_check(int argc, char **argv)
 {
-    const char *path = NULL;
-    uint64_t max_unpacked = 0;
-    double timeout = 0;
-    long long max_work = PACK_MAX_WORK;
-    long steps = 50000, jobs_n = 1;
-    size_t max_memory = PACK_MAX_MEMORY;
-    bool strict = false, quiet = false;
-    for (int i = 0; i < argc; i++) {
-        const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(arg, "--strict") == 0) { strict = true; continue; }
-        if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) { quiet = true; continue; }
-        if (strcmp(arg, "--max-unpacked") == 0) {
-            if (!parse_max_unpacked(val, &max_unpacked)) return EXIT_USAGE;
-        } else if (strcmp(arg, "--timeout") == 0) {
-            if (!parse_timeout(val, &timeout)) return EXIT_USAGE;
-        } else if (strcmp(arg, "--max-work") == 0) {
-            if (!parse_max_work(val, &max_work)) return EXIT_USAGE;
-        } else if (strcmp(arg, "--steps") == 0) {
-            if (!val || !parse_int_arg(val, -(1L << 40), 1L << 40, &steps))
-                return usage_error("--steps takes a whole number, not %s", val ? val : "nothing");
-        } else if (strcmp(arg, "-j") == 0 || strcmp(arg, "--jobs") == 0) {
-            if (!val || !parse_int_arg(val, 1, 64, &jobs_n)) return usage_error("-j takes a number of threads from 1 to 64, not %s", val ? val : "nothing");
-        } else if (strcmp(arg, "--max-memory") == 0) {
-            if (!parse_max_memory(val, &max_memory)) return EXIT_USAGE;
-        } else if (arg[0] == '-' && arg[1]) {
-            return unknown_option("pack check", arg);
-        } else if (path) {
-            return usage_error("unexpected argument %s", arg);
-        } else {
-            path = arg;
-            continue;
-        }
-        i++;
-    }
-    if (!path) return usage_error("%s", "pack check needs PACK (a folder or a .zip)");
+    check_args a;
+    int rc = parse_check_args(argc, argv, &a);
+    if (rc != EXIT_OK) return rc;
     double start = now_seconds();
-    int rc = EXIT_OK;
-    pack *p = cli_pack_open(path, max_unpacked, max_memory, quiet, &rc);
+    pack *p = cli_pack_open(a.path, a.max_unpacked, a.max_memory, a.quiet, &rc);
     if (!p) {
-        printf("failed    %s: the pack cannot be opened (above)\n", path);
+        printf("failed    %s: the pack cannot be opened (above)\n", a.path);
         return rc;
     }
     const pack_manifest *man = pack_manifest_of(p);
@@ -274,51 +342,22 @@ int cmd_pack_check(int argc, char **argv)
            plural(man->model_count, "model", "models"));
     fflush(stdout);
     int bad_links = check_folder_links(p);
-    check_ctx c = {.p = p, .count = man->model_count, .timeout = timeout, .max_work = max_work, .default_steps = steps,
-                   .max_memory = max_memory};
-    c.jobs = calloc((size_t)c.count, sizeof *c.jobs);
-    if (!c.jobs) {
+    check_ctx c;
+    if (!check_ctx_init(&c, p, &a)) {
         pack_close(p);
         fprintf(stderr, "smalti: out of memory\n");
         return EXIT_RUNTIME;
     }
-    for (int i = 0; i < c.count; i++) c.jobs[i].m = &man->models[i];
-    pthread_mutex_init(&c.lock, NULL);
-    pthread_cond_init(&c.finished, NULL);
-    xmlInitParser(); /* once, before threads load models */
     pthread_t threads[64];
-    int started = 0;
-    for (int t = 0; t < jobs_n && t < c.count; t++)
-        if (pthread_create(&threads[t], NULL, check_worker, &c) == 0) started++;
-    if (!started) check_worker(&c);
+    int started = start_workers(&c, a.jobs_n, threads);
     int counts[4] = {0};
-    /* In the manifest's order, each line as soon as its model is done. */
-    for (int i = 0; i < c.count; i++) {
-        pthread_mutex_lock(&c.lock);
-        while (!c.jobs[i].done) pthread_cond_wait(&c.finished, &c.lock);
-        pthread_mutex_unlock(&c.lock);
-        check_job *item = &c.jobs[i];
-        if (strict && item->status == CHECK_WARNINGS) item->status = CHECK_FAILED;
-        counts[item->status]++;
-        printf("%-9s %s: %s\n", status_word[item->status], item->m->name, item->detail);
-        if (item->warnings && (!quiet || strict)) {
-            for (char *line = item->warnings; *line;) {
-                char *eol = strchr(line, '\n');
-                printf("          %.*s\n", (int)(eol ? eol - line : (long)strlen(line)), line);
-                line = eol ? eol + 1 : line + strlen(line);
-            }
-        }
-        fflush(stdout);
-    }
+    report_models(&c, &a, counts);
     for (int t = 0; t < started; t++) pthread_join(threads[t], NULL);
     int failed = counts[CHECK_FAILED] + bad_links;
-    printf("%s: %d %s: %d ok, %d with warnings, %d failed, %d capped (%.1f s)\n", path, c.count,
+    printf("%s: %d %s: %d ok, %d with warnings, %d failed, %d capped (%.1f s)\n", a.path, c.count,
            plural(c.count, "model", "models"), counts[CHECK_OK], counts[CHECK_WARNINGS], failed, counts[CHECK_CAPPED],
            now_seconds() - start);
-    for (int i = 0; i < c.count; i++) free(c.jobs[i].warnings);
-    free(c.jobs);
-    pthread_mutex_destroy(&c.lock);
-    pthread_cond_destroy(&c.finished);
+    check_ctx_free(&c);
     pack_close(p);
     return failed ? EXIT_MODEL : counts[CHECK_CAPPED] ? EXIT_TIMEOUT : EXIT_OK;
 }

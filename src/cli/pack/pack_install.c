@@ -96,83 +96,126 @@ static bool install_members(const pack *p, uint64_t max_unpacked, zip_member **m
     return false;
 }
 
+typedef struct install_args {
+    const char *path;
+    uint64_t max_unpacked;
+    bool force, quiet;
+} install_args;
+
+/* One option with its value val (NULL: none left): the arguments it took (1 or 2), or -1 after a usage error. */
+static int parse_install_option(void *args, const char *arg, const char *val)
+{
+    install_args *a = args;
+    if (strcmp(arg, "--force") == 0 || strcmp(arg, "-f") == 0) return a->force = true, 1;
+    if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) return a->quiet = true, 1;
+    if (strcmp(arg, "--max-unpacked") == 0) return parse_max_unpacked(val, &a->max_unpacked) ? 2 : -1;
+    return unknown_option("pack install", arg), -1;
+}
+
+/* What the options say together; EXIT_OK or the usage error. */
+static int check_install_args(const install_args *a)
+{
+    if (!a->path) return usage_error("%s", "pack install needs PACK (a folder or a .zip)");
+    if (a->path[0] == '@') return usage_error("%s is installed already; pack install takes a folder or a .zip", a->path);
+    return EXIT_OK;
+}
+
+static int parse_install_args(int argc, char **argv, install_args *a)
+{
+    int rc = cli_parse_args(argc, argv, parse_install_option, a, &a->path, usage_error);
+    if (rc != EXIT_OK) return rc;
+    return check_install_args(a);
+}
+
+/* The files to install, read into members, and the folder of installed packs into root; EXIT_OK or the error in err.
+   What goes in is checked as pack build checks it: plain files with safe names, every file the
+   manifest names present, every model loading from them. Models are not run. */
+static int gather_members(const pack *p, const char *path, uint64_t max_unpacked, char *root, size_t root_size,
+                          zip_member **members, size_t *count, smalti_error *err)
+{
+    const pack_manifest *man = pack_manifest_of(p);
+    if (!pack_name_is_valid(man->name)) {
+        error_set(err, SMALTI_ERR_MODEL, path, 0, "the pack's name \"%s\" cannot name an installed pack (letters, digits, '-', "
+                  "'_' and '.'); give it a pack.xml", man->name);
+        return EXIT_MODEL;
+    }
+    if (!pack_installed_root(root, root_size, err)) return EXIT_IO;
+    if (!install_members(p, max_unpacked, members, count, err) || !pack_members_usable(p, pack_path(p), *members, *count, err))
+        return exit_code_for(err->status);
+    return EXIT_OK;
+}
+
+/* Puts the written folder temp at target. The new version appears whole, by a rename; one it
+   replaces is moved aside first and put back if the rename fails. EXIT_OK or the error in err. */
+static int swap_in(const char *dir, const char *version, const char *temp, const char *target, smalti_error *err)
+{
+    int rc = EXIT_OK;
+    char old[4500];
+    snprintf(old, sizeof old, "%s/.%s.old-XXXXXX", dir, version);
+    bool moved = false, made_old = false;
+    struct stat st;
+    if (lstat(target, &st) == 0) {
+        made_old = mkdtemp(old) != NULL;
+        moved = made_old && rename(target, old) == 0;
+        if (!moved) {
+            error_set(err, SMALTI_ERR_IO, target, 0, "cannot replace it: %s", strerror(errno));
+            rc = EXIT_IO;
+        }
+    }
+    if (rc == EXIT_OK && rename(temp, target) != 0) {
+        error_set(err, SMALTI_ERR_IO, target, 0, "cannot install: %s", strerror(errno));
+        rc = EXIT_IO;
+        if (moved) rename(old, target);
+        moved = false;
+    }
+    if (rc != EXIT_OK) remove_tree(temp);
+    /* The replaced version, or mkdtemp's empty folder. (Not told by the name's last
+       letter: mkdtemp's random letters may end in X, one time in 62.) */
+    if (made_old) remove_tree(old);
+    return rc;
+}
+
+/* Writes members into a new folder beside the version's and swaps it in, naming its place in target;
+   EXIT_OK or the error in err. */
+static int place_version(const pack_manifest *man, const char *root, bool force, const zip_member *members, size_t count,
+                         char *target, size_t target_size, smalti_error *err)
+{
+    char dir[4300], temp[4500];
+    snprintf(dir, sizeof dir, "%s/%s", root, man->name);
+    snprintf(target, target_size, "%s/%s", dir, man->version);
+    snprintf(temp, sizeof temp, "%s/.%s.new-XXXXXX", dir, man->version);
+    struct stat st;
+    if (lstat(target, &st) == 0 && !force) {
+        error_set(err, SMALTI_ERR_IO, target, 0, "%s %s is installed already; --force replaces it", man->name, man->version);
+        return EXIT_IO;
+    }
+    if (!make_parents("", dir + 1) || (mkdir(dir, 0755) != 0 && errno != EEXIST) || !mkdtemp(temp)) {
+        error_set(err, SMALTI_ERR_IO, dir, 0, "cannot make the folder: %s", strerror(errno));
+        return EXIT_IO;
+    }
+    if (chmod(temp, 0755) != 0 || !write_members(temp, members, count, err)) {
+        remove_tree(temp);
+        return err->status ? exit_code_for(err->status) : EXIT_IO;
+    }
+    return swap_in(dir, man->version, temp, target, err);
+}
+
 int cmd_pack_install(int argc, char **argv)
 {
-    const char *path = NULL;
-    uint64_t max_unpacked = 0;
-    bool force = false, quiet = false;
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--force") == 0 || strcmp(argv[i], "-f") == 0) force = true;
-        else if (strcmp(argv[i], "-q") == 0 || strcmp(argv[i], "--quiet") == 0) quiet = true;
-        else if (strcmp(argv[i], "--max-unpacked") == 0) {
-            if (!parse_max_unpacked(i + 1 < argc ? argv[i + 1] : NULL, &max_unpacked)) return EXIT_USAGE;
-            i++;
-        } else if (argv[i][0] == '-' && argv[i][1]) return unknown_option("pack install", argv[i]);
-        else if (path) return usage_error("unexpected argument %s", argv[i]);
-        else path = argv[i];
-    }
-    if (!path) return usage_error("%s", "pack install needs PACK (a folder or a .zip)");
-    if (path[0] == '@') return usage_error("%s is installed already; pack install takes a folder or a .zip", path);
-    int rc = EXIT_OK;
-    pack *p = cli_pack_open(path, max_unpacked, PACK_MAX_MEMORY, quiet, &rc);
+    install_args a = {0};
+    int rc = parse_install_args(argc, argv, &a);
+    if (rc != EXIT_OK) return rc;
+    pack *p = cli_pack_open(a.path, a.max_unpacked, PACK_MAX_MEMORY, a.quiet, &rc);
     if (!p) return rc;
     const pack_manifest *man = pack_manifest_of(p);
     smalti_error err;
-    char root[4096], dir[4300], target[4400], temp[4500];
+    char root[4096], target[4400];
     zip_member *members = NULL;
     size_t count = 0;
-    rc = EXIT_OK;
-    if (!pack_name_is_valid(man->name)) {
-        error_set(&err, SMALTI_ERR_MODEL, path, 0, "the pack's name \"%s\" cannot name an installed pack (letters, digits, '-', "
-                  "'_' and '.'); give it a pack.xml", man->name);
-        rc = EXIT_MODEL;
-    } else if (!pack_installed_root(root, sizeof root, &err)) rc = EXIT_IO;
-    /* What goes in is checked as pack build checks it: plain files with safe names, every file the
-       manifest names present, every model loading from them. Models are not run. */
-    else if (!install_members(p, max_unpacked, &members, &count, &err) || !pack_members_usable(p, pack_path(p), members, count, &err))
-        rc = exit_code_for(err.status);
-    if (rc == EXIT_OK) {
-        snprintf(dir, sizeof dir, "%s/%s", root, man->name);
-        snprintf(target, sizeof target, "%s/%s", dir, man->version);
-        snprintf(temp, sizeof temp, "%s/.%s.new-XXXXXX", dir, man->version);
-        struct stat st;
-        if (lstat(target, &st) == 0 && !force) {
-            error_set(&err, SMALTI_ERR_IO, target, 0, "%s %s is installed already; --force replaces it", man->name, man->version);
-            rc = EXIT_IO;
-        } else if (!make_parents("", dir + 1) || (mkdir(dir, 0755) != 0 && errno != EEXIST) || !mkdtemp(temp)) {
-            error_set(&err, SMALTI_ERR_IO, dir, 0, "cannot make the folder: %s", strerror(errno));
-            rc = EXIT_IO;
-        } else if (chmod(temp, 0755) != 0 || !write_members(temp, members, count, &err)) {
-            remove_tree(temp);
-            rc = err.status ? exit_code_for(err.status) : EXIT_IO;
-        } else {
-            /* The new version appears whole, by a rename; one it replaces is moved aside first and
-               put back if the rename fails. */
-            char old[4500];
-            snprintf(old, sizeof old, "%s/.%s.old-XXXXXX", dir, man->version);
-            bool moved = false, made_old = false;
-            if (lstat(target, &st) == 0) {
-                made_old = mkdtemp(old) != NULL;
-                moved = made_old && rename(target, old) == 0;
-                if (!moved) {
-                    error_set(&err, SMALTI_ERR_IO, target, 0, "cannot replace it: %s", strerror(errno));
-                    rc = EXIT_IO;
-                }
-            }
-            if (rc == EXIT_OK && rename(temp, target) != 0) {
-                error_set(&err, SMALTI_ERR_IO, target, 0, "cannot install: %s", strerror(errno));
-                rc = EXIT_IO;
-                if (moved) rename(old, target);
-                moved = false;
-            }
-            if (rc != EXIT_OK) remove_tree(temp);
-            /* The replaced version, or mkdtemp's empty folder. (Not told by the name's last
-               letter: mkdtemp's random letters may end in X, one time in 62.) */
-            if (made_old) remove_tree(old);
-        }
-    }
+    rc = gather_members(p, a.path, a.max_unpacked, root, sizeof root, &members, &count, &err);
+    if (rc == EXIT_OK) rc = place_version(man, root, a.force, members, count, target, sizeof target, &err);
     if (rc != EXIT_OK) print_error(&err);
-    else if (!quiet)
+    else if (!a.quiet)
         printf("installed %s %s (%zu %s) in %s; run its models as 'smalti run @%s/MODEL'\n", man->name, man->version, count,
                plural((long)count, "file", "files"), target, man->name);
     zip_members_free(members, count);

@@ -331,69 +331,152 @@ static int studio_usage(const char *fmt, const char *arg)
     return EXIT_USAGE;
 }
 
-int cmd_studio(int argc, char **argv)
+typedef struct studio_args {
+    const char *model_path;
+    studio_params params;
+    size_t max_memory;
+    long port;
+    bool seed_given, steps_given; /* else the model's own, if it has them */
+} studio_args;
+
+static bool takes_value(const char *arg)
 {
-    studio s = {.max_memory = STUDIO_DEFAULT_MAX_MEMORY};
-    studio_params p = {.seed = 1, .size = 0, .steps = JOB_DEFAULT_STEPS, .timeout = STUDIO_DEFAULT_TIMEOUT};
-    long port = 0;
-    bool seed_given = false, steps_given = false;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        bool valued = strcmp(a, "--size") == 0 || strcmp(a, "--seed") == 0 || strcmp(a, "--port") == 0 ||
-                      strcmp(a, "--steps") == 0 || strcmp(a, "--timeout") == 0 || strcmp(a, "--max-memory") == 0;
-        if (valued && i + 1 >= argc) return studio_usage("%s needs a value", a);
-        const char *v = valued ? argv[++i] : NULL;
-        if (strcmp(a, "--size") == 0) {
-            if (!parse_int_arg(v, 1, 4096, &p.size)) return studio_usage("--size: a whole number from 1 to 4096, not %s", v);
-        } else if (strcmp(a, "--seed") == 0) {
-            if (!parse_int_arg(v, INT32_MIN, INT32_MAX, &p.seed)) return studio_usage("--seed: a whole number, not %s", v);
-            seed_given = true;
-        } else if (strcmp(a, "--port") == 0) {
-            if (!parse_int_arg(v, 1, 65535, &port)) return studio_usage("--port: 1 to 65535, not %s", v);
-        } else if (strcmp(a, "--steps") == 0) {
-            if (!parse_int_arg(v, 1, 1000000000, &p.steps)) return studio_usage("--steps: 1 to 1000000000, not %s", v);
-            steps_given = true;
-        } else if (strcmp(a, "--timeout") == 0) {
-            char *end;
-            p.timeout = strtod(v, &end);
-            if (*end || !(p.timeout > 0 && p.timeout <= 3600)) return studio_usage("--timeout: seconds, over 0, at most 3600, not %s", v);
-        } else if (strcmp(a, "--max-memory") == 0) {
-            if (!parse_max_memory(v, &s.max_memory)) return EXIT_USAGE;
-        } else if (a[0] == '-' && a[1]) return unknown_option("studio", a);
-        else if (s.model_path) return studio_usage("unexpected argument %s", a);
-        else s.model_path = a;
-    }
-    if (!s.model_path) return studio_usage("%s", "missing MODEL.xml");
+    static const char *const valued[] = {"--size", "--seed", "--port", "--steps", "--timeout", "--max-memory"};
+    for (size_t i = 0; i < sizeof valued / sizeof *valued; i++)
+        if (strcmp(arg, valued[i]) == 0) return true;
+    return false;
+}
+
+/* One option with its value val (NULL: none left): the arguments it took (2), or -1 after a usage error. */
+static int parse_studio_option(void *args, const char *arg, const char *val)
+{
+    studio_args *a = args;
+    if (!takes_value(arg)) return unknown_option("studio", arg), -1;
+    if (!val) return studio_usage("%s needs a value", arg), -1;
+    studio_params *p = &a->params;
+    if (strcmp(arg, "--size") == 0) {
+        if (!parse_int_arg(val, 1, 4096, &p->size)) return studio_usage("--size: a whole number from 1 to 4096, not %s", val), -1;
+    } else if (strcmp(arg, "--seed") == 0) {
+        if (!parse_int_arg(val, INT32_MIN, INT32_MAX, &p->seed)) return studio_usage("--seed: a whole number, not %s", val), -1;
+        a->seed_given = true;
+    } else if (strcmp(arg, "--port") == 0) {
+        if (!parse_int_arg(val, 1, 65535, &a->port)) return studio_usage("--port: 1 to 65535, not %s", val), -1;
+    } else if (strcmp(arg, "--steps") == 0) {
+        if (!parse_int_arg(val, 1, 1000000000, &p->steps)) return studio_usage("--steps: 1 to 1000000000, not %s", val), -1;
+        a->steps_given = true;
+    } else if (strcmp(arg, "--timeout") == 0) {
+        char *end;
+        p->timeout = strtod(val, &end);
+        if (*end || !(p->timeout > 0 && p->timeout <= 3600))
+            return studio_usage("--timeout: seconds, over 0, at most 3600, not %s", val), -1;
+    } else if (!parse_max_memory(val, &a->max_memory)) return -1;
+    return 2;
+}
+
+static int parse_studio_args(int argc, char **argv, studio_args *a)
+{
+    *a = (studio_args){.params = {.seed = 1, .size = 0, .steps = JOB_DEFAULT_STEPS, .timeout = STUDIO_DEFAULT_TIMEOUT},
+                       .max_memory = STUDIO_DEFAULT_MAX_MEMORY};
+    int rc = cli_parse_args(argc, argv, parse_studio_option, a, &a->model_path, studio_usage);
+    if (rc != EXIT_OK) return rc;
+    if (!a->model_path) return studio_usage("%s", "missing MODEL.xml");
+    return EXIT_OK;
+}
+
+/* The web server's library and the model's file are there; EXIT_OK or the error, told. */
+static int check_can_serve(const char *model_path)
+{
     char why_lib[600];
     if (!httplib_get(why_lib, sizeof why_lib)) {
         fprintf(stderr, "smalti: error: %s\n", why_lib);
         return EXIT_RUNTIME;
     }
     /* A model that is not there (or a folder) is an error now; a broken one is shown in the page. */
-    int why_not = input_file_error(s.model_path);
+    int why_not = input_file_error(model_path);
     if (why_not) {
-        fprintf(stderr, "%s: error: cannot read: %s\n", s.model_path, strerror(why_not));
+        fprintf(stderr, "%s: error: cannot read: %s\n", model_path, strerror(why_not));
         return EXIT_IO;
     }
-    /* The model's own seed and step limit, unless given here. */
+    return EXIT_OK;
+}
+
+/* The model's own seed and step limit, unless given here. */
+static void take_model_settings(studio_args *a)
+{
     smalti_settings st;
     smalti_error err;
-    if (settings_read_file(s.model_path, NULL, &st, &err)) {
-        if (!seed_given && st.has_seed) p.seed = st.seed;
-        if (!steps_given && st.has_steps && st.steps > 0) p.steps = st.steps;
+    if (settings_read_file(a->model_path, NULL, &st, &err)) {
+        if (!a->seed_given && st.has_seed) a->params.seed = st.seed;
+        if (!a->steps_given && st.has_steps && st.steps > 0) a->params.steps = st.steps;
     }
-    const char *slash = strrchr(s.model_path, '/');
-    snprintf(s.model_name, sizeof s.model_name, "%s", slash ? slash + 1 : s.model_path);
-    if (slash) snprintf(s.model_dir, sizeof s.model_dir, "%.*s", (int)(slash - s.model_path) ? (int)(slash - s.model_path) : 1, s.model_path);
-    else snprintf(s.model_dir, sizeof s.model_dir, ".");
-    s.params = p;
+}
+
+/* The model's file name and its folder, as the page shows and the watcher watches them. */
+static void name_model(studio *s)
+{
+    const char *slash = strrchr(s->model_path, '/');
+    snprintf(s->model_name, sizeof s->model_name, "%s", slash ? slash + 1 : s->model_path);
+    if (slash) snprintf(s->model_dir, sizeof s->model_dir, "%.*s", (int)(slash - s->model_path) ? (int)(slash - s->model_path) : 1, s->model_path);
+    else snprintf(s->model_dir, sizeof s->model_dir, ".");
+}
+
+/* Waits under s->lock for a run asked for, at most 200 ms, so that a signal is seen soon. */
+static void wait_for_request(studio *s)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += 200 * 1000000L;
+    if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+    pthread_cond_timedwait(&s->changed, &s->lock, &until);
+}
+
+/* Runs the model each time a run is asked for, publishing each run's event, until a signal comes. */
+static void serve_runs(studio *s)
+{
+    pthread_mutex_lock(&s->lock);
+    while (!studio_signalled) {
+        if (s->requested == s->started) {
+            wait_for_request(s);
+            continue;
+        }
+        long request = s->started = s->requested;
+        studio_params now = s->params;
+        pthread_mutex_unlock(&s->lock);
+        /* --max-memory bounds the run with what is drawn and recorded around it, as in `run`. */
+        mem_budget whole = {.limit = s->max_memory};
+        mem_budget *outer = mem_enter_whole(&whole);
+        studio_event *e = run_once(s, &now, request);
+        mem_enter_whole(outer);
+        pthread_mutex_lock(&s->lock);
+        if (e) {
+            e->refs = 1;
+            e->gen = ++s->gen;
+            studio_event_release(s, s->latest);
+            s->latest = e;
+            pthread_cond_broadcast(&s->changed);
+        }
+    }
+    s->quit = 1;
+    pthread_cond_broadcast(&s->changed);
+    pthread_mutex_unlock(&s->lock);
+}
+
+int cmd_studio(int argc, char **argv)
+{
+    studio_args a;
+    int rc = parse_studio_args(argc, argv, &a);
+    if (rc == EXIT_OK) rc = check_can_serve(a.model_path);
+    if (rc != EXIT_OK) return rc;
+    take_model_settings(&a);
+    studio s = {.model_path = a.model_path, .max_memory = a.max_memory, .params = a.params};
+    name_model(&s);
     s.requested = 1; /* the first run */
     pthread_mutex_init(&s.lock, NULL);
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
     pthread_cond_init(&s.changed, &ca);
     char why[300];
-    if (!studio_http_start(&s, (unsigned)port, why, sizeof why)) {
+    if (!studio_http_start(&s, (unsigned)a.port, why, sizeof why)) {
         fprintf(stderr, "smalti: error: %s\n", why);
         return EXIT_IO;
     }
@@ -404,36 +487,7 @@ int cmd_studio(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     pthread_t watcher;
     bool watching = pthread_create(&watcher, NULL, watch_files, &s) == 0;
-    pthread_mutex_lock(&s.lock);
-    while (!studio_signalled) {
-        if (s.requested == s.started) {
-            struct timespec until;
-            clock_gettime(CLOCK_REALTIME, &until);
-            until.tv_nsec += 200 * 1000000L;
-            if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
-            pthread_cond_timedwait(&s.changed, &s.lock, &until);
-            continue;
-        }
-        long request = s.started = s.requested;
-        studio_params now = s.params;
-        pthread_mutex_unlock(&s.lock);
-        /* --max-memory bounds the run with what is drawn and recorded around it, as in `run`. */
-        mem_budget whole = {.limit = s.max_memory};
-        mem_budget *outer = mem_enter_whole(&whole);
-        studio_event *e = run_once(&s, &now, request);
-        mem_enter_whole(outer);
-        pthread_mutex_lock(&s.lock);
-        if (e) {
-            e->refs = 1;
-            e->gen = ++s.gen;
-            studio_event_release(&s, s.latest);
-            s.latest = e;
-            pthread_cond_broadcast(&s.changed);
-        }
-    }
-    s.quit = 1;
-    pthread_cond_broadcast(&s.changed);
-    pthread_mutex_unlock(&s.lock);
+    serve_runs(&s);
     if (watching) pthread_join(watcher, NULL);
     studio_http_stop(&s);
     pthread_mutex_lock(&s.lock);
