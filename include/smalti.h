@@ -101,7 +101,8 @@ typedef enum smalti_status {
     SMALTI_ERR_USAGE = 4,   /* the caller passed bad arguments */
     SMALTI_ERR_TIMEOUT = 5, /* a run passed its deadline or its work budget (smalti_run_options) */
     SMALTI_ERR_CANCELLED = 6, /* a run was cancelled (smalti_run_cancel) */
-    SMALTI_ERR_MEMORY = 7   /* a run needed more than its memory budget (smalti_run_options.max_memory) */
+    SMALTI_ERR_MEMORY = 7,  /* a run needed more than its memory budget (smalti_run_options.max_memory) */
+    SMALTI_ERR_REQUIREMENT = 8 /* a <require> node failed on every attempt its `tries` allow */
 } smalti_status;
 
 typedef struct smalti_error {
@@ -282,7 +283,18 @@ SMALTI_API int smalti_run_out_of_memory(const smalti_run *run);
    an L-system's maxLength, its deadline, a cancel); err, if not NULL, gets
    file:line: message and the status that says which. */
 SMALTI_API int smalti_run_error(const smalti_run *run, smalti_error *err);
+/* The steps made since the run was made or reset (every attempt's, when a requirement made the
+   run start again). */
 SMALTI_API long smalti_run_counter(const smalti_run *run);
+/* Requirements (<require>, docs/language.md): the attempts the run has begun, 1 when no requirement
+   failed. A failed requirement starts the run again from its first node with the seed of the next
+   attempt (the k-th number of .NET's System.Random(seed)); past its `tries` the run stops with
+   SMALTI_ERR_REQUIREMENT. */
+SMALTI_API int smalti_run_attempts(const smalti_run *run);
+/* The requirements that failed in this run's attempts, index 0, 1, ... while it returns nonzero:
+   the node's line, how many times it failed, and what failed the last time (a string the run owns,
+   valid until its next step, reset or free). */
+SMALTI_API int smalti_run_requirement(const smalti_run *run, int index, int *line, int *failures, const char **message);
 /* The work the run has done since it was made or last reset, as smalti_run_options.max_work
    counts it; 0 for a run without a work budget, which counts none (a budget of LLONG_MAX
    counts without stopping). */

@@ -30,6 +30,8 @@ void smalti_run_free(smalti_run *run)
     mem_free(r->unlogged);
     mem_free(r->event_cells);
     geometry_free(r->geometry);
+    mem_free(r->failures);
+    mem_free(r->restart_before);
     budget_leave(r, caller);
     mem_free(run);
 }
@@ -99,44 +101,6 @@ oom:
     else error_set(err, SMALTI_ERR_RUNTIME, m->file, 0, "out of memory creating a run");
     smalti_run_free(run);
     return NULL;
-}
-
-void smalti_run_reset(smalti_run *run, int32_t seed)
-{
-    run_state *r = &run->rs;
-    const smalti_model *m = r->model;
-    mem_budget *caller = budget_enter(r);
-    r->budget.spent = false;
-    rng_seed(&r->random, seed);
-    if (r->grid != &m->grid && !run_use_grid(r, &m->grid, r->start_state)) {
-        budget_leave(r, caller);
-        return;
-    }
-    memset(r->state, 0, (size_t)r->cells);
-    /* Zeroed again only after an `all` step marked it (a step cut short may leave marks): a run
-       without one never touches its pages (a 1023² grid's mask is 1 MB). */
-    if (r->mask_used) memset(r->mask, 0, (size_t)r->mask_cap);
-    r->mask_used = false;
-    if (m->origin) r->state[r->mx / 2 + (r->my / 2) * r->mx + (r->mz / 2) * r->mx * r->my] = 1;
-    r->changes_len = 0;
-    r->changes_base = 0;
-    r->first_len = 1;
-    r->first_base = 0;
-    r->first[0] = 0;
-    node_reset(r, m->nodes[m->root]);
-    r->current = m->root;
-    r->counter = 0;
-    r->acting_node = -1;
-    r->acting_streak = 0;
-    r->out_of_memory = false;
-    stop_rearm(&r->stop, r->timeout_ns);
-    r->failed = false;
-    r->fail_line = 0;
-    r->fail_message[0] = 0;
-    r->planes.valid = false;
-    r->unlogged_len = 0;
-    run_set_geometry(r, NULL);
-    budget_leave(r, caller);
 }
 
 bool run_use_grid(run_state *r, const grid_def *g, uint8_t *cells)
@@ -223,6 +187,116 @@ bool run_note_unlogged(run_state *r, int32_t index)
 }
 
 /* Tell the observer what the step did: its logged changes, then any unlogged ones. */
+/* The run back at its start, its generator seeded: the start grid and cells, the node states, an
+   empty change log whose first step is the next one. False when the start grid cannot be had again. */
+static bool restore_start(run_state *r, int32_t seed)
+{
+    const smalti_model *m = r->model;
+    rng_seed(&r->random, seed);
+    if (r->grid != &m->grid && !run_use_grid(r, &m->grid, r->start_state)) return false;
+    memset(r->state, 0, (size_t)r->cells);
+    /* Zeroed again only after an `all` step marked it (a step cut short may leave marks): a run
+       without one never touches its pages (a 1023² grid's mask is 1 MB). */
+    if (r->mask_used) memset(r->mask, 0, (size_t)r->mask_cap);
+    r->mask_used = false;
+    if (m->origin) r->state[r->mx / 2 + (r->my / 2) * r->mx + (r->mz / 2) * r->mx * r->my] = 1;
+    r->changes_len = 0;
+    r->changes_base = 0;
+    r->first_len = 1;
+    r->first_base = r->counter;
+    r->first[0] = 0;
+    node_reset(r, m->nodes[m->root]);
+    r->current = m->root;
+    r->planes.valid = false;
+    r->unlogged_len = 0;
+    run_set_geometry(r, NULL);
+    return true;
+}
+
+void smalti_run_reset(smalti_run *run, int32_t seed)
+{
+    run_state *r = &run->rs;
+    mem_budget *caller = budget_enter(r);
+    r->budget.spent = false;
+    r->counter = 0;
+    r->seed = seed;
+    r->attempt = 0;
+    r->restart_node = -1;
+    r->failure_count = 0;
+    if (!restore_start(r, seed)) {
+        budget_leave(r, caller);
+        return;
+    }
+    r->acting_node = -1;
+    r->acting_streak = 0;
+    r->out_of_memory = false;
+    stop_rearm(&r->stop, r->timeout_ns);
+    r->failed = false;
+    r->status = 0;
+    r->fail_line = 0;
+    r->fail_message[0] = 0;
+    budget_leave(r, caller);
+}
+
+int32_t run_attempt_seed(int32_t seed, int attempt)
+{
+    rng draws;
+    rng_seed(&draws, seed);
+    int32_t next = seed;
+    for (int k = 0; k < attempt; k++) next = rng_next(&draws);
+    return next;
+}
+
+void run_require_failed(run_state *r, const node *n, int tries, const char *what)
+{
+    int i = 0;
+    while (i < r->failure_count && r->failures[i].node != n->id) i++;
+    if (i == r->failure_count) {
+        run_failure *grown = mem_realloc(r->failures, (size_t)(i + 1) * sizeof *grown);
+        if (!grown) {
+            r->out_of_memory = true;
+            return;
+        }
+        r->failures = grown;
+        r->failures[i] = (run_failure){.node = n->id, .line = n->line};
+        r->failure_count++;
+    }
+    r->failures[i].count++;
+    snprintf(r->failures[i].message, sizeof r->failures[i].message, "%s", what);
+    if (r->attempt + 1 >= tries) {
+        run_fail(r, n->line, "the requirement failed on all %d attempts (tries=\"%d\"); the last time: %s", r->attempt + 1,
+                 tries, what);
+        r->status = SMALTI_ERR_REQUIREMENT;
+        return;
+    }
+    r->restart_node = n->id;
+}
+
+/* The restart a failed requirement asked for in this step: the next attempt's seed, the start grid
+   and node states again, the step counter going on. The step is the requirement's, and observers
+   hear of every cell it put back (or of the start grid, when a map had switched grids). */
+static void run_restart(run_state *r)
+{
+    const int node_id = r->restart_node;
+    r->restart_node = -1;
+    const bool same_grid = r->grid == &r->model->grid;
+    const bool tell = r->observer && same_grid;
+    if (tell && !r->restart_before && !(r->restart_before = mem_malloc((size_t)r->cells))) {
+        r->out_of_memory = true;
+        return;
+    }
+    if (tell) memcpy(r->restart_before, r->state, (size_t)r->cells);
+    r->attempt++;
+    if (!restore_start(r, run_attempt_seed(r->seed, r->attempt))) {
+        r->out_of_memory = true;
+        return;
+    }
+    r->acting_node = node_id;
+    if (tell)
+        for (int32_t i = 0; i < r->cells; i++)
+            if (r->restart_before[i] != r->state[i]) run_change_unlogged(r, i);
+}
+
 static void notify_observer(run_state *r)
 {
     int64_t start = run_first(r, r->counter - 1);
@@ -288,8 +362,10 @@ static inline __attribute__((always_inline)) int run_step(smalti_run *run)
        not observed, and the run stays stopped until a reset. */
     if (stop_said(&r->stop)) {
         r->acting_node = before;
+        r->restart_node = -1;
         return 0;
     }
+    if (r->restart_node >= 0) run_restart(r);
     run_step_done(r, before);
     return 1;
 }
@@ -393,7 +469,7 @@ int smalti_run_error(const smalti_run *run, smalti_error *err)
     const run_state *r = &run->rs;
     if (!r->failed && !r->out_of_memory && r->stop.reason == STOP_NONE) return 0;
     if (err) {
-        err->status = SMALTI_ERR_RUNTIME;
+        err->status = r->failed && r->status ? (smalti_status)r->status : SMALTI_ERR_RUNTIME;
         snprintf(err->file, sizeof err->file, "%s", r->model->file ? r->model->file : "");
         err->line = r->failed ? r->fail_line : 0;
         if (r->failed) snprintf(err->message, sizeof err->message, "%s", r->fail_message);
@@ -418,6 +494,17 @@ int smalti_run_error(const smalti_run *run, smalti_error *err)
     return 1;
 }
 long smalti_run_counter(const smalti_run *run) { return run->rs.counter; }
+int smalti_run_attempts(const smalti_run *run) { return run->rs.attempt + 1; }
+
+int smalti_run_requirement(const smalti_run *run, int index, int *line, int *failures, const char **message)
+{
+    const run_state *r = &run->rs;
+    if (index < 0 || index >= r->failure_count) return 0;
+    if (line) *line = r->failures[index].line;
+    if (failures) *failures = r->failures[index].count;
+    if (message) *message = r->failures[index].message;
+    return 1;
+}
 long long smalti_run_work(const smalti_run *run) { return run->rs.stop.work_done; }
 
 int smalti_run_geometry(const smalti_run *run, const double **px, const double **py, int *points_x, int *points_y)

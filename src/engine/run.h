@@ -22,6 +22,14 @@ struct smalti_model {
     int root;
 };
 
+/* A requirement that failed in some attempt of this run (smalti_run_requirement). */
+typedef struct run_failure {
+    int node;
+    int line;
+    int count;
+    char message[200];
+} run_failure;
+
 struct run_state {
     const smalti_model *model;
     const grid_def *grid;
@@ -67,6 +75,15 @@ struct run_state {
     int64_t event_cap;
     /* The lattice a growgrid node fitted (smalti_run_geometry), owned by the run; NULL: none. */
     geometry *geometry;
+    /* Requirements (<require>): the seed the run was given, the attempt under way (0: the first),
+       a restart a failed requirement asked for in this step (its node, else -1), and what failed. */
+    int32_t seed;
+    int attempt;
+    int restart_node;
+    int status;                  /* with failed: the smalti_status it reports (0: SMALTI_ERR_RUNTIME) */
+    run_failure *failures;       /* each requirement that failed, with its count and last message */
+    int failure_count;
+    uint8_t *restart_before;     /* the grid before a restart, for the step event's changed cells */
 };
 
 struct smalti_run {
@@ -93,6 +110,14 @@ static inline void run_set_geometry(run_state *r, geometry *g)
 /* Stop the run with an error at a model line (a node's length cap, say);
    smalti_run_error reports it as file:line: message. */
 void run_fail(run_state *r, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* A <require> node that failed: the run starts again from its first node with the next attempt's
+   seed, after this step (run_restart_if_asked); past `tries` failed attempts it stops with
+   SMALTI_ERR_REQUIREMENT at the node's line. `what` says what failed. */
+void run_require_failed(run_state *r, const node *n, int tries, const char *what);
+/* The seed of attempt k (k >= 1) of a run given `seed`: the k-th number drawn from .NET's
+   System.Random(seed) (docs/language.md, "require"). Attempt 0 is the seed itself. */
+int32_t run_attempt_seed(int32_t seed, int attempt);
 
 /* A write the reference does not log: invalidates the bitplanes and, when
    someone observes the run, remembers the cell for the step event. */

@@ -48,4 +48,5 @@ extern const node_kind node_kind_noise;
 extern const node_kind node_kind_voronoi, node_kind_poisson;
 extern const node_kind node_kind_growgrid;
 extern const node_kind node_kind_chisel;
+extern const node_kind node_kind_require; /* require.c */
 #endif

@@ -16,6 +16,7 @@ static const node_kind *const kinds[] = {
     &node_kind_voronoi, &node_kind_poisson,
     &node_kind_growgrid,
     &node_kind_chisel,
+    &node_kind_require,
 };
 
 static const char *const planned[] = {NULL};

@@ -46,6 +46,7 @@ int main(int argc, char **argv)
         {"pack", run_pack_tests},
         {"lint", run_lint_tests},
         {"kinds", run_kinds_tests},
+        {"require", run_require_tests},
         {"atomic", run_atomic_tests},
         {"file_read", run_file_read_tests},
         {"lastnode", run_lastnode_tests},

@@ -56,6 +56,7 @@ int run_settings_tests(void);
 int run_pack_tests(void);
 int run_lint_tests(void);
 int run_kinds_tests(void);
+int run_require_tests(void);
 int run_atomic_tests(void);
 int run_file_read_tests(void);
 int run_lastnode_tests(void);

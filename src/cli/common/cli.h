@@ -19,6 +19,7 @@ enum {
     EXIT_TIMEOUT = 6,
     EXIT_MEMORY = 7,
     EXIT_CANCELLED = 8,
+    EXIT_REQUIREMENT = 9, /* a <require> failed on all its tries */
 };
 
 #define CLI_MAX_RESOURCES 16

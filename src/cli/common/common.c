@@ -20,6 +20,7 @@ int exit_code_for(smalti_status status)
     case SMALTI_ERR_TIMEOUT: return EXIT_TIMEOUT;
     case SMALTI_ERR_MEMORY: return EXIT_MEMORY;
     case SMALTI_ERR_CANCELLED: return EXIT_CANCELLED;
+    case SMALTI_ERR_REQUIREMENT: return EXIT_REQUIREMENT;
     default: return EXIT_RUNTIME;
     }
 }

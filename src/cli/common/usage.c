@@ -28,7 +28,7 @@ static const char overview_text[] =
     "'smalti help outputs' lists the kinds of file -o writes.\n"
     "\n"
     "Exit codes: 0 success, 2 usage error, 3 model error, 4 runtime error, 5 I/O error,\n"
-    "6 timeout, 7 memory budget spent.\n"
+    "6 timeout, 7 memory budget spent, 9 a <require> failed on all its tries.\n"
     "\n"
     "Examples:\n"
     "  smalti run models/maze.xml -o maze.png\n"

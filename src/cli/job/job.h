@@ -135,6 +135,7 @@ typedef struct job_result {
     bool limited;                 /* stopped at the step limit before the model finished */
     int signal;                   /* --watch: the signal that stopped it, which the caller raises again */
     int mx, my, mz;               /* the final grid */
+    int attempts;                 /* the attempts a <require> made the run begin (1: none failed) */
     smalti_error error;           /* with keep_errors: the run's error (status SMALTI_OK when none) */
     trace_writer *trace;          /* with trace_in_memory: the finished trace, the caller's to free */
 } job_result;
@@ -152,6 +153,9 @@ int job_run(const job *j, smalti_run **run, const job_run_spec *spec, job_result
    0 for none; the last 4990 steps were all made by <path> at line 12" (then "of FILE" with
    name_file): the one wording of every command, naming where the limit came from. */
 void job_step_limit_text(const job *j, const smalti_run *run, bool name_file, char *buf, size_t size);
+
+/* "3 attempts (the requirement at line 31 failed twice)", or "" for a run of one attempt. */
+void job_attempts_text(const smalti_run *run, char *buf, size_t size);
 
 /* The final grid's file by its extension (outputs.c). */
 bool job_write_output(const job *j, const smalti_run *run, int32_t seed, const char *path, const char *tileset,

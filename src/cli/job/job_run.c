@@ -31,6 +31,28 @@ void job_step_limit_text(const job *j, const smalti_run *run, bool name_file, ch
 
 void job_keep_error(void *userdata, const smalti_error *err) { *(smalti_error *)userdata = *err; }
 
+static const char *times(int n, char *buf, size_t size)
+{
+    if (n == 1) return "once";
+    if (n == 2) return "twice";
+    snprintf(buf, size, "%d times", n);
+    return buf;
+}
+
+void job_attempts_text(const smalti_run *run, char *buf, size_t size)
+{
+    const int attempts = smalti_run_attempts(run);
+    buf[0] = 0;
+    if (attempts <= 1) return;
+    size_t n = (size_t)snprintf(buf, size, "%d attempts (", attempts);
+    int line, failures;
+    char count[32];
+    for (int i = 0; n < size && smalti_run_requirement(run, i, &line, &failures, NULL); i++)
+        n += (size_t)snprintf(buf + n, size - n, "%sthe requirement at line %d failed %s", i ? ", " : "", line,
+                              times(failures, count, sizeof count));
+    if (n < size) snprintf(buf + n, size - n, ")");
+}
+
 static void report(const job_run_spec *spec, const smalti_error *err)
 {
     if (spec->report) spec->report(spec->report_userdata, err);
@@ -115,6 +137,7 @@ int job_run(const job *j, smalti_run **run, const job_run_spec *spec, job_result
     res->steps = smalti_run_counter(*run);
     res->finished = smalti_run_finished(*run);
     res->limited = !res->finished && j->steps > 0 && res->steps >= j->steps;
+    res->attempts = smalti_run_attempts(*run);
     smalti_run_grid(*run, &res->mx, &res->my, &res->mz);
     /* The trace is kept even when the run failed: it shows how it got there. A memory trace is the caller's. */
     if (w.tracer && stepped && !trace_writer_finish(w.tracer, &err)) {
@@ -134,6 +157,10 @@ int job_run(const job *j, smalti_run **run, const job_run_spec *spec, job_result
         res->error = err;
         return exit_code_for(err.status);
     }
+    char attempts[400];
+    job_attempts_text(*run, attempts, sizeof attempts);
+    if (attempts[0] && !j->quiet && !spec->no_note) fprintf(stderr, "%s: seed %d: %s\n", spec->who ? spec->who : j->label,
+                                                            (int)spec->seed, attempts);
     if (res->limited && !j->quiet && !spec->no_note) {
         char note[1600 + sizeof j->label];
         job_step_limit_text(j, *run, spec->who != NULL, note, sizeof note);

@@ -114,7 +114,7 @@ static bool append_manifest_line(many_state *s, const many_model *mm, const smal
                                  int32_t seed, const char *path, double seconds)
 {
     manifest_entry e = {.model = mm->job->name, .seed = seed, .i = k, .steps = res->steps, .finished = res->finished,
-                        .ms = 1000 * seconds, .output_count = 1};
+                        .ms = 1000 * seconds, .output_count = 1, .attempts = res->attempts};
     const char *outputs[1] = {path};
     e.outputs = outputs;
     const unsigned char *cells = smalti_run_grid(run, &e.mx, &e.my, &e.mz);
