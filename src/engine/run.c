@@ -247,7 +247,7 @@ int32_t run_attempt_seed(int32_t seed, int attempt)
     return next;
 }
 
-void run_require_failed(run_state *r, const node *n, int tries, const char *what)
+void run_requirement_failed(run_state *r, const node *n, int tries, const char *what)
 {
     int i = 0;
     while (i < r->failure_count && r->failures[i].node != n->id) i++;

@@ -75,7 +75,7 @@ struct run_state {
     int64_t event_cap;
     /* The lattice a growgrid node fitted (smalti_run_geometry), owned by the run; NULL: none. */
     geometry *geometry;
-    /* Requirements (<require>): the seed the run was given, the attempt under way (0: the first),
+    /* Requirements: the seed the run was given, the attempt under way (0: the first),
        a restart a failed requirement asked for in this step (its node, else -1), and what failed. */
     int32_t seed;
     int attempt;
@@ -111,12 +111,12 @@ static inline void run_set_geometry(run_state *r, geometry *g)
    smalti_run_error reports it as file:line: message. */
 void run_fail(run_state *r, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* A <require> node that failed: the run starts again from its first node with the next attempt's
-   seed, after this step (run_restart_if_asked); past `tries` failed attempts it stops with
+/* A requirement node that failed: the run starts again from its first node with the next attempt's
+   seed, after this step (run.c: run_restart); past `tries` failed attempts it stops with
    SMALTI_ERR_REQUIREMENT at the node's line. `what` says what failed. */
-void run_require_failed(run_state *r, const node *n, int tries, const char *what);
+void run_requirement_failed(run_state *r, const node *n, int tries, const char *what);
 /* The seed of attempt k (k >= 1) of a run given `seed`: the k-th number drawn from .NET's
-   System.Random(seed) (docs/language.md, "require"). Attempt 0 is the seed itself. */
+   System.Random(seed) (docs/language.md, requirements). Attempt 0 is the seed itself. */
 int32_t run_attempt_seed(int32_t seed, int attempt);
 
 /* A write the reference does not log: invalidates the bitplanes and, when

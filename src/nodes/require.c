@@ -1,6 +1,6 @@
 /* require.c — the `require` node ([smalti]): a property the grid must have when the node is reached
    (its cells connected, every A reaching a B, a count in bounds). When it holds the node is done in
-   one step; when not, the whole run starts again with the next attempt's seed (run_require_failed). */
+   one step; when not, the whole run starts again with the next attempt's seed (run_requirement_failed). */
 #include "nodes.h"
 #include "../core/xmlutil.h"
 #include "../engine/run.h"
@@ -205,7 +205,7 @@ static bool require_go(run_state *r, const node *n, void *state)
     if (stop_said(&r->stop)) return false;
     r->acting_node = n->id;
     st->done = true;
-    if (!ok) run_require_failed(r, n, q->tries, why);
+    if (!ok) run_requirement_failed(r, n, q->tries, why);
     return true;
 }
 
