@@ -291,6 +291,8 @@ SMALTI_API long smalti_run_counter(const smalti_run *run);
    attempt (the k-th number of .NET's System.Random(seed)); past its `tries` the run stops with
    SMALTI_ERR_REQUIREMENT. */
 SMALTI_API int smalti_run_attempts(const smalti_run *run);
+/* The seed of attempt k (0: the first, which is seed itself) of a run given seed. */
+SMALTI_API int32_t smalti_attempt_seed(int32_t seed, int attempt);
 /* The requirements that failed in this run's attempts, index 0, 1, ... while it returns nonzero:
    the node's line, how many times it failed, and what failed the last time (a string the run owns,
    valid until its next step, reset or free). */

@@ -495,6 +495,7 @@ int smalti_run_error(const smalti_run *run, smalti_error *err)
 }
 long smalti_run_counter(const smalti_run *run) { return run->rs.counter; }
 int smalti_run_attempts(const smalti_run *run) { return run->rs.attempt + 1; }
+int32_t smalti_attempt_seed(int32_t seed, int attempt) { return run_attempt_seed(seed, attempt); }
 
 int smalti_run_requirement(const smalti_run *run, int index, int *line, int *failures, const char **message)
 {

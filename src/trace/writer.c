@@ -59,6 +59,11 @@ struct trace_writer {
     long last_restore;         /* step of the last GRID or KEYF chunk */
     long steps;
     int64_t changes;
+    /* The attempts a requirement threw away (the ATMP chunk's records), and those seen so far. */
+    const smalti_model *model;
+    int32_t seed;
+    bytes attempts;
+    int attempts_seen, restarts;
     uint8_t *zbuf;
     size_t zcap;
 };
@@ -285,6 +290,9 @@ trace_writer *trace_writer_new(const char *path, smalti_run *run, const smalti_m
     w->run = run;
     w->pal = *pal;
     w->prev_node = -1;
+    w->model = model;
+    w->seed = meta ? meta->seed : 0;
+    w->attempts_seen = 1;
     if (path && !atomic_open(&w->af, path, temps, err)) {
         free(w);
         return NULL;
@@ -310,6 +318,26 @@ static void switch_grid(trace_writer *w, const smalti_step_event *ev)
     w->changes += w->cells;
 }
 
+/* A step in which a requirement failed and the run started again: its record for the ATMP chunk
+   (the step, the attempt it begins, that attempt's seed, the requirement, what failed). */
+static void note_restart(trace_writer *w, const smalti_step_event *ev, int attempts)
+{
+    smalti_node_info info;
+    const char *what = "";
+    int line, failures;
+    const char *message;
+    if (smalti_model_node_info(w->model, ev->node_id, &info))
+        for (int i = 0; smalti_run_requirement(w->run, i, &line, &failures, &message); i++)
+            if (line == info.line) what = message;
+    put_varint(w, &w->attempts, (uint64_t)ev->step);
+    put_varint(w, &w->attempts, (uint64_t)attempts);
+    put_varint(w, &w->attempts, trace_zigzag(smalti_attempt_seed(w->seed, attempts - 1)));
+    put_varint(w, &w->attempts, (uint64_t)(ev->node_id + 1));
+    put_string(w, &w->attempts, what, strlen(what));
+    w->restarts++;
+    w->attempts_seen = attempts;
+}
+
 void trace_observe(void *userdata, const smalti_step_event *ev)
 {
     trace_writer *w = userdata;
@@ -318,6 +346,8 @@ void trace_observe(void *userdata, const smalti_step_event *ev)
         fail(w, SMALTI_ERR_USAGE, "%s", "the trace missed a step (was the observer replaced?)");
         return;
     }
+    const int attempts = smalti_run_attempts(w->run);
+    if (attempts > w->attempts_seen) note_restart(w, ev, attempts);
     if (ev->grid != w->grid || smalti_run_legend(w->run) != w->legend) {
         switch_grid(w, ev);
         return;
@@ -418,6 +448,11 @@ bool trace_writer_finish(trace_writer *w, smalti_error *err)
             put_chunk(w, "LATT", &b, NULL, 0);
             b.len = 0;
         }
+        if (w->restarts > 0) {
+            put_varint(w, &b, (uint64_t)w->restarts);
+            put_chunk(w, "ATMP", &b, w->attempts.p, w->attempts.len);
+            b.len = 0;
+        }
         put_varint(w, &b, (uint64_t)w->steps);
         put_varint(w, &b, (uint64_t)w->changes);
         put_varint(w, &b, (uint64_t)end);
@@ -464,5 +499,6 @@ void trace_writer_free(trace_writer *w)
     free(w->stamp);
     free(w->unique);
     free(w->zbuf);
+    free(w->attempts.p);
     free(w);
 }

@@ -31,7 +31,9 @@
     fill("st-timeout", d.timecap);
     const state = $("st-state");
     const size = d.size[2] > 1 ? d.size.join("×") : d.size[0] + "×" + d.size[1];
-    state.textContent = `run ${studio.runs} · ${size} · ${d.steps} steps · ${Math.round(d.ms)} ms` + (d.note ? " · " + d.note : "");
+    /* A run a requirement made start again says how many attempts it took, and why (d.attempts_note). */
+    const attempts = d.attempts > 1 ? ` · ${d.attempts_note}` : "";
+    state.textContent = `run ${studio.runs} · ${size} · ${d.steps} steps${attempts} · ${Math.round(d.ms)} ms` + (d.note ? " · " + d.note : "");
     state.classList.toggle("capped", d.end !== "finished");
   }
 

@@ -53,10 +53,10 @@
     if (String.fromCharCode(...bytes.subarray(limit + 8)) !== "TEND") fail("the file is cut short");
     const indexAt = u32(bytes, limit) + u32(bytes, limit + 4) * 4294967296;
     const chunks = new Map();
-    const T = { source: "", nodes: [], grids: [], keys: [] };
+    const T = { source: "", nodes: [], grids: [], keys: [], restarts: new Map() };
     let indexChunk = null;
     /* The chunks about the whole run come at most once (as the C reader checks). */
-    const ONCE = ["INFO", "SRC ", "TREE", "ENDS", "INDX", "LATT"], seen = new Set();
+    const ONCE = ["INFO", "SRC ", "TREE", "ENDS", "INDX", "LATT", "ATMP"], seen = new Set();
     for (let at = 12; at < limit; ) {
       const tag = String.fromCharCode(...bytes.subarray(at, at + 4));
       const start = at + 8, end = start + u32(bytes, at + 4);
@@ -89,6 +89,14 @@
         const pts = new Float64Array(2 * nx * ny);
         for (let i = 0; i < pts.length; i++) pts[i] = view.getFloat64(8 * i, true);
         T.lattice = { nx, ny, pts };
+      } else if (tag === "ATMP") {
+        /* The steps at which a requirement failed and the run started again: step, the attempt it
+           begins, that attempt's seed, the requirement, what failed. */
+        const r = new Cursor(bytes, start, end);
+        for (let i = 0, n = r.varint(); i < n; i++) {
+          const step = r.varint(), attempt = r.varint(), seed = r.svarint(), node = r.varint() - 1, what = r.string();
+          T.restarts.set(step, { attempt, seed, node, what });
+        }
       } else if (tag === "INDX" && at === indexAt) indexChunk = c;
       at = end;
     }
@@ -124,7 +132,8 @@
       if (node >= 0) {
         runSteps[node]++;
         runCells[node] += cells;
-        current = isBranch[node] ? node : T.nodes[node].parent;
+        /* A failed requirement starts the run again at its root. */
+        current = T.restarts.has(step) ? root : isBranch[node] ? node : T.nodes[node].parent;
       } else if (M > 0) {
         const ended = current >= 0 && current < M ? current : root;
         T.handOver[step] = ended;
@@ -738,7 +747,10 @@
       k.className = "k";
       const ended = n ? -1 : T.handOver[t], b = T.nodes[ended];
       k.textContent = n ? `${n.kind} #${acting}` : b ? `${b.kind} #${ended}` : "no node";
-      if (n) status.append(k, n.line ? ` (line ${n.line}) ${what}` : ` ${what}`);
+      const restart = T.restarts.get(t);
+      if (n && restart)
+        status.append(k, `${n.line ? ` (line ${n.line})` : ""} failed: ${restart.what}; the run starts again (attempt ${restart.attempt}, seed ${restart.seed}) and ${what}`);
+      else if (n) status.append(k, n.line ? ` (line ${n.line}) ${what}` : ` ${what}`);
       else if (b) {
         /* A markov or sequence hands back to its parent; a map, a wfc or the root ends the run. */
         const to = (b.kind === "markov" || b.kind === "sequence") && T.nodes[b.parent];

@@ -241,6 +241,19 @@ async function main() {
     check(ho.steps === 129 && header === 129, `the hand-over model's run has 129 steps (page line: ${ho.state})`);
     check(root.startsWith("129 steps (65 hand-overs)"), `the tree's root counts the run's 129 steps, 65 of them hand-overs (${root})`);
 
+    // A requirement that threw attempts away: the page line says how many, and which failed.
+    shown = await runsShown(page);
+    save(`<sequence values="BWR">
+  <smalti size="5" seed="1"/>
+  <one in="B" out="W" steps="3"/>
+  <require connected="W"/>
+</sequence>
+`);
+    const at = await nextRun(page, shown, "the run of a model with a requirement");
+    check(/ · \d+ attempts \(the requirement at line 4 failed \d+ times\) · /.test(at.state), `the page line says the attempts (${at.state})`);
+    // The default step cap is run's (SMALTI_DEFAULT_STEPS), where the model names none.
+    check(await page.inputValue("#st-steps") === "50000", `the page's step cap starts at run's 50000 (${await page.inputValue("#st-steps")})`);
+
     // Scrubbing: a new run is shown at the step the user was looking at, not at its end.
     await page.evaluate(() => window.smaltiViewer.seek(0));
     const seen = await runsShown(page);

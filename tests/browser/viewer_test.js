@@ -252,6 +252,36 @@ async function testHandOvers(browser) {
   await page.close();
 }
 
+async function testAttempts(browser) {
+  /* Three W in a 5x5 grid are rarely one region: the require throws attempts away, each a step of
+     its own that puts the start grid back; the viewer says why at that step and counts every step
+     on the root. */
+  const model = path.join(tmp, "attempts.xml");
+  fs.writeFileSync(model, `<sequence values="BWR">
+  <one in="B" out="W" steps="3"/>
+  <require connected="W"/>
+</sequence>
+`);
+  const trace = path.join(tmp, "attempts.trace"), html = path.join(tmp, "attempts.html");
+  execFileSync(smalti, ["run", model, "--size", "5", "--seed", "1", "-q", "--trace", trace, "-o", path.join(tmp, "attempts.txt")]);
+  execFileSync(smalti, ["view", trace, "-o", html]);
+  const total = JSON.parse(execFileSync(expectTool, [trace, "0"]).toString()).steps;
+  const { page, network, errors } = await openViewer(browser, html);
+  await page.evaluate(() => window.smaltiViewer.seek(4));
+  const at4 = await page.evaluate(() => document.getElementById("status").textContent);
+  check(/require #2 \(line 3\) failed: the 3 cells of "W" are not one region.*the run starts again \(attempt 2, seed -?\d+\) and changed 3 cells/.test(at4),
+    `step 4's status says the requirement failed and the run starts again: "${at4}"`);
+  await page.evaluate(() => window.smaltiViewer.seek(3));
+  const at3 = await page.evaluate(() => document.getElementById("status").textContent);
+  check(!/failed/.test(at3), `step 3 is an ordinary step: "${at3}"`);
+  await page.evaluate((s) => window.smaltiViewer.seek(s), total);
+  const end = await page.evaluate(() => ({ root: +document.querySelector('.node[data-id="0"] .stats b').textContent.replace(/,/g, ""),
+    meta: document.getElementById("run-meta").textContent }));
+  check(end.root === total, `with attempts the root counts ${end.root} steps, the run ${total}`);
+  check(network.length === 0 && errors.length === 0, "attempts page: " + network.concat(errors).join("; "));
+  await page.close();
+}
+
 (async () => {
   let browser;
   try {
@@ -260,6 +290,7 @@ async function testHandOvers(browser) {
     await test3d(browser);
     await testTwisted(browser);
     await testHandOvers(browser);
+    await testAttempts(browser);
   } catch (e) {
     failed++;
     console.log("FAIL: " + (e && e.stack ? e.stack : e));

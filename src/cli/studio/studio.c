@@ -169,6 +169,10 @@ static studio_event *run_event(const job *j, const smalti_run *run, const studio
             res->my, res->mz, res->steps, end);
     if (failed && !note[0]) put_error_text(f, &res->error);
     else json_write_string(f, note, strlen(note));
+    char attempts[400];
+    job_attempts_text(run, attempts, sizeof attempts);
+    fprintf(f, ",\"attempts\":%d,\"attempts_note\":", res->attempts);
+    json_write_string(f, attempts, strlen(attempts));
     fprintf(f, ",\"stepcap\":%ld,\"timecap\":%g,\"ms\":%.1f,\"trace\":\"", p->steps, p->timeout, now_ms() - t0);
     size_t len;
     const uint8_t *bytes = trace_writer_bytes(tw, &len);
