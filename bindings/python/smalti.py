@@ -125,8 +125,12 @@ class MemoryError(Error):  # noqa: A001
     """A run or a load needed more than its memory budget (SMALTI_ERR_MEMORY)."""
 
 
+class RequirementError(Error):
+    """A <require> failed on every attempt its tries allow (SMALTI_ERR_REQUIREMENT)."""
+
+
 _ERRORS = {1: ModelError, 2: FileError, 3: RunError, 4: UsageError, 5: TimeoutError, 6: CancelledError,
-           7: MemoryError}
+           7: MemoryError, 8: RequirementError}
 
 
 def _raise(err):
@@ -212,6 +216,8 @@ def _declare(lib):
         ("smalti_run_finished", I, [P]),
         ("smalti_run_error", I, [P, E]),
         ("smalti_run_counter", L, [P]),
+        ("smalti_run_attempts", I, [P]),
+        ("smalti_run_requirement", I, [P, I, pi, pi, ctypes.POINTER(ctypes.c_char_p)]),
         ("smalti_run_work", ctypes.c_longlong, [P]),
         ("smalti_run_last_node", I, [P, ctypes.POINTER(L)]),
         ("smalti_run_grid", ctypes.POINTER(ctypes.c_ubyte), [P, pi, pi, pi]),
@@ -545,6 +551,20 @@ class Run:
     def counter(self):
         """Steps made so far."""
         return self._lib.smalti_run_counter(self._open_handle())
+
+    @property
+    def attempts(self):
+        """The attempts the run has begun: 1, unless a <require> failed and the run started again."""
+        return self._lib.smalti_run_attempts(self._open_handle())
+
+    @property
+    def failed_requirements(self):
+        """[(line, times failed, what failed the last time)] of the requirements that threw attempts away."""
+        out, line, count, what = [], ctypes.c_int(), ctypes.c_int(), ctypes.c_char_p()
+        while self._lib.smalti_run_requirement(self._open_handle(), len(out), ctypes.byref(line), ctypes.byref(count),
+                                               ctypes.byref(what)):
+            out.append((line.value, count.value, what.value.decode("utf-8", "replace")))
+        return out
 
     @property
     def work(self):

@@ -28,7 +28,7 @@ done
 # An existing manifest is not appended to without --resume.
 "$T" run $M --size 16 --seeds 1..2 -o "$dir/m/{seed}.txt" --manifest "$dir/m.jsonl" -q
 expect 2 "add --resume" "$T" run $M --size 16 --seeds 1..2 -o "$dir/m/{seed}.txt" --manifest "$dir/m.jsonl"
-grep -q '"model":"maze","seed":1,"i":0,"size":\[16,16,1\],"steps":[0-9]*,"finished":true,"ms":[0-9.]*,"outputs":\["[^"]*/m/1.txt"\],"sha256":"[0-9a-f]\{64\}"}$' "$dir/m.jsonl" \
+grep -q '"model":"maze","seed":1,"i":0,"size":\[16,16,1\],"steps":[0-9]*,"finished":true,"ms":[0-9.]*,"outputs":\["[^"]*/m/1.txt"\],"sha256":"[0-9a-f]\{64\}","attempts":1}$' "$dir/m.jsonl" \
     && ok || bad "manifest line: $(head -1 "$dir/m.jsonl")"
 
 # A model name with '<', '"', '&', a tab and a carriage return is one JSON string (an escaper writes '<' and '&' as \u003c and

@@ -336,6 +336,31 @@ class Defaults(unittest.TestCase):
         model.close()
 
 
+class Requirements(unittest.TestCase):
+    XML = '<sequence values="BWR"><one in="B" out="W" steps="3"/>\n<require connected="W" tries="200"/></sequence>'
+
+    def test_attempts_and_what_failed(self):
+        model = smalti.Model.from_string(self.XML, size=5)
+        run = smalti.Run(model, seed=1)
+        run.to_end()
+        self.assertGreater(run.attempts, 1)
+        (line, times, what), = run.failed_requirements
+        self.assertEqual((line, times), (2, run.attempts - 1))
+        self.assertIn('cells of "W" are not one region', what)
+        run.close()
+        model.close()
+
+    def test_a_requirement_that_never_holds_raises(self):
+        model = smalti.Model.from_string('<sequence values="BW"><all in="B" out="W"/>'
+                                         '<require count="W" max="3" tries="2"/></sequence>', size=4)
+        run = smalti.Run(model, seed=1)
+        with self.assertRaises(smalti.RequirementError) as caught:
+            run.to_end()
+        self.assertIn("all 2 attempts", str(caught.exception))
+        run.close()
+        model.close()
+
+
 class Layouts(unittest.TestCase):
     """The binding's ctypes structs are checked against the library's sizes when it is loaded."""
 
