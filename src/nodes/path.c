@@ -1,31 +1,14 @@
 /* path.c — the `path` node: draw a shortest path over `on` cells from a `from`
-   cell to the nearest `to` cell, found by a breadth-first search from `to`. */
-#include "nodes.h"
+   cell to the nearest `to` cell, found by a breadth-first search from `to` (with `costs`, a
+   cheapest path: path_cost.c). */
+#include "path.h"
 #include "../core/xmlutil.h"
-#include "../engine/run.h"
 #include "../core/mem.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct path_node {
-    node base;
-    uint32_t start, finish, substrate; /* waves of from, to and on */
-    uint8_t value;                     /* what the path is drawn with */
-    bool inertia, longest;
-    bool diagonal;                     /* edges or vertices: steps may go diagonally */
-    int8_t (*steps)[3];                /* the neighbourhood, in the reference's order */
-    int step_count;
-} path_node;
-
-typedef struct path_state {
-    int32_t *distance;                 /* steps to the nearest target, -1 unreached */
-    int32_t *queue;                    /* the search frontier: each cell enters once */
-    int32_t *starts;                   /* from cells, in grid order */
-    int32_t capacity;
-} path_state;
-
-static const char *const path_attrs[] = {"from", "to", "on", "color", "inertia", "longest", "edges", "vertices", NULL};
+static const char *const path_attrs[] = {"from", "to", "on", "color", "inertia", "longest", "edges", "vertices", "costs", NULL};
 
 /* Neighbour offsets in the order the reference lists them. A 2-D grid gets
    the same list from them: offsets that leave the single layer drop out. */
@@ -106,6 +89,7 @@ static node *path_load(loader *ld, const xmlNode *el, symmetry_set parent_symmet
     /* In 2-D the reference ignores `vertices`; the bounds test below drops
        them anyway, so listing them changes nothing there. */
     if (vertices) add_steps(p, vertex_steps, 8);
+    if (!path_load_costs(d, el, g, p)) return NULL;
     return &p->base;
 }
 
@@ -124,6 +108,7 @@ static void path_state_free(void *state)
         mem_free(st->distance);
         mem_free(st->queue);
         mem_free(st->starts);
+        mem_free(st->heap_slot);
     }
     mem_free(st);
 }
@@ -135,39 +120,25 @@ static void path_reset(run_state *r, const node *n, void *state)
     (void)state;
 }
 
-static bool ensure_capacity(run_state *r, path_state *st)
+/* The heap's slots are needed with costs only. */
+static bool ensure_capacity(run_state *r, const path_node *p, path_state *st)
 {
     if (st->capacity >= r->cells) return true;
     mem_free(st->distance);
     mem_free(st->queue);
     mem_free(st->starts);
+    mem_free(st->heap_slot);
     st->distance = mem_malloc((size_t)r->cells * sizeof *st->distance);
     st->queue = mem_malloc((size_t)r->cells * sizeof *st->queue);
     st->starts = mem_malloc((size_t)r->cells * sizeof *st->starts);
-    if (!st->distance || !st->queue || !st->starts) {
+    st->heap_slot = p->weighted ? mem_malloc((size_t)r->cells * sizeof *st->heap_slot) : NULL;
+    if (!st->distance || !st->queue || !st->starts || (p->weighted && !st->heap_slot)) {
         st->capacity = 0;
         r->out_of_memory = true;
         return false;
     }
     st->capacity = r->cells;
     return true;
-}
-
-typedef struct cell { int x, y, z; } cell;
-
-static inline bool inside(const run_state *r, int x, int y, int z)
-{
-    return x >= 0 && y >= 0 && z >= 0 && x < r->mx && y < r->my && z < r->mz;
-}
-
-static inline int32_t index_of(const run_state *r, int x, int y, int z)
-{
-    return x + y * r->mx + z * r->mx * r->my;
-}
-
-static inline cell cell_of(const run_state *r, int32_t i)
-{
-    return (cell){i % r->mx, i / r->mx % r->my, i / (r->mx * r->my)};
 }
 
 /* Fill distance[] by breadth-first search from every `to` cell through `on`
@@ -199,12 +170,12 @@ static int32_t search(run_state *r, const path_node *p, path_state *st, int32_t 
         const int32_t end = tail - head > STOP_ITEMS ? head + STOP_ITEMS : tail;
         while (head < end) {
             int32_t i = st->queue[head++];
-            int32_t next = st->distance[i] + 1;
-            cell c = cell_of(r, i);
+            int64_t next = st->distance[i] + 1;
+            path_cell c = path_cell_of(r, i);
             for (int k = 0; k < p->step_count; k++) {
                 int x = c.x + p->steps[k][0], y = c.y + p->steps[k][1], z = c.z + p->steps[k][2];
-                if (!inside(r, x, y, z)) continue;
-                int32_t j = index_of(r, x, y, z);
+                if (!path_inside(r, x, y, z)) continue;
+                int32_t j = path_index(r, x, y, z);
                 uint32_t bit = 1u << r->state[j];
                 if (st->distance[j] != -1 || !((p->substrate | p->start) & bit)) continue;
                 if (p->substrate & bit) st->queue[tail++] = j;
@@ -215,23 +186,34 @@ static int32_t search(run_state *r, const path_node *p, path_state *st, int32_t 
     return start_count;
 }
 
+/* Whether stepping from a cell at distance `here` into (x, y, z) stays on a cheapest path: the
+   cell's distance plus what entering it adds is `here`. Without costs every weight is 1, and this
+   is the reference's test "one step closer". */
+static bool leads_on(const run_state *r, const path_node *p, const path_state *st, int x, int y, int z, int64_t here)
+{
+    if (!path_inside(r, x, y, z)) return false;
+    int32_t j = path_index(r, x, y, z);
+    int32_t weight = p->weight[r->state[j]];
+    return weight > 0 && st->distance[j] != -1 && st->distance[j] + weight == here;
+}
+
 /* The next step from `at`, one closer to a target. `dir` is the previous
    step (0,0,0 at the start). Returns false when no neighbour is closer. */
-static bool next_step(const run_state *r, const path_node *p, const path_state *st, rng *random, cell at, cell *dir)
+static bool next_step(const run_state *r, const path_node *p, const path_state *st, rng *random, path_cell at, path_cell *dir)
 {
-    int32_t closer = st->distance[index_of(r, at.x, at.y, at.z)] - 1;
+    int64_t here = st->distance[path_index(r, at.x, at.y, at.z)];
     bool moving = dir->x != 0 || dir->y != 0 || dir->z != 0;
     /* Without diagonals, inertia keeps the direction whenever it still leads closer. */
     if (!p->diagonal && p->inertia && moving) {
         int x = at.x + dir->x, y = at.y + dir->y, z = at.z + dir->z;
-        if (inside(r, x, y, z) && st->distance[index_of(r, x, y, z)] == closer) return true;
+        if (leads_on(r, p, st, x, y, z, here)) return true;
     }
-    cell candidates[26];
+    path_cell candidates[26];
     int count = 0;
     for (int k = 0; k < p->step_count; k++) {
         int x = at.x + p->steps[k][0], y = at.y + p->steps[k][1], z = at.z + p->steps[k][2];
-        if (inside(r, x, y, z) && st->distance[index_of(r, x, y, z)] == closer)
-            candidates[count++] = (cell){p->steps[k][0], p->steps[k][1], p->steps[k][2]};
+        if (leads_on(r, p, st, x, y, z, here))
+            candidates[count++] = (path_cell){p->steps[k][0], p->steps[k][1], p->steps[k][2]};
     }
     if (count == 0) return false;
     if (p->diagonal && p->inertia && moving) {
@@ -240,7 +222,7 @@ static bool next_step(const run_state *r, const path_node *p, const path_state *
         double best = -4;
         int chosen = 0;
         for (int k = 0; k < count; k++) {
-            const cell *c = &candidates[k];
+            const path_cell *c = &candidates[k];
             double noise = 0.1 * rng_next_double(random);
             int dot = c->x * dir->x + c->y * dir->y + c->z * dir->z;
             int norms = (c->x * c->x + c->y * c->y + c->z * c->z) * (dir->x * dir->x + dir->y * dir->y + dir->z * dir->z);
@@ -261,22 +243,23 @@ static bool path_go(run_state *r, const node *n, void *state)
 {
     const path_node *p = (const path_node *)n;
     path_state *st = state;
-    if (!ensure_capacity(r, st)) return false;
+    if (!ensure_capacity(r, p, st)) return false;
     int32_t targets;
-    int32_t start_count = search(r, p, st, &targets);
+    int32_t start_count = p->weighted ? path_search_costs(r, p, st, &targets) : search(r, p, st, &targets);
     if (start_count <= 0 || targets == 0) return false; /* none, or stopped: the grid is untouched */
     bool reached = false;
     for (int32_t k = 0; k < start_count && !reached; k++) reached = st->distance[st->starts[k]] > 0;
     if (!reached) return false;
 
     /* Choose the nearest (or farthest) reached start; a noise below 1 breaks
-       ties. Starts that are targets themselves draw noise too. */
+       ties. Starts that are targets themselves draw noise too. The reference starts
+       min at the cell count, above every distance without costs; costs may go beyond. */
     rng random;
     rng_seed(&random, rng_next(&r->random));
-    double min = (double)r->cells, max = -2;
+    double min = HUGE_VAL, max = -2;
     int32_t nearest = -1, farthest = -1;
     for (int32_t k = 0; k < start_count; k++) {
-        int32_t g = st->distance[st->starts[k]];
+        int64_t g = st->distance[st->starts[k]];
         if (g == -1) continue;
         double noise = 0.1 * rng_next_double(&random);
         double score = (double)g + noise;
@@ -288,7 +271,7 @@ static bool path_go(run_state *r, const node *n, void *state)
        reference fails with an exception there; smalti draws nothing. */
     if (st->distance[first] == 0) return false;
 
-    cell at = cell_of(r, first), dir = {0, 0, 0};
+    path_cell at = path_cell_of(r, first), dir = {0, 0, 0};
     /* The walk is as long as the distance, up to every cell: checked as the search is. A stopped
        run's grid is not an output, so a half-drawn path is never written. */
     for (int32_t walked = 1; next_step(r, p, st, &random, at, &dir); walked++) {
@@ -296,7 +279,7 @@ static bool path_go(run_state *r, const node *n, void *state)
         at.x += dir.x;
         at.y += dir.y;
         at.z += dir.z;
-        int32_t i = index_of(r, at.x, at.y, at.z);
+        int32_t i = path_index(r, at.x, at.y, at.z);
         if (st->distance[i] == 0) break;
         /* Logged even when the cell already holds the value, as the reference does. */
         r->state[i] = p->value;

@@ -18,6 +18,7 @@ int main(int argc, char **argv)
         {"badinput", run_badinput_tests},
         {"output", run_output_tests},
         {"path", run_path_tests},
+        {"path_cost", run_path_cost_tests},
         {"iso", run_iso_tests},
         {"rulefile", run_rulefile_tests},
         {"convchain", run_convchain_tests},

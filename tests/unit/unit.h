@@ -28,6 +28,7 @@ int run_api_tests(void);
 int run_badinput_tests(void);
 int run_output_tests(void);
 int run_path_tests(void);
+int run_path_cost_tests(void);
 int run_iso_tests(void);
 int run_rulefile_tests(void);
 int run_convchain_tests(void);
