@@ -237,6 +237,9 @@ bad_tiles noname '<tiles image="sheet.png" size="2">\n  <tile symbol="W" index="
     '3: error: <tile object=...> needs object="...", not empty'
 bad_tiles typealone '<tiles image="sheet.png" size="2">\n  <tile symbol="W" index="0" type="floor"/>\n</tiles>\n' \
     '2: error: type and ground go with object="NAME"'
+long=$(printf '%064d' 0)
+bad_tiles longname "<tiles image=\"sheet.png\" size=\"2\">\n  <tile symbol=\"W\" index=\"0\"/>\n  <tile symbol=\"R\" object=\"$long\" ground=\"W\"/>\n</tiles>\n" \
+    '3: error: object="00000000000000000000..." is longer than 63 bytes'
 bad_tiles root '<colors/>\n' '1: error: the root element is <colors>; a tile sheet file is <tiles image="...">'
 [ ! -e "$dir/bad.tmx" ] && ok || bad "a bad --tiles file still wrote the map"
 expect 5 "nope.xml: error: cannot open the tile sheet file" "$T" run "$M" --size 4 --tiles "$dir/nope.xml" -o "$dir/n.tmx"
