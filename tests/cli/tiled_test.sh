@@ -1,7 +1,8 @@
 #!/bin/sh
 # tiled_test.sh — tile map outputs: -o .csv, .json, .tmx and .tmj for a known grid (2-D and 3-D), their generated
-# tileset beside them (both written or neither), --tiles TILES.xml with its errors at file:line (exit 3), and a
-# PNG drawn with a tile sheet. The round trip through Tiled itself is tests/tiled_roundtrip.sh. Usage: tiled_test.sh ./smalti
+# tileset beside them (both written or neither), --tiles TILES.xml with its errors at file:line (exit 3), a PNG
+# drawn with a tile sheet, and a sheet's objects (markers: object layers, the ground's tile under them). The
+# round trip through Tiled itself is tests/tiled_roundtrip.sh. Usage: tiled_test.sh ./smalti
 T=${1:-./smalti}
 . "$(dirname "$0")/lib.sh"
 # A grid known in advance: the origin W in the middle, and R to its right (no symmetry: only rightwards).
