@@ -21,14 +21,19 @@ static void put_layer_ids(FILE *f, const tilemap *m, int z, ids_layout layout)
     }
 }
 
+/* Tile layers have ids 1..mz and object layers (with a sheet's objects) mz+1..2mz; objects 1..count. The
+   grid's at most 2^28 cells keep these far from overflow in 64 bits. */
+static long long next_layer_id(const tilemap *m) { return (m->objects ? 2LL : 1LL) * m->g->mz + 1; }
+
 void write_tmx(FILE *f, const tilemap *m)
 {
     const grid_view *g = m->g;
+    size_t next_object = 1;
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     fprintf(f,
             "<map version=\"1.8\" tiledversion=\"1.8.2\" orientation=\"orthogonal\" renderorder=\"right-down\" width=\"%d\" "
-            "height=\"%d\" tilewidth=\"%d\" tileheight=\"%d\" infinite=\"0\" nextlayerid=\"%d\" nextobjectid=\"1\">\n",
-            g->mx, g->my, m->tile_width, m->tile_height, g->mz + 1);
+            "height=\"%d\" tilewidth=\"%d\" tileheight=\"%d\" infinite=\"0\" nextlayerid=\"%lld\" nextobjectid=\"%zu\">\n",
+            g->mx, g->my, m->tile_width, m->tile_height, next_layer_id(m), tilemap_object_count(m) + 1);
     if (m->tileset_image) {
         fprintf(f, " <tileset firstgid=\"1\" name=\"tiles\" tilewidth=\"%d\" tileheight=\"%d\" tilecount=\"%d\" columns=\"%d\">\n",
                 m->tile_width, m->tile_height, m->tile_count, m->columns);
@@ -40,6 +45,7 @@ void write_tmx(FILE *f, const tilemap *m)
         fprintf(f, " <layer id=\"%d\" name=\"z%d\" width=\"%d\" height=\"%d\">\n  <data encoding=\"csv\">\n", z + 1, z, g->mx, g->my);
         put_layer_ids(f, m, z, IDS_TMX);
         fputs("</data>\n </layer>\n", f);
+        if (m->objects) put_tmx_objects(f, m, z, g->mz + 1 + z, &next_object);
     }
     fputs("</map>\n", f);
 }
@@ -47,11 +53,12 @@ void write_tmx(FILE *f, const tilemap *m)
 void write_tmj(FILE *f, const tilemap *m)
 {
     const grid_view *g = m->g;
+    size_t next_object = 1;
     fprintf(f, "{ \"type\":\"map\", \"version\":\"1.8\", \"tiledversion\":\"1.8.2\", \"orientation\":\"orthogonal\", "
                "\"renderorder\":\"right-down\",\n");
     fprintf(f, "  \"width\":%d, \"height\":%d, \"tilewidth\":%d, \"tileheight\":%d, \"infinite\":false, \"compressionlevel\":-1,\n",
             g->mx, g->my, m->tile_width, m->tile_height);
-    fprintf(f, "  \"nextlayerid\":%d, \"nextobjectid\":1,\n  \"tilesets\":[", g->mz + 1);
+    fprintf(f, "  \"nextlayerid\":%lld, \"nextobjectid\":%zu,\n  \"tilesets\":[", next_layer_id(m), tilemap_object_count(m) + 1);
     if (m->tileset_image) {
         fputs("\n    { \"firstgid\":1, \"name\":\"tiles\", \"image\":", f);
         json_write_string(f, m->tileset_image, strlen(m->tileset_image));
@@ -65,6 +72,7 @@ void write_tmj(FILE *f, const tilemap *m)
                    "\"opacity\":1, \"visible\":true,\n      \"data\":[", z ? "," : "", z + 1, z, g->mx, g->my);
         put_layer_ids(f, m, z, IDS_JSON);
         fputs("] }", f);
+        if (m->objects) put_tmj_objects(f, m, z, g->mz + 1 + z, &next_object);
     }
     fputs("]\n}\n", f);
 }
@@ -118,5 +126,7 @@ void write_grid_json(FILE *f, const tilemap *m)
         }
         fputc(']', f);
     }
-    fputs("\n  ]\n}\n", f);
+    fputs("\n  ]", f);
+    if (m->objects) put_json_objects(f, m);
+    fputs("\n}\n", f);
 }

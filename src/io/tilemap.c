@@ -96,7 +96,7 @@ bool save_tilemap(const char *path, tilemap_kind kind, const grid_view *g, const
         return false;
     }
     tilemap_ids(g, sheet, ids);
-    tilemap m = {.g = g, .ids = ids, .colors = colors};
+    tilemap m = {.g = g, .ids = ids, .colors = colors, .objects = tile_sheet_has_objects(sheet) ? sheet : NULL};
     char tileset[PATH_MAX], name[PATH_MAX];
     atomic_file map_file, tiles_file = {0};
     bool ok = true, generated = !sheet && !shared_tileset;

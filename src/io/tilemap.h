@@ -12,13 +12,20 @@ typedef enum tile_rule_kind {
     TILE_INDEX,  /* always the tile `index` */
     TILE_EDGE16, /* index + the 4-bit mask of joined edge neighbours (N 1, E 2, S 4, W 8) */
     TILE_BLOB47, /* index + the rank of the 8-bit mask, corners kept only between two joined edges */
+    TILE_OBJECT, /* a marker: an object in the map's object layer, drawn as the tile of its ground symbol */
 } tile_rule_kind;
+
+/* An object symbol's name and type as the map's objects carry them (at most 63 bytes each). */
+#define TILE_OBJECT_TEXT 64
 
 typedef struct tile_rule {
     tile_rule_kind kind;
     int index;           /* the tile, or the first of the autotile set */
     uint8_t joins[32];   /* a bit per symbol: the neighbours that count as the same (default: itself) */
     bool border_joins;   /* whether outside the grid counts as joined (default yes) */
+    /* TILE_OBJECT only: the symbol whose tile is drawn under it, the object's name and type. */
+    unsigned char ground;
+    char object_name[TILE_OBJECT_TEXT], object_type[TILE_OBJECT_TEXT];
 } tile_rule;
 
 /* A parsed TILES.xml: the user's sheet and a rule per symbol. */
@@ -36,6 +43,8 @@ bool tile_sheet_load(tile_sheet *s, const char *path, smalti_error *err);
 void tile_sheet_free(tile_sheet *s);
 /* The symbols of legend that the sheet gives no tile (they are left empty), in missing (257 bytes). */
 void tile_sheet_untiled(const tile_sheet *s, const char *legend, char *missing);
+/* Whether the sheet names any object symbol (then maps carry object layers, NULL: none). */
+bool tile_sheet_has_objects(const tile_sheet *s);
 
 /* Autotiling of the cell (x, y) in layer z: the neighbours' joined masks and the tile's offset in its set. */
 int autotile_edge_mask(const grid_view *g, const tile_rule *r, int x, int y, int z);
@@ -43,7 +52,7 @@ int autotile_blob_mask(const grid_view *g, const tile_rule *r, int x, int y, int
 int autotile_blob_rank(int reduced_mask); /* 0..46: its place among the 47 reduced masks in increasing order; -1 if not one */
 
 /* The tile id of every cell (x + y*mx + z*mx*my): with sheet NULL, the symbol's legend index + 1;
-   with a sheet, the chosen tile + 1; 0 for no tile. */
+   with a sheet, the chosen tile + 1 (an object's cell: its ground's tile); 0 for no tile. */
 void tilemap_ids(const grid_view *g, const tile_sheet *sheet, uint32_t *ids);
 
 /* A map ready to write: the grid, its ids, and its one tileset (first id 1). */
@@ -53,12 +62,21 @@ typedef struct tilemap {
     const uint32_t *colors;   /* 0xRRGGBB per legend symbol, for the JSON */
     const char *tileset_image; /* as the map names it, relative to the map's folder; NULL: none */
     int tile_width, tile_height, columns, tile_count, image_width, image_height;
+    const tile_sheet *objects; /* a sheet naming object symbols: their cells become objects; NULL: none */
 } tilemap;
 typedef enum tilemap_kind { TILEMAP_TMX, TILEMAP_TMJ, TILEMAP_CSV, TILEMAP_JSON } tilemap_kind;
+/* .tmx and .tmj: with objects, an object layer "objects zK" after each tile layer "zK". */
 void write_tmx(FILE *f, const tilemap *m);
 void write_tmj(FILE *f, const tilemap *m);
 void write_tile_csv(FILE *f, const tilemap *m);  /* one row of ids a line, a blank line between layers */
-void write_grid_json(FILE *f, const tilemap *m); /* size, legend, colours, cells and tile ids */
+void write_grid_json(FILE *f, const tilemap *m); /* size, legend, colours, cells, tile ids (and objects) */
+
+/* The map's objects (tiled_objects.c): how many cells are objects; one z's object layer, numbering
+   its objects from *next_id; the .json's "objects" array, after a comma. */
+size_t tilemap_object_count(const tilemap *m);
+void put_tmx_objects(FILE *f, const tilemap *m, int z, int layer_id, size_t *next_id);
+void put_tmj_objects(FILE *f, const tilemap *m, int z, int layer_id, size_t *next_id);
+void put_json_objects(FILE *f, const tilemap *m);
 
 /* Write the map at path, and beside it, with no sheet, its generated tileset (PATH-without-extension.tiles.png,
    one palette-coloured square per legend symbol). Both are written under temporary names and renamed only

@@ -1,4 +1,4 @@
-/* tiles.c — TILES.xml (a user's tile sheet and a tile or autotile rule per symbol) and the autotile masks. */
+/* tiles.c — TILES.xml (a user's tile sheet and a tile, autotile or object rule per symbol) and the autotile masks. */
 #include "tilemap.h"
 #include <errno.h>
 #include <stdlib.h>
@@ -66,8 +66,12 @@ void tilemap_ids(const grid_view *g, const tile_sheet *sheet, uint32_t *ids)
                     continue;
                 }
                 const tile_rule *r = &sheet->rule[(unsigned char)g->legend[v]];
+                /* An object's cell draws its ground as if the ground were there (the loader made sure
+                   the ground is not itself an object). */
+                if (r->kind == TILE_OBJECT) r = &sheet->rule[r->ground];
                 switch (r->kind) {
-                case TILE_NONE: ids[i] = 0; break;
+                case TILE_NONE:
+                case TILE_OBJECT: ids[i] = 0; break;
                 case TILE_INDEX: ids[i] = (uint32_t)r->index + 1; break;
                 case TILE_EDGE16: ids[i] = (uint32_t)(r->index + autotile_edge_mask(g, r, x, y, z)) + 1; break;
                 case TILE_BLOB47:
@@ -99,9 +103,36 @@ static bool need_int(diag *d, const xmlNode *el, const char *name, int min, int 
     return true;
 }
 
+/* A text attribute of an object, into out (TILE_OBJECT_TEXT bytes); an absent one is "" unless required. */
+static bool object_text(diag *d, const xmlNode *el, const char *name, bool required, char *out)
+{
+    const char *text = xml_attr(el, name);
+    if (required && (!text || !*text))
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<tile object=...> needs %s=\"...\", not empty", name);
+    if (text && strlen(text) >= TILE_OBJECT_TEXT)
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "%s=\"%.20s...\" is longer than %d bytes", name, text, TILE_OBJECT_TEXT - 1);
+    snprintf(out, TILE_OBJECT_TEXT, "%s", text ? text : "");
+    return true;
+}
+
+/* <tile symbol="K" object="key" type="item" ground="F"/>: the ground is checked once every <tile> is read. */
+static bool read_object(diag *d, tile_rule *r, const xmlNode *el)
+{
+    int line = xml_line(el);
+    if (xml_attr(el, "index") || xml_attr(el, "autotile") || xml_attr(el, "first") || xml_attr(el, "joins") || xml_attr(el, "border"))
+        return diag_error(d, SMALTI_ERR_MODEL, line, "an object takes object, type and ground; its cell is drawn as the ground's tile");
+    const char *ground = xml_attr(el, "ground");
+    if (!ground || strlen(ground) != 1)
+        return diag_error(d, SMALTI_ERR_MODEL, line, "<tile object=...> needs ground=\"X\", one symbol whose tile is drawn under it");
+    if (!object_text(d, el, "object", true, r->object_name) || !object_text(d, el, "type", false, r->object_type)) return false;
+    r->kind = TILE_OBJECT;
+    r->ground = (unsigned char)ground[0];
+    return true;
+}
+
 static bool read_tile(diag *d, tile_sheet *s, const xmlNode *el)
 {
-    static const char *const known[] = {"symbol", "index", "autotile", "first", "joins", "border", NULL};
+    static const char *const known[] = {"symbol", "index", "autotile", "first", "joins", "border", "object", "type", "ground", NULL};
     if (!check_attrs(d, el, known)) return false;
     int line = xml_line(el);
     const char *symbol = xml_attr(el, "symbol");
@@ -109,6 +140,9 @@ static bool read_tile(diag *d, tile_sheet *s, const xmlNode *el)
         return diag_error(d, SMALTI_ERR_MODEL, line, "<tile> needs symbol=\"X\", one character (the grid value it draws)");
     tile_rule *r = &s->rule[(unsigned char)symbol[0]];
     if (r->kind != TILE_NONE) return diag_error(d, SMALTI_ERR_MODEL, line, "symbol \"%s\" has a tile already", symbol);
+    if (xml_attr(el, "object")) return read_object(d, r, el);
+    if (xml_attr(el, "type") || xml_attr(el, "ground"))
+        return diag_error(d, SMALTI_ERR_MODEL, line, "type and ground go with object=\"NAME\"");
     int count = s->columns * s->rows;
     const char *autotile = xml_attr(el, "autotile");
     if (!autotile) {
@@ -146,6 +180,31 @@ static bool sheet_path(diag *d, tile_sheet *s, const char *tiles_path, const cha
     return true;
 }
 
+/* Every object's ground is a symbol with a tile of its own; and where an autotile joins the ground,
+   it joins the object's cells too, since they are drawn as that ground. */
+static bool check_objects(diag *d, tile_sheet *s, const xmlNode *root)
+{
+    for (const xmlNode *el = xml_first_child(root); el; el = xml_next(el)) {
+        const char *symbol = xml_attr(el, "symbol");
+        const tile_rule *r = &s->rule[(unsigned char)symbol[0]];
+        if (r->kind != TILE_OBJECT) continue;
+        const tile_rule *ground = &s->rule[r->ground];
+        if (ground->kind == TILE_OBJECT)
+            return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "ground=\"%c\" is an object itself; the ground is a symbol with a tile", r->ground);
+        if (ground->kind == TILE_NONE)
+            return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "ground=\"%c\" has no <tile>; the ground is a symbol with a tile", r->ground);
+    }
+    for (int k = 0; k < 256; k++) {
+        if (s->rule[k].kind != TILE_OBJECT) continue;
+        for (int a = 0; a < 256; a++) {
+            tile_rule *r = &s->rule[a];
+            if ((r->kind == TILE_EDGE16 || r->kind == TILE_BLOB47) && joins(r, s->rule[k].ground))
+                r->joins[k >> 3] |= (uint8_t)(1u << (k & 7));
+        }
+    }
+    return true;
+}
+
 static bool read_sheet(diag *d, tile_sheet *s, const char *path, const xmlNode *root)
 {
     static const char *const known[] = {"image", "tilewidth", "tileheight", "size", NULL};
@@ -172,7 +231,7 @@ static bool read_sheet(diag *d, tile_sheet *s, const char *path, const xmlNode *
         if (!xml_is(el, "tile")) return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "unknown element <%s> in <tiles>: expected <tile>", xml_name(el));
         if (!read_tile(d, s, el)) return false;
     }
-    return true;
+    return check_objects(d, s, root);
 }
 
 bool tile_sheet_load(tile_sheet *s, const char *path, smalti_error *err)
@@ -211,6 +270,13 @@ void tile_sheet_untiled(const tile_sheet *s, const char *legend, char *missing)
     for (const char *c = legend; *c && n < 256; c++)
         if (s->rule[(unsigned char)*c].kind == TILE_NONE) missing[n++] = *c;
     missing[n] = 0;
+}
+
+bool tile_sheet_has_objects(const tile_sheet *s)
+{
+    for (int k = 0; s && k < 256; k++)
+        if (s->rule[k].kind == TILE_OBJECT) return true;
+    return false;
 }
 
 void tile_sheet_free(tile_sheet *s)

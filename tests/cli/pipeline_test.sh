@@ -1,8 +1,8 @@
 #!/bin/sh
 # pipeline_test.sh — every command that writes final grids runs one pipeline (src/cli/job): `run`,
 # `run --seeds`, `batch LIST` (-o DIR and -o TEMPLATE) and `batch PACK` write the same files for the
-# same model and seed, with --palette, with --tiles and in every output kind; the tile maps of a
-# batch share one tileset image. Usage: pipeline_test.sh ./smalti
+# same model and seed, with --palette, with --tiles (a sheet naming objects too) and in every output
+# kind; the tile maps of a batch share one tileset image. Usage: pipeline_test.sh ./smalti
 T=${1:-./smalti}
 . "$(dirname "$0")/lib.sh"
 
@@ -54,6 +54,10 @@ for kind in $("$T" help run | sed -n '/--tiles TILES.xml/,/^  --palette/p' | gre
 done
 grep -q 'source="../../sheet.png"' "$dir/tiles/list/m_3.tmx" && ok || bad "batch's map does not name the sheet: $(grep image "$dir/tiles/list/m_3.tmx")"
 [ -z "$(find "$dir/tiles" -name '*.tiles.png')" ] && ok || bad "--tiles maps generated a tileset: $(find "$dir/tiles" -name '*.tiles.png')"
+# A sheet naming objects (R: a key on W's tile): every command writes the same object layers.
+printf '<tiles image="sheet.png" size="2">\n  <tile symbol="B" index="7"/>\n  <tile symbol="W" index="1"/>\n  <tile symbol="R" object="key" type="item" ground="W"/>\n</tiles>\n' > "$dir/o.xml"
+for kind in tmx tmj json; do through "$kind" objects --tiles "$dir/o.xml"; done
+grep -q '<object id="3" name="key" type="item"' "$dir/objects/ref/m_3.tmx" && ok || bad "run's map has not its 3 keys: $(grep object "$dir/objects/ref/m_3.tmx")"
 # The warning of symbols without a tile names only those the final grid holds (Q is a value the run never makes).
 printf '<one values="BWRQ" in="B" out="W" steps="1"/>\n' > "$dir/q.xml"
 only 0 "" "$T" run "$dir/q.xml" --size 4 --tiles "$dir/t.xml" -o "$dir/q.tmx"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # tiled_test.sh — tile map outputs: -o .csv, .json, .tmx and .tmj for a known grid (2-D and 3-D), their generated
-# tileset beside them (both written or neither), --tiles TILES.xml with its errors at file:line (exit 3), and a
-# PNG drawn with a tile sheet. The round trip through Tiled itself is tests/tiled_roundtrip.sh. Usage: tiled_test.sh ./smalti
+# tileset beside them (both written or neither), --tiles TILES.xml with its errors at file:line (exit 3), a PNG
+# drawn with a tile sheet, and a sheet's objects (markers: object layers, the ground's tile under them). The
+# round trip through Tiled itself is tests/tiled_roundtrip.sh. Usage: tiled_test.sh ./smalti
 T=${1:-./smalti}
 . "$(dirname "$0")/lib.sh"
 # A grid known in advance: the origin W in the middle, and R to its right (no symmetry: only rightwards).
@@ -94,6 +95,119 @@ expect 0 'no tile for symbols "WR"' "$T" run "$M" --length 4 --width 2 --tiles "
 printf '1,1,1,1\n1,1,0,0\n' > "$dir/want_p.csv"
 same "csv with untiled symbols" "$dir/want_p.csv" "$dir/p.csv"
 
+# Objects (markers): B and R cells become objects of the map, drawn as their ground W (tile 1); the
+# ground's <tile> may come after the objects'.
+cat > "$dir/o.xml" <<'EOF'
+<tiles image="sheet.png" size="2">
+  <tile symbol="B" object="spawn" ground="W"/>
+  <tile symbol="R" object="key &amp; &lt;lock&gt;" type="item" ground="W"/>
+  <tile symbol="W" index="1"/>
+</tiles>
+EOF
+expect 0 "" "$T" run "$M" --length 4 --width 2 --tiles "$dir/o.xml" -o "$dir/o.tmx"
+cat > "$dir/want_o.tmx" <<'EOF'
+<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.8" tiledversion="1.8.2" orientation="orthogonal" renderorder="right-down" width="4" height="2" tilewidth="2" tileheight="2" infinite="0" nextlayerid="3" nextobjectid="8">
+ <tileset firstgid="1" name="tiles" tilewidth="2" tileheight="2" tilecount="8" columns="4">
+  <image source="sheet.png" width="8" height="4"/>
+ </tileset>
+ <layer id="1" name="z0" width="4" height="2">
+  <data encoding="csv">
+2,2,2,2,
+2,2,2,2
+</data>
+ </layer>
+ <objectgroup id="2" name="objects z0">
+  <object id="1" name="spawn" type="" x="0" y="0" width="2" height="2"/>
+  <object id="2" name="spawn" type="" x="2" y="0" width="2" height="2"/>
+  <object id="3" name="spawn" type="" x="4" y="0" width="2" height="2"/>
+  <object id="4" name="spawn" type="" x="6" y="0" width="2" height="2"/>
+  <object id="5" name="spawn" type="" x="0" y="2" width="2" height="2"/>
+  <object id="6" name="spawn" type="" x="2" y="2" width="2" height="2"/>
+  <object id="7" name="key &amp; &lt;lock&gt;" type="item" x="6" y="2" width="2" height="2"/>
+ </objectgroup>
+</map>
+EOF
+same "tmx with objects" "$dir/want_o.tmx" "$dir/o.tmx"
+expect 0 "" "$T" run "$M" --length 4 --width 2 --tiles "$dir/o.xml" -o "$dir/o.json"
+cat > "$dir/want_o.json" <<'EOF'
+{
+  "width": 4,
+  "height": 2,
+  "depth": 1,
+  "legend": "BWR",
+  "colors": {"B": "#000000", "W": "#FFF1E8", "R": "#FF004D"},
+  "tileset": {"image": "sheet.png", "tilewidth": 2, "tileheight": 2, "columns": 4, "tilecount": 8},
+  "cells": [
+    ["BBBB", "BBWR"]
+  ],
+  "tiles": [
+    [[2,2,2,2], [2,2,2,2]]
+  ],
+  "objects": [
+    {"symbol": "B", "name": "spawn", "type": "", "x": 0, "y": 0, "z": 0},
+    {"symbol": "B", "name": "spawn", "type": "", "x": 1, "y": 0, "z": 0},
+    {"symbol": "B", "name": "spawn", "type": "", "x": 2, "y": 0, "z": 0},
+    {"symbol": "B", "name": "spawn", "type": "", "x": 3, "y": 0, "z": 0},
+    {"symbol": "B", "name": "spawn", "type": "", "x": 0, "y": 1, "z": 0},
+    {"symbol": "B", "name": "spawn", "type": "", "x": 1, "y": 1, "z": 0},
+    {"symbol": "R", "name": "key \u0026 \u003clock\u003e", "type": "item", "x": 3, "y": 1, "z": 0}
+  ]
+}
+EOF
+same "json with objects" "$dir/want_o.json" "$dir/o.json"
+# CSV holds the ground tiles only; the PNG draws the ground (tile 1, red 16) under every object.
+expect 0 "" "$T" run "$M" --length 4 --width 2 --tiles "$dir/o.xml" -o "$dir/o.csv"
+printf '2,2,2,2\n2,2,2,2\n' > "$dir/want_o.csv"
+same "csv with objects" "$dir/want_o.csv" "$dir/o.csv"
+expect 0 "" "$T" run "$M" --length 4 --width 2 --tiles "$dir/o.xml" -o "$dir/o.png"
+expect 0 "png ground ok" python3 -c '
+import sys, zlib, struct
+b = open(sys.argv[1], "rb").read()
+i, data = 8, b""
+while i < len(b):
+    n = struct.unpack(">I", b[i:i+4])[0]
+    if b[i+4:i+8] == b"IDAT": data += b[i+8:i+8+n]
+    i += 12 + n
+raw, bpp = zlib.decompress(data), {2: 3, 6: 4}[b[25]]
+stride = 1 + bpp * 8
+assert all(raw[y * stride] == 0 for y in range(4)), "filtered rows: decode them"
+reds = {raw[y * stride + 1 + bpp * x] for y in range(4) for x in range(8)}
+assert reds == {16}, reds
+print("png ground ok")' "$dir/o.png"
+# 3-D, as .tmj: an object layer after each tile layer (ids 3 and 4 after 1 and 2), object ids going on
+# from layer to layer in row-major order.
+expect 0 "" "$T" run "$M" -q --length 3 --width 2 --height 2 --tiles "$dir/o.xml" -o "$dir/o3.tmj"
+expect 0 "tmj objects ok" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert (d["nextlayerid"], d["nextobjectid"]) == (5, 12), d
+assert [(l["type"], l["id"], l["name"]) for l in d["layers"]] == [("tilelayer", 1, "z0"), ("objectgroup", 3, "objects z0"),
+    ("tilelayer", 2, "z1"), ("objectgroup", 4, "objects z1")], d["layers"]
+assert [l["data"] for l in d["layers"] if l["type"] == "tilelayer"] == [[2] * 6, [2] * 6]
+objs = [[(o["id"], o["name"], o["type"], o["x"], o["y"], o["width"], o["height"]) for o in l["objects"]]
+        for l in d["layers"] if l["type"] == "objectgroup"]
+spawn = lambda i, x, y: (i, "spawn", "", x, y, 2, 2)
+assert objs[0] == [spawn(1, 0, 0), spawn(2, 2, 0), spawn(3, 4, 0), spawn(4, 0, 2), spawn(5, 2, 2), spawn(6, 4, 2)], objs[0]
+assert objs[1] == [spawn(7, 0, 0), spawn(8, 2, 0), spawn(9, 4, 0), spawn(10, 0, 2), (11, "key & <lock>", "item", 4, 2, 2, 2)], objs[1]
+print("tmj objects ok")' "$dir/o3.tmj"
+# A sheet without objects writes no object layer.
+expect 0 "" grep -q 'nextlayerid="2" nextobjectid="1"' "$dir/s.tmx"
+[ -z "$(grep objectgroup "$dir/s.tmx")" ] && ok || bad "s.tmx has an object layer though t.xml names no object"
+# An object on an autotiled ground counts as that ground for the autotile's joins (the bundled sheet's
+# wall edge set, first 16, outside open): W (2,1) joins R on its east (mask 2), and R's cell is the
+# wall piece joined on its west (mask 8).
+cat > "$dir/wall.xml" <<EOF
+<tiles image="$PWD/models/resources/tiles/ruins.png" size="16">
+  <tile symbol="B" index="0"/>
+  <tile symbol="W" autotile="edge16" first="16" border="open"/>
+  <tile symbol="R" object="torch" type="light" ground="W"/>
+</tiles>
+EOF
+expect 0 "" "$T" run "$M" --length 4 --width 2 --tiles "$dir/wall.xml" -o "$dir/w.csv"
+printf '1,1,1,1\n1,1,19,25\n' > "$dir/want_w.csv"
+same "autotile joins an object on its ground" "$dir/want_w.csv" "$dir/w.csv"
+
 # --tiles errors: file:line and exit 3; a missing file exit 5; only with a tile map or PNG.
 bad_tiles() { # bad_tiles NAME CONTENT PATTERN
     printf "$2" > "$dir/$1.xml"
@@ -112,6 +226,21 @@ bad_tiles small '<tiles image="sheet.png" size="2">\n  <tile symbol="B" autotile
 bad_tiles twice '<tiles image="sheet.png" size="2">\n  <tile symbol="B" index="0"/>\n  <tile symbol="B" index="1"/>\n</tiles>\n' \
     '3: error: symbol "B" has a tile already'
 bad_tiles noimage '<tiles image="gone.png" size="2">\n</tiles>\n' '1: error: .*gone.png: cannot open the PNG image'
+bad_tiles noground '<tiles image="sheet.png" size="2">\n  <tile symbol="R" object="key"/>\n</tiles>\n' \
+    '2: error: <tile object=...> needs ground="X", one symbol whose tile is drawn under it'
+bad_tiles untiledground '<tiles image="sheet.png" size="2">\n  <tile symbol="B" index="0"/>\n  <tile symbol="R" object="key" ground="W"/>\n</tiles>\n' \
+    '3: error: ground="W" has no <tile>; the ground is a symbol with a tile'
+bad_tiles objectground '<tiles image="sheet.png" size="2">\n  <tile symbol="W" index="0"/>\n  <tile symbol="B" object="a" ground="R"/>\n  <tile symbol="R" object="b" ground="W"/>\n</tiles>\n' \
+    '3: error: ground="R" is an object itself; the ground is a symbol with a tile'
+bad_tiles objectindex '<tiles image="sheet.png" size="2">\n  <tile symbol="W" index="0"/>\n  <tile symbol="R" object="key" ground="W" index="3"/>\n</tiles>\n' \
+    '3: error: an object takes object, type and ground; its cell is drawn as the ground.s tile'
+bad_tiles noname '<tiles image="sheet.png" size="2">\n  <tile symbol="W" index="0"/>\n  <tile symbol="R" object="" ground="W"/>\n</tiles>\n' \
+    '3: error: <tile object=...> needs object="...", not empty'
+bad_tiles typealone '<tiles image="sheet.png" size="2">\n  <tile symbol="W" index="0" type="floor"/>\n</tiles>\n' \
+    '2: error: type and ground go with object="NAME"'
+long=$(printf '%064d' 0)
+bad_tiles longname "<tiles image=\"sheet.png\" size=\"2\">\n  <tile symbol=\"W\" index=\"0\"/>\n  <tile symbol=\"R\" object=\"$long\" ground=\"W\"/>\n</tiles>\n" \
+    '3: error: object="00000000000000000000..." is longer than 63 bytes'
 bad_tiles root '<colors/>\n' '1: error: the root element is <colors>; a tile sheet file is <tiles image="...">'
 [ ! -e "$dir/bad.tmx" ] && ok || bad "a bad --tiles file still wrote the map"
 expect 5 "nope.xml: error: cannot open the tile sheet file" "$T" run "$M" --size 4 --tiles "$dir/nope.xml" -o "$dir/n.tmx"

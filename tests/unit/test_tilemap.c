@@ -90,12 +90,37 @@ static void ids_default_and_with_a_sheet(void **state)
     assert_int_equal(ids[3], 6);
 }
 
+/* An object's cell is drawn as its ground, autotile included; the ground's joins name the object (as
+   the loader adds) so that the ground's own cells join it too. */
+static void object_cells_draw_their_ground(void **state)
+{
+    (void)state;
+    static const unsigned char row[3] = {0, 1, 0};
+    grid_view g = {row, 3, 1, 1, "WK"}; /* W K W */
+    static tile_sheet sheet;
+    memset(&sheet, 0, sizeof sheet);
+    sheet.rule['W'] = wall_rule(TILE_EDGE16, 0, false);
+    sheet.rule['K'].kind = TILE_OBJECT;
+    sheet.rule['K'].ground = 'W';
+    uint32_t ids[3];
+    tilemap_ids(&g, &sheet, ids);
+    static const uint32_t apart[3] = {1, 1 + (2 | 8), 1}; /* K's cell joins its W neighbours; they, not joining K, stand alone */
+    assert_memory_equal(ids, apart, sizeof apart);
+    sheet.rule['W'].joins['K' >> 3] |= (uint8_t)(1u << ('K' & 7));
+    tilemap_ids(&g, &sheet, ids);
+    static const uint32_t joined[3] = {1 + 2, 1 + (2 | 8), 1 + 8};
+    assert_memory_equal(ids, joined, sizeof joined);
+    assert_true(tile_sheet_has_objects(&sheet));
+    assert_false(tile_sheet_has_objects(NULL));
+}
+
 int run_tilemap_tests(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(edge_masks_by_hand),
         cmocka_unit_test(blob_masks_and_ranks_by_hand),
         cmocka_unit_test(ids_default_and_with_a_sheet),
+        cmocka_unit_test(object_cells_draw_their_ground),
     };
     return cmocka_run_group_tests_name("tilemap", tests, NULL, NULL);
 }
