@@ -96,6 +96,7 @@ help:
 	@echo "  make fuzz          each libFuzzer target for FUZZ_TIME seconds (default 60); make fuzz-ci: 30 s each"
 	@echo "                     (fuzz-build, fuzz-corpus: their parts)"
 	@echo "  make test-slurm    a real one-node Slurm cluster runs the example sbatch array"
+	@echo "  make promises      the bundled models' requirements checked on 1000 seeds (make test: 60)"
 	@echo "Figures and pictures"
 	@echo "  make bench         speed and memory figures; BASELINE=OLD: the heavy rows side by side with OLD (INSTR=1: and their instructions)"
 	@echo "  make bench-floor   Growth, MazeGrowth, MazeBacktracker beside a hand-written program of each"

@@ -151,7 +151,7 @@ tsan: smalti
 # steps, each ok or FAILED with its wall time, ends the run (the times are for reading: no verdict
 # depends on them). The sanitizer build's steps share its objects, so they wait for asan-build.
 TEST_STEPS := asan-build asan-cli tsan asan-conformance asan-unit conformance cli-test browser-test warnings unit \
-	docs-test trace-roundtrip python-test install-test tiled-roundtrip fuzz-replay floor-check symbols layers
+	docs-test trace-roundtrip python-test install-test tiled-roundtrip fuzz-replay floor-check symbols layers promises-short
 # `make check`: the quick loop while editing.
 CHECK_STEPS := unit cli-test docs-test layers conformance-core
 STEP_DIR = $(BUILD)/steps
@@ -167,6 +167,14 @@ step-%:
 	printf '%-8s %-16s %4d s\n' "$$r" "$*" $$(( $$(date +%s) - start )) > $(STEP_DIR)/$*.txt; [ $$r = ok ]
 step-asan-unit step-asan-cli step-asan-conformance step-fuzz-replay: step-asan-build
 .PHONY: test check
+
+# What the bundled models' requirements promise (roads joining every village), checked from their
+# outputs: 60 seeds in `make test`, 1000 in `make promises` (about a minute on 2 cores).
+promises-short: smalti
+	sh tests/promises.sh ./smalti 1..60
+promises: smalti
+	sh tests/promises.sh ./smalti 1..1000
+.PHONY: promises promises-short
 
 # Tiled (the map editor) opens our .tmx and .tmj maps and exports them; the ids it read must be ours.
 tiled-roundtrip: smalti | $(BUILD)/.test-deps
