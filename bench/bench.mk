@@ -1,7 +1,7 @@
 # bench.mk — `make bench`: speed and memory on a fixed list of corpus models (bench/models.tsv),
 # then the classic WFC cases (bench/wfc.sh), the generator nodes (bench/gen.sh) and traces
 # (bench/trace.sh: recording cost, size, viewer load and seek times) and `pack check` on the corpus
-# (bench/pack.sh), the throughput of many runs (bench/many.sh) and studio's save-to-picture time
+# (bench/pack.sh), the throughput of many runs (bench/many.sh), a <require> that holds (bench/require.sh) and studio's save-to-picture time
 # (bench/studio_latency.js). `make bench BASELINE=OLD`: the heavy rows side by side with an older
 # binary (bench/side.sh).
 $(BUILD)/bench: bench/bench.c $(LIB_INTERNAL)
@@ -41,6 +41,7 @@ bench: smalti $(BUILD)/bench $(BUILD)/wfc_bench $(BUILD)/trace_bench $(BROWSER_M
 	@sh bench/trace.sh
 	@sh bench/pack.sh
 	@sh bench/many.sh ./smalti
+	@sh bench/require.sh ./smalti
 	@node bench/studio_latency.js ./smalti
 endif
 

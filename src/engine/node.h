@@ -46,6 +46,9 @@ typedef struct node_kind {
     /* For the lint: the node writes no values but those its attributes and children name (other
        leaves, not rule nodes, may write any). */
     bool writes_named_values;
+    /* The node changes no cell: it only looks (a requirement, whose restart resets every node and
+       so keeps what rule nodes prove about their matches true). */
+    bool changes_no_cells;
     /* Build the node from its element: it opens with node_new (src/nodes),
        which creates and registers the generic part, then fills in the rest;
        NULL on error. */

@@ -127,24 +127,32 @@ static bool ensure_capacity(run_state *r, require_state *st)
 static inline bool holds(const run_state *r, int32_t i, uint32_t wave) { return wave >> r->state[i] & 1u; }
 
 /* Flood from the queued cells (marked seen) through cells of `through`, 4 neighbours in 2-D, 6 in 3-D;
-   the cells reached, the queued ones included, or -1 when stopped. */
+   the cells reached, the queued ones included, or -1 when stopped. Each cell is queued once. */
 static int64_t flood(run_state *r, require_state *st, int32_t queued, uint32_t through)
 {
-    static const int dx[6] = {-1, 1, 0, 0, 0, 0}, dy[6] = {0, 0, -1, 1, 0, 0}, dz[6] = {0, 0, 0, 0, -1, 1};
-    const int mx = r->mx, my = r->my, mz = r->mz;
+    const int32_t mx = r->mx, layer = mx * r->my, cells = r->cells;
+    int32_t *queue = st->queue;
+    uint8_t *seen = st->seen;
+    const uint8_t *state = r->state;
+#define REQUIRE_VISIT(nb)                                                 \
+    do {                                                                  \
+        const int32_t n_ = (nb);                                          \
+        if (!seen[n_] && (through >> state[n_] & 1u)) {                   \
+            seen[n_] = 1;                                                 \
+            queue[queued++] = n_;                                         \
+        }                                                                 \
+    } while (0)
     for (int32_t head = 0; head < queued; head++) {
-        if (stop_check(&r->stop, 6)) return -1;
-        const int32_t c = st->queue[head];
-        const int x = c % mx, y = c / mx % my, z = c / (mx * my);
-        for (int k = 0; k < 6; k++) {
-            const int nx = x + dx[k], ny = y + dy[k], nz = z + dz[k];
-            if (nx < 0 || ny < 0 || nz < 0 || nx >= mx || ny >= my || nz >= mz) continue;
-            const int32_t nb = nx + ny * mx + nz * mx * my;
-            if (st->seen[nb] || !holds(r, nb, through)) continue;
-            st->seen[nb] = 1;
-            st->queue[queued++] = nb;
-        }
+        if ((head & 1023) == 0 && stop_check(&r->stop, 1024)) return -1;
+        const int32_t c = queue[head], in_layer = c % layer, x = in_layer % mx;
+        if (x > 0) REQUIRE_VISIT(c - 1);
+        if (x < mx - 1) REQUIRE_VISIT(c + 1);
+        if (in_layer >= mx) REQUIRE_VISIT(c - mx);
+        if (in_layer < layer - mx) REQUIRE_VISIT(c + mx);
+        if (c >= layer) REQUIRE_VISIT(c - layer);
+        if (c < cells - layer) REQUIRE_VISIT(c + layer);
     }
+#undef REQUIRE_VISIT
     return queued;
 }
 
@@ -213,6 +221,7 @@ const node_kind node_kind_require = {
     .name = "require",
     .reads_no_children = true,
     .writes_named_values = true, /* none: a restart puts back the start grid */
+    .changes_no_cells = true,
     .load = require_load,
     .free = require_free,
     .state_new = require_state_new,

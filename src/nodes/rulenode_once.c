@@ -30,7 +30,7 @@ bool rulenode_model_changes(const node *const *nodes, int count, uint32_t change
     memset(changes_to, 0, GRID_MAX_VALUES * sizeof *changes_to);
     for (int n = 0; n < count; n++) {
         const node_kind *kind = nodes[n]->kind;
-        if (kind == &node_kind_markov || kind == &node_kind_sequence) continue;
+        if (kind == &node_kind_markov || kind == &node_kind_sequence || kind->changes_no_cells) continue;
         if (!kind->is_rule_node) return false;
         const rulenode *rn = (const rulenode *)nodes[n];
         if (rn->search) return false;
