@@ -47,6 +47,10 @@ struct run_state {
     long acting_streak;      /* steps in a row, up to the last, whose acting_node was the same */
     smalti_observer_fn observer;
     void *observer_userdata;
+    /* Run-time warnings (run_warn): the caller's channel (NULL: none), and how many since the reset. */
+    smalti_warning_fn warn;
+    void *warn_userdata;
+    int warnings;
     bool out_of_memory;
     /* The deadline and cancel flag (stop_requested(&r->stop) in long loops), and the timeout each reset re-arms. */
     run_stop stop;
@@ -93,6 +97,11 @@ static inline void run_set_geometry(run_state *r, geometry *g)
 /* Stop the run with an error at a model line (a node's length cap, say);
    smalti_run_error reports it as file:line: message. */
 void run_fail(run_state *r, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* A run-time warning at a model line: the run goes on, but not as the model meant (a wfc node that
+   found no solution). Counted, and handed to the caller's smalti_run_set_warn channel, if any: the
+   library never prints. */
+void run_warn(run_state *r, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* A write the reference does not log: invalidates the bitplanes and, when
    someone observes the run, remembers the cell for the step event. */

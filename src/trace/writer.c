@@ -61,6 +61,8 @@ struct trace_writer {
     int64_t changes;
     uint8_t *zbuf;
     size_t zcap;
+    bytes warnings;            /* the WARN chunk's entries */
+    long warning_count;
 };
 
 static void fail(trace_writer *w, smalti_status status, const char *fmt, const char *detail)
@@ -386,6 +388,15 @@ void trace_observe(void *userdata, const smalti_step_event *ev)
     else if (w->block.len >= BLOCK_MAX) close_block(w);
 }
 
+void trace_writer_warn(trace_writer *w, long step, int line, const char *message)
+{
+    if (w->finished || w->warning_count >= TRACE_MAX_WARNINGS) return;
+    put_varint(w, &w->warnings, (uint64_t)(step > 0 ? step : 0));
+    put_varint(w, &w->warnings, (uint64_t)(line > 0 ? line : 0));
+    put_string(w, &w->warnings, message, strlen(message));
+    w->warning_count++;
+}
+
 bool trace_writer_finish(trace_writer *w, smalti_error *err)
 {
     if (!w->finished && !w->failed) {
@@ -416,6 +427,12 @@ bool trace_writer_finish(trace_writer *w, smalti_error *err)
                 put_bytes(w, &b, xy, sizeof xy);
             }
             put_chunk(w, "LATT", &b, NULL, 0);
+            b.len = 0;
+        }
+        if (w->warning_count > 0) {
+            put_varint(w, &b, (uint64_t)w->warning_count);
+            put_bytes(w, &b, w->warnings.p, w->warnings.len);
+            put_chunk(w, "WARN", &b, NULL, 0);
             b.len = 0;
         }
         put_varint(w, &b, (uint64_t)w->steps);
@@ -464,5 +481,6 @@ void trace_writer_free(trace_writer *w)
     free(w->stamp);
     free(w->unique);
     free(w->zbuf);
+    free(w->warnings.p);
     free(w);
 }
