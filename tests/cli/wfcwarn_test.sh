@@ -50,6 +50,8 @@ only 0 "" "$T" run "$dir/solves.xml" --size 24 --resources "$rules" -o "$dir/sol
 expect 0 "nosol.xml:3: warning: seed 2: <wfc> found no solution" \
     "$T" run "$dir/nosol.xml" --size 8 --resources "$rules" --seeds 1..2 -j 1 -o "$dir/m/{seed}.txt" --manifest "$dir/m.jsonl"
 [ "$(grep -c '"sha256":"[0-9a-f]*","warnings":1}$' "$dir/m.jsonl")" = 2 ] && ok || bad "manifest: $(cat "$dir/m.jsonl")"
+# --resume reads the lines with the field: both seeds are done.
+expect 0 "0 runs made, 2 done before (--resume)" "$T" run "$dir/nosol.xml" --size 8 --resources "$rules" --seeds 1..2 -j 1 -o "$dir/m/{seed}.txt" --manifest "$dir/m.jsonl" --resume
 "$T" run "$dir/solves.xml" --size 24 --resources "$rules" --seeds 1 -q -o "$dir/s/{seed}.png" --manifest "$dir/s.jsonl"
 grep -q '"warnings"' "$dir/s.jsonl" && bad "a run without warnings: $(cat "$dir/s.jsonl")" || ok
 expect 3 "error: seed 1: the run had 1 warning" \
