@@ -13,6 +13,6 @@
    edge). Only what is certain is said: a correct model gets no warning. */
 void lint_model(diag *d, const xmlNode *root, const smalti_model *m);
 /* (lint_lattice.c) The lattice parity trap: a lattice grown two cells at a time from the origin, by
-   the first node on a 2-D grid, reaches the edge unless each side is 3 more than a multiple of 4. */
+   the model's one node on a 2-D grid, reaches the edge unless each side is 3 more than a multiple of 4. */
 void lint_lattice(diag *d, const xmlNode *root, const smalti_model *m);
 #endif

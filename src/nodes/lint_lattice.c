@@ -20,19 +20,22 @@ static bool is_lattice_step(const xmlNode *rl, char grower, char fill)
            (out[0] == '*' || out[0] == grower) && out[2] == grower;
 }
 
-/* The node that grows the lattice, when it is certainly one: a `one` or `all` node that runs first on
-   the start grid (the root, or the first child of a root sequence or markov, which runs until it is
-   done before any other child acts), without a step limit, other attributes or children than rules,
-   with the default symmetry (all 8 ways: the growth reaches every cell of the lattice), and only
-   lattice steps of the origin's value over the start value. NULL otherwise. */
+/* The node that grows the lattice, when the final grid is certainly that lattice: a `one` or `all`
+   node that is the whole model (the root, or the only node of a root sequence or markov: a node after
+   it could wall the edge in, or fill the grid), without a step limit, other attributes or children
+   than rules, with the default symmetry (all 8 ways: the growth reaches every cell of the lattice),
+   and only lattice steps of the origin's value over the start value. NULL otherwise. */
 static const xmlNode *lattice_grower(const xmlNode *root, const char *values)
 {
     const xmlNode *el = root;
     if (xml_is(root, "sequence") || xml_is(root, "markov")) {
         if (xml_attr(root, "symmetry")) return NULL;
         el = NULL;
-        for (const xmlNode *c = xml_first_child(root); c && !el; c = xml_next(c))
-            if (!xml_is(c, "smalti") && !xml_is(c, "union")) el = c;
+        for (const xmlNode *c = xml_first_child(root); c; c = xml_next(c)) {
+            if (xml_is(c, "smalti") || xml_is(c, "union")) continue;
+            if (el) return NULL; /* a second node */
+            el = c;
+        }
         if (!el) return NULL;
     }
     if (!xml_is(el, "one") && !xml_is(el, "all")) return NULL;
