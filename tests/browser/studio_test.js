@@ -241,6 +241,21 @@ async function main() {
     check(ho.steps === 129 && header === 129, `the hand-over model's run has 129 steps (page line: ${ho.state})`);
     check(root.startsWith("129 steps (65 hand-overs)"), `the tree's root counts the run's 129 steps, 65 of them hand-overs (${root})`);
 
+    // A wfc that finds no solution: the line under the controls says the warning, with its line and step.
+    fs.mkdirSync(path.join(tmp, "resources", "samples"), { recursive: true });
+    fs.copyFileSync(path.join(__dirname, "..", "..", "models", "resources", "samples", "Bricks.png"),
+      path.join(tmp, "resources", "samples", "Bricks.png"));
+    shown = await runsShown(page);
+    save(`<sequence values="BW">
+  <smalti size="8"/>
+  <one in="B" out="W" steps="3"/>
+  <wfc sample="Bricks" values="ABCD" n="3" tries="3"/>
+</sequence>
+`);
+    const warned = await nextRun(page, shown, "the run of a wfc without a solution");
+    check(/warning: .*m\.xml:4: <wfc> found no solution \(a contradiction in each of its 3 tries\) at step 4; the grid is as it was before the node/.test(warned.state),
+      `the page line says the wfc's warning (${warned.state})`);
+
     // Scrubbing: a new run is shown at the step the user was looking at, not at its end.
     await page.evaluate(() => window.smaltiViewer.seek(0));
     const seen = await runsShown(page);
