@@ -63,4 +63,12 @@ only 0 "$said" "$T" run "$dir/nosol.xml" --size 8 --resources "$rules" --trace "
 grep -q "WARN" "$dir/nosol.trace" && ok || bad "no WARN chunk in the trace"
 grep -aq "found no solution (a contradiction in each of its 3 tries) at step 4" "$dir/nosol.trace" && ok || bad "the trace lacks the message"
 expect 0 "" "$T" view "$dir/nosol.trace" -q -o "$dir/nosol.html"
+# pack check: a run's warning is a warning of the model (and --strict fails it).
+mkdir -p "$dir/pack/models" "$dir/pack/resources/samples"
+cp "$rules/samples/Bricks.png" "$dir/pack/resources/samples/"
+cp "$dir/nosol.xml" "$dir/pack/models/nosol.xml"
+printf '<models>\n  <model name="nosol" size="8"/>\n</models>\n' > "$dir/pack/models.xml"
+expect 0 "1 model: 0 ok, 1 with warnings, 0 failed" "$T" pack check "$dir/pack"
+expect 0 "nosol.xml:3: warning: <wfc> found no solution" "$T" pack check "$dir/pack"
+expect 3 "1 model: 0 ok, 0 with warnings, 1 failed" "$T" pack check "$dir/pack" --strict
 finish wfcwarn
