@@ -324,6 +324,17 @@ SMALTI_API const char *smalti_run_legend(const smalti_run *run);
    grid cells, (grid width)/(points_x - 1) cells wide. Returns 1, or 0 (and NULL, 0) when the run
    has no geometry. The arrays belong to the run: valid until its next step, reset or free. */
 SMALTI_API int smalti_run_geometry(const smalti_run *run, const double **px, const double **py, int *points_x, int *points_y);
+/* Run-time warnings: the run goes on, but not as the model meant. Today one kind: a <wfc> node that
+   found no solution (a contradiction in every try, after backtracking if it asks for it, or in the
+   grid's cells before any try) does not act, so the run goes on, or ends, with the grid as it was
+   before the node, as MarkovJunior's does. fn (NULL: none) is called with the model's file, the
+   node's line and a message that names the step ("... at step 40; the grid is as it was before the
+   node"), during the smalti_run_step or smalti_run_to_end call that met it, while that step is made
+   (smalti_run_counter(run) + 1 is its number). The library never prints them itself. The channel
+   stays set across resets; userdata is the caller's, handed back as it is. */
+SMALTI_API void smalti_run_set_warn(smalti_run *run, smalti_warning_fn fn, void *userdata);
+/* The run-time warnings since the run was made or last reset, said through the channel or not. */
+SMALTI_API int smalti_run_warning_count(const smalti_run *run);
 /* fn (NULL: none) is called at the end of every step with the event described at smalti_step_event;
    userdata is the caller's, handed back as it is. */
 SMALTI_API void smalti_run_set_observer(smalti_run *run, smalti_observer_fn fn, void *userdata);

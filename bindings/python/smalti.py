@@ -223,6 +223,8 @@ def _declare(lib):
         ("smalti_run_grid", ctypes.POINTER(ctypes.c_ubyte), [P, pi, pi, pi]),
         ("smalti_run_legend", ctypes.c_char_p, [P]),
         ("smalti_run_set_observer", V, [P, _ObserverFn, P]),
+        ("smalti_run_set_warn", V, [P, _WarningFn, P]),
+        ("smalti_run_warning_count", I, [P]),
     ]:
         f = getattr(lib, name)
         f.restype, f.argtypes = res, args
@@ -423,8 +425,21 @@ class StepEvent:
         self.step, self.node_id, self.changed, self.run = step, node_id, changed, run
 
 
+class RunWarning:
+    """A run-time warning (smalti_run_set_warn): a <wfc> node that found no solution, after which
+    the grid is as it was before the node. file and line name the node; step is the step that met it."""
+    __slots__ = ("file", "line", "step", "message")
+
+    def __init__(self, file, line, step, message):
+        self.file, self.line, self.step, self.message = file, line, step, message
+
+    def __repr__(self):
+        return "%s:%d: warning: %s" % (self.file, self.line, self.message)
+
+
 class Run:
-    """One run of a model; used by one thread at a time. Any use of a closed run raises ValueError."""
+    """One run of a model; used by one thread at a time. Any use of a closed run raises ValueError.
+    warnings: the RunWarning list of the run since it was made or last reset (the library prints none)."""
 
     def __init__(self, model, seed, timeout=0, max_memory=0, max_work=0):
         self.model, self._lib, self._handle = model, model._lib, None
@@ -441,6 +456,14 @@ class Run:
         if not self._handle:
             _raise(err)
         model._live_runs += 1
+        self.warnings = []
+
+        def warned(_userdata, file, line, message):
+            step = self._lib.smalti_run_counter(self._handle) + 1  # called while that step is made
+            self.warnings.append(RunWarning(file.decode("utf-8", "replace") if file else "", line, step,
+                                            message.decode("utf-8", "replace")))
+        self._warned = _WarningFn(warned)  # kept alive as long as the run
+        self._lib.smalti_run_set_warn(self._handle, self._warned, None)
 
     def close(self):
         """Free the run; idempotent. From a step callback it stops the run, which is freed when the
@@ -536,6 +559,7 @@ class Run:
         handle = self._idle_handle("reset()")
         seed = _integer(seed, -2 ** 31, 2 ** 31 - 1, "seed")
         self._callback_error = None
+        self.warnings = []
         self._lib.smalti_run_reset(handle, seed)
 
     def cancel(self):

@@ -232,6 +232,7 @@ void smalti_run_reset(smalti_run *run, int32_t seed)
     r->out_of_memory = false;
     stop_rearm(&r->stop, r->timeout_ns);
     r->failed = false;
+    r->warnings = 0;
     r->status = 0;
     r->fail_line = 0;
     r->fail_message[0] = 0;
@@ -462,6 +463,26 @@ void run_fail(run_state *r, int line, const char *fmt, ...)
     va_end(ap);
     r->fail_line = line;
     r->failed = true;
+}
+
+void run_warn(run_state *r, int line, const char *fmt, ...)
+{
+    r->warnings++;
+    if (!r->warn) return;
+    char message[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    r->warn(r->warn_userdata, r->model->file ? r->model->file : "", line, message);
+}
+
+int smalti_run_warning_count(const smalti_run *run) { return run->rs.warnings; }
+
+void smalti_run_set_warn(smalti_run *run, smalti_warning_fn fn, void *userdata)
+{
+    run->rs.warn = fn;
+    run->rs.warn_userdata = userdata;
 }
 
 int smalti_run_error(const smalti_run *run, smalti_error *err)

@@ -55,6 +55,10 @@ struct run_state {
     long acting_streak;      /* steps in a row, up to the last, whose acting_node was the same */
     smalti_observer_fn observer;
     void *observer_userdata;
+    /* Run-time warnings (run_warn): the caller's channel (NULL: none), and how many since the reset. */
+    smalti_warning_fn warn;
+    void *warn_userdata;
+    int warnings;
     bool out_of_memory;
     /* The deadline and cancel flag (stop_requested(&r->stop) in long loops), and the timeout each reset re-arms. */
     run_stop stop;
@@ -118,6 +122,10 @@ void run_requirement_failed(run_state *r, const node *n, int tries, const char *
 /* The seed of attempt k (k >= 1) of a run given `seed`: the k-th number drawn from .NET's
    System.Random(seed) (docs/language.md, requirements). Attempt 0 is the seed itself. */
 int32_t run_attempt_seed(int32_t seed, int attempt);
+/* A run-time warning at a model line: the run goes on, but not as the model meant (a wfc node that
+   found no solution). Counted, and handed to the caller's smalti_run_set_warn channel, if any: the
+   library never prints. */
+void run_warn(run_state *r, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* A write the reference does not log: invalidates the bitplanes and, when
    someone observes the run, remembers the cell for the step event. */

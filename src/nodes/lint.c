@@ -333,5 +333,6 @@ void lint_model(diag *d, const xmlNode *root, const smalti_model *m)
     if (is_rulenode(root)) lint_rulenode(&L, root, true);
     else lint_element(&L, root, true, true, values, d2);
     if (!L.other_grids && !L.out_of_memory) lint_values(&L);
+    if (!diag_stopped(d)) lint_lattice(d, root, m);
     mem_free(L.rules);
 }

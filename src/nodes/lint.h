@@ -9,7 +9,10 @@
    layered (3-D) rules on a 2-D grid, convolution sums the neighbourhood cannot
    reach, paths that repeat themselves without end, unions nothing reads, and
    rules that can never fire because no rule, origin or initial state makes a
-   value their input needs. Only what is certain is said: a correct model gets
-   no warning. */
+   value their input needs (and, lint_lattice, lattices that reach the grid's
+   edge). Only what is certain is said: a correct model gets no warning. */
 void lint_model(diag *d, const xmlNode *root, const smalti_model *m);
+/* (lint_lattice.c) The lattice parity trap: a lattice grown two cells at a time from the origin, by
+   the model's one node on a 2-D grid, reaches the edge unless each side is 3 more than a multiple of 4. */
+void lint_lattice(diag *d, const xmlNode *root, const smalti_model *m);
 #endif

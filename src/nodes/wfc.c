@@ -5,6 +5,7 @@
 #include "../engine/run.h"
 #include "../core/mem.h"
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,9 @@ typedef struct wfc_state {
        replayed its observations one by one are only counted down. */
     long observations_left;
     uint8_t *cells;              /* the new grid */
+    /* The step of the node's last failure (0: none since its reset): a node that fails again at the
+       next step (its branch tries it at every step) is not warned of again. */
+    long failed_at;
 } wfc_state;
 
 wfc_node *wfc_node_new(loader *ld, const xmlNode *el)
@@ -185,10 +189,12 @@ static void wfc_reset(run_state *r, const node *n, void *state)
     wfc_state *st = state;
     st->b.n = -1;
     st->firstgo = true;
+    st->failed_at = 0;
 }
 
 /* Try seeds drawn from the run's generator until one collapses the whole
-   wave without contradiction (the solver then holds that wave); false when none does. */
+   wave without contradiction (the solver then holds that wave); false when none does, with a
+   run-time warning when every try ended in a contradiction (not when the run was stopped). */
 static bool good_seed(const wfc_node *w, wfc_state *st, run_state *r)
 {
     for (int k = 0; k < w->tries; k++) {
@@ -201,6 +207,22 @@ static bool good_seed(const wfc_node *w, wfc_state *st, run_state *r)
             return false;
         }
     }
+    if (st->failed_at == r->counter && r->counter > 0) { /* failed at the step before too: said then */
+        st->failed_at = r->counter + 1;
+        return false;
+    }
+    st->failed_at = r->counter + 1;
+    if (w->tries == 0) {
+        run_warn(r, ((const node *)w)->line,
+                 "<wfc> found no solution (tries=\"0\" lets it make no try) at step %ld; the grid is as it was before the node",
+                 r->counter + 1);
+        return false;
+    }
+    char backtracking[64] = "";
+    if (w->pb.backtrack > 0) snprintf(backtracking, sizeof backtracking, ", backtracking up to %d times each", w->pb.backtrack);
+    run_warn(r, ((const node *)w)->line,
+             "<wfc> found no solution (a contradiction in each of its %d %s%s) at step %ld; the grid is as it was before the node",
+             w->tries, w->tries == 1 ? "try" : "tries", backtracking, r->counter + 1);
     return false;
 }
 
@@ -224,6 +246,12 @@ static bool wfc_go(run_state *r, const node *n, void *state)
         /* The reference prints "initial conditions are contradictive" here. */
         if (!wfc_propagate(pb, s)) {
             r->out_of_memory = s->out_of_memory;
+            bool again = st->failed_at == r->counter && r->counter > 0; /* failed at the step before too: said then */
+            if (!s->out_of_memory && !s->stopped && !stop_said(&r->stop)) st->failed_at = r->counter + 1;
+            if (!s->out_of_memory && !s->stopped && !stop_said(&r->stop) && !again)
+                run_warn(r, n->line,
+                         "<wfc> found no solution (the grid's cells contradict its rules before any try) at step %ld; the "
+                         "grid is as it was before the node", r->counter + 1);
             return false;
         }
         if (!wfc_solver_save_start(s, pb)) return false; /* stopped */

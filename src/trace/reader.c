@@ -142,6 +142,23 @@ static bool read_lattice(trace_reader *r, span s)
     return true;
 }
 
+/* WARN: count (1..TRACE_MAX_WARNINGS), then per warning its step, line and message; nothing after them. */
+static bool read_warnings(trace_reader *r, span s)
+{
+    long count;
+    if (!get_int(&s, TRACE_MAX_WARNINGS, &count) || count < 1) return false;
+    r->info.warnings = calloc((size_t)count, sizeof *r->info.warnings);
+    if (!r->info.warnings) return false;
+    for (long i = 0; i < count; i++) {
+        trace_warning *tw = &r->info.warnings[i];
+        long line;
+        r->info.warning_count = (int)i + 1; /* so that a half-read warning is freed */
+        if (!get_int(&s, 1L << 62, &tw->step) || !get_int(&s, 1L << 30, &line) || !get_string(&s, &tw->message, NULL)) return false;
+        tw->line = (int)line;
+    }
+    return s.p == s.end;
+}
+
 static bool read_ends(trace_reader *r, span s)
 {
     long end;
@@ -215,7 +232,7 @@ static trace_reader *open_bytes(trace_reader *r, smalti_error *err)
     span index_span = {0};
     /* The chunks about the whole run come at most once: a second one is not this run's (and reading it over
        the first would lose what the first holds). */
-    static const char *const once[] = {"INFO", "SRC ", "TREE", "ENDS", "INDX", "LATT"};
+    static const char *const once[] = {"INFO", "SRC ", "TREE", "ENDS", "INDX", "LATT", "WARN"};
     unsigned seen = 0;
     while (at < r->len - TRACE_FOOTER_LEN) {
         char tag[5];
@@ -237,6 +254,7 @@ static trace_reader *open_bytes(trace_reader *r, smalti_error *err)
         else if (strcmp(tag, "TREE") == 0) ok = have_tree = read_tree(r, s);
         else if (strcmp(tag, "ENDS") == 0) ok = have_ends = read_ends(r, s);
         else if (strcmp(tag, "LATT") == 0) ok = read_lattice(r, s);
+        else if (strcmp(tag, "WARN") == 0) ok = read_warnings(r, s);
         else if (strcmp(tag, "SRC ") == 0) {
             r->info.source = malloc((size_t)(s.end - s.p) + 1);
             ok = r->info.source != NULL;
@@ -336,6 +354,8 @@ void trace_reader_free(trace_reader *r)
     free(r->info.source);
     free(r->info.end_message);
     free(r->info.lattice);
+    for (int i = 0; i < r->info.warning_count; i++) free(r->info.warnings[i].message);
+    free(r->info.warnings);
     free(r->entries);
     free(r->cells);
     free(r->step_cells);

@@ -28,6 +28,10 @@ typedef struct trace_writer trace_writer;
    smalti_run_set_observer(run, trace_observe, writer). */
 trace_writer *trace_writer_new(const char *path, smalti_run *run, const smalti_model *model, const trace_meta *meta,
                                const palette *pal, const temp_hook *temps, smalti_error *err);
+/* Record a run-time warning (smalti_run_set_warn) met while making `step`, at the model's `line`;
+   the first TRACE_MAX_WARNINGS are kept (the WARN chunk). */
+#define TRACE_MAX_WARNINGS 64
+void trace_writer_warn(trace_writer *w, long step, int line, const char *message);
 /* The observer (a smalti_observer_fn); userdata is the writer. */
 void trace_observe(void *writer, const smalti_step_event *event);
 /* Write the end of the trace and its index and put the file in place. False
@@ -44,6 +48,13 @@ typedef struct trace_node {
     char *kind, *attributes;
     int parent, depth, line;
 } trace_node;
+
+/* A run-time warning of the run (the WARN chunk): the step that met it, the model's line, the message. */
+typedef struct trace_warning {
+    long step;
+    int line;
+    char *message;
+} trace_warning;
 
 /* How the run ended (the ENDS chunk). */
 enum { TRACE_END_FINISHED = 0, TRACE_END_LIMIT = 1, TRACE_END_ERROR = 2 };
@@ -63,6 +74,10 @@ typedef struct trace_info {
        lattice_x by lattice_y points, row by row, x then y of each; NULL and 0, 0 when it had none. */
     int lattice_x, lattice_y;
     double *lattice;
+    /* The run's run-time warnings (a <wfc> that found no solution), the first TRACE_MAX_WARNINGS
+       of them; NULL and 0 when it had none, or the trace is older than the WARN chunk. */
+    int warning_count;
+    trace_warning *warnings;
 } trace_info;
 
 /* One recorded step, as trace_next gives it. */

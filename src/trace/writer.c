@@ -66,6 +66,8 @@ struct trace_writer {
     int attempts_seen, restarts;
     uint8_t *zbuf;
     size_t zcap;
+    bytes warnings;            /* the WARN chunk's entries */
+    long warning_count;
 };
 
 static void fail(trace_writer *w, smalti_status status, const char *fmt, const char *detail)
@@ -416,6 +418,15 @@ void trace_observe(void *userdata, const smalti_step_event *ev)
     else if (w->block.len >= BLOCK_MAX) close_block(w);
 }
 
+void trace_writer_warn(trace_writer *w, long step, int line, const char *message)
+{
+    if (w->finished || w->warning_count >= TRACE_MAX_WARNINGS) return;
+    put_varint(w, &w->warnings, (uint64_t)(step > 0 ? step : 0));
+    put_varint(w, &w->warnings, (uint64_t)(line > 0 ? line : 0));
+    put_string(w, &w->warnings, message, strlen(message));
+    w->warning_count++;
+}
+
 bool trace_writer_finish(trace_writer *w, smalti_error *err)
 {
     if (!w->finished && !w->failed) {
@@ -451,6 +462,12 @@ bool trace_writer_finish(trace_writer *w, smalti_error *err)
         if (w->restarts > 0) {
             put_varint(w, &b, (uint64_t)w->restarts);
             put_chunk(w, "ATMP", &b, w->attempts.p, w->attempts.len);
+            b.len = 0;
+        }
+        if (w->warning_count > 0) {
+            put_varint(w, &b, (uint64_t)w->warning_count);
+            put_bytes(w, &b, w->warnings.p, w->warnings.len);
+            put_chunk(w, "WARN", &b, NULL, 0);
             b.len = 0;
         }
         put_varint(w, &b, (uint64_t)w->steps);
@@ -500,5 +517,6 @@ void trace_writer_free(trace_writer *w)
     free(w->unique);
     free(w->zbuf);
     free(w->attempts.p);
+    free(w->warnings.p);
     free(w);
 }

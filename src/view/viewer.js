@@ -53,10 +53,10 @@
     if (String.fromCharCode(...bytes.subarray(limit + 8)) !== "TEND") fail("the file is cut short");
     const indexAt = u32(bytes, limit) + u32(bytes, limit + 4) * 4294967296;
     const chunks = new Map();
-    const T = { source: "", nodes: [], grids: [], keys: [], restarts: new Map() };
+    const T = { source: "", nodes: [], grids: [], keys: [], restarts: new Map(), warnings: [] };
     let indexChunk = null;
     /* The chunks about the whole run come at most once (as the C reader checks). */
-    const ONCE = ["INFO", "SRC ", "TREE", "ENDS", "INDX", "LATT", "ATMP"], seen = new Set();
+    const ONCE = ["INFO", "SRC ", "TREE", "ENDS", "INDX", "LATT", "ATMP", "WARN"], seen = new Set();
     for (let at = 12; at < limit; ) {
       const tag = String.fromCharCode(...bytes.subarray(at, at + 4));
       const start = at + 8, end = start + u32(bytes, at + 4);
@@ -97,6 +97,13 @@
           const step = r.varint(), attempt = r.varint(), seed = r.svarint(), node = r.varint() - 1, what = r.string();
           T.restarts.set(step, { attempt, seed, node, what });
         }
+      } else if (tag === "WARN") {
+        /* The run's run-time warnings (a wfc that found no solution): count, then step, line, message each. */
+        const r = new Cursor(bytes, start, end);
+        const n = r.varint();
+        if (n < 1 || n > 64) fail("a bad WARN chunk");
+        for (let i = 0; i < n; i++) T.warnings.push({ step: r.varint(), line: r.varint(), message: r.string() });
+        if (r.pos !== end) fail("a bad WARN chunk");
       } else if (tag === "INDX" && at === indexAt) indexChunk = c;
       at = end;
     }
@@ -757,6 +764,7 @@
         status.append(k, `${b.line ? ` (line ${b.line})` : ""} ended: nothing left to do, no node acted${to ? `; back to ${to.kind} #${b.parent}` : ""}`);
       }
       else status.append(k, ` ${what}`);
+      for (const w of T.warnings) if (w.step === t) status.append(` · warning${w.line ? ` (line ${w.line})` : ""}: ${w.message}`);
       if (t === N) status.append(" · " + endText());
     }
     $("btn-play").setAttribute("aria-label", S.playing ? "pause" : "play");
@@ -764,7 +772,9 @@
   }
 
   function endText() {
-    return T.end === 0 ? "the model finished" : T.end === 1 ? "stopped at the step limit" : "error: " + T.endMessage;
+    const end = T.end === 0 ? "the model finished" : T.end === 1 ? "stopped at the step limit" : "error: " + T.endMessage;
+    const n = T.warnings.length;
+    return n ? `${end} · ${n} warning${n === 1 ? "" : "s"} (at step ${T.warnings.map((w) => fmt(w.step)).join(", ")})` : end;
   }
 
   function scrollInto(box, el) {
@@ -1019,6 +1029,7 @@
       show,
       base64Bytes,
       get endText() { return T ? endText() : ""; },
+      get warnings() { return T ? T.warnings.slice() : []; },
     };
   }
 

@@ -253,6 +253,20 @@ async function main() {
     check(/ · \d+ attempts \(the requirement at line 4 failed \d+ times\) · /.test(at.state), `the page line says the attempts (${at.state})`);
     // The default step cap is run's (SMALTI_DEFAULT_STEPS), where the model names none.
     check(await page.inputValue("#st-steps") === "50000", `the page's step cap starts at run's 50000 (${await page.inputValue("#st-steps")})`);
+    // A wfc that finds no solution: the line under the controls says the warning, with its line and step.
+    fs.mkdirSync(path.join(tmp, "resources", "samples"), { recursive: true });
+    fs.copyFileSync(path.join(__dirname, "..", "..", "models", "resources", "samples", "Bricks.png"),
+      path.join(tmp, "resources", "samples", "Bricks.png"));
+    shown = await runsShown(page);
+    save(`<sequence values="BW">
+  <smalti size="8"/>
+  <one in="B" out="W" steps="3"/>
+  <wfc sample="Bricks" values="ABCD" n="3" tries="3"/>
+</sequence>
+`);
+    const warned = await nextRun(page, shown, "the run of a wfc without a solution");
+    check(/warning: .*m\.xml:4: <wfc> found no solution \(a contradiction in each of its 3 tries\) at step 4; the grid is as it was before the node/.test(warned.state),
+      `the page line says the wfc's warning (${warned.state})`);
 
     // Scrubbing: a new run is shown at the step the user was looking at, not at its end.
     await page.evaluate(() => window.smaltiViewer.seek(0));

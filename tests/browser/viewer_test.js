@@ -282,6 +282,34 @@ async function testAttempts(browser) {
   await page.close();
 }
 
+/* A wfc that found no solution: the trace's WARN chunk is shown at its step and at the end. */
+async function testWarnings(browser) {
+  const model = path.join(tmp, "nosol.xml");
+  fs.writeFileSync(model, `<sequence values="BW">
+  <one in="B" out="W" steps="3"/>
+  <wfc sample="Bricks" values="ABCD" n="3" tries="3"/>
+</sequence>
+`);
+  const trace = path.join(tmp, "nosol.trace"), html = path.join(tmp, "nosol.html");
+  execFileSync(smalti, ["run", model, "--size", "8", "--seed", "1", "-q", "--resources", path.join(root, "models", "resources"),
+    "--trace", trace, "-o", path.join(tmp, "nosol.txt")]);
+  execFileSync(smalti, ["view", trace, "-q", "-o", html]);
+  const { page, network, errors } = await openViewer(browser, html);
+  const warnings = await page.evaluate(() => window.smaltiViewer.warnings);
+  check(warnings.length === 1 && warnings[0].step === 4 && warnings[0].line === 3 &&
+    /found no solution \(a contradiction in each of its 3 tries\) at step 4/.test(warnings[0].message),
+    "the page read the trace's warning: " + JSON.stringify(warnings));
+  const statusAt = (s) => page.evaluate((t) => { window.smaltiViewer.seek(t); return document.getElementById("status").textContent; }, s);
+  const at4 = await statusAt(4), at3 = await statusAt(3);
+  check(/warning \(line 3\): <wfc> found no solution/.test(at4), `step 4's status says the warning: "${at4}"`);
+  check(!/warning/.test(at3), `step 3's status says no warning: "${at3}"`);
+  const end = await page.evaluate(() => window.smaltiViewer.endText);
+  check(/1 warning \(at step 4\)/.test(end), `the end says the warning: "${end}"`);
+  check(network.length === 0, "warning page made network requests: " + network.join(" "));
+  check(errors.length === 0, "warning page errors: " + errors.join("; "));
+  await page.close();
+}
+
 (async () => {
   let browser;
   try {
@@ -291,6 +319,7 @@ async function testAttempts(browser) {
     await testTwisted(browser);
     await testHandOvers(browser);
     await testAttempts(browser);
+    await testWarnings(browser);
   } catch (e) {
     failed++;
     console.log("FAIL: " + (e && e.stack ? e.stack : e));

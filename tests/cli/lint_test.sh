@@ -29,6 +29,24 @@ $model: error: 1 warning, and --strict makes warnings errors" "$T" check "$model
     if [ -e "$dir/strict.txt" ]; then bad "run --strict $model wrote its output"; else ok; fi
 done
 [ "$count" -ge 13 ] && ok || bad "only $count lint fixtures in $fixtures"
+# The lattice parity trap is said only where the lattice reaches the edge: sides 4k+3 keep the rim,
+# on both axes; a lattice grown with a step limit, or with another node before or after it, is not judged.
+only 0 "$fixtures/lattice_parity.xml: ok (2 nodes, values BWA)" "$T" check "$fixtures/lattice_parity.xml" --size 11 --strict
+only 0 "$fixtures/lattice_parity.xml: ok (2 nodes, values BWA)" "$T" check "$fixtures/lattice_parity.xml" --length 15 --width 19 --strict
+expect 0 "warning: the lattice this rule grows from the origin reaches the grid's edge at a y side of 17 (the centre is cell 8)" \
+    "$T" check "$fixtures/lattice_parity.xml" --length 15 --width 17
+for side in 13 14 16; do
+    expect 0 "warning: the lattice this rule grows from the origin reaches the grid's edge at a side of $side " "$T" check "$fixtures/lattice_parity.xml" --size $side
+done
+sed 's|in="WBB"|steps="30" in="WBB"|' "$fixtures/lattice_parity.xml" > "$dir/lattice_steps.xml"
+lacks "warning" "$T" check "$dir/lattice_steps.xml"
+printf '<sequence values="BWA" origin="True">\n  <one in="B" out="B" steps="1"/>\n  <one in="WBB" out="WAW"/>\n</sequence>\n' > "$dir/lattice_second.xml"
+lacks "warning" "$T" check "$dir/lattice_second.xml" --size 12
+printf '<sequence values="BPW" origin="True">\n  <all in="PBB" out="**P"/>\n</sequence>\n' > "$dir/lattice_all.xml"
+expect 0 "lattice_all.xml:2: warning: the lattice this rule grows from the origin reaches the grid's edge at a side of 41 " "$T" check "$dir/lattice_all.xml" --size 41
+lacks "warning" "$T" check "$dir/lattice_all.xml" --size 43
+printf '<sequence values="BPW" origin="True">\n  <all in="PBB" out="**P"/>\n  <all in="B" out="W"/>\n</sequence>\n' > "$dir/lattice_then.xml"
+lacks "warning" "$T" check "$dir/lattice_then.xml" --size 41
 # A correct model: no warning, and --strict passes.
 only 0 "models/maze.xml: ok (18 nodes, values BIPCWRYAU)" "$T" check models/maze.xml --strict
 # Any node may be the root, and then the grid's attributes are its own (no "unknown attribute values").

@@ -163,6 +163,22 @@ class Errors(unittest.TestCase):
                                  warnings=lambda f, l, m: got.append((f, l, m)))
         self.assertTrue(got and got[0][0] == "w.xml" and got[0][1] == 1, got)
 
+    def test_a_wfc_without_solution_is_a_run_warning(self):
+        xml = ('<sequence values="BW">\n  <one in="B" out="W" steps="3"/>\n'
+               '  <wfc sample="Bricks" values="ABCD" n="3" tries="3"/>\n</sequence>\n')
+        model = smalti.Model.from_string(xml, "nosol.xml", size=8, resources=[os.path.join(ROOT, "models", "resources")])
+        run = model.run(seed=1)
+        self.assertEqual(run.to_end(), 4)
+        self.assertEqual(len(run.warnings), 1, run.warnings)
+        w = run.warnings[0]
+        self.assertEqual((w.file, w.line, w.step), ("nosol.xml", 3, 4))
+        self.assertIn("found no solution (a contradiction in each of its 3 tries) at step 4", w.message)
+        self.assertEqual(run.size, (8, 8, 1))  # the grid from before the node
+        run.reset(1)
+        self.assertEqual(run.warnings, [])
+        run.to_end()
+        self.assertEqual(len(run.warnings), 1)
+
     def test_timeout_and_cancel(self):
         # A cancel from the step callback, at step 2: the same step on every machine.
         model = smalti.Model.load(MAZE, size=21, quiet=True)

@@ -545,6 +545,106 @@ static void hand_overs_name_the_branch_that_ended(void **state)
     }
 }
 
+/* A run-time warning (a <wfc> whose rules contradict the grid before any try) reaches the run's
+   channel once, with the node's line and the step, is counted, and is kept in the trace's WARN
+   chunk; the grid stays as it was; a reset clears the count; a run without one has no WARN chunk. */
+typedef struct warned {
+    trace_writer *writer;
+    smalti_run *run;
+    int count, line;
+    long step;
+    char message[512];
+} warned;
+
+static void keep_warning(void *ud, const char *file, int line, const char *message)
+{
+    warned *w = ud;
+    assert_string_equal(file, "trace.xml");
+    w->count++;
+    w->line = line;
+    w->step = smalti_run_counter(w->run) + 1;
+    snprintf(w->message, sizeof w->message, "%s", message);
+    trace_writer_warn(w->writer, w->step, line, message);
+}
+
+static void wfc_failure_is_warned_and_traced(void **state)
+{
+    (void)state;
+    const char *xml = "<sequence values=\"BW\">\n"
+                      "  <one in=\"B\" out=\"W\" steps=\"2\"/>\n"
+                      "  <wfc sample=\"Bricks\" values=\"ABCD\" n=\"3\">\n"
+                      "    <rule in=\"B\" out=\"A\"/>\n"
+                      "  </wfc>\n"
+                      "  <one in=\"B\" out=\"W\"/>\n"
+                      "</sequence>\n";
+    smalti_model *m = unit_load(xml, "trace.xml", 8, 8, 1, "models/resources");
+    smalti_run *run = smalti_run_new(m, 3, NULL);
+    palette pal;
+    palette_default(&pal);
+    trace_meta meta = {.model_path = "trace.xml", .seed = 3};
+    smalti_error err;
+    warned w = {.run = run};
+    w.writer = trace_writer_new(NULL, run, m, &meta, &pal, NULL, &err);
+    assert_non_null(w.writer);
+    smalti_run_set_observer(run, trace_observe, w.writer);
+    smalti_run_set_warn(run, keep_warning, &w);
+    /* Two steps of <one>, then the wfc fails at step 3 and, tried again, at every step after
+       (the reference's sequence keeps to it): said once. */
+    assert_int_equal(smalti_run_to_end(run, 10), 10);
+    assert_int_equal(w.count, 1);
+    assert_int_equal(smalti_run_warning_count(run), 1);
+    assert_int_equal(w.line, 3);
+    assert_int_equal(w.step, 3);
+    assert_non_null(strstr(w.message, "<wfc> found no solution"));
+    assert_non_null(strstr(w.message, "at step 3; the grid is as it was before the node"));
+    int mx, my, mz;
+    smalti_run_grid(run, &mx, &my, &mz);
+    assert_int_equal(mx * my * mz, 64); /* the start grid, not the wfc's */
+    assert_string_equal(smalti_run_legend(run), "BW");
+    assert_true(trace_writer_finish(w.writer, &err));
+    size_t len;
+    const uint8_t *bytes = trace_writer_bytes(w.writer, &len);
+    trace_reader *r = trace_read_memory(bytes, len, "warn.trace", &err);
+    assert_non_null(r);
+    const trace_info *info = trace_reader_info(r);
+    assert_int_equal(info->warning_count, 1);
+    assert_int_equal(info->warnings[0].step, 3);
+    assert_int_equal(info->warnings[0].line, 3);
+    assert_string_equal(info->warnings[0].message, w.message);
+    assert_true(trace_verify(r, NULL));
+    trace_reader_free(r);
+    uint8_t *twice = NULL;
+    size_t twice_len = 0;
+    assert_true(with_chunk_twice(bytes, len, "WARN", &twice, &twice_len));
+    memset(&err, 0, sizeof err);
+    assert_null(trace_read_memory(twice, twice_len, "twice.trace", &err));
+    assert_non_null(strstr(err.message, "a second WARN chunk"));
+    free(twice);
+    trace_writer_free(w.writer);
+
+    /* A reset clears the count and keeps the channel, which hears the failure again. */
+    smalti_run_set_observer(run, NULL, NULL);
+    w.writer = NULL;
+    smalti_run_set_warn(run, NULL, NULL);
+    smalti_run_reset(run, 4);
+    assert_int_equal(smalti_run_warning_count(run), 0);
+    smalti_run_to_end(run, 5);
+    assert_int_equal(smalti_run_warning_count(run), 1); /* counted without a channel too */
+    assert_int_equal(w.count, 1);
+    smalti_run_free(run);
+    smalti_model_free(m);
+
+    /* A wfc that solves: no warning, and its trace has no WARN chunk. */
+    recording *rec = record_in("<sequence values=\"BW\">\n  <wfc sample=\"Bricks\" values=\"DNna\" n=\"3\" periodic=\"True\"/>\n</sequence>\n",
+                               24, 24, 1, 7, 0, "models/resources");
+    assert_int_equal(smalti_run_warning_count(rec->run), 0);
+    r = read_back(rec);
+    assert_int_equal(trace_reader_info(r)->warning_count, 0);
+    assert_null(trace_reader_info(r)->warnings);
+    trace_reader_free(r);
+    done(rec);
+}
+
 int run_trace_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -558,6 +658,7 @@ int run_trace_tests(void)
         cmocka_unit_test(repeated_chunks_are_refused),
         cmocka_unit_test(lattice_round_trips),
         cmocka_unit_test(hand_overs_name_the_branch_that_ended),
+        cmocka_unit_test(wfc_failure_is_warned_and_traced),
     };
     return cmocka_run_group_tests_name("trace", tests, NULL, NULL);
 }

@@ -163,6 +163,9 @@ int job_open(job *j, const job_request *req)
     j->max_memory = req->max_memory;
     j->max_work = req->max_work;
     j->quiet = req->quiet;
+    j->strict = req->strict;
+    j->warn = req->warn;
+    j->warn_userdata = req->warn_userdata;
     palette_default(&j->pal);
     int rc = req->pm ? settings_of_pack(j, req) : settings_of_file(j, req);
     if (rc == EXIT_OK && req->entry_colors)

@@ -63,8 +63,8 @@ typedef struct job_request {
     bool quiet;                   /* no warnings, notes or progress */
     bool strict;                  /* --strict: a warning fails the job */
     bool keep_errors;             /* an error is not said but kept (job.error), for the studio's page */
-    smalti_warning_fn warn;       /* NULL: said and counted (lint_report), as `run` says them */
-    void *warn_userdata;
+    smalti_warning_fn warn;       /* NULL: said and counted (lint_report), as `run` says them; it also */
+    void *warn_userdata;          /* gets the runs' warnings (job_run), on their threads */
 } job_request;
 
 typedef struct tile_sheet tile_sheet;
@@ -91,6 +91,9 @@ typedef struct job {
     size_t max_memory;
     long long max_work;
     bool quiet;
+    bool strict;                  /* a run's warning fails it (job_run), as a load's fails job_open */
+    smalti_warning_fn warn;       /* the request's, for the runs' warnings too (NULL: job_run says them) */
+    void *warn_userdata;
     lint_report warnings;
     smalti_error error;           /* why job_open failed (status SMALTI_OK when it did not) */
 } job;
@@ -122,6 +125,7 @@ typedef struct job_run_spec {
     bool colours_said;            /* the symbols without a colour were warned of already */
     bool no_note;                 /* the caller says the step limit itself (or counts it) */
     bool keep_errors;             /* the run's own error is not said but handed back (job_result.error) */
+    bool seed_in_warnings;        /* its warnings say "seed S: " (one of many runs) */
     /* Errors go here when set (a thread of many runs adds the seed and a lock), else to stderr. */
     void (*report)(void *userdata, const smalti_error *err);
     void *report_userdata;
@@ -137,6 +141,8 @@ typedef struct job_result {
     int mx, my, mz;               /* the final grid */
     int attempts;                 /* the attempts a <require> made the run begin (1: none failed) */
     smalti_error error;           /* with keep_errors: the run's error (status SMALTI_OK when none) */
+    int warnings;                 /* the run's warnings (smalti_run_set_warn): a <wfc> that found no solution */
+    char warning[1200];           /* the first, "file:line: message" ("" when none) */
     trace_writer *trace;          /* with trace_in_memory: the finished trace, the caller's to free */
 } job_result;
 
@@ -144,7 +150,11 @@ typedef struct job_result {
 void job_keep_error(void *userdata, const smalti_error *err);
 
 /* Run the job once: make *run (or reset it to the seed), observe it, run it to its step limit with
-   a progress line, and write the output. EXIT_OK or an exit code; the error said or reported.
+   a progress line, and write the output. EXIT_OK or an exit code; the error said or reported. The
+   run's warnings are said as they come ("file:line: warning: ..."; not with quiet unless strict),
+   or handed to the request's warn, counted in res, and recorded in the trace; with strict (and no
+   request warn) a warning fails the run like an error: EXIT_MODEL, as --strict's load warnings,
+   and no output (the trace, a record of the run, is kept as for an error).
    *run stays the caller's, for the next seed (smalti_run_reset) or to free; --watch stopped by a
    signal returns 128 + the signal, which the caller raises again once it has freed what it holds. */
 int job_run(const job *j, smalti_run **run, const job_run_spec *spec, job_result *res);

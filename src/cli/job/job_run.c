@@ -59,6 +59,40 @@ static void report(const job_run_spec *spec, const smalti_error *err)
     else print_error(err);
 }
 
+/* The run's warnings as they come: counted, the first kept, recorded in the trace, and said. */
+typedef struct run_warnings {
+    const job *j;
+    const job_run_spec *spec;
+    smalti_run *run;
+    trace_writer *tracer;
+    job_result *res;
+} run_warnings;
+
+static void run_warned(void *userdata, const char *file, int line, const char *message)
+{
+    run_warnings *rw = userdata;
+    const job *j = rw->j;
+    if (rw->res->warnings++ == 0) snprintf(rw->res->warning, sizeof rw->res->warning, "%s:%d: %s", file, line, message);
+    if (rw->tracer) trace_writer_warn(rw->tracer, smalti_run_counter(rw->run) + 1, line, message); /* the step being made */
+    if (j->warn) j->warn(j->warn_userdata, file, line, message);
+    else if (!j->quiet || j->strict) {
+        if (rw->spec->seed_in_warnings) fprintf(stderr, "%s:%d: warning: seed %d: %s\n", file, line, (int)rw->spec->seed, message);
+        else fprintf(stderr, "%s:%d: warning: %s\n", file, line, message);
+    }
+}
+
+/* With --strict, a run that warned fails as an error does: EXIT_MODEL after saying why, else EXIT_OK. */
+static int strict_verdict(const job *j, const job_run_spec *spec, const job_result *res)
+{
+    if (!j->strict || j->warn || res->warnings == 0) return EXIT_OK;
+    smalti_error err = {.status = SMALTI_ERR_MODEL};
+    snprintf(err.file, sizeof err.file, "%.*s", (int)sizeof err.file - 1, j->label);
+    snprintf(err.message, sizeof err.message, "the run had %d warning%s, and --strict makes warnings errors: nothing written",
+             res->warnings, res->warnings == 1 ? "" : "s");
+    report(spec, &err);
+    return EXIT_MODEL;
+}
+
 /* The run's observers on its one slot; false after reporting why one could not start. */
 typedef struct job_watchers {
     observer_fanout fan;
@@ -132,8 +166,11 @@ int job_run(const job *j, smalti_run **run, const job_run_spec *spec, job_result
     } else if (spec->started) {
         spec->started(spec->started_userdata, *run);
     }
+    run_warnings rw = {j, spec, *run, w.tracer, res};
+    smalti_run_set_warn(*run, run_warned, &rw);
     const bool stepped = rc == EXIT_OK && steps(j, *run, spec, &w, res);
     smalti_run_set_observer(*run, NULL, NULL);
+    smalti_run_set_warn(*run, NULL, NULL);
     res->steps = smalti_run_counter(*run);
     res->finished = smalti_run_finished(*run);
     res->limited = !res->finished && j->steps > 0 && res->steps >= j->steps;
@@ -166,6 +203,10 @@ int job_run(const job *j, smalti_run **run, const job_run_spec *spec, job_result
         job_step_limit_text(j, *run, spec->who != NULL, note, sizeof note);
         if (spec->who) fprintf(stderr, "%s %s\n", spec->who, note); /* "list.xml:3: maze_7 stopped at ..." */
         else fprintf(stderr, "%s: %s\n", j->label, note);
+    }
+    if ((rc = strict_verdict(j, spec, res)) != EXIT_OK) {
+        anim_abort(w.recorder); /* an output is complete or absent */
+        return rc;
     }
     if (w.recorder && !anim_finish(w.recorder, &err)) {
         report(spec, &err);

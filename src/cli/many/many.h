@@ -58,6 +58,7 @@ typedef struct manifest_entry {
     int output_count;
     char sha256[65]; /* of the final grid's cells (see manifest_grid_sha256) */
     int attempts;    /* the attempts a <require> made the run begin (1: none failed) */
+    int warnings;    /* the run's warnings (a <wfc> that found no solution); the line says only more than 0 */
 } manifest_entry;
 typedef struct manifest_done manifest_done; /* the (model, seed) pairs a manifest already holds */
 /* Open path for appending. Without resume an existing non-empty manifest is refused; with it, a

@@ -34,7 +34,11 @@ size_t manifest_format(const manifest_entry *e, char *buf, size_t size)
     if (!put_text(buf, size, &n, part)) return 0;
     for (int k = 0; k < e->output_count; k++)
         if ((k && !put_text(buf, size, &n, ",")) || !json_append_string(buf, size, &n, e->outputs[k])) return 0;
-    snprintf(part, sizeof part, "],\"sha256\":\"%s\",\"attempts\":%d}\n", e->sha256, e->attempts > 0 ? e->attempts : 1);
+    /* "warnings" only when the run had some: the lines of runs without are as they were. */
+    const int attempts = e->attempts > 0 ? e->attempts : 1;
+    if (e->warnings > 0)
+        snprintf(part, sizeof part, "],\"sha256\":\"%s\",\"attempts\":%d,\"warnings\":%d}\n", e->sha256, attempts, e->warnings);
+    else snprintf(part, sizeof part, "],\"sha256\":\"%s\",\"attempts\":%d}\n", e->sha256, attempts);
     if (!put_text(buf, size, &n, part)) return 0;
     buf[n] = 0;
     return n;

@@ -114,7 +114,8 @@ static bool append_manifest_line(many_state *s, const many_model *mm, const smal
                                  int32_t seed, const char *path, double seconds)
 {
     manifest_entry e = {.model = mm->job->name, .seed = seed, .i = k, .steps = res->steps, .finished = res->finished,
-                        .ms = 1000 * seconds, .output_count = 1, .attempts = res->attempts};
+                        .ms = 1000 * seconds, .output_count = 1, .attempts = res->attempts,
+                        .warnings = res->warnings};
     const char *outputs[1] = {path};
     e.outputs = outputs;
     const unsigned char *cells = smalti_run_grid(run, &e.mx, &e.my, &e.mz);
@@ -196,7 +197,8 @@ static void run_item(many_state *s, smalti_run **run, int *run_model, int m, int
     }
     item_report r = {s, mm, seed};
     const job_observers quiet_steps = {.no_progress = true};
-    job_run_spec spec = {.seed = seed, .observers = &quiet_steps, .no_note = true, .report = report_item, .report_userdata = &r,
+    job_run_spec spec = {.seed = seed, .observers = &quiet_steps, .no_note = true, .seed_in_warnings = true,
+                         .report = report_item, .report_userdata = &r,
                          .colours_said = s->o->quiet || atomic_exchange(&s->colours_said, true)};
     job_result res;
     int rc = job_run(j, run, &spec, &res); /* the run alone: its output follows, with the shared tileset */

@@ -165,6 +165,11 @@ static studio_event *run_event(const job *j, const smalti_run *run, const studio
         end = "stepcap";
         job_step_limit_text(j, run, false, note, sizeof note); /* the one wording of every command */
     }
+    if (!failed && res->warnings > 0) { /* a <wfc> that found no solution: the page says so, with the step-limit note if any */
+        size_t at = strlen(note);
+        snprintf(note + at, sizeof note - at, "%swarning: %s%s", at ? "; " : "", res->warning,
+                 res->warnings > 1 ? " (and more warnings)" : "");
+    }
     fprintf(f, "event: run\ndata: {\"seed\":%ld,\"size\":[%d,%d,%d],\"steps\":%ld,\"end\":\"%s\",\"note\":", p->seed, res->mx,
             res->my, res->mz, res->steps, end);
     if (failed && !note[0]) put_error_text(f, &res->error);
@@ -173,7 +178,7 @@ static studio_event *run_event(const job *j, const smalti_run *run, const studio
     job_attempts_text(run, attempts, sizeof attempts);
     fprintf(f, ",\"attempts\":%d,\"attempts_note\":", res->attempts);
     json_write_string(f, attempts, strlen(attempts));
-    fprintf(f, ",\"stepcap\":%ld,\"timecap\":%g,\"ms\":%.1f,\"trace\":\"", p->steps, p->timeout, now_ms() - t0);
+        fprintf(f, ",\"warnings\":%d,\"stepcap\":%ld,\"timecap\":%g,\"ms\":%.1f,\"trace\":\"", res->warnings, p->steps, p->timeout, now_ms() - t0);
     size_t len;
     const uint8_t *bytes = trace_writer_bytes(tw, &len);
     put_base64(f, bytes, len);
