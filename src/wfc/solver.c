@@ -245,6 +245,14 @@ bool wfc_solver_clear(wfc_solver *s, const wfc_problem *pb)
     s->stack_size = 0;
     s->scan_from = 0;
     s->stopped = false;
+    /* What a failed solve left (a run reset after its wfc found no solution) goes too: a reused
+       run must solve as a fresh one does, or many runs on one thread would differ from single runs. */
+    s->contradiction = false;
+    s->out_of_memory = false;
+    s->queue_built = false;
+    s->decisions_size = s->decisions_floor = 0;
+    if (s->is_dirty) memset(s->is_dirty, 0, (size_t)pb->cells);
+    s->dirty_size = 0;
     if (s->singleton) memset(s->singleton, 0, (size_t)pb->cells * sizeof *s->singleton);
     return wave_reset(s, &s->wave, NULL, pb);
 }

@@ -71,4 +71,13 @@ printf '<models>\n  <model name="nosol" size="8"/>\n</models>\n' > "$dir/pack/mo
 expect 0 "1 model: 0 ok, 1 with warnings, 0 failed" "$T" pack check "$dir/pack"
 expect 0 "nosol.xml:3: warning: <wfc> found no solution" "$T" pack check "$dir/pack"
 expect 3 "1 model: 0 ok, 0 with warnings, 1 failed" "$T" pack check "$dir/pack" --strict
+# A run reused after its wfc found no solution solves as a fresh one: seeds 1..16 on one thread
+# (each run reset from the last) give the files of 16 single runs (seed 12's wfc fails).
+printf '<sequence values="BW"><wfc sample="Bricks" values="ABCD" n="3" tries="1"/></sequence>\n' > "$dir/reuse.xml"
+R=$(cd "$(dirname "$0")/../.." && pwd)/models/resources
+for s in $(seq 1 16); do "$T" run "$dir/reuse.xml" --size 24 --seed "$s" --resources "$R" -q -o "$dir/single_$s.txt"; done
+"$T" run "$dir/reuse.xml" --size 24 --seeds 1..16 -j 1 --resources "$R" -q -o "$dir/many_{seed}.txt"
+differ=""
+for s in $(seq 1 16); do cmp -s "$dir/single_$s.txt" "$dir/many_$s.txt" || differ="$differ $s"; done
+[ -z "$differ" ] && ok || bad "a reused run differs from a fresh one on seeds$differ"
 finish wfcwarn
