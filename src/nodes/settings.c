@@ -1,6 +1,7 @@
 /* settings.c — a model file's own settings: the <smalti> element (first child of the root), read and checked. */
 #include "nodes.h"
 #include "settings.h"
+#include "params.h"
 #include "../core/resource.h"
 #include "../core/xmlutil.h"
 #include "../io/output.h"
@@ -84,7 +85,8 @@ bool settings_read_file(const char *path, const smalti_load_options *opt, smalti
     if (!doc) return true;
     /* Warnings (an unknown attribute) are left to the load, which reads the element again. */
     diag d = {.file = path, .err = err, .warn = opt ? opt->warn : NULL, .warn_userdata = opt ? opt->warn_userdata : NULL, .quiet = 1};
-    bool ok = settings_parse(&d, xmlDocGetRootElement(doc), s);
+    xmlNode *root = xmlDocGetRootElement(doc);
+    bool ok = params_resolve(&d, root, opt ? opt->params : NULL, opt ? opt->param_count : 0, NULL) && settings_parse(&d, root, s);
     xmlFreeDoc(doc);
     return ok;
 }

@@ -17,7 +17,7 @@ xmlNode *settings_element(const xmlNode *root);
    diag_error with the line of the bad value. */
 bool settings_parse(diag *d, const xmlNode *root, smalti_settings *s);
 /* Read only the settings of a model file, before loading it (for a caller whose own options
-   must win over them). A file that is missing or not XML gives no settings and true: loading
+   must win over them), with opt's parameters (NULL: the defaults). A file that is missing or not XML gives no settings and true: loading
    it reports that. False, with err set (SMALTI_ERR_MODEL, file:line), on a bad setting. */
 bool settings_read_file(const char *path, const smalti_load_options *opt, smalti_settings *s, smalti_error *err);
 

@@ -8,8 +8,10 @@
 #include <string.h>
 #include "../core/diag.h"
 #include "../nodes/nodes.h"
+#include "../nodes/params.h"
 
-bool pack_model_defaults(const pack *p, const pack_model *m, const grid_request *over, pack_defaults *out, smalti_error *err)
+bool pack_model_defaults(const pack *p, const pack_model *m, const grid_request *over, const char *const *params, int param_count,
+                         pack_defaults *out, smalti_error *err)
 {
     memset(out, 0, sizeof *out);
     settings_clear(&out->own);
@@ -24,7 +26,8 @@ bool pack_model_defaults(const pack *p, const pack_model *m, const grid_request 
                                   : NULL;
     mem_free(xml);
     diag d = {.file = label, .err = err, .quiet = 1};
-    bool ok = !doc || settings_parse(&d, xmlDocGetRootElement(doc), &out->own);
+    xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL;
+    bool ok = !doc || (params_resolve(&d, root, params, param_count, NULL) && settings_parse(&d, root, &out->own));
     xmlFreeDoc(doc);
     if (!ok) return false;
     grid_request entry = {m->size, m->length, m->width, m->height, m->dim};
@@ -48,7 +51,7 @@ smalti_model *pack_load_model(const pack *p, const pack_model *m, const smalti_l
     smalti_load_options o = opt ? *opt : smalti_load_defaults();
     if (o.mx <= 0 || o.my <= 0 || o.mz <= 0) {
         pack_defaults def;
-        if (!pack_model_defaults(p, m, NULL, &def, err)) return NULL;
+        if (!pack_model_defaults(p, m, NULL, o.params, o.param_count, &def, err)) return NULL;
         o.mx = def.mx, o.my = def.my, o.mz = def.mz;
     }
     size_t size;

@@ -156,7 +156,9 @@ smalti_model *pack_load_model(const pack *p, const pack_model *m, const smalti_l
 /* The settings a model runs with: the grid of `over` (a caller's options; NULL or all 0: none)
    when it gives a side, else the entry's; then the model's own <smalti> element's; then 64 (2-D)
    or 24 (3-D) per side, seed 1, 50000 steps, pixel size 4. false with err set when the model
-   cannot be read or its <smalti> element is bad. Colours: own.color_* under the entry's. */
+   cannot be read or its <smalti> element is bad. Colours: own.color_* under the entry's. params
+   ("name=value", param_count of them, or NULL) override the model's parameters, which its
+   settings may name. */
 typedef struct pack_defaults {
     int mx, my, mz;
     int32_t seed;
@@ -165,7 +167,8 @@ typedef struct pack_defaults {
     bool iso;
     smalti_settings own; /* the model's own <smalti> settings */
 } pack_defaults;
-bool pack_model_defaults(const pack *p, const pack_model *m, const grid_request *over, pack_defaults *out, smalti_error *err);
+bool pack_model_defaults(const pack *p, const pack_model *m, const grid_request *over, const char *const *params, int param_count,
+                         pack_defaults *out, smalti_error *err);
 
 /* Installed packs (installed.c): `pack install` copies a pack to ROOT/NAME/VERSION, where ROOT is
    $XDG_DATA_HOME/smalti/packs, or ~/.local/share/smalti/packs when XDG_DATA_HOME is unset or not

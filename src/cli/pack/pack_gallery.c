@@ -297,7 +297,7 @@ int cmd_pack_gallery(int argc, char **argv)
         pack_defaults d;
         unsigned char *png = NULL;
         size_t png_size = 0;
-        bool have_defaults = pack_model_defaults(p, m, NULL, &d, &err), ok = have_defaults;
+        bool have_defaults = pack_model_defaults(p, m, NULL, NULL, 0, &d, &err), ok = have_defaults;
         if (ok && m->thumbnail) {
             png = pack_read(p, m->thumbnail, &png_size, &err);
             if (png && !is_png(png, png_size)) {
