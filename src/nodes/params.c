@@ -99,6 +99,7 @@ static bool apply_override(diag *d, model_params *p, const char *set)
     if (!m) {
         char name[PARAM_NAME_MAX + 1], hint[400];
         snprintf(name, sizeof name, "%.*s", (int)len, set);
+        if (p->count == 0) return diag_error(d, SMALTI_ERR_USAGE, 0, "cannot set the parameter '%s': the model declares no parameters", name);
         return diag_error(d, SMALTI_ERR_USAGE, 0, "cannot set the parameter '%s': the model declares no such parameter%s", name,
                           nearest_phrase(p, name, hint, sizeof hint));
     }

@@ -47,4 +47,48 @@ expect 2 '--set needs NAME=VALUE' "$T" run "$dir/rooms.xml" --set
 # A value the attribute cannot take is the attribute's error, at the node's line.
 expect 3 'rooms.xml:6: ' "$T" run "$dir/rooms.xml" --set rooms=many
 
+# Many runs: every combination of the --set lists for every seed, {NAME} in the template, the
+# values on each manifest line, and --resume telling the combinations apart.
+expect 0 '' "$T" run "$dir/rooms.xml" -q --seeds 1..2 --set side=6,9 --set rooms=1,3 -o "$dir/m/{seed}_{side}_{rooms}.txt" \
+    --manifest "$dir/m.jsonl"
+n=$(ls "$dir/m" | wc -l)
+if [ "$n" -eq 8 ]; then ok; else bad "2 seeds x 2 sides x 2 rooms made $n files"; fi
+if grep -q '^size 9 3 1$' "$dir/m/2_9_3.txt" && [ "$(sed '1,/^size/d' "$dir/m/2_9_3.txt" | tr -cd W | wc -c)" -eq 3 ]; then ok
+else bad "2_9_3.txt is not a 9-wide grid with 3 rooms"; fi
+# ... each the single run of that seed and those values.
+"$T" run "$dir/rooms.xml" -q --seed 2 --set side=6 --set rooms=3 -o "$dir/single.txt"
+if cmp -s "$dir/single.txt" "$dir/m/2_6_3.txt"; then ok; else bad "a combination differs from its single run"; fi
+if [ "$(grep -c '"params":{"side":"9","rooms":"1"}}$' "$dir/m.jsonl")" -eq 2 ]; then ok; else bad "manifest params: $(cat "$dir/m.jsonl")"; fi
+# The order: the first list slowest, then the seeds.
+first=$(head -n 1 "$dir/m.jsonl" | grep -c '"seed":1,.*"params":{"side":"6","rooms":"1"}')
+if [ "$first" -eq 1 ]; then ok; else bad "the first line is not seed 1, side 6, rooms 1: $(head -n 1 "$dir/m.jsonl")"; fi
+expect 0 '4 runs made, 8 done before (--resume)' "$T" run "$dir/rooms.xml" --seeds 1..3 --set side=6,9 --set rooms=1,3 \
+    -o "$dir/m/{seed}_{side}_{rooms}.txt" --manifest "$dir/m.jsonl" --resume
+# A single value names a file too; the defaults are fields as well.
+expect 0 '' "$T" run "$dir/rooms.xml" -q --seeds 1..2 -o "$dir/d/{seed}_{side}_{rooms}.txt"
+if [ -f "$dir/d/2_8_2.txt" ]; then ok; else bad "{side}_{rooms} of the defaults: $(ls "$dir/d")"; fi
+# The template must tell the combinations apart, and name only fields and parameters.
+expect 2 'the values of --set side=6,9 would write the same files; put {side} in the name' \
+    "$T" run "$dir/rooms.xml" --set side=6,9 -o "$dir/x/{seed}.txt"
+expect 2 "unknown field {sid}: .*did you mean 'side'?" "$T" run "$dir/rooms.xml" --seeds 1..2 -o "$dir/x/{seed}_{sid}.txt"
+expect 2 'a value given twice' "$T" run "$dir/rooms.xml" --set side=6,6 -o "$dir/x/{side}.txt"
+expect 2 'an empty value' "$T" run "$dir/rooms.xml" --set side=6,,7 -o "$dir/x/{side}.txt"
+expect 2 'many runs need -o with a file name template' "$T" run "$dir/rooms.xml" --set side=6,7
+expect 2 'check takes one' "$T" check "$dir/rooms.xml" --set side=6,7
+expect 2 "cannot set the parameter 'room'" "$T" run "$dir/rooms.xml" --set room=1,2 -o "$dir/x/{room}.txt"
+
+# batch: --set goes to every entry; an entry whose model does not declare it fails, the others run.
+mkdir -p "$dir/b/models"
+cp "$dir/rooms.xml" "$dir/b/models/rooms.xml"
+cp "$dir/plain.xml" "$dir/b/models/plain.xml"
+printf '<models>\n  <model name="rooms" amount="1" seeds="5"/>\n</models>\n' > "$dir/b/one.xml"
+expect 0 '' "$T" batch "$dir/b/one.xml" -q --set rooms=4 -o "$dir/b/out/{model}_{seed}_{rooms}.txt" --manifest "$dir/b/m.jsonl"
+if [ "$(sed '1,/^size/d' "$dir/b/out/rooms_5_4.txt" | tr -cd W | wc -c)" -eq 4 ] && grep -q '"params":{"side":"8","rooms":"4"}' "$dir/b/m.jsonl"
+then ok; else bad "batch --set rooms=4: $(ls "$dir/b/out")"; fi
+printf '<models>\n  <model name="plain" amount="1"/>\n  <model name="rooms" amount="1"/>\n</models>\n' > "$dir/b/two.xml"
+expect 2 "plain.xml: error: cannot set the parameter 'rooms': the model declares no parameters" \
+    "$T" batch "$dir/b/two.xml" --set rooms=4 -o "$dir/b/out2"
+if ls "$dir/b/out2" | grep -q '^rooms_'; then ok; else bad "batch: the entry that declares rooms did not run"; fi
+expect 2 'batch takes one value' "$T" batch "$dir/b/one.xml" --set rooms=4,5 -o "$dir/b/out3"
+
 finish params

@@ -158,9 +158,10 @@ static int check_run_args(const char *command, run_args *a)
     if (a->obs.delay && !a->obs.gif) return usage_error("%s", "--delay needs --gif FILE");
     if (a->dim == 2 && a->height > 1) return usage_error("%s", "--dim 2 with --height: a 2-D grid has no height; give --length X --width Y");
     const char *several;
-    if (!cli_sets_single(&a->sets, &several))
-        return usage_error("--set %s: several values (a comma separates them) are not taken yet; give one", several);
-    if (many_cli_wanted(&a->many) && strcmp(command, "run") == 0) {
+    bool lists = !cli_sets_single(&a->sets, &several);
+    if (lists && strcmp(command, "run") != 0)
+        return usage_error("--set %s: several values (a comma separates them) are for many runs of `run`; check takes one", several);
+    if ((many_cli_wanted(&a->many) || lists) && strcmp(command, "run") == 0) {
         if (a->seed_given && a->many.seeds) return usage_error("%s", "--seed and --seeds: give one");
         if (a->obs.gif || a->obs.frames_dir || a->obs.trace || a->obs.watch)
             return usage_error("%s", "--seeds, -j, --manifest, --resume and --shard write final grids only (no --gif, "
@@ -318,6 +319,12 @@ static int run_parsed(const run_args *a, bool check_only)
     }
     job j;
     const job_request req = request_of(a, pk, pm);
+    const char *several;
+    if (!check_only && !cli_sets_single(&a->sets, &several)) {
+        rc = many_run_product(&req, a->sets.items, a->sets.count, a->output, &a->many);
+        pack_close(pk);
+        return rc;
+    }
     rc = job_open(&j, &req);
     pack_close(pk); /* a loaded model keeps nothing of its pack */
     if (rc != EXIT_OK) return rc;
