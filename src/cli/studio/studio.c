@@ -17,6 +17,7 @@
 #include "../../core/file_read.h"
 #include "../../core/resource.h"
 #include "../../io/escape.h"
+#include "../../nodes/params.h"
 #include "../../nodes/settings.h"
 #include "../common/cli.h"
 #include "../job/job.h"
@@ -141,6 +142,37 @@ static void studio_started(void *userdata, smalti_run *run)
     pthread_mutex_unlock(&st->s->lock);
 }
 
+bool studio_params_add_set(studio_params *p, const char *text, size_t len)
+{
+    const char *eq = memchr(text, '=', len);
+    if (!eq || !param_name_valid(text, (size_t)(eq - text)) || memchr(text, '\n', len) || len >= STUDIO_SET_TEXT) return false;
+    int at = 0;
+    while (at < p->set_count && strncmp(p->sets[at], text, (size_t)(eq - text) + 1) != 0) at++;
+    if (at == STUDIO_MAX_SETS) return false;
+    memcpy(p->sets[at], text, len);
+    p->sets[at][len] = 0;
+    if (at == p->set_count) p->set_count++;
+    return true;
+}
+
+/* "params":[{"name":"rooms","value":"12","default":"8"},...]: the model's parameters for the page's fields. */
+static void put_params(FILE *f, const smalti_model *model)
+{
+    fputs(",\"params\":[", f);
+    for (int i = 0; i < smalti_model_param_count(model); i++) {
+        smalti_param_info p;
+        if (!smalti_model_param(model, i, &p)) continue;
+        fputs(i ? ",{\"name\":" : "{\"name\":", f);
+        json_write_string(f, p.name, strlen(p.name));
+        fputs(",\"value\":", f);
+        json_write_string(f, p.value, strlen(p.value));
+        fputs(",\"default\":", f);
+        json_write_string(f, p.default_value, strlen(p.default_value));
+        fputs("}", f);
+    }
+    fputs("]", f);
+}
+
 /* The event "run": its end, note, caps and trace, for the page. NULL when out of memory. */
 static studio_event *run_event(const job *j, const smalti_run *run, const studio_params *p, const studio_recorder *rec,
                                const job_result *res, trace_writer *tw, double t0)
@@ -169,7 +201,9 @@ static studio_event *run_event(const job *j, const smalti_run *run, const studio
             res->my, res->mz, res->steps, end);
     if (failed && !note[0]) put_error_text(f, &res->error);
     else json_write_string(f, note, strlen(note));
-    fprintf(f, ",\"stepcap\":%ld,\"timecap\":%g,\"ms\":%.1f,\"trace\":\"", p->steps, p->timeout, now_ms() - t0);
+    fprintf(f, ",\"stepcap\":%ld,\"timecap\":%g,\"ms\":%.1f", p->steps, p->timeout, now_ms() - t0);
+    put_params(f, j->model);
+    fputs(",\"trace\":\"", f);
     size_t len;
     const uint8_t *bytes = trace_writer_bytes(tw, &len);
     put_base64(f, bytes, len);
@@ -188,8 +222,11 @@ static studio_event *run_once(studio *s, const studio_params *p, long request)
 {
     double t0 = now_ms();
     /* The load and the run each get the time cap, as in `pack check`; both count against the memory cap. */
+    const char *sets[STUDIO_MAX_SETS];
+    for (int i = 0; i < p->set_count; i++) sets[i] = p->sets[i];
     const job_request req = {.model = s->model_path, .grid = {.size = (int)p->size}, .seed_given = true, .seed = (int32_t)p->seed,
                              .steps_given = true, .steps = p->steps, .steps_from = STEPS_PAGE, .iso = -1,
+                             .params = sets, .param_count = p->set_count,
                              .timeout = p->timeout, .max_memory = s->max_memory, .keep_errors = true};
     job j;
     if (job_open(&j, &req) != EXIT_OK) return error_event(s, &j.error);
@@ -327,7 +364,8 @@ static int studio_usage(const char *fmt, const char *arg)
 {
     fprintf(stderr, "smalti: ");
     fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nUsage: smalti studio MODEL.xml [--size N] [--seed S] [--steps N] [--timeout SECONDS] [--max-memory SIZE] [--port P]\n");
+    fprintf(stderr, "\nUsage: smalti studio MODEL.xml [--size N] [--seed S] [--steps N] [--set NAME=VALUE]... [--timeout SECONDS] "
+                    "[--max-memory SIZE] [--port P]\n");
     return EXIT_USAGE;
 }
 
@@ -340,7 +378,8 @@ int cmd_studio(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         bool valued = strcmp(a, "--size") == 0 || strcmp(a, "--seed") == 0 || strcmp(a, "--port") == 0 ||
-                      strcmp(a, "--steps") == 0 || strcmp(a, "--timeout") == 0 || strcmp(a, "--max-memory") == 0;
+                      strcmp(a, "--steps") == 0 || strcmp(a, "--timeout") == 0 || strcmp(a, "--max-memory") == 0 ||
+                      strcmp(a, "--set") == 0;
         if (valued && i + 1 >= argc) return studio_usage("%s needs a value", a);
         const char *v = valued ? argv[++i] : NULL;
         if (strcmp(a, "--size") == 0) {
@@ -359,6 +398,9 @@ int cmd_studio(int argc, char **argv)
             if (*end || !(p.timeout > 0 && p.timeout <= 3600)) return studio_usage("--timeout: seconds, over 0, at most 3600, not %s", v);
         } else if (strcmp(a, "--max-memory") == 0) {
             if (!parse_max_memory(v, &s.max_memory)) return EXIT_USAGE;
+        } else if (strcmp(a, "--set") == 0) {
+            if (strchr(v, ',') || !studio_params_add_set(&p, v, strlen(v)))
+                return studio_usage("--set %s: expected NAME=VALUE, one value (NAME of letters, digits and '_')", v);
         } else if (a[0] == '-' && a[1]) return unknown_option("studio", a);
         else if (s.model_path) return studio_usage("unexpected argument %s", a);
         else s.model_path = a;
@@ -378,7 +420,12 @@ int cmd_studio(int argc, char **argv)
     /* The model's own seed and step limit, unless given here. */
     smalti_settings st;
     smalti_error err;
-    if (settings_read_file(s.model_path, NULL, &st, &err)) {
+    const char *sets[STUDIO_MAX_SETS];
+    for (int i = 0; i < p.set_count; i++) sets[i] = p.sets[i];
+    smalti_load_options with_params = smalti_load_defaults();
+    with_params.params = sets;
+    with_params.param_count = p.set_count;
+    if (settings_read_file(s.model_path, &with_params, &st, &err)) {
         if (!seed_given && st.has_seed) p.seed = st.seed;
         if (!steps_given && st.has_steps && st.steps > 0) p.steps = st.steps;
     }
