@@ -50,14 +50,14 @@ bool settings_parse(diag *d, const xmlNode *root, smalti_settings *s)
     s->has_seed = xml_attr(el, "seed") != NULL;
     s->seed = seed;
     if (xml_attr(el, "iso")) s->iso = iso;
-    return settings_read_colors(d, el, s->color_symbols, s->color_rgb, &s->color_count);
+    return settings_read_colors(d, el, NULL, s->color_symbols, s->color_rgb, &s->color_count);
 }
 
-bool settings_read_colors(diag *d, const xmlNode *el, char *symbols, uint32_t *rgb, int *count)
+bool settings_read_colors(diag *d, const xmlNode *el, const char *skip, char *symbols, uint32_t *rgb, int *count)
 {
     palette colors;
     memset(&colors, 0, sizeof colors);
-    if (!palette_read_colors(&colors, el, d->file, d->err)) {
+    if (!palette_read_colors_except(&colors, el, skip, d->file, d->err)) {
         d->failed = 1;
         return false;
     }

@@ -49,7 +49,8 @@ expect 3 'rooms.xml:6: ' "$T" run "$dir/rooms.xml" --set rooms=many
 
 # Many runs: every combination of the --set lists for every seed, {NAME} in the template, the
 # values on each manifest line, and --resume telling the combinations apart.
-expect 0 '' "$T" run "$dir/rooms.xml" -q --seeds 1..2 --set side=6,9 --set rooms=1,3 -o "$dir/m/{seed}_{side}_{rooms}.txt" \
+# (-j 1: one thread writes the manifest's lines in the work list's order.)
+expect 0 '' "$T" run "$dir/rooms.xml" -q -j 1 --seeds 1..2 --set side=6,9 --set rooms=1,3 -o "$dir/m/{seed}_{side}_{rooms}.txt" \
     --manifest "$dir/m.jsonl"
 n=$(ls "$dir/m" | wc -l)
 if [ "$n" -eq 8 ]; then ok; else bad "2 seeds x 2 sides x 2 rooms made $n files"; fi
@@ -60,8 +61,8 @@ else bad "2_9_3.txt is not a 9-wide grid with 3 rooms"; fi
 if cmp -s "$dir/single.txt" "$dir/m/2_6_3.txt"; then ok; else bad "a combination differs from its single run"; fi
 if [ "$(grep -c '"params":{"side":"9","rooms":"1"}}$' "$dir/m.jsonl")" -eq 2 ]; then ok; else bad "manifest params: $(cat "$dir/m.jsonl")"; fi
 # The order: the first list slowest, then the seeds.
-first=$(head -n 1 "$dir/m.jsonl" | grep -c '"seed":1,.*"params":{"side":"6","rooms":"1"}')
-if [ "$first" -eq 1 ]; then ok; else bad "the first line is not seed 1, side 6, rooms 1: $(head -n 1 "$dir/m.jsonl")"; fi
+order=$(sed 's/.*"seed":\([0-9]*\),.*"side":"\([0-9]*\)","rooms":"\([0-9]*\)".*/\2.\3.\1/' "$dir/m.jsonl" | tr '\n' ' ')
+if [ "$order" = "6.1.1 6.1.2 6.3.1 6.3.2 9.1.1 9.1.2 9.3.1 9.3.2 " ]; then ok; else bad "the work list's order (side.rooms.seed): $order"; fi
 expect 0 '4 runs made, 8 done before (--resume)' "$T" run "$dir/rooms.xml" --seeds 1..3 --set side=6,9 --set rooms=1,3 \
     -o "$dir/m/{seed}_{side}_{rooms}.txt" --manifest "$dir/m.jsonl" --resume
 # A single value names a file too; the defaults are fields as well.
@@ -90,5 +91,41 @@ expect 2 "plain.xml: error: cannot set the parameter 'rooms': the model declares
     "$T" batch "$dir/b/two.xml" --set rooms=4 -o "$dir/b/out2"
 if ls "$dir/b/out2" | grep -q '^rooms_'; then ok; else bad "batch: the entry that declares rooms did not run"; fi
 expect 2 'batch takes one value' "$T" batch "$dir/b/one.xml" --set rooms=4,5 -o "$dir/b/out3"
+
+# A pack's model entry: its <param>s are the model's values there (a command's --set still wins);
+# a name listed again gives pack gallery one picture per combination; pack check loads with them.
+mkdir -p "$dir/pk/models"
+cp "$dir/rooms.xml" "$dir/pk/models/rooms.xml"
+cp "$dir/plain.xml" "$dir/pk/models/plain.xml"
+cat > "$dir/pk/pack.xml" <<'XML'
+<pack name="rooms" version="1.0.0" description="Rooms">
+  <model file="models/rooms.xml">
+    <param name="rooms" value="3"/>
+    <param name="side" value="6"/>
+    <param name="side" value="10"/>
+    <color symbol="W" value="FF0000"/>
+  </model>
+  <model file="models/plain.xml"/>
+</pack>
+XML
+expect 0 '^grid 6 3 1$' "$T" run "$dir/pk" rooms
+expect 0 '^grid 12 3 1$' "$T" run "$dir/pk" rooms --set side=12
+expect 0 '^params: side=6 (default 8), rooms=3 (default 2)$' "$T" check "$dir/pk" rooms
+expect 0 '2 ok, 0 with warnings, 0 failed' "$T" pack check "$dir/pk"
+expect 0 'g.html: 2 models' "$T" pack gallery "$dir/pk" -o "$dir/g.html"
+cards=$(grep -c '<figure class="card"' "$dir/g.html")
+if [ "$cards" -eq 3 ]; then ok; else bad "pack gallery made $cards cards, not 2 for rooms (side 6 and 10) and 1 for plain"; fi
+if grep -q 'id="model-rooms-1"' "$dir/g.html" && grep -q -- '--set side=10 -o rooms_1.png' "$dir/g.html" &&
+    grep -q '<p class="settings">10×3 · seed 1 · 100 steps · rooms=3, side=10</p>' "$dir/g.html"; then ok
+else bad "the second card of rooms: $(grep -o '<p class="settings">[^<]*' "$dir/g.html")"; fi
+# ... the card's command makes the card's grid.
+expect 0 '^grid 10 3 1$' "$T" run "$dir/pk" rooms --set rooms=3 --set side=10
+# Mistakes: a parameter the model does not declare (named when the model loads), a bad <param>.
+sed 's|<model file="models/plain.xml"/>|<model file="models/plain.xml"><param name="rooms" value="1"/></model>|' \
+    "$dir/pk/pack.xml" > "$dir/pk/p2.xml" && mv "$dir/pk/p2.xml" "$dir/pk/pack.xml"
+expect 2 "cannot set the parameter 'rooms': the model declares no parameters" "$T" run "$dir/pk" plain
+expect 3 "failed    plain: .*cannot set the parameter 'rooms'" "$T" pack check "$dir/pk"
+sed 's|<param name="rooms" value="1"/>|<param name="ro oms" value="1"/>|' "$dir/pk/pack.xml" > "$dir/pk/p2.xml" && mv "$dir/pk/p2.xml" "$dir/pk/pack.xml"
+expect 3 'pack.xml:8: error: expected <param name="NAME" value="..."/>' "$T" pack check "$dir/pk"
 
 finish params
