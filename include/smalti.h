@@ -134,6 +134,12 @@ typedef struct smalti_load_options {
        warnings); 0: none. Past it the load fails with SMALTI_ERR_TIMEOUT. A deadline that is to
        cover a load and its run gives the run what the load left. */
     double timeout_seconds;
+    /* Overrides of the model's parameters (<param name value/> in its <smalti> element), each
+       "name=value" (the value is all after the first '='; a later one of a name wins); param_count
+       of them, or NULL and 0: the defaults. Overriding a parameter the model does not declare fails
+       the load with SMALTI_ERR_USAGE naming it. Read during the load only. */
+    const char *const *params;
+    int param_count;
 } smalti_load_options;
 
 typedef struct smalti_model smalti_model;
@@ -175,7 +181,8 @@ SMALTI_API smalti_load_options smalti_load_defaults(void);
 SMALTI_API const char *smalti_version(void);
 SMALTI_API int smalti_version_number(void);   /* MAJOR * 10000 + MINOR * 100 + PATCH */
 /* sizeof the public struct of that C name ("smalti_error", "smalti_load_options",
-   "smalti_step_event", "smalti_node_info", "smalti_settings", "smalti_run_options") as the library
+   "smalti_step_event", "smalti_node_info", "smalti_settings", "smalti_run_options",
+   "smalti_param_info") as the library
    was built; 0 for any other name. For bindings that declare the structs again in another language,
    to check their layouts against the library's. */
 SMALTI_API size_t smalti_struct_size(const char *name);
@@ -236,6 +243,25 @@ typedef struct smalti_settings {
 } smalti_settings;
 /* The settings of a loaded model (all fields "not given" when it has none). */
 SMALTI_API void smalti_model_settings(const smalti_model *model, smalti_settings *out);
+
+/* Parameters. A model declares them in its <smalti> element, each with a default:
+
+       <smalti size="40"><param name="rooms" value="8"/></smalti>
+
+   and any attribute value of the file may name one as {rooms}, replaced by its value before the
+   attribute is read ({{ is a literal {). A reference to a parameter not declared is a
+   SMALTI_ERR_MODEL with its line; the load options' params override the defaults. */
+typedef struct smalti_param_info {
+    const char *name;          /* letters, digits and '_' */
+    const char *default_value; /* the <param>'s value */
+    const char *value;         /* the value the model was loaded with: an override's, else the default */
+    int overridden;            /* nonzero when the load options set it */
+    int line;                  /* the <param>'s line */
+} smalti_param_info;
+/* How many parameters the model declares, in the order of the file. */
+SMALTI_API int smalti_model_param_count(const smalti_model *model);
+/* Fills *info (1), or returns 0 for an index out of range; its strings live as long as the model. */
+SMALTI_API int smalti_model_param(const smalti_model *model, int index, smalti_param_info *info);
 
 /* Runs. smalti_run_new seeds the run and puts it before its first step. */
 /* The run is the caller's until smalti_run_free; the model must outlive it. NULL on error. */

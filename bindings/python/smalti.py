@@ -39,7 +39,8 @@ class _LoadOptions(ctypes.Structure):
     _fields_ = [("mx", ctypes.c_int), ("my", ctypes.c_int), ("mz", ctypes.c_int),
                 ("resource_dirs", ctypes.POINTER(ctypes.c_char_p)), ("resource_dir_count", ctypes.c_int),
                 ("allow_any_path", ctypes.c_int), ("warn", _WarningFn), ("warn_userdata", ctypes.c_void_p),
-                ("quiet", ctypes.c_int), ("max_memory", ctypes.c_size_t), ("timeout_seconds", ctypes.c_double)]
+                ("quiet", ctypes.c_int), ("max_memory", ctypes.c_size_t), ("timeout_seconds", ctypes.c_double),
+                ("params", ctypes.POINTER(ctypes.c_char_p)), ("param_count", ctypes.c_int)]
 
 
 class _StepEvent(ctypes.Structure):
@@ -52,6 +53,11 @@ _ObserverFn = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.POINTER(_StepEvent)
 
 class _RunOptions(ctypes.Structure):
     _fields_ = [("timeout_seconds", ctypes.c_double), ("max_memory", ctypes.c_size_t), ("max_work", ctypes.c_longlong)]
+
+
+class _ParamInfo(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("default_value", ctypes.c_char_p), ("value", ctypes.c_char_p),
+                ("overridden", ctypes.c_int), ("line", ctypes.c_int)]
 
 
 class _NodeInfo(ctypes.Structure):
@@ -71,7 +77,8 @@ class _Settings(ctypes.Structure):
 # (smalti_struct_size), so that a field added to smalti.h and not here is an error at load time
 # rather than memory read or written past a struct's end.
 _STRUCTS = [("smalti_error", _Error), ("smalti_load_options", _LoadOptions), ("smalti_step_event", _StepEvent),
-            ("smalti_run_options", _RunOptions), ("smalti_node_info", _NodeInfo), ("smalti_settings", _Settings)]
+            ("smalti_run_options", _RunOptions), ("smalti_node_info", _NodeInfo), ("smalti_settings", _Settings),
+            ("smalti_param_info", _ParamInfo)]
 
 
 # smalti's defaults, as smalti.h's SMALTI_DEFAULT_STEPS, SMALTI_DEFAULT_SIDE_2D and
@@ -206,6 +213,8 @@ def _declare(lib):
         ("smalti_model_legend", ctypes.c_char_p, [P]),
         ("smalti_model_grid_size", V, [P, pi, pi, pi]),
         ("smalti_model_settings", V, [P, ctypes.POINTER(_Settings)]),
+        ("smalti_model_param_count", I, [P]),
+        ("smalti_model_param", I, [P, I, ctypes.POINTER(_ParamInfo)]),
         ("smalti_run_defaults", _RunOptions, []),
         ("smalti_run_new_with", P, [P, ctypes.c_int32, ctypes.POINTER(_RunOptions), E]),
         ("smalti_run_cancel", V, [P]),
@@ -286,6 +295,13 @@ def _grid_size(size):
 
 # --- models ----------------------------------------------------------------------------------
 
+def _param_setting(name, value):
+    """ "name=value" for the load options; the name a str (the library checks its letters)."""
+    if not isinstance(name, str):
+        raise TypeError("smalti: a parameter's name is a str, not %r" % (name,))
+    return _c_string(("%s=%s" % (name, value)).encode("utf-8"), "a parameter")
+
+
 class Model:
     """A loaded, compiled model for one grid size; immutable, shared by any number of runs."""
 
@@ -297,23 +313,26 @@ class Model:
 
     @classmethod
     def load(cls, path, size=None, resources=None, allow_any_path=False, quiet=False, warnings=None,
-             max_memory=0, library=None, timeout=0):
+             max_memory=0, library=None, timeout=0, params=None):
         """Load a model file. size: None (the model's <smalti> settings, else 64 per side, 24 in 3-D), N, (X, Y)
         or (X, Y, Z). resources: folders searched for rule images, samples and tilesets.
+        params: a dict overriding the model's parameters ({"rooms": 12}; each value is given as str(value)),
+        a name the model does not declare raising UsageError.
         warnings: a function(file, line, message) given each load warning (default: stderr;
         quiet=True drops them). max_memory (bytes) and timeout (seconds) bound the load; 0: none.
         Raises ModelError, FileError, TimeoutError, ... with "file:line: message"."""
         return cls._load(None, os.fsencode(path), size, resources, allow_any_path, quiet, warnings, max_memory, library,
-                         timeout)
+                         timeout, params)
 
     @classmethod
     def from_string(cls, xml, name="model.xml", size=None, resources=None, allow_any_path=False, quiet=False,
-                    warnings=None, max_memory=0, library=None, timeout=0):
+                    warnings=None, max_memory=0, library=None, timeout=0, params=None):
         """Load a model from XML text; name stands for the file in messages."""
-        return cls._load(xml, name, size, resources, allow_any_path, quiet, warnings, max_memory, library, timeout)
+        return cls._load(xml, name, size, resources, allow_any_path, quiet, warnings, max_memory, library, timeout,
+                         params)
 
     @classmethod
-    def _load(cls, xml, name, size, resources, allow_any_path, quiet, warnings, max_memory, library, timeout):
+    def _load(cls, xml, name, size, resources, allow_any_path, quiet, warnings, max_memory, library, timeout, params):
         lib = load_library(library)
         opt = lib.smalti_load_defaults()
         opt.mx, opt.my, opt.mz = _grid_size(size)
@@ -328,6 +347,11 @@ class Model:
         opt.quiet = 1 if quiet else 0
         opt.max_memory = _integer(max_memory or 0, 0, _SIZE_MAX, "max_memory")
         opt.timeout_seconds = _seconds(timeout, "timeout")
+        if params:
+            sets = (ctypes.c_char_p * len(params))(*[_param_setting(k, v) for k, v in params.items()])
+            keep.append(sets)
+            opt.params = ctypes.cast(sets, ctypes.POINTER(ctypes.c_char_p))
+            opt.param_count = len(params)
         if warnings is not None:
             def warn(_userdata, file, line, message):
                 warnings(file.decode("utf-8", "replace") if file else "", line, message.decode("utf-8", "replace"))
@@ -380,6 +404,25 @@ class Model:
         x, y, z = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
         self._lib.smalti_model_grid_size(self._open_handle(), ctypes.byref(x), ctypes.byref(y), ctypes.byref(z))
         return x.value, y.value, z.value
+
+    @property
+    def params(self):
+        """The model's parameters in the file's order: {name: value it was loaded with}."""
+        return {p.name.decode("utf-8"): p.value.decode("utf-8") for p in self._param_infos()}
+
+    @property
+    def param_defaults(self):
+        """The model's parameters in the file's order: {name: the <param>'s default value}."""
+        return {p.name.decode("utf-8"): p.default_value.decode("utf-8") for p in self._param_infos()}
+
+    def _param_infos(self):
+        handle = self._open_handle()
+        infos = []
+        for i in range(self._lib.smalti_model_param_count(handle)):
+            info = _ParamInfo()
+            if self._lib.smalti_model_param(handle, i, ctypes.byref(info)):
+                infos.append(info)
+        return infos
 
     def settings(self):
         """The model's own <smalti> settings as a dict of what it gives (size, length, width, height,

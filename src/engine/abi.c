@@ -20,6 +20,7 @@ size_t smalti_struct_size(const char *name)
         {"smalti_node_info", sizeof(smalti_node_info)},
         {"smalti_settings", sizeof(smalti_settings)},
         {"smalti_run_options", sizeof(smalti_run_options)},
+        {"smalti_param_info", sizeof(smalti_param_info)},
     };
     if (!name) return 0;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)

@@ -12,11 +12,25 @@
 #include "node.h"
 #include "planes.h"
 
+/* A model's parameter (src/nodes/params.c), for the API's listing. */
+typedef struct model_param {
+    char *name;
+    char *default_value; /* the <param>'s value */
+    char *value;         /* the value in effect: an override's, else the default */
+    bool overridden;
+    int line;
+} model_param;
+typedef struct model_params {
+    model_param *items;
+    int count;
+} model_params;
+
 struct smalti_model {
     char *file;
     grid_def grid;
     bool origin;
     smalti_settings settings; /* the file's own <smalti> settings */
+    model_params params;      /* its <param>s, with the values it was loaded with */
     node **nodes;      /* by id; nodes[root] is a branch */
     int node_count;
     int root;

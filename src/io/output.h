@@ -24,6 +24,8 @@ bool palette_load_file(palette *p, const char *path, smalti_error *err);
    first child that is not such a colour, false with file:line in err. */
 typedef struct _xmlNode xmlNode;
 bool palette_read_colors(palette *p, const xmlNode *parent, const char *file, smalti_error *err);
+/* The same, passing over the child elements named skip (NULL: none), which the caller reads itself. */
+bool palette_read_colors_except(palette *p, const xmlNode *parent, const char *skip, const char *file, smalti_error *err);
 /* Colours for a legend; symbols without a colour get grey and are reported. */
 void palette_colors(const palette *p, const char *legend, uint32_t *colors, char *missing, size_t missing_size);
 

@@ -31,7 +31,13 @@ static bool parse_rrggbb(const char *text, uint32_t *rgb)
 
 bool palette_read_colors(palette *p, const xmlNode *parent, const char *file, smalti_error *err)
 {
+    return palette_read_colors_except(p, parent, NULL, file, err);
+}
+
+bool palette_read_colors_except(palette *p, const xmlNode *parent, const char *skip, const char *file, smalti_error *err)
+{
     for (const xmlNode *c = xml_first_child(parent); c; c = xml_next(c)) {
+        if (skip && xml_is(c, skip)) continue;
         const char *symbol = xml_attr(c, "symbol");
         uint32_t rgb;
         if (!xml_is(c, "color") || !symbol || strlen(symbol) != 1 || !parse_rrggbb(xml_attr(c, "value"), &rgb)) {

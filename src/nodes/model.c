@@ -1,6 +1,7 @@
 /* model.c — load a model file: parse the XML, define the grid, build and compile the node tree. */
 #include "nodes.h"
 #include "settings.h"
+#include "params.h"
 #include "lint.h"
 #include "../engine/run.h"
 #include "../core/resource.h"
@@ -30,6 +31,7 @@ void smalti_model_free(smalti_model *m)
             m->nodes[i]->kind->free(m->nodes[i]);
         }
     mem_free(m->nodes);
+    params_free(&m->params);
     grid_free(&m->grid);
     mem_free(m->file);
     mem_free(m);
@@ -85,6 +87,10 @@ static smalti_model *model_build_within(xmlDoc *doc, const char *name, const sma
     loader ld = {.d = &d, .grid = &m->grid, .res = &res};
     bool ok = root != NULL;
     if (!ok) diag_error(&d, SMALTI_ERR_MODEL, 1, "the document has no root element");
+    /* The parameters first: any attribute may name one, the settings' own included. */
+    if (ok && (opt->param_count < 0 || (opt->param_count > 0 && !opt->params)))
+        ok = diag_error(&d, SMALTI_ERR_USAGE, 0, "param_count %d without as many params", opt->param_count);
+    ok = ok && params_resolve(&d, root, opt->params, opt->param_count, &m->params);
     /* The settings are read here and then taken out of the tree, so that no node kind
        (a branch, a rule node, a generator at the root) ever sees them as a child. */
     ok = ok && settings_parse(&d, root, &m->settings);
@@ -276,3 +282,17 @@ void smalti_model_grid_size(const smalti_model *m, int *mx, int *my, int *mz)
 }
 
 void smalti_model_settings(const smalti_model *m, smalti_settings *out) { *out = m->settings; }
+
+int smalti_model_param_count(const smalti_model *m) { return m->params.count; }
+
+int smalti_model_param(const smalti_model *m, int i, smalti_param_info *info)
+{
+    if (i < 0 || i >= m->params.count) return 0;
+    const model_param *p = &m->params.items[i];
+    info->name = p->name;
+    info->default_value = p->default_value;
+    info->value = p->value;
+    info->overridden = p->overridden;
+    info->line = p->line;
+    return 1;
+}

@@ -1,6 +1,7 @@
 /* settings.c — a model file's own settings: the <smalti> element (first child of the root), read and checked. */
 #include "nodes.h"
 #include "settings.h"
+#include "params.h"
 #include "../core/resource.h"
 #include "../core/xmlutil.h"
 #include "../io/output.h"
@@ -49,14 +50,14 @@ bool settings_parse(diag *d, const xmlNode *root, smalti_settings *s)
     s->has_seed = xml_attr(el, "seed") != NULL;
     s->seed = seed;
     if (xml_attr(el, "iso")) s->iso = iso;
-    return settings_read_colors(d, el, s->color_symbols, s->color_rgb, &s->color_count);
+    return settings_read_colors(d, el, NULL, s->color_symbols, s->color_rgb, &s->color_count);
 }
 
-bool settings_read_colors(diag *d, const xmlNode *el, char *symbols, uint32_t *rgb, int *count)
+bool settings_read_colors(diag *d, const xmlNode *el, const char *skip, char *symbols, uint32_t *rgb, int *count)
 {
     palette colors;
     memset(&colors, 0, sizeof colors);
-    if (!palette_read_colors(&colors, el, d->file, d->err)) {
+    if (!palette_read_colors_except(&colors, el, skip, d->file, d->err)) {
         d->failed = 1;
         return false;
     }
@@ -84,7 +85,8 @@ bool settings_read_file(const char *path, const smalti_load_options *opt, smalti
     if (!doc) return true;
     /* Warnings (an unknown attribute) are left to the load, which reads the element again. */
     diag d = {.file = path, .err = err, .warn = opt ? opt->warn : NULL, .warn_userdata = opt ? opt->warn_userdata : NULL, .quiet = 1};
-    bool ok = settings_parse(&d, xmlDocGetRootElement(doc), s);
+    xmlNode *root = xmlDocGetRootElement(doc);
+    bool ok = params_resolve(&d, root, opt ? opt->params : NULL, opt ? opt->param_count : 0, NULL) && settings_parse(&d, root, s);
     xmlFreeDoc(doc);
     return ok;
 }

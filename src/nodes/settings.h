@@ -17,7 +17,7 @@ xmlNode *settings_element(const xmlNode *root);
    diag_error with the line of the bad value. */
 bool settings_parse(diag *d, const xmlNode *root, smalti_settings *s);
 /* Read only the settings of a model file, before loading it (for a caller whose own options
-   must win over them). A file that is missing or not XML gives no settings and true: loading
+   must win over them), with opt's parameters (NULL: the defaults). A file that is missing or not XML gives no settings and true: loading
    it reports that. False, with err set (SMALTI_ERR_MODEL, file:line), on a bad setting. */
 bool settings_read_file(const char *path, const smalti_load_options *opt, smalti_settings *s, smalti_error *err);
 
@@ -32,6 +32,7 @@ typedef struct grid_request {
    settings give. The dimension: over's, else the settings', else 2. */
 void settings_grid(const smalti_settings *s, const grid_request *over, int dflt_2d, int dflt_3d, int *mx, int *my, int *mz);
 /* The <color symbol value/> children of el, as a palette file's, appended to symbols/rgb (count
-   grows); false after reporting a bad one. Model settings and pack manifests share it. */
-bool settings_read_colors(diag *d, const xmlNode *el, char *symbols, uint32_t *rgb, int *count);
+   grows); false after reporting a bad one. Children named skip (NULL: none) are the caller's (a
+   pack entry's <param>). Model settings and pack manifests share it. */
+bool settings_read_colors(diag *d, const xmlNode *el, const char *skip, char *symbols, uint32_t *rgb, int *count);
 #endif

@@ -8,8 +8,42 @@
 #include <string.h>
 #include "../core/diag.h"
 #include "../nodes/nodes.h"
+#include "../nodes/params.h"
 
-bool pack_model_defaults(const pack *p, const pack_model *m, const grid_request *over, pack_defaults *out, smalti_error *err)
+static bool model_defaults(const pack *p, const pack_model *m, const grid_request *over, const char *const *params, int param_count,
+                           pack_defaults *out, smalti_error *err);
+
+/* The entry's values (setting 0), then the caller's params: the load's overrides, in *out (free it). */
+static bool with_entry_params(const pack_model *m, const char *const *params, int count, const char ***out, int *total,
+                              smalti_error *err)
+{
+    *out = NULL;
+    *total = 0;
+    if (count < 0 || (count > 0 && !params)) count = 0;
+    if (!m->param_count && !count) return true;
+    if (!(*out = malloc((size_t)(m->param_count + count) * sizeof **out))) {
+        error_set(err, SMALTI_ERR_RUNTIME, m->file, 0, "out of memory");
+        return false;
+    }
+    *total = pack_model_setting(m, 0, *out);
+    for (int i = 0; i < count; i++) (*out)[(*total)++] = params[i];
+    return true;
+}
+
+bool pack_model_defaults(const pack *p, const pack_model *m, const grid_request *over, const char *const *caller_params,
+                         int caller_count, pack_defaults *out, smalti_error *err)
+{
+    const char **params;
+    int param_count;
+    if (!with_entry_params(m, caller_params, caller_count, &params, &param_count, err)) return false;
+    bool ok = model_defaults(p, m, over, params, param_count, out, err);
+    free(params);
+    return ok;
+}
+
+/* pack_model_defaults with the overrides in full. */
+static bool model_defaults(const pack *p, const pack_model *m, const grid_request *over, const char *const *params, int param_count,
+                           pack_defaults *out, smalti_error *err)
 {
     memset(out, 0, sizeof *out);
     settings_clear(&out->own);
@@ -24,7 +58,8 @@ bool pack_model_defaults(const pack *p, const pack_model *m, const grid_request 
                                   : NULL;
     mem_free(xml);
     diag d = {.file = label, .err = err, .quiet = 1};
-    bool ok = !doc || settings_parse(&d, xmlDocGetRootElement(doc), &out->own);
+    xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL;
+    bool ok = !doc || (params_resolve(&d, root, params, param_count, NULL) && settings_parse(&d, root, &out->own));
     xmlFreeDoc(doc);
     if (!ok) return false;
     grid_request entry = {m->size, m->length, m->width, m->height, m->dim};
@@ -48,7 +83,7 @@ smalti_model *pack_load_model(const pack *p, const pack_model *m, const smalti_l
     smalti_load_options o = opt ? *opt : smalti_load_defaults();
     if (o.mx <= 0 || o.my <= 0 || o.mz <= 0) {
         pack_defaults def;
-        if (!pack_model_defaults(p, m, NULL, &def, err)) return NULL;
+        if (!pack_model_defaults(p, m, NULL, o.params, o.param_count, &def, err)) return NULL;
         o.mx = def.mx, o.my = def.my, o.mz = def.mz;
     }
     size_t size;
@@ -65,7 +100,13 @@ smalti_model *pack_load_model(const pack *p, const pack_model *m, const smalti_l
     o.resource_dirs = roots;
     o.resource_dir_count = 1;
     o.allow_any_path = 0;
-    smalti_model *model = model_load_bytes_from((const char *)xml, size, label, &o, pack_resource_reader(p), err);
+    const char **params;
+    smalti_model *model = NULL;
+    if (with_entry_params(m, o.params, o.param_count, &params, &o.param_count, err)) {
+        o.params = params;
+        model = model_load_bytes_from((const char *)xml, size, label, &o, pack_resource_reader(p), err);
+        free(params);
+    }
     mem_free(xml);
     return model;
 }

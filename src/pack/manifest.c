@@ -29,6 +29,8 @@ void pack_manifest_free(pack_manifest *m)
         free(pm->name), free(pm->file), free(pm->title), free(pm->description), free(pm->thumbnail);
         for (int t = 0; t < pm->tag_count; t++) free(pm->tags[t]);
         free(pm->tags);
+        for (int k = 0; k < pm->param_count; k++) free(pm->params[k]);
+        free(pm->params);
         free(pm->seeds);
     }
     free(m->models);
@@ -109,8 +111,9 @@ static bool read_side(diag *d, const xmlNode *el, const char *name, int max, int
     return true;
 }
 
-/* The attributes a pack.xml <model> and a models.xml <model> share: grid, seeds, steps, drawing. */
-static bool parse_model_settings(diag *d, const xmlNode *el, pack_model *pm)
+/* The attributes a pack.xml <model> and a models.xml <model> share: grid, seeds, steps, drawing;
+   children named skip (NULL: none) are read by the caller. */
+static bool parse_model_settings(diag *d, const xmlNode *el, const char *skip, pack_model *pm)
 {
     pm->line = xml_line(el);
     int steps = 0;
@@ -135,7 +138,7 @@ static bool parse_model_settings(diag *d, const xmlNode *el, pack_model *pm)
     if (!grid_cells_within_cap(mx, my, mz, &cells))
         return diag_error(d, SMALTI_ERR_MODEL, pm->line, "<model> asks for a grid of %dx%dx%d cells, more than the cap of %ld",
                           mx, my, mz, (long)GRID_MAX_CELLS);
-    return settings_read_colors(d, el, pm->color_symbols, pm->color_rgb, &pm->color_count);
+    return settings_read_colors(d, el, skip, pm->color_symbols, pm->color_rgb, &pm->color_count);
 }
 
 static pack_model *add_model(diag *d, pack_manifest *m, int line)
@@ -251,7 +254,7 @@ static bool parse_pack_model(diag *d, const xmlNode *el, pack_manifest *m)
             return diag_error(d, SMALTI_ERR_MODEL, pm->line, "file \"%s\" is listed twice (first on line %d)", pm->file,
                               m->models[i].line);
     }
-    return parse_tags(d, el, pm) && parse_model_settings(d, el, pm);
+    return parse_tags(d, el, pm) && pack_entry_read_params(d, el, pm) && parse_model_settings(d, el, "param", pm);
 }
 
 static diag make_diag(const char *label, const pack_options *opt, smalti_error *err)
@@ -328,7 +331,7 @@ pack_manifest *pack_manifest_from_models_list(const char *xml, size_t size, cons
             break;
         }
         snprintf(pm->file, len, "models/%s.xml", name);
-        ok = parse_model_settings(&d, el, pm);
+        ok = parse_model_settings(&d, el, NULL, pm);
     }
     if (ok && m->model_count == 0) ok = diag_error(&d, SMALTI_ERR_MODEL, xml_line(root), "the list has no <model> entry");
     xmlFreeDoc(doc);

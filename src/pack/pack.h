@@ -75,8 +75,25 @@ typedef struct pack_model {
     int color_count;   /* symbol color_symbols[i] is drawn color_rgb[i] (0xRRGGBB) */
     char color_symbols[257];
     uint32_t color_rgb[256];
+    /* The entry's <param name value/> children, "name=value" in order: the first of each name is
+       the entry's value of that model parameter (over the model's default, under a command's
+       --set); a name listed again gives more values, for `pack gallery`'s pictures. */
+    char **params;
+    int param_count;
     int line;          /* the entry's line in the manifest */
 } pack_model;
+/* The most pictures an entry's parameter lists may ask of `pack gallery`: the combinations of the
+   values listed for each name. */
+#define PACK_MAX_SETTINGS 64
+/* How many combinations of its listed values the entry gives (1 without <param>). */
+long pack_model_setting_count(const pack_model *m);
+/* Combination k (0 <= k < the count; 0 is the entry's values, the first of each name): one
+   "name=value" of the entry's per name into out (pointers into m), the first name's value changing
+   slowest; how many. */
+int pack_model_setting(const pack_model *m, long k, const char **out);
+/* Read el's <param> children into pm (entry_params.c); false after the error (a bad one, a value
+   listed twice, more than PACK_MAX_SETTINGS combinations). */
+bool pack_entry_read_params(diag *d, const xmlNode *el, pack_model *pm);
 
 typedef struct pack_author {
     char *name, *email; /* email may be NULL */
@@ -156,7 +173,10 @@ smalti_model *pack_load_model(const pack *p, const pack_model *m, const smalti_l
 /* The settings a model runs with: the grid of `over` (a caller's options; NULL or all 0: none)
    when it gives a side, else the entry's; then the model's own <smalti> element's; then 64 (2-D)
    or 24 (3-D) per side, seed 1, 50000 steps, pixel size 4. false with err set when the model
-   cannot be read or its <smalti> element is bad. Colours: own.color_* under the entry's. */
+   cannot be read or its <smalti> element is bad. Colours: own.color_* under the entry's. The
+   entry's parameter values (setting 0), then params ("name=value", param_count of them, or NULL),
+   override the model's parameters, which its settings may name; pack_load_model loads with them
+   too, before opt's. */
 typedef struct pack_defaults {
     int mx, my, mz;
     int32_t seed;
@@ -165,7 +185,8 @@ typedef struct pack_defaults {
     bool iso;
     smalti_settings own; /* the model's own <smalti> settings */
 } pack_defaults;
-bool pack_model_defaults(const pack *p, const pack_model *m, const grid_request *over, pack_defaults *out, smalti_error *err);
+bool pack_model_defaults(const pack *p, const pack_model *m, const grid_request *over, const char *const *params, int param_count,
+                         pack_defaults *out, smalti_error *err);
 
 /* Installed packs (installed.c): `pack install` copies a pack to ROOT/NAME/VERSION, where ROOT is
    $XDG_DATA_HOME/smalti/packs, or ~/.local/share/smalti/packs when XDG_DATA_HOME is unset or not

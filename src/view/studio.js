@@ -1,6 +1,7 @@
 /* studio.js — smalti studio's page: runs come as Server-Sent Events and are shown by the
-   trace viewer; the controls ask the server for another run; a model that fails to load has
-   its file:line message shown and its line marked, while the last good run stays shown. */
+   trace viewer; the controls ask the server for another run, and a field per model parameter
+   re-runs it as it is edited; a model that fails to load has its file:line message shown and
+   its line marked, while the last good run stays shown. */
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
@@ -13,6 +14,47 @@
   function fill(id, value) {
     const el = $(id);
     if (document.activeElement !== el) el.value = value;
+  }
+
+  /* A field per parameter of the model (rebuilt when the names change), showing the value of the
+     run; editing one re-runs the model a moment after the typing stops. */
+  let paramNames = null, typing = 0;
+  function showParams(list) {
+    const box = $("st-params");
+    const names = list.map((p) => p.name).join("\n");
+    if (names !== paramNames) {
+      paramNames = names;
+      box.textContent = "";
+      for (const p of list) {
+        const label = document.createElement("label");
+        const input = document.createElement("input");
+        input.id = "st-param-" + p.name; /* names are letters, digits and _ */
+        input.dataset.name = p.name;
+        input.addEventListener("input", () => {
+          clearTimeout(typing);
+          typing = setTimeout(() => rerun(), 250);
+        });
+        input.addEventListener("keydown", (e) => { if (e.key === "Enter") rerun(); });
+        label.append(p.name + " ", input);
+        box.append(label);
+      }
+      $("st-defaults").hidden = list.length === 0;
+    }
+    for (const p of list) {
+      const input = $("st-param-" + p.name);
+      input.dataset.default = p.default;
+      input.title = "default: " + p.default;
+      fill(input.id, p.value);
+      input.classList.toggle("changed", input.value !== p.default);
+    }
+  }
+
+  /* The fields that differ from their defaults, as the server's lines NAME=VALUE. */
+  function paramLines() {
+    return [...$("st-params").querySelectorAll("input")]
+      .filter((i) => i.value !== i.dataset.default)
+      .map((i) => i.dataset.name + "=" + i.value)
+      .join("\n");
   }
 
   function onRun(ev) {
@@ -29,6 +71,8 @@
     fill("st-seed", d.seed);
     fill("st-steps", d.stepcap);
     fill("st-timeout", d.timecap);
+    showParams(d.params || []);
+    studio.params = d.params || [];
     const state = $("st-state");
     const size = d.size[2] > 1 ? d.size.join("×") : d.size[0] + "×" + d.size[1];
     /* A run a requirement made start again says how many attempts it took, and why (d.attempts_note). */
@@ -67,6 +111,7 @@
     q.set("size", $("st-size").value || "0");
     if ($("st-steps").value) q.set("steps", $("st-steps").value);
     if ($("st-timeout").value) q.set("timeout", $("st-timeout").value);
+    if (paramNames !== null && paramNames !== "") q.set("params", paramLines());
     $("st-state").textContent = "running…";
     fetch("api/run?" + q, { method: "POST" }).then((r) => {
       if (!r.ok) r.text().then((t) => { $("st-state").textContent = t.trim(); });
@@ -74,6 +119,10 @@
   }
 
   $("st-run").addEventListener("click", () => rerun());
+  $("st-defaults").addEventListener("click", () => {
+    for (const i of $("st-params").querySelectorAll("input")) i.value = i.dataset.default;
+    rerun();
+  });
   $("st-newseed").addEventListener("click", () => {
     const seed = Math.floor(Math.random() * 2147483647);
     $("st-seed").value = seed;

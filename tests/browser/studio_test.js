@@ -2,7 +2,7 @@
 // rewrite of the model on disk is drawn in its new colours; a broken model shows its file:line
 // message with the line marked and keeps the last picture; the fixed model recovers; a rewrite of a
 // rule image the model reads (under resources/rules/, a folder made after studio started) re-runs
-// it; requests without the token or with a foreign Host get 403, and `..` and absolute paths 404
+// it; a parameter's field re-runs the model with its value; requests without the token or with a foreign Host get 403, and `..` and absolute paths 404
 // without the file's bytes; the tree's root counts the run's steps, as the page's line does; a user
 // scrubbing stays at the same step; the step cap, the time cap and the cap on recorded changes each
 // stop a run that only that cap can end, and a save cancels a run that would never end; 200 reloads
@@ -276,6 +276,30 @@ async function main() {
     check(await page.evaluate(() => window.smaltiViewer.step === 0), "a user scrubbing at step 0 stays at step 0 of the new run");
     check((await cellColor(page, 3, 3)) === "000000", "and the canvas shows that step (the black start grid)");
     await page.evaluate(() => window.smaltiViewer.seek(window.smaltiViewer.steps));
+
+    // Parameters: a field per parameter, showing the run's value; editing it re-runs the model with
+    // the new value (here the colour of R, named in the settings); "defaults" puts the defaults back;
+    // a model without parameters has no fields.
+    save(`<sequence values="BR">
+  <smalti size="8"><param name="rgb" value="20ffff"/><color symbol="R" value="{rgb}"/></smalti>
+  <all in="B" out="R"/>
+</sequence>
+`);
+    await expectColor(page, "20ffff", "a model with a parameter is drawn with its default, 20ffff");
+    await waitFor(page, "studio: the parameter's field", () => document.getElementById("st-param-rgb"));
+    const field = await page.evaluate(() => ({ value: document.getElementById("st-param-rgb").value,
+      defaults: !document.getElementById("st-defaults").hidden }));
+    check(field.value === "20ffff" && field.defaults, `the field rgb shows the default 20ffff (got ${field.value})`);
+    await page.fill("#st-param-rgb", "ff20ff");
+    await expectColor(page, "ff20ff", "editing the field re-runs the model with rgb=ff20ff");
+    check(await page.evaluate(() => window.smaltiStudio.params[0].value === "ff20ff" &&
+      document.getElementById("st-param-rgb").classList.contains("changed")), "the run says rgb=ff20ff, and the field is marked changed");
+    await page.click("#st-defaults");
+    await expectColor(page, "20ffff", "the defaults button runs the model with rgb=20ffff again");
+    save(model("ff2020"));
+    await expectColor(page, "ff2020", "a model without parameters after one with");
+    check(await page.evaluate(() => document.querySelectorAll("#st-params input").length === 0 &&
+      document.getElementById("st-defaults").hidden), "a model without parameters has no fields");
 
     // 5. Without the token, or with a foreign Host: 403.
     const port = studio.port, tok = studio.token;

@@ -9,7 +9,7 @@ M=models/maze.xml
 expect 2 "put {seed} or {i} in the name" "$T" run $M --seeds 1..3 -o "$dir/u/x.png"
 expect 2 "seed 2 is listed twice" "$T" run $M --seeds 1..3,2 -o "$dir/u/{seed}.png"
 expect 2 "a range goes up: 9..1" "$T" run $M --seeds 9..1 -o "$dir/u/{seed}.png"
-expect 2 "unknown field at \"{sed}.png\"" "$T" run $M --seeds 1..3 -o "$dir/u/{sed}.png"
+expect 2 "unknown field {sed}: .*did you mean 'seed'?" "$T" run $M --seeds 1..3 -o "$dir/u/{sed}.png"
 expect 2 "--shard takes K/N" "$T" run $M --seeds 1..3 --shard 5/4 -o "$dir/u/{seed}.png"
 expect 2 "--resume needs --manifest" "$T" run $M --seeds 1..3 --resume -o "$dir/u/{seed}.png"
 expect 2 "no --gif" "$T" run $M --seeds 1..3 --gif "$dir/u/a.gif" -o "$dir/u/{seed}.png"

@@ -13,6 +13,8 @@ expect 2 "port: 1 to 65535" "$T" studio "$dir/m.xml" --port 70000
 expect 2 "timeout: seconds" "$T" studio "$dir/m.xml" --timeout 0
 expect 2 "steps: 1 to" "$T" studio "$dir/m.xml" --steps x
 expect 2 "unexpected argument" "$T" studio "$dir/m.xml" "$dir/m.xml"
+expect 2 "set x: expected NAME=VALUE" "$T" studio "$dir/m.xml" --set x
+expect 2 "set a=1,2: expected NAME=VALUE, one value" "$T" studio "$dir/m.xml" --set a=1,2
 only 5 "$dir/none.xml: error: cannot read: No such file or directory" "$T" studio "$dir/none.xml"
 only 5 "$dir: error: cannot read: Is a directory" "$T" studio "$dir"
 expect 0 "studio MODEL.xml" "$T" help studio

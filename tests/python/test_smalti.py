@@ -78,6 +78,45 @@ class CompareWithCli(unittest.TestCase):
         self.assertEqual(flat.count(2), 4 * 3 * 2 - 5)
         self.assertEqual(run.legend, "BWR")
 
+    PARAMS_XML = ('<sequence values="BW"><smalti length="{side}" width="1"><param name="side" value="9"/>'
+                  '<param name="n" value="3"/></smalti><one in="B" out="W" steps="{n}"/></sequence>')
+
+    def test_params_override_and_list(self):
+        model = smalti.Model.from_string(self.PARAMS_XML, "p.xml")
+        self.assertEqual(model.params, {"side": "9", "n": "3"})
+        self.assertEqual(list(model.params), ["side", "n"])
+        self.assertEqual(model.size, (9, 1, 1))
+        run = model.run(seed=1)
+        run.to_end()
+        self.assertEqual(run.grid_bytes().count(1), 3)
+        model = smalti.Model.from_string(self.PARAMS_XML, "p.xml", params={"n": 5, "side": "12"})
+        self.assertEqual(model.params, {"side": "12", "n": "5"})
+        self.assertEqual(model.param_defaults, {"side": "9", "n": "3"})
+        self.assertEqual(model.size, (12, 1, 1))
+        run = model.run(seed=1)
+        run.to_end()
+        self.assertEqual(run.grid_bytes().count(1), 5)
+        # smalti.run hands params to the load, and the CLI's --set gives the same grid.
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "p.xml")
+            with open(path, "w") as f:
+                f.write(self.PARAMS_XML)
+            run = smalti.run(path, seed=4, params={"n": 7})
+            self.assertEqual(run.text().splitlines(), cli_grid(path, "--seed", "4", "--set", "n=7"))
+        self.assertEqual(smalti.Model.from_string('<one values="BW" in="B" out="W"/>', size=4).params, {})
+
+    def test_params_mistakes(self):
+        with self.assertRaises(smalti.UsageError) as e:
+            smalti.Model.from_string(self.PARAMS_XML, "p.xml", params={"nn": 2})
+        self.assertIn("did you mean 'n'?", str(e.exception))
+        with self.assertRaises(smalti.ModelError) as e:
+            smalti.Model.from_string(self.PARAMS_XML.replace("{n}", "{m}"), "p.xml")
+        self.assertEqual(e.exception.line, 1)
+        with self.assertRaises(TypeError):
+            smalti.Model.from_string(self.PARAMS_XML, "p.xml", params={1: 2})
+        with self.assertRaises(ValueError):
+            smalti.Model.from_string(self.PARAMS_XML, "p.xml", params={"n": "1\0"})
+
 
 class Callbacks(unittest.TestCase):
     def test_every_step_seen(self):
@@ -384,7 +423,7 @@ class Layouts(unittest.TestCase):
         lib = smalti.load_library()
         smalti.check_layouts(lib)
         names = [name for name, _ in smalti._STRUCTS]
-        self.assertEqual(sorted(names), ["smalti_error", "smalti_load_options", "smalti_node_info",
+        self.assertEqual(sorted(names), ["smalti_error", "smalti_load_options", "smalti_node_info", "smalti_param_info",
                                          "smalti_run_options", "smalti_settings", "smalti_step_event"])
         for name, cls in smalti._STRUCTS:
             self.assertEqual(lib.smalti_struct_size(name.encode()), ctypes.sizeof(cls), name)

@@ -44,6 +44,7 @@ int main(int argc, char **argv)
         {"work", run_work_tests},
         {"memres", run_memres_tests},
         {"settings", run_settings_tests},
+        {"params", run_params_tests},
         {"pack", run_pack_tests},
         {"lint", run_lint_tests},
         {"kinds", run_kinds_tests},

@@ -235,6 +235,7 @@ static void struct_sizes_by_name(void **state)
     assert_int_equal(smalti_struct_size("smalti_node_info"), sizeof(smalti_node_info));
     assert_int_equal(smalti_struct_size("smalti_settings"), sizeof(smalti_settings));
     assert_int_equal(smalti_struct_size("smalti_run_options"), sizeof(smalti_run_options));
+    assert_int_equal(smalti_struct_size("smalti_param_info"), sizeof(smalti_param_info));
     assert_int_equal(smalti_struct_size("smalti_run"), 0);
     assert_int_equal(smalti_struct_size("smalti_settings_"), 0);
     assert_int_equal(smalti_struct_size(""), 0);

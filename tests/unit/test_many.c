@@ -107,11 +107,16 @@ static void templates_fill_their_fields(void **state)
 {
     (void)state;
     char why[200], out[64];
-    template_fields f = {"maze", -7, 12, 16, 9, 1};
+    template_fields f = {"maze", -7, 12, 16, 9, 1, NULL};
     assert_true(template_check("out/{model}/{seed}_{i}_{w}x{h}x{d}.png", why, sizeof why));
     assert_true(template_expand("out/{model}/{seed}_{i}_{w}x{h}x{d}.png", &f, out, sizeof out));
     assert_string_equal(out, "out/maze/-7_12_16x9x1.png");
-    assert_false(template_check("out/{sed}.png", why, sizeof why));
+    /* {NAME} may be a parameter: the model's list says (template_params_check). */
+    assert_true(template_check("out/{sed}.png", why, sizeof why));
+    assert_false(template_params_check("out/{sed}.png", NULL, "m.xml", why, sizeof why));
+    assert_non_null(strstr(why, "unknown field {sed}"));
+    assert_non_null(strstr(why, "did you mean 'seed'?"));
+    assert_false(template_check("out/{se-d}.png", why, sizeof why));
     assert_non_null(strstr(why, "unknown field"));
     assert_false(template_check("out/{seed.png", why, sizeof why));
     assert_false(template_check("out/seed}.png", why, sizeof why));
@@ -121,10 +126,36 @@ static void templates_fill_their_fields(void **state)
     assert_false(template_expand("{model}{model}", &f, tiny, sizeof tiny));
 }
 
+/* {NAME} is the value of the model's parameter NAME (the manifest's "params" are params_test.sh's). */
+static void parameters_in_file_names(void **state)
+{
+    (void)state;
+    const char *const sets[] = {"rooms=12"};
+    smalti_load_options opt = smalti_load_defaults();
+    opt.quiet = 1;
+    opt.params = sets;
+    opt.param_count = 1;
+    smalti_error err;
+    smalti_model *m = smalti_model_load_string("<one values=\"BW\" in=\"B\" out=\"W\" steps=\"{rooms}\">\n<smalti>"
+                                               "<param name=\"rooms\" value=\"8\"/><param name=\"style\" value=\"a\\&quot;b\"/>"
+                                               "</smalti></one>", "p.xml", &opt, &err);
+    assert_non_null(m);
+    char why[300], out[64];
+    assert_true(template_check("o/{model}_{rooms}_{seed}.png", why, sizeof why));
+    assert_true(template_params_check("o/{model}_{rooms}_{seed}.png", m, "p.xml", why, sizeof why));
+    assert_false(template_params_check("o/{room}.png", m, "p.xml", why, sizeof why));
+    assert_non_null(strstr(why, "did you mean 'rooms'?"));
+    template_fields f = {"p", 3, 0, 4, 4, 1, m};
+    assert_true(template_expand("o/{model}_{rooms}_{seed}.png", &f, out, sizeof out));
+    assert_string_equal(out, "o/p_12_3.png");
+    smalti_model_free(m);
+}
+
 int run_many_tests(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(seed_lists_keep_the_order_given),
+        cmocka_unit_test(parameters_in_file_names),
         cmocka_unit_test(bad_seed_lists_say_why),
         cmocka_unit_test(shard_specs),
         cmocka_unit_test(shards_partition_every_list),

@@ -25,6 +25,7 @@ long unit_loop_matches_steps(const char *xml, int mx, int my, int mz, int seed, 
 int run_rng_tests(void);
 int run_rule_tests(void);
 int run_api_tests(void);
+int run_params_tests(void);
 int run_badinput_tests(void);
 int run_output_tests(void);
 int run_path_tests(void);

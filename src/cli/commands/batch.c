@@ -20,6 +20,7 @@ typedef struct batch_args {
     const char *list, *models_dir, *out_dir;
     const char *resources[CLI_MAX_RESOURCES];
     int resource_count;
+    cli_sets sets;          /* --set NAME=VALUE, for every entry */
     bool allow_any_path;
     bool quiet;
     bool seeded;            /* --seed given: the master seed */
@@ -48,7 +49,7 @@ typedef struct batch_entry {
 static job_request request_of(const batch_args *a)
 {
     return (job_request){.resources = a->resources, .resource_count = a->resource_count, .allow_any_path = a->allow_any_path,
-                         .iso = -1, .palette_file = a->palette_file, .tiles_file = a->tiles_file, .timeout = a->timeout,
+                         .params = a->sets.items, .param_count = a->sets.count, .iso = -1, .palette_file = a->palette_file, .tiles_file = a->tiles_file, .timeout = a->timeout,
                          .max_memory = a->max_memory, .quiet = a->quiet};
 }
 
@@ -246,7 +247,7 @@ static int run_gathered(batch_args *a)
     int64_t most = 0;
     for (int m = 0; m < a->gathered_count; m++)
         if (a->gathered[m].seeds.total > most) most = a->gathered[m].seeds.total;
-    int rc = names_seeds_unique(a) ? many_check_template(a->out_dir, most, a->gathered_count) : EXIT_MODEL;
+    int rc = names_seeds_unique(a) ? many_check_template(a->out_dir, most, a->gathered, a->gathered_count) : EXIT_MODEL;
     if (rc == EXIT_OK && a->gathered_count > 0) {
         a->many.o.quiet = a->quiet;
         a->many.o.max_memory = a->max_memory;
@@ -337,6 +338,7 @@ static int batch_pack(batch_args *a)
 static int parse_option(batch_args *a, const char *arg, const char *val)
 {
     int took = many_cli_option(&a->many, arg, val);
+    if (took == 0) took = cli_set_option(&a->sets, arg, val);
     if (took != 0) return took;
     if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) return a->quiet = true, 1;
     if (strcmp(arg, "--allow-any-path") == 0) return a->allow_any_path = true, 1;
@@ -366,6 +368,9 @@ static int check_batch_args(batch_args *a)
     if (!a->list) return usage_error("%s", "batch needs MODELS.xml or a PACK");
     a->template_out = strchr(a->out_dir, '{') || many_cli_wanted(&a->many);
     if (a->many.seeds) return usage_error("%s", "batch takes no --seeds: the entries' seeds and amount, and --seed S, give them");
+    const char *several;
+    if (!cli_sets_single(&a->sets, &several))
+        return usage_error("--set %s: batch takes one value a parameter (a comma separates the values of run's many runs)", several);
     if (a->template_out && !strchr(a->out_dir, '{'))
         return usage_error("%s", "-j, --manifest, --resume and --shard need -o with a file name template, such as "
                                  "-o 'out/{model}_{seed}.png'");

@@ -23,6 +23,7 @@ typedef struct run_args {
     size_t max_memory;            /* bytes; 0: none */
     const char *resources[CLI_MAX_RESOURCES];
     int resource_count;
+    cli_sets sets;                /* --set NAME=VALUE */
     bool allow_any_path;
     bool quiet, iso, strict;
     char bundled_dir[4096], bundled_name[256]; /* `run maze`: the installed models' folder and the name */
@@ -99,6 +100,7 @@ static bool flag_option(run_args *a, const char *arg)
 static int parse_option(run_args *a, const char *command, const char *arg, const char *val)
 {
     int took = many_cli_option(&a->many, arg, val);
+    if (took == 0) took = cli_set_option(&a->sets, arg, val);
     if (took != 0 || flag_option(a, arg)) return took ? took : 1;
     if (strcmp(arg, "--timeout") == 0) return parse_timeout(val, &a->timeout) ? 2 : -1;
     if (strcmp(arg, "--max-unpacked") == 0) return parse_max_unpacked(val, &a->max_unpacked) ? 2 : -1;
@@ -155,7 +157,11 @@ static int check_run_args(const char *command, run_args *a)
     if (a->obs.every && !a->obs.gif && !a->obs.frames_dir) return usage_error("%s", "--every needs --gif FILE or --frames DIR");
     if (a->obs.delay && !a->obs.gif) return usage_error("%s", "--delay needs --gif FILE");
     if (a->dim == 2 && a->height > 1) return usage_error("%s", "--dim 2 with --height: a 2-D grid has no height; give --length X --width Y");
-    if (many_cli_wanted(&a->many) && strcmp(command, "run") == 0) {
+    const char *several;
+    bool lists = !cli_sets_single(&a->sets, &several);
+    if (lists && strcmp(command, "run") != 0)
+        return usage_error("--set %s: several values (a comma separates them) are for many runs of `run`; check takes one", several);
+    if ((many_cli_wanted(&a->many) || lists) && strcmp(command, "run") == 0) {
         if (a->seed_given && a->many.seeds) return usage_error("%s", "--seed and --seeds: give one");
         if (a->obs.gif || a->obs.frames_dir || a->obs.trace || a->obs.watch)
             return usage_error("%s", "--seeds, -j, --manifest, --resume and --shard write final grids only (no --gif, "
@@ -251,11 +257,24 @@ static void warn_unbounded_search(const smalti_model *model, const char *path)
     }
 }
 
+/* `check`: "params: rooms=12 (default 8), width=40", the values it was loaded with; nothing without params. */
+static void print_params(const smalti_model *model)
+{
+    int count = smalti_model_param_count(model);
+    for (int i = 0; i < count; i++) {
+        smalti_param_info p;
+        if (!smalti_model_param(model, i, &p)) continue;
+        printf("%s%s=%s", i ? ", " : "params: ", p.name, p.value);
+        if (p.overridden) printf(" (default %s)", p.default_value);
+    }
+    if (count) printf("\n");
+}
+
 static job_request request_of(const run_args *a, const pack *pk, const pack_model *pm)
 {
     return (job_request){
         .model = a->model, .pk = pk, .pm = pm, .resources = a->resources, .resource_count = a->resource_count,
-        .allow_any_path = a->allow_any_path,
+        .allow_any_path = a->allow_any_path, .params = a->sets.items, .param_count = a->sets.count,
         .grid = {(int)a->size, (int)a->length, (int)a->width, (int)a->height, (int)a->dim},
         .seed_given = a->seed_given, .seed = (int32_t)a->seed, .steps_given = a->steps_given, .steps = a->steps,
         .pixel_size = (int)a->pixel_size, .iso = -1, .palette_file = a->palette_file, .tiles_file = a->tiles_file,
@@ -300,6 +319,12 @@ static int run_parsed(const run_args *a, bool check_only)
     }
     job j;
     const job_request req = request_of(a, pk, pm);
+    const char *several;
+    if (!check_only && !cli_sets_single(&a->sets, &several)) {
+        rc = many_run_product(&req, a->sets.items, a->sets.count, a->output, &a->many);
+        pack_close(pk);
+        return rc;
+    }
     rc = job_open(&j, &req);
     pack_close(pk); /* a loaded model keeps nothing of its pack */
     if (rc != EXIT_OK) return rc;
@@ -307,6 +332,7 @@ static int run_parsed(const run_args *a, bool check_only)
         if (!a->quiet) warn_unbounded_search(j.model, j.label);
         int nodes = smalti_model_node_count(j.model);
         printf("%s: ok (%d %s, values %s)\n", j.label, nodes, plural(nodes, "node", "nodes"), smalti_model_legend(j.model));
+        print_params(j.model);
     } else if (many_cli_wanted(&a->many)) {
         rc = many_run_job(&j, a->output, &a->many);
     } else {

@@ -23,6 +23,20 @@ enum {
 };
 
 #define CLI_MAX_RESOURCES 16
+#define CLI_MAX_SETS 32
+#define CLI_MAX_SETS_TEXT "32"
+
+/* --set NAME=VALUE options (sets.c), each kept as given: "rooms=12", or "rooms=4,8,12" (a comma
+   separates the values of many runs, so a value given on the command line holds none). */
+typedef struct cli_sets {
+    const char *items[CLI_MAX_SETS];
+    int count;
+} cli_sets;
+/* arg with its value val (NULL: none left): 0 when arg is not --set, 2 when it took it, -1 after a
+   usage error (not NAME=VALUE, a name set twice, too many). */
+int cli_set_option(cli_sets *s, const char *arg, const char *val);
+/* Whether each --set gives one value (no comma); else false with *bad the first that gives several. */
+bool cli_sets_single(const cli_sets *s, const char **bad);
 
 /* Shared by the commands (common.c). */
 int exit_code_for(smalti_status status);

@@ -52,7 +52,7 @@ static int settings_of_pack(job *j, const job_request *req)
 {
     pack_defaults def;
     smalti_error err;
-    if (!pack_model_defaults(req->pk, req->pm, &req->grid, &def, &err)) {
+    if (!pack_model_defaults(req->pk, req->pm, &req->grid, req->params, req->param_count, &def, &err)) {
         return fail(j, req, &err);
     }
     j->seed = req->seed_given ? req->seed : def.seed;
@@ -72,7 +72,10 @@ static int settings_of_file(job *j, const job_request *req)
 {
     smalti_settings own;
     smalti_error err;
-    if (!settings_read_file(req->model, NULL, &own, &err)) {
+    smalti_load_options with_params = smalti_load_defaults();
+    with_params.params = req->params;
+    with_params.param_count = req->param_count;
+    if (!settings_read_file(req->model, &with_params, &own, &err)) {
         return fail(j, req, &err);
     }
     j->seed = req->seed_given ? req->seed : own.has_seed ? own.seed : 1;
@@ -131,6 +134,8 @@ static int load(job *j, const job_request *req)
     opt.resource_dirs = req->resources;
     opt.resource_dir_count = req->resource_count;
     opt.allow_any_path = req->allow_any_path;
+    opt.params = req->params;
+    opt.param_count = req->param_count;
     opt.max_memory = req->max_memory; /* the load and each run get the budget */
     opt.timeout_seconds = req->timeout_shared ? deadline_left(req->timeout, j->start) : req->timeout;
     if (req->warn) {

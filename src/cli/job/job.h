@@ -42,6 +42,8 @@ typedef struct job_request {
     bool allow_any_path;
     grid_request grid;            /* --size, --length, --width, --height, --dim */
     bool size_required;           /* no default sides: a models.xml entry names its size */
+    const char *const *params;    /* --set: "name=value" overrides of the model's parameters */
+    int param_count;
     const char *entry_where;      /* a models.xml entry, for messages: "list.xml:3" and its name */
     const char *entry_name;
     bool seed_given;

@@ -32,14 +32,20 @@ void seed_list_free(seed_list *l);
 bool shard_parse(const char *text, long *k, long *n);
 static inline bool shard_has(int64_t index, long k, long n) { return index % n == k - 1; }
 
-/* Output names from a template: {model} {seed} {i} {w} {h} {d}; any other '{' is an error. */
+/* Output names from a template: {model} {seed} {i} {w} {h} {d}, and {NAME} for the value of the
+   model's parameter NAME; any other '{' is an error. */
 typedef struct template_fields {
     const char *model;
     int32_t seed;
     int64_t i;
     int w, h, d;
+    const smalti_model *params; /* whose parameters {NAME} names (NULL: none) */
 } template_fields;
 bool template_check(const char *tmpl, char *why, size_t why_size);
+/* The length of the parameter field {NAME} at s (braces included), or 0 when s starts none (a built-in field is none). */
+size_t template_param_at(const char *s);
+/* Every {NAME} of tmpl a parameter of model; else false with why ("{rooms}: LABEL declares no parameter 'rooms'"). */
+bool template_params_check(const char *tmpl, const smalti_model *model, const char *label, char *why, size_t why_size);
 bool template_has(const char *tmpl, const char *field); /* field as "{seed}" */
 bool template_expand(const char *tmpl, const template_fields *f, char *out, size_t size); /* false when too long */
 
@@ -59,6 +65,7 @@ typedef struct manifest_entry {
     char sha256[65]; /* of the final grid's cells (see manifest_grid_sha256) */
     int attempts;    /* the attempts a <require> made the run begin (1: none failed) */
     int warnings;    /* the run's warnings (a <wfc> that found no solution); the line says only more than 0 */
+    const smalti_model *params; /* its parameters and their values go on the line ("params"), when it has any */
 } manifest_entry;
 typedef struct manifest_done manifest_done; /* the (model, seed) pairs a manifest already holds */
 /* Open path for appending. Without resume an existing non-empty manifest is refused; with it, a
@@ -74,6 +81,10 @@ const char *manifest_done_slot(const manifest_done *done, size_t i);
 bool manifest_done_has(const manifest_done *done, const char *model, int32_t seed);
 long manifest_done_count(const manifest_done *done);
 void manifest_done_free(manifest_done *done);
+/* The key by which a run is done in a manifest, with its seed: the model's name, and with parameters
+   (params, NULL: none) their values too, so that each combination of --set values is its own run.
+   false when it does not fit. manifest_open reads lines into the same keys. */
+bool manifest_key(const char *model, const smalti_model *params, char *buf, size_t size);
 /* One line for e, ending in '\n', in buf; its length, or 0 when it does not fit. */
 size_t manifest_format(const manifest_entry *e, char *buf, size_t size);
 bool manifest_append(int fd, const char *line, size_t len); /* one write() */
@@ -117,9 +128,15 @@ typedef struct many_cli {
    when it took val too, 0 when arg is none of them, -1 after a usage error was printed. */
 int many_cli_option(many_cli *c, const char *arg, const char *val);
 bool many_cli_wanted(const many_cli *c); /* any of them given */
-/* The checks of an output template for a list: "{seed}" or "{i}" when seeds > 1, and "{model}"
-   when models > 1; EXIT_OK or EXIT_USAGE after saying why. */
-int many_check_template(const char *tmpl, int64_t seeds, int models);
+/* The checks of an output template for a list: its fields, each {NAME} a parameter of every one of
+   the `models` models of list, "{seed}" or "{i}" when seeds > 1, and "{model}" when models > 1;
+   EXIT_OK or EXIT_USAGE after saying why. */
+int many_check_template(const char *tmpl, int64_t seeds, const many_model *list, int models);
+/* `run MODEL --set NAME=A,B ...` (product.c): a job opened from req for each combination of the
+   --set lists' values (sets: set_count texts "NAME=A,B,..."; a name at most once) (the first list's value changing slowest), each run for every seed of
+   --seeds (or its default seed), in that order; out must name each list of several values as
+   {NAME}. At most 4096 combinations, each a model kept loaded until the end. EXIT_* */
+int many_run_product(const job_request *req, const char *const *sets, int set_count, const char *out, const many_cli *c);
 /* `run MODEL --seeds ...` (commands/run.c hands over the open job): EXIT_* */
 int many_run_job(const job *j, const char *out, const many_cli *c);
 #endif

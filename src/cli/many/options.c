@@ -40,13 +40,18 @@ bool many_cli_wanted(const many_cli *c)
     return c->seeds || c->jobs_given || c->o.manifest || c->o.resume || c->o.shard_n > 0;
 }
 
-int many_check_template(const char *tmpl, int64_t seeds, int models)
+int many_check_template(const char *tmpl, int64_t seeds, const many_model *list, int models)
 {
-    char why[300];
+    char why[600];
     if (!template_check(tmpl, why, sizeof why)) {
         fprintf(stderr, "smalti: -o %s: %s\n", tmpl, why);
         return EXIT_USAGE;
     }
+    for (int m = 0; m < models; m++)
+        if (!template_params_check(tmpl, list[m].job->model, list[m].job->label, why, sizeof why)) {
+            fprintf(stderr, "smalti: -o %s: %s\n", tmpl, why);
+            return EXIT_USAGE;
+        }
     if (seeds > 1 && !template_has(tmpl, "{seed}") && !template_has(tmpl, "{i}")) {
         fprintf(stderr, "smalti: -o %s: %lld runs would write the one file; put {seed} or {i} in the name (such as "
                         "'out/{model}_{seed}.png')\n", tmpl, (long long)seeds);
@@ -68,7 +73,7 @@ int many_run_job(const job *j, const char *out, const many_cli *c)
         return EXIT_USAGE;
     }
     if (!c->seeds && !seed_list_of(&j->seed, 1, &m.seeds)) return EXIT_MEMORY;
-    int rc = many_check_template(out, m.seeds.total, 1);
+    int rc = many_check_template(out, m.seeds.total, &m, 1);
     if (rc == EXIT_OK) {
         many_options o = c->o;
         o.quiet = j->quiet;

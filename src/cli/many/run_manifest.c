@@ -24,6 +24,43 @@ static bool put_text(char *buf, size_t size, size_t *n, const char *fmt_done)
     return true;
 }
 
+/* ,"params":{"rooms":"4","side":"20"}: the parameters of m, in the model's order; nothing when it has none. */
+static bool put_params(char *buf, size_t size, size_t *n, const smalti_model *m)
+{
+    int count = m ? smalti_model_param_count(m) : 0;
+    if (count == 0) return true;
+    if (!put_text(buf, size, n, ",\"params\":{")) return false;
+    for (int i = 0; i < count; i++) {
+        smalti_param_info p;
+        if (!smalti_model_param(m, i, &p)) return false;
+        if ((i && !put_text(buf, size, n, ",")) || !json_append_string(buf, size, n, p.name) || !put_text(buf, size, n, ":") ||
+            !json_append_string(buf, size, n, p.value))
+            return false;
+    }
+    return put_text(buf, size, n, "}");
+}
+
+/* One parameter onto a resume key: "\x1e" before the first, "\x1f" between them (bytes no name holds). */
+static bool key_add(char *buf, size_t size, size_t *n, bool first, const char *name, const char *value)
+{
+    int w = snprintf(buf + *n, size - *n, "%c%s=%s", first ? '\x1e' : '\x1f', name, value);
+    if (w < 0 || (size_t)w >= size - *n) return false;
+    *n += (size_t)w;
+    return true;
+}
+
+bool manifest_key(const char *model, const smalti_model *params, char *buf, size_t size)
+{
+    size_t n = 0;
+    if (!put_text(buf, size, &n, model)) return false;
+    for (int i = 0; params && i < smalti_model_param_count(params); i++) {
+        smalti_param_info p;
+        if (!smalti_model_param(params, i, &p) || !key_add(buf, size, &n, i == 0, p.name, p.value)) return false;
+    }
+    buf[n] = 0;
+    return true;
+}
+
 size_t manifest_format(const manifest_entry *e, char *buf, size_t size)
 {
     size_t n = 0;
@@ -34,12 +71,16 @@ size_t manifest_format(const manifest_entry *e, char *buf, size_t size)
     if (!put_text(buf, size, &n, part)) return 0;
     for (int k = 0; k < e->output_count; k++)
         if ((k && !put_text(buf, size, &n, ",")) || !json_append_string(buf, size, &n, e->outputs[k])) return 0;
-    /* "warnings" only when the run had some: the lines of runs without are as they were. */
+    /* "warnings" only when the run had some, "params" only for a model with parameters: the lines
+       of other runs are as they were. */
     const int attempts = e->attempts > 0 ? e->attempts : 1;
-    if (e->warnings > 0)
-        snprintf(part, sizeof part, "],\"sha256\":\"%s\",\"attempts\":%d,\"warnings\":%d}\n", e->sha256, attempts, e->warnings);
-    else snprintf(part, sizeof part, "],\"sha256\":\"%s\",\"attempts\":%d}\n", e->sha256, attempts);
+    snprintf(part, sizeof part, "],\"sha256\":\"%s\",\"attempts\":%d", e->sha256, attempts);
     if (!put_text(buf, size, &n, part)) return 0;
+    if (e->warnings > 0) {
+        snprintf(part, sizeof part, ",\"warnings\":%d", e->warnings);
+        if (!put_text(buf, size, &n, part)) return 0;
+    }
+    if (!put_params(buf, size, &n, e->params) || !put_text(buf, size, &n, "}\n")) return 0;
     buf[n] = 0;
     return n;
 }
@@ -179,6 +220,26 @@ static bool read_json_string(const char **p, char *out, size_t size)
     return true;
 }
 
+/* The line's "params" object (after its sha256), appended to the key in model as manifest_key makes it;
+   true when the line has none. */
+static bool read_params(const char *line, char *model, size_t size)
+{
+    const char *p = strstr(line, "\"sha256\":");
+    p = p ? strstr(p, ",\"params\":{") : NULL;
+    if (!p) return true;
+    p += 11;
+    size_t n = strlen(model);
+    for (bool first = true; *p != '}'; first = false) {
+        char name[300], value[4200];
+        if (!read_json_string(&p, name, sizeof name) || *p++ != ':' || !read_json_string(&p, value, sizeof value) ||
+            !key_add(model, size, &n, first, name, value))
+            return false;
+        if (*p == ',') p++;
+        else if (*p != '}') return false;
+    }
+    return true;
+}
+
 /* The model, seed and the outputs of one line; the outputs all exist as files. */
 static bool line_is_done(const char *line, char *model, size_t model_size, int32_t *seed, bool *valid)
 {
@@ -186,7 +247,7 @@ static bool line_is_done(const char *line, char *model, size_t model_size, int32
     const char *p = strstr(line, "\"model\":");
     if (!p) return false;
     p += 8;
-    if (!read_json_string(&p, model, model_size)) return false;
+    if (!read_json_string(&p, model, model_size) || !read_params(line, model, model_size)) return false;
     const char *s = strstr(p, "\"seed\":");
     if (!s) return false;
     char *end;
@@ -235,7 +296,7 @@ static int read_done(const char *path, int fd, manifest_done *done)
             break;
         }
         whole += len;
-        char model[256];
+        char model[8192];
         int32_t seed;
         bool valid;
         if (line_is_done(line, model, sizeof model, &seed, &valid)) {

@@ -35,6 +35,7 @@ typedef struct many_state {
     int count;
     const many_options *o;
     const manifest_done *done;
+    char **keys;               /* each model's key in the manifest (manifest_key) */
     int manifest_fd;           /* -1: no manifest */
     int64_t total;             /* items over all models, before the shard and --resume */
     atomic_llong next;         /* the next item to take, in the fixed order */
@@ -97,7 +98,7 @@ static bool is_pending(const many_state *s, int64_t g, int *m, int64_t *k, int32
     if (!shard_has(g, s->o->shard_k, s->o->shard_n)) return false;
     *m = locate(s, g, k);
     *seed = seed_list_at(&s->models[*m].seeds, *k);
-    return !manifest_done_has(s->done, s->models[*m].job->name, *seed);
+    return !manifest_done_has(s->done, s->keys[*m], *seed);
 }
 
 /* The output path of item (m, k); false when the template makes it too long. */
@@ -105,7 +106,7 @@ static bool item_path(const many_state *s, int m, int64_t k, int32_t seed, char 
 {
     int w, h, d;
     smalti_model_grid_size(s->models[m].job->model, &w, &h, &d);
-    template_fields f = {s->models[m].job->name, seed, k, w, h, d};
+    template_fields f = {s->models[m].job->name, seed, k, w, h, d, s->models[m].job->model};
     return template_expand(s->models[m].out, &f, path, size);
 }
 
@@ -115,7 +116,7 @@ static bool append_manifest_line(many_state *s, const many_model *mm, const smal
 {
     manifest_entry e = {.model = mm->job->name, .seed = seed, .i = k, .steps = res->steps, .finished = res->finished,
                         .ms = 1000 * seconds, .output_count = 1, .attempts = res->attempts,
-                        .warnings = res->warnings};
+                        .warnings = res->warnings, .params = mm->job->model};
     const char *outputs[1] = {path};
     e.outputs = outputs;
     const unsigned char *cells = smalti_run_grid(run, &e.mx, &e.my, &e.mz);
@@ -304,9 +305,9 @@ static void remove_stale_temps(many_state *s)
     manifest_done_free(dirs);
 }
 
-int many_execute(many_model *models, int count, const many_options *o)
+static int execute_list(many_model *models, int count, const many_options *o, char **keys)
 {
-    many_state s = {.models = models, .count = count, .o = o, .manifest_fd = -1};
+    many_state s = {.models = models, .count = count, .o = o, .keys = keys, .manifest_fd = -1};
     atomic_init(&s.next, 0);
     atomic_init(&s.made, 0);
     atomic_init(&s.failed, 0);
@@ -379,4 +380,35 @@ int many_execute(many_model *models, int count, const many_options *o)
     for (int i = 0; i < s.tilesets.count; i++) free(s.tilesets.path[i]);
     pthread_mutex_destroy(&s.tilesets.lock);
     return atomic_load(&s.worst);
+}
+
+static void free_keys(char **keys, int count)
+{
+    for (int m = 0; keys && m < count; m++) free(keys[m]);
+    free(keys);
+}
+
+/* Each model's manifest key (its template was checked by many_check_template). */
+static int prepare_keys(const many_model *models, int count, char ***keys)
+{
+    if (!(*keys = calloc((size_t)count, sizeof **keys))) return EXIT_MEMORY;
+    for (int m = 0; m < count; m++) {
+        const job *j = models[m].job;
+        char key[8192];
+        if (!manifest_key(j->name, j->model, key, sizeof key)) {
+            fprintf(stderr, "%s: error: the model's parameters are too long for a manifest line\n", j->label);
+            return EXIT_USAGE;
+        }
+        if (!((*keys)[m] = strdup(key))) return EXIT_MEMORY;
+    }
+    return EXIT_OK;
+}
+
+int many_execute(many_model *models, int count, const many_options *o)
+{
+    char **keys = NULL;
+    int rc = prepare_keys(models, count, &keys);
+    if (rc == EXIT_OK) rc = execute_list(models, count, o, keys);
+    free_keys(keys, count);
+    return rc;
 }

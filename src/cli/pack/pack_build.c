@@ -230,7 +230,7 @@ static bool models_load(build_state *b, const pack *p)
     for (int i = 0; i < man->model_count; i++) {
         const pack_model *m = &man->models[i];
         pack_defaults d;
-        if (!pack_model_defaults(p, m, NULL, &d, b->err)) return false;
+        if (!pack_model_defaults(p, m, NULL, NULL, 0, &d, b->err)) return false;
         const zip_member *xml = zip_members_find(b->members, b->count, m->file);
         char label[4200];
         pack_entry_label(p, m->file, label, sizeof label);

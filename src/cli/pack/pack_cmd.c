@@ -122,7 +122,7 @@ int cmd_pack_list(int argc, char **argv)
         pack_defaults def;
         smalti_error err;
         char grid[64] = "?";
-        if (pack_model_defaults(p, m, NULL, &def, &err)) {
+        if (pack_model_defaults(p, m, NULL, NULL, 0, &def, &err)) {
             if (def.mz > 1) snprintf(grid, sizeof grid, "%dx%dx%d", def.mx, def.my, def.mz);
             else snprintf(grid, sizeof grid, "%dx%d", def.mx, def.my);
         } else {

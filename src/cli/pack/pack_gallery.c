@@ -9,6 +9,7 @@
 #include <string.h>
 #include "../../core/diag.h"
 #include "../../io/escape.h"
+#include "../../nodes/params.h"
 #include "pack_cli.h"
 #include "../job/job.h"
 
@@ -105,13 +106,21 @@ static void ignore_warning(void *userdata, const char *file, int line, const cha
     (void)userdata, (void)file, (void)line, (void)message; /* warnings are `pack check`'s business */
 }
 
-/* Run model m at its defaults, through the pipeline of every command (job/), and draw it; false
+/* One of an entry's combinations of parameter values (pack_model_setting): one picture each. */
+typedef struct gallery_setting {
+    long k, of;                       /* combination k of `of` */
+    const char *params[PARAMS_MAX];   /* "name=value" */
+    int count;
+} gallery_setting;
+
+/* Run model m at its defaults (with set's values), through the pipeline of every command (job/), and draw it; false
    with err set ("PACK/models/x.xml:3: ..."). */
-static bool model_picture(const pack *p, const pack_model *m, const gallery_args *a, unsigned char **png, size_t *size,
-                          smalti_error *err)
+static bool model_picture(const pack *p, const pack_model *m, const gallery_setting *set, const gallery_args *a,
+                          unsigned char **png, size_t *size, smalti_error *err)
 {
     /* The load and the run each get the time cap; a deadline passed while loading is said as one in the run. */
-    const job_request req = {.model = pack_path(p), .pk = p, .pm = m, .iso = -1, .timeout = a->timeout,
+    const job_request req = {.model = pack_path(p), .pk = p, .pm = m, .params = set->params, .param_count = set->count,
+                             .iso = -1, .timeout = a->timeout,
                              .max_memory = a->max_memory, .max_work = a->max_work, .quiet = a->quiet,
                              .warn = ignore_warning, .keep_errors = true};
     job j;
@@ -131,12 +140,12 @@ static bool model_picture(const pack *p, const pack_model *m, const gallery_args
 }
 
 /* model_picture with the whole of it, the picture drawn too, within the model's memory budget. */
-static bool picture_within_budget(const pack *p, const pack_model *m, const gallery_args *a,
+static bool picture_within_budget(const pack *p, const pack_model *m, const gallery_setting *set, const gallery_args *a,
                                   unsigned char **png, size_t *size, smalti_error *err)
 {
     mem_budget whole = {.limit = a->max_memory};
     mem_budget *outer = mem_enter_whole(&whole);
-    bool ok = model_picture(p, m, a, png, size, err);
+    bool ok = model_picture(p, m, set, a, png, size, err);
     mem_enter_whole(outer);
     if (!ok && whole.spent && err->status != SMALTI_ERR_MEMORY) {
         char what[sizeof err->message], file[sizeof err->file];
@@ -187,12 +196,14 @@ static void put_header(FILE *f, const pack_manifest *man)
 }
 
 /* One model's card: its picture (or why there is none), its words, and the command. */
-static void put_card(FILE *f, const gallery_args *a, const pack_model *m, const pack_defaults *d, const unsigned char *png,
-                     size_t png_size, const char *failure)
+static void put_card(FILE *f, const gallery_args *a, const pack_model *m, const gallery_setting *set, const pack_defaults *d,
+                     const unsigned char *png, size_t png_size, const char *failure)
 {
     const char *title = m->title ? m->title : m->name;
+    const bool several = set->of > 1; /* one card per combination: each says its values */
     fputs("<figure class=\"card\" id=\"model-", f);
     html_write_text(f, m->name);
+    if (set->k > 0) fprintf(f, "-%ld", set->k);
     fputs("\">\n<div class=\"pic\">", f);
     if (png) {
         fputs("<img alt=\"", f);
@@ -227,19 +238,65 @@ static void put_card(FILE *f, const gallery_args *a, const pack_model *m, const 
         if (d->mz > 1) fprintf(f, "%d×%d×%d", d->mx, d->my, d->mz);
         else fprintf(f, "%d×%d", d->mx, d->my);
         fprintf(f, " · seed %ld · ", (long)d->seed);
-        if (d->steps > 0) fprintf(f, "%ld %s</p>\n", d->steps, plural(d->steps, "step", "steps"));
-        else fputs("no step limit</p>\n", f);
+        if (d->steps > 0) fprintf(f, "%ld %s", d->steps, plural(d->steps, "step", "steps"));
+        else fputs("no step limit", f);
+        for (int i = 0; i < set->count; i++) {
+            fputs(i ? ", " : " · ", f);
+            html_write_text(f, set->params[i]);
+        }
+        fputs("</p>\n", f);
     }
     fputs("<code>smalti run ", f);
     put_shell_word(f, a->pack_path);
     fputc(' ', f);
     put_shell_word(f, m->name);
     if (d) fprintf(f, " --seed %ld", (long)d->seed);
+    for (int i = 0; several && i < set->count; i++) {
+        fputs(" --set ", f);
+        put_shell_word(f, set->params[i]);
+    }
     fputs(" -o ", f);
     char file[300];
-    snprintf(file, sizeof file, "%s.png", m->name);
+    if (several && set->k > 0) snprintf(file, sizeof file, "%s_%ld.png", m->name, set->k);
+    else snprintf(file, sizeof file, "%s.png", m->name);
     put_shell_word(f, file);
     fputs("</code>\n</figcaption>\n</figure>\n", f);
+}
+
+/* The card of combination set->k of model m: its picture (its thumbnail, or a run), or why there is
+   none (said on stderr too). EXIT_OK, or not with err set. */
+static int put_model_card(FILE *f, const pack *p, const pack_model *m, gallery_setting *set, const gallery_args *a,
+                          smalti_error *err)
+{
+    set->count = pack_model_setting(m, set->k, set->params);
+    pack_defaults d;
+    unsigned char *png = NULL;
+    size_t png_size = 0;
+    bool have_defaults = pack_model_defaults(p, m, NULL, set->params, set->count, &d, err), ok = have_defaults;
+    if (ok && m->thumbnail) {
+        png = pack_read(p, m->thumbnail, &png_size, err);
+        if (png && !is_png(png, png_size)) {
+            char label[4400];
+            pack_entry_label(p, m->thumbnail, label, sizeof label);
+            error_set(err, SMALTI_ERR_MODEL, label, 0, "the thumbnail is not a PNG");
+            mem_free(png);
+            png = NULL;
+        }
+        ok = png != NULL;
+    } else if (ok) ok = picture_within_budget(p, m, set, a, &png, &png_size, err);
+    char failure[1200] = "";
+    if (!ok) {
+        print_error(err);
+        if (err->line > 0) snprintf(failure, sizeof failure, "%s:%d: %s", err->file, err->line, err->message);
+        else snprintf(failure, sizeof failure, "%s: %s", err->file, err->message);
+    } else if (!a->quiet) {
+        fprintf(stderr, "%s", m->name);
+        for (int i = 0; set->of > 1 && i < set->count; i++) fprintf(stderr, " %s", set->params[i]);
+        fprintf(stderr, ": ok\n");
+    }
+    put_card(f, a, m, set, have_defaults ? &d : NULL, png, png_size, failure);
+    mem_free(png);
+    return ok ? EXIT_OK : EXIT_MODEL;
 }
 
 static int parse_gallery_args(int argc, char **argv, gallery_args *a)
@@ -294,30 +351,10 @@ int cmd_pack_gallery(int argc, char **argv)
     int failures = 0;
     for (int i = 0; i < man->model_count; i++) {
         const pack_model *m = &man->models[i];
-        pack_defaults d;
-        unsigned char *png = NULL;
-        size_t png_size = 0;
-        bool have_defaults = pack_model_defaults(p, m, NULL, &d, &err), ok = have_defaults;
-        if (ok && m->thumbnail) {
-            png = pack_read(p, m->thumbnail, &png_size, &err);
-            if (png && !is_png(png, png_size)) {
-                char label[4400];
-                pack_entry_label(p, m->thumbnail, label, sizeof label);
-                error_set(&err, SMALTI_ERR_MODEL, label, 0, "the thumbnail is not a PNG");
-                mem_free(png);
-                png = NULL;
-            }
-            ok = png != NULL;
-        } else if (ok) ok = picture_within_budget(p, m, &a, &png, &png_size, &err);
-        char failure[1200] = "";
-        if (!ok) {
-            print_error(&err);
-            if (err.line > 0) snprintf(failure, sizeof failure, "%s:%d: %s", err.file, err.line, err.message);
-            else snprintf(failure, sizeof failure, "%s: %s", err.file, err.message);
-            if (!failures++) rc = exit_code_for(err.status);
-        } else if (!a.quiet) fprintf(stderr, "%s: ok\n", m->name);
-        put_card(af.f, &a, m, have_defaults ? &d : NULL, png, png_size, failure);
-        mem_free(png);
+        /* One picture per combination of the entry's listed parameter values; a thumbnail stands for them all. */
+        gallery_setting set = {.of = m->thumbnail ? 1 : pack_model_setting_count(m)};
+        for (set.k = 0; set.k < set.of; set.k++)
+            if (put_model_card(af.f, p, m, &set, &a, &err) != EXIT_OK && !failures++) rc = exit_code_for(err.status);
     }
     fputs("</main>\n</body>\n</html>\n", af.f);
     if (ferror(af.f)) {

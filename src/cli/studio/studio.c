@@ -17,6 +17,7 @@
 #include "../../core/file_read.h"
 #include "../../core/resource.h"
 #include "../../io/escape.h"
+#include "../../nodes/params.h"
 #include "../../nodes/settings.h"
 #include "../common/cli.h"
 #include "../job/job.h"
@@ -141,6 +142,37 @@ static void studio_started(void *userdata, smalti_run *run)
     pthread_mutex_unlock(&st->s->lock);
 }
 
+bool studio_params_add_set(studio_params *p, const char *text, size_t len)
+{
+    const char *eq = memchr(text, '=', len);
+    if (!eq || !param_name_valid(text, (size_t)(eq - text)) || memchr(text, '\n', len) || len >= STUDIO_SET_TEXT) return false;
+    int at = 0;
+    while (at < p->set_count && strncmp(p->sets[at], text, (size_t)(eq - text) + 1) != 0) at++;
+    if (at == STUDIO_MAX_SETS) return false;
+    memcpy(p->sets[at], text, len);
+    p->sets[at][len] = 0;
+    if (at == p->set_count) p->set_count++;
+    return true;
+}
+
+/* "params":[{"name":"rooms","value":"12","default":"8"},...]: the model's parameters for the page's fields. */
+static void put_params(FILE *f, const smalti_model *model)
+{
+    fputs(",\"params\":[", f);
+    for (int i = 0; i < smalti_model_param_count(model); i++) {
+        smalti_param_info p;
+        if (!smalti_model_param(model, i, &p)) continue;
+        fputs(i ? ",{\"name\":" : "{\"name\":", f);
+        json_write_string(f, p.name, strlen(p.name));
+        fputs(",\"value\":", f);
+        json_write_string(f, p.value, strlen(p.value));
+        fputs(",\"default\":", f);
+        json_write_string(f, p.default_value, strlen(p.default_value));
+        fputs("}", f);
+    }
+    fputs("]", f);
+}
+
 /* The event "run": its end, note, caps and trace, for the page. NULL when out of memory. */
 static studio_event *run_event(const job *j, const smalti_run *run, const studio_params *p, const studio_recorder *rec,
                                const job_result *res, trace_writer *tw, double t0)
@@ -178,7 +210,9 @@ static studio_event *run_event(const job *j, const smalti_run *run, const studio
     job_attempts_text(run, attempts, sizeof attempts);
     fprintf(f, ",\"attempts\":%d,\"attempts_note\":", res->attempts);
     json_write_string(f, attempts, strlen(attempts));
-        fprintf(f, ",\"warnings\":%d,\"stepcap\":%ld,\"timecap\":%g,\"ms\":%.1f,\"trace\":\"", res->warnings, p->steps, p->timeout, now_ms() - t0);
+    fprintf(f, ",\"warnings\":%d,\"stepcap\":%ld,\"timecap\":%g,\"ms\":%.1f", res->warnings, p->steps, p->timeout, now_ms() - t0);
+    put_params(f, j->model);
+    fputs(",\"trace\":\"", f);
     size_t len;
     const uint8_t *bytes = trace_writer_bytes(tw, &len);
     put_base64(f, bytes, len);
@@ -197,8 +231,11 @@ static studio_event *run_once(studio *s, const studio_params *p, long request)
 {
     double t0 = now_ms();
     /* The load and the run each get the time cap, as in `pack check`; both count against the memory cap. */
+    const char *sets[STUDIO_MAX_SETS];
+    for (int i = 0; i < p->set_count; i++) sets[i] = p->sets[i];
     const job_request req = {.model = s->model_path, .grid = {.size = (int)p->size}, .seed_given = true, .seed = (int32_t)p->seed,
                              .steps_given = true, .steps = p->steps, .steps_from = STEPS_PAGE, .iso = -1,
+                             .params = sets, .param_count = p->set_count,
                              .timeout = p->timeout, .max_memory = s->max_memory, .keep_errors = true};
     job j;
     if (job_open(&j, &req) != EXIT_OK) return error_event(s, &j.error);
@@ -336,7 +373,8 @@ static int studio_usage(const char *fmt, const char *arg)
 {
     fprintf(stderr, "smalti: ");
     fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nUsage: smalti studio MODEL.xml [--size N] [--seed S] [--steps N] [--timeout SECONDS] [--max-memory SIZE] [--port P]\n");
+    fprintf(stderr, "\nUsage: smalti studio MODEL.xml [--size N] [--seed S] [--steps N] [--set NAME=VALUE]... [--timeout SECONDS] "
+                    "[--max-memory SIZE] [--port P]\n");
     return EXIT_USAGE;
 }
 
@@ -350,7 +388,7 @@ typedef struct studio_args {
 
 static bool takes_value(const char *arg)
 {
-    static const char *const valued[] = {"--size", "--seed", "--port", "--steps", "--timeout", "--max-memory"};
+    static const char *const valued[] = {"--size", "--seed", "--port", "--steps", "--timeout", "--max-memory", "--set"};
     for (size_t i = 0; i < sizeof valued / sizeof *valued; i++)
         if (strcmp(arg, valued[i]) == 0) return true;
     return false;
@@ -378,6 +416,9 @@ static int parse_studio_option(void *args, const char *arg, const char *val)
         p->timeout = strtod(val, &end);
         if (*end || !(p->timeout > 0 && p->timeout <= 3600))
             return studio_usage("--timeout: seconds, over 0, at most 3600, not %s", val), -1;
+    } else if (strcmp(arg, "--set") == 0) {
+        if (strchr(val, ',') || !studio_params_add_set(p, val, strlen(val)))
+            return studio_usage("--set %s: expected NAME=VALUE, one value (NAME of letters, digits and '_')", val), -1;
     } else if (!parse_max_memory(val, &a->max_memory)) return -1;
     return 2;
 }
@@ -414,7 +455,12 @@ static void take_model_settings(studio_args *a)
 {
     smalti_settings st;
     smalti_error err;
-    if (settings_read_file(a->model_path, NULL, &st, &err)) {
+    const char *sets[STUDIO_MAX_SETS];
+    for (int i = 0; i < a->params.set_count; i++) sets[i] = a->params.sets[i];
+    smalti_load_options with_params = smalti_load_defaults();
+    with_params.params = sets;
+    with_params.param_count = a->params.set_count;
+    if (settings_read_file(a->model_path, &with_params, &st, &err)) {
         if (!a->seed_given && st.has_seed) a->params.seed = st.seed;
         if (!a->steps_given && st.has_steps && st.steps > 0) a->params.steps = st.steps;
     }

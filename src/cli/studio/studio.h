@@ -20,11 +20,20 @@ typedef struct studio_event {
     size_t len;
 } studio_event;
 
+/* Overrides of the model's parameters a run may carry ("name=value", each at most this long). */
+#define STUDIO_MAX_SETS 32
+#define STUDIO_SET_TEXT 320
+
 /* What a run asks for; the page can change each. */
 typedef struct studio_params {
     long seed, size, steps;
     double timeout;
+    char sets[STUDIO_MAX_SETS][STUDIO_SET_TEXT]; /* --set, then the page's parameter fields */
+    int set_count;
 } studio_params;
+/* Add the len bytes "name=value" to p's overrides (one of a name already there is replaced); false when
+   it is not NAME=VALUE, holds a newline, is too long, or there is no room (studio.c). */
+bool studio_params_add_set(studio_params *p, const char *text, size_t len);
 
 typedef struct studio {
     const char *model_path;

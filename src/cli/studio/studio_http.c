@@ -194,7 +194,8 @@ static enum MHD_Result serve_events(studio *s, struct MHD_Connection *c)
 
 /* ---- The API ---- */
 
-/* POST api/run?seed=S&size=N&steps=N&timeout=SECONDS: run again with these (each optional). */
+/* POST api/run?seed=S&size=N&steps=N&timeout=SECONDS&params=LINES: run again with these (each optional);
+   params, lines of NAME=VALUE, replaces the overrides of the model's parameters (empty: the defaults). */
 static enum MHD_Result serve_run(studio *s, struct MHD_Connection *c)
 {
     const httplib *mhd = httplib_get(NULL, 0); /* loaded by cmd_studio before the server started */
@@ -216,6 +217,15 @@ static enum MHD_Result serve_run(studio *s, struct MHD_Connection *c)
         double t = strtod(v, &end);
         if (*end || !(t > 0 && t <= 3600)) return respond_text(c, MHD_HTTP_BAD_REQUEST, "timeout: seconds, over 0, at most 3600\n");
         p.timeout = t;
+    }
+    if ((v = mhd->MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "params"))) {
+        p.set_count = 0; /* the page's fields say them all: none given is every default */
+        for (const char *line = v; *line;) {
+            size_t len = strcspn(line, "\n");
+            if (len && !studio_params_add_set(&p, line, len))
+                return respond_text(c, MHD_HTTP_BAD_REQUEST, "params: lines of NAME=VALUE, at most 32\n");
+            line += len + (line[len] == '\n');
+        }
     }
     pthread_mutex_lock(&s->lock);
     s->params = p;
