@@ -98,7 +98,7 @@ static void check_model(const pack *p, const pack_model *m)
 {
     smalti_error err;
     pack_defaults def;
-    if (!pack_model_defaults(p, m, NULL, &def, &err)) return;
+    if (!pack_model_defaults(p, m, NULL, NULL, 0, &def, &err)) return;
     if (m->thumbnail) {
         size_t size;
         unsigned char *png = pack_read(p, m->thumbnail, &size, &err);

@@ -292,7 +292,8 @@ static int batch_list(batch_args *a)
             continue;
         }
         entries++;
-        batch_entry e = {.colors = {{0}}};
+        batch_entry e;
+        memset(&e, 0, sizeof e);
         int rc = entry_of_list(a, &d, xm, &meta, &e);
         rc = rc == EXIT_OK ? run_entry_within(a, &e) : (free(e.seeds), rc);
         if (rc != EXIT_OK) failures++, worst = rc;
