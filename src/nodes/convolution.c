@@ -10,6 +10,7 @@
 #include <string.h>
 
 #define CONV_MAX_SUM 27 /* 26 neighbours in 3-D */
+#define CONV_MAX_CELLS 27 /* room for the most cells a kernel counts (Moore2 with self: 25) */
 
 typedef struct conv_rule {
     uint8_t input, output;
@@ -25,6 +26,7 @@ typedef struct convolution {
     int rule_count;
     int steps;
     bool periodic;
+    int radius;                        /* 1, or 2 for the 5x5 kernels [smalti] */
     int8_t (*neighbours)[3];           /* kernel cells of weight 1 */
     int neighbour_count;
 } convolution;
@@ -41,11 +43,11 @@ enum { CONV_RING = 3, CONV_FIRST = 3, CONV_BEFORE = 4, CONV_SLOTS = 5, CONV_VECT
 typedef struct conv_state {
     int counter;
     uint8_t *before;                   /* the slow step only: the grid as the step began */
-    int32_t offsets[26];               /* the neighbours as flat offsets in this grid */
+    int32_t offsets[CONV_MAX_CELLS];               /* the neighbours as flat offsets in this grid */
     /* The fast step (before == NULL): */
     int layers, layer_size, px;        /* layer count, padded layer size, padded row length */
-    int8_t layer_of[26];               /* a neighbour's layer: -1, 0 or 1 */
-    int32_t in_layer[26];              /* its offset within a padded layer */
+    int8_t layer_of[CONV_MAX_CELLS];               /* a neighbour's layer: -1, 0 or 1 */
+    int32_t in_layer[CONV_MAX_CELLS];              /* its offset within a padded layer */
     int slot_stride;                   /* layer_size and slack for whole vectors read past a row */
     uint8_t *slots;                    /* rule_count * CONV_SLOTS padded layers */
     int sum_stride;                    /* mx rounded up to whole vectors */
@@ -55,11 +57,14 @@ typedef struct conv_state {
     int32_t *rule_order;
 } conv_state;
 
-static const char *const conv_attrs[] = {"neighborhood", "periodic", "steps", "in", "out", "p", "values", "sum", NULL};
+static const char *const conv_attrs[] = {"neighborhood", "periodic", "self", "steps", "in", "out", "p", "values", "sum", NULL};
 static const char *const conv_rule_attrs[] = {"in", "out", "p", "values", "sum", NULL};
 
-/* Kernels by name, as 3x3(x3) weight grids indexed dx+1 + (dy+1)*3 + (dz+1)*9. */
-static const char *const kernels2d[] = {"VonNeumann", "010101010", "Moore", "111101111", NULL};
+/* Kernels by name, as 3x3(x3) weight grids indexed dx+1 + (dy+1)*3 + (dz+1)*9,
+   or 5x5 ones of radius 2 [smalti] indexed dx+2 + (dy+2)*5. */
+static const char *const kernels2d[] = {"VonNeumann", "010101010", "Moore", "111101111",
+                                        "VonNeumann2", "0010001110110110111000100",
+                                        "Moore2", "1111111111110111111111111", NULL};
 static const char *const kernels3d[] = {"VonNeumann", "000010000010101010000010000",
                                         "NoCorners", "010111010111101111010111010", NULL};
 
@@ -146,23 +151,37 @@ static node *convolution_load(loader *ld, const xmlNode *el, symmetry_set parent
         const char *const *other = g->mz == 1 ? kernels3d : kernels2d;
         bool other_dim = false;
         for (int k = 0; name && other[k]; k += 2) other_dim |= strcmp(other[k], name) == 0;
+        /* The thesis names kernels by their cell count, the cell itself included. */
+        const char *thesis = !name ? NULL
+                           : strcmp(name, "VonNeumann5") == 0 ? " (for the 5 cells of the von Neumann cross with the cell itself, write neighborhood=\"VonNeumann\" self=\"True\")"
+                           : strcmp(name, "Moore9") == 0 ? " (for the 9 cells of the 3x3 square with the cell itself, write neighborhood=\"Moore\" self=\"True\")"
+                           : NULL;
         diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "%s neighborhood \"%s\": use %s%s", name ? "unknown" : "missing",
-                   name ? name : "", g->mz == 1 ? "VonNeumann or Moore" : "VonNeumann or NoCorners",
-                   !other_dim ? "" : g->mz == 1 ? " (it is a 3-D neighborhood: run the model with --dim 3)"
+                   name ? name : "", g->mz == 1 ? "VonNeumann, Moore, VonNeumann2 or Moore2" : "VonNeumann or NoCorners",
+                   thesis ? thesis
+                   : !other_dim ? "" : g->mz == 1 ? " (it is a 3-D neighborhood: run the model with --dim 3)"
                                                 : " (it is a 2-D neighborhood: run the model on a 2-D grid, without --dim 3)");
         return NULL;
     }
-    int cells = (int)strlen(kernel);
-    c->neighbours = mem_malloc((size_t)cells * sizeof *c->neighbours);
+    bool self;
+    if (!xml_get_int(d, el, "steps", -1, &c->steps) || !xml_get_bool(d, el, "periodic", false, &c->periodic) ||
+        !xml_get_bool(d, el, "self", false, &self))
+        return NULL;
+    int cells = (int)strlen(kernel), side = cells == 25 ? 5 : 3;
+    c->radius = side / 2;
+    c->neighbours = mem_malloc((size_t)(cells + 1) * sizeof *c->neighbours);
     if (!c->neighbours) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
     for (int k = 0; k < cells; k++)
         if (kernel[k] == '1') {
-            c->neighbours[c->neighbour_count][0] = (int8_t)(k % 3 - 1);
-            c->neighbours[c->neighbour_count][1] = (int8_t)(k / 3 % 3 - 1);
+            c->neighbours[c->neighbour_count][0] = (int8_t)(k % side - c->radius);
+            c->neighbours[c->neighbour_count][1] = (int8_t)(k / side % side - c->radius);
             c->neighbours[c->neighbour_count][2] = (int8_t)(cells == 27 ? k / 9 - 1 : 0);
             c->neighbour_count++;
         }
-    if (!xml_get_int(d, el, "steps", -1, &c->steps) || !xml_get_bool(d, el, "periodic", false, &c->periodic)) return NULL;
+    if (self) { /* the cell counts itself, as one more neighbour at offset 0 */
+        memset(c->neighbours[c->neighbour_count], 0, sizeof c->neighbours[0]);
+        c->neighbour_count++;
+    }
 
     int count = 0;
     for (xmlNode *x = xml_first_child(el); x; x = xml_next(x)) {
@@ -215,7 +234,8 @@ static void *convolution_state_new(const node *n, const grid_def *g)
     if (!st) return NULL;
     for (int k = 0; k < c->neighbour_count; k++)
         st->offsets[k] = c->neighbours[k][0] + c->neighbours[k][1] * g->mx + c->neighbours[k][2] * g->mx * g->my;
-    if (!conv_sums_fit_bytes(c)) {
+    /* The row sums pad layers by one cell: wider kernels count cell by cell. */
+    if (c->radius > 1 || !conv_sums_fit_bytes(c)) {
         st->before = mem_malloc((size_t)g->mx * g->my * g->mz);
         if (!st->before) { mem_free(st); return NULL; }
         return st;
@@ -260,7 +280,8 @@ static int neighbour_sum(const run_state *r, const convolution *c, const conv_st
 {
     const uint8_t *before = st->before;
     int sum = 0;
-    bool inside = x > 0 && y > 0 && x < r->mx - 1 && y < r->my - 1 && (r->mz == 1 || (z > 0 && z < r->mz - 1));
+    const int R = c->radius;
+    bool inside = x >= R && y >= R && x < r->mx - R && y < r->my - R && (r->mz == 1 || (z >= R && z < r->mz - R));
     if (inside) { /* no wrapping or clipping: the common case, by offsets */
         const uint8_t *at = before + x + y * r->mx + z * r->mx * r->my;
         for (int k = 0; k < c->neighbour_count; k++) sum += cr->weight[at[st->offsets[k]]];
@@ -268,10 +289,10 @@ static int neighbour_sum(const run_state *r, const convolution *c, const conv_st
     }
     for (int k = 0; k < c->neighbour_count; k++) {
         int sx = x + c->neighbours[k][0], sy = y + c->neighbours[k][1], sz = z + c->neighbours[k][2];
-        if (c->periodic) {
-            if (sx < 0) sx += r->mx; else if (sx >= r->mx) sx -= r->mx;
-            if (sy < 0) sy += r->my; else if (sy >= r->my) sy -= r->my;
-            if (sz < 0) sz += r->mz; else if (sz >= r->mz) sz -= r->mz;
+        if (c->periodic) { /* a radius can be wider than the grid: wrap as often as needed */
+            sx = (sx % r->mx + r->mx) % r->mx;
+            sy = (sy % r->my + r->my) % r->my;
+            sz = (sz % r->mz + r->mz) % r->mz;
         } else if (sx < 0 || sy < 0 || sz < 0 || sx >= r->mx || sy >= r->my || sz >= r->mz) continue;
         sum += cr->weight[before[sx + sy * r->mx + sz * r->mx * r->my]];
     }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 typedef struct lint {
     diag *d;
@@ -202,8 +203,11 @@ static void lint_convolution(lint *L, const xmlNode *el, const char *grid_values
     /* The kernels' sizes, as src/nodes/convolution.c defines them. */
     const char *hood = xml_attr(el, "neighborhood");
     int cells = !hood ? 0 : strcmp(hood, "VonNeumann") == 0 ? (d2 ? 4 : 6) : strcmp(hood, "Moore") == 0 && d2 ? 8
-              : strcmp(hood, "NoCorners") == 0 && !d2 ? 18 : 0;
+              : strcmp(hood, "NoCorners") == 0 && !d2 ? 18 : strcmp(hood, "VonNeumann2") == 0 && d2 ? 12
+              : strcmp(hood, "Moore2") == 0 && d2 ? 24 : 0;
     if (!cells || !grid_values) return;
+    const char *self = xml_attr(el, "self");
+    if (self && strcasecmp(self, "False") != 0) cells++; /* the cell itself is counted too (if unsure, it may be) */
     bool has_rules = false;
     for (const xmlNode *c = xml_first_child(el); c; c = xml_next(c)) {
         has_rules = true;

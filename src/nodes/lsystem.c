@@ -46,6 +46,7 @@ typedef struct lsys_alt {
 typedef struct lsystem {
     node base;
     int mode;
+    int scan;                /* scan mode: the order the string is laid in [smalti] */
     char *axiom;             /* NULL: a random axiom per run */
     int axiom_len, axiom_max;
     int iterations;          /* -1: (scan mode) until the string covers the cells */
@@ -78,18 +79,22 @@ typedef struct lsys_state {
     int64_t len, cur_cap, next_cap;
     uint8_t *before;         /* the grid as it stood before the node began */
     uint8_t *canvas;
-    int32_t *on_cells;       /* scan mode: the cells matching `on`, in scanline order */
+    int32_t *on_cells;       /* scan mode: the cells matching `on`, in the scan order */
     int32_t on_count;
     turtle *stack;
     int64_t stack_cap;
 } lsys_state;
 
 static const char *const lsys_attrs[] = {"axiom", "iterations", "angle", "step", "heading", "pen", "width", "x", "y",
-                                         "mode", "on", "axiomLength", "maxLength", "steps", NULL};
+                                         "mode", "scan", "on", "axiomLength", "maxLength", "steps", NULL};
 static const char *const turtle_only[] = {"angle", "step", "heading", "pen", "width", "x", "y", NULL};
 static const char *const rule_attrs[] = {"in", "out", "p", NULL};
 static const char *const draw_attrs[] = {"symbol", "value", NULL};
 static const char *const modes[] = {"turtle", "scan", NULL};
+/* The orders scan mode lays the string in; "rows" is scanline order. */
+enum { SCAN_ROWS, SCAN_ROWS_BOTTOM_UP, SCAN_COLUMNS, SCAN_COLUMNS_RIGHT_TO_LEFT, SCAN_SERPENTINE, SCAN_SERPENTINE_COLUMNS };
+static const char *const scan_orders[] = {"rows", "rowsBottomUp", "columns", "columnsRightToLeft", "serpentine",
+                                          "serpentineColumns", NULL};
 static const char turtle_commands[] = "FGf+-|[]";
 
 static void lsystem_free(node *n)
@@ -283,6 +288,7 @@ static node *lsystem_load(loader *ld, const xmlNode *el, symmetry_set parent_sym
         return NULL;
     }
     if (!gen_get_choice(d, el, "mode", modes, MODE_TURTLE, &ls->mode) ||
+        !gen_get_choice(d, el, "scan", scan_orders, SCAN_ROWS, &ls->scan) ||
         !xml_get_int_range(d, el, "maxLength", LSYS_DEFAULT_MAX_LENGTH, 1, LSYS_MAX_LENGTH_CAP, &ls->max_length) ||
         !xml_get_int_range(d, el, "axiomLength", ls->max_length < 10 ? ls->max_length : 10, 1, ls->max_length, &ls->axiom_max) ||
         !xml_get_int_range(d, el, "iterations", 0, 0, LSYS_MAX_ITERATIONS, &ls->iterations) ||
@@ -296,6 +302,7 @@ static node *lsystem_load(loader *ld, const xmlNode *el, symmetry_set parent_sym
     if (ls->mode == MODE_SCAN)
         for (const char *const *a = turtle_only; *a; a++)
             if (xml_attr(el, *a)) diag_warn(d, xml_line(el), "%s has no effect in scan mode", *a);
+    if (ls->mode == MODE_TURTLE && xml_attr(el, "scan")) diag_warn(d, xml_line(el), "scan has no effect in turtle mode");
 
     const char *axiom = xml_attr(el, "axiom");
     if (axiom) {
@@ -631,6 +638,20 @@ static bool finished(const lsystem *ls, const lsys_state *st)
     return true;
 }
 
+/* The cell laid at position p (0 .. mx*my) of a scan order. */
+static int32_t scan_cell(int order, int32_t p, int32_t mx, int32_t my)
+{
+    int32_t row = p / mx, along_row = p % mx, column = p / my, along_column = p % my;
+    switch (order) {
+    case SCAN_ROWS_BOTTOM_UP: return (my - 1 - row) * mx + along_row;
+    case SCAN_COLUMNS: return along_column * mx + column;
+    case SCAN_COLUMNS_RIGHT_TO_LEFT: return along_column * mx + (mx - 1 - column);
+    case SCAN_SERPENTINE: return row * mx + (row % 2 ? mx - 1 - along_row : along_row);
+    case SCAN_SERPENTINE_COLUMNS: return (column % 2 ? my - 1 - along_column : along_column) * mx + column;
+    default: return p;
+    }
+}
+
 static bool lsystem_go(run_state *r, const node *n, void *state)
 {
     const lsystem *ls = (const lsystem *)n;
@@ -639,8 +660,10 @@ static bool lsystem_go(run_state *r, const node *n, void *state)
     if (!st->started) {
         memcpy(st->before, r->state, (size_t)r->cells);
         st->on_count = 0;
-        for (int32_t i = 0; i < r->cells; i++)
+        for (int32_t p = 0; p < r->cells; p++) {
+            int32_t i = scan_cell(ls->scan, p, r->mx, r->my);
             if (gen_in_wave(ls->on, st->before[i])) st->on_cells[st->on_count++] = i;
+        }
         if (!make_axiom(r, ls, st)) return false;
         st->started = true;
     } else {

@@ -32,6 +32,7 @@ int main(int argc, char **argv)
         {"wfc_classic", run_wfc_classic_tests},
         {"oddmodel", run_oddmodel_tests},
         {"ca", run_ca_tests},
+        {"ca_kernels", run_ca_kernel_tests},
         {"runner", run_runner_tests},
         {"lsystem", run_lsystem_tests},
         {"trace", run_trace_tests},

@@ -74,6 +74,26 @@ static void lint_warns_through_the_callback(void **state)
     assert_int_equal(lint_of(never, 1).count, 0); /* quiet: no lint at all */
 }
 
+/* The radius-2 kernels count 24 and 12 cells, one more with self="True". */
+static void lint_knows_the_wide_kernels(void **state)
+{
+    (void)state;
+    const char *form = "<sequence values=\"DA\"><prl in=\"D\" out=\"A\" p=\"0.5\" steps=\"1\"/>\n"
+                       "<convolution neighborhood=\"%s\" self=\"%s\"><rule in=\"D\" out=\"A\" sum=\"%d\" values=\"A\"/></convolution></sequence>";
+    const struct { const char *hood, *self; int sum; const char *warning; } cases[] = {
+        {"Moore2", "False", 24, NULL}, {"Moore2", "False", 25, "has 24 cells"}, {"Moore2", "True", 25, NULL},
+        {"VonNeumann2", "False", 12, NULL}, {"VonNeumann2", "False", 13, "has 12 cells"}, {"VonNeumann2", "True", 13, NULL},
+        {"Moore", "True", 9, NULL}, {"Moore", "True", 10, "has 9 cells"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char xml[512];
+        snprintf(xml, sizeof xml, form, cases[i].hood, cases[i].self, cases[i].sum);
+        collected c = lint_of(xml, 0);
+        if (cases[i].warning ? c.count != 1 || !strstr(c.text, cases[i].warning) : c.count != 0)
+            fail_msg("case %zu: %d warnings: %s", i, c.count, c.count ? c.text : "");
+    }
+}
+
 /* Correct models that a careless value pass would flag. */
 static void lint_is_silent_on_correct_models(void **state)
 {
@@ -108,6 +128,7 @@ int run_lint_tests(void)
         cmocka_unit_test(distance_counts_edits),
         cmocka_unit_test(nearest_name_or_none),
         cmocka_unit_test(lint_warns_through_the_callback),
+        cmocka_unit_test(lint_knows_the_wide_kernels),
         cmocka_unit_test(lint_is_silent_on_correct_models),
     };
     return cmocka_run_group_tests_name("lint", tests, NULL, NULL);

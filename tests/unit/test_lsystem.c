@@ -158,6 +158,63 @@ static void scan_follows_on_cells(void **state)
     teardown(s);
 }
 
+/* A known word of 10 symbols on a 4x3 grid, laid in each scan order: the
+   grid is exactly the word in that order, the last two cells left as they were. */
+static void scan_orders_lay_the_word(void **state)
+{
+    (void)state;
+    const struct { const char *order, *grid; } cases[] = {
+        {"rows", "abcd" "efgh" "ij.."},
+        {"rowsBottomUp", "ij.." "efgh" "abcd"},
+        {"columns", "adgj" "beh." "cfi."},
+        {"columnsRightToLeft", "jgda" ".heb" ".ifc"},
+        {"serpentine", "abcd" "hgfe" "ij.."},
+        {"serpentineColumns", "afg." "beh." "cdij"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char xml[256];
+        snprintf(xml, sizeof xml,
+                 "<sequence values=\".abcdefghij\"><lsystem mode=\"scan\" scan=\"%s\" axiom=\"abcdefghij\" iterations=\"0\"/></sequence>",
+                 cases[k].order);
+        scene *s = setup(xml, 4, 3, 1);
+        smalti_run_to_end(s->run, 0);
+        char *text = grid_text(s);
+        if (strcmp(text, cases[k].grid) != 0) fail_msg("scan=\"%s\": %s, not %s", cases[k].order, text, cases[k].grid);
+        free(text);
+        teardown(s);
+    }
+}
+
+/* Column order skips the cells outside `on` as row order does. */
+static void column_scan_follows_on_cells(void **state)
+{
+    (void)state;
+    scene *s = setup("<sequence values=\".#ab\"><lsystem mode=\"scan\" scan=\"columns\" axiom=\"abbab\" iterations=\"0\" on=\".\"/></sequence>",
+                     3, 2, 1);
+    unit_lay_picture(s->run, "#.."
+                             ".#.");
+    smalti_run_to_end(s->run, 0);
+    char *text = grid_text(s);
+    assert_string_equal(text, "#bb"
+                              "a#a");
+    free(text);
+    teardown(s);
+}
+
+static void unknown_scan_order_is_a_load_error(void **state)
+{
+    (void)state;
+    smalti_load_options opt = smalti_load_defaults();
+    opt.mx = opt.my = 8;
+    opt.quiet = 1;
+    smalti_error err;
+    smalti_model *m = smalti_model_load_string(
+        "<sequence values=\"BW\">\n  <lsystem mode=\"scan\" scan=\"diagonal\" axiom=\"W\"/>\n</sequence>", "scan.xml", &opt, &err);
+    assert_null(m);
+    assert_int_equal(err.line, 2);
+    assert_non_null(strstr(err.message, "scan=\"diagonal\" of <lsystem> must be one of: rows, rowsBottomUp, columns"));
+}
+
 /* Each step repaints over the grid as it was before the node: a string that
    shrinks gives its cells back, and only changed cells are reported. */
 static void steps_repaint_over_the_old_grid(void **state)
@@ -405,6 +462,9 @@ int run_lsystem_tests(void)
         cmocka_unit_test(fibonacci_words),
         cmocka_unit_test(symbols_without_rules_are_kept),
         cmocka_unit_test(scan_follows_on_cells),
+        cmocka_unit_test(scan_orders_lay_the_word),
+        cmocka_unit_test(column_scan_follows_on_cells),
+        cmocka_unit_test(unknown_scan_order_is_a_load_error),
         cmocka_unit_test(steps_repaint_over_the_old_grid),
         cmocka_unit_test(steps_attribute_caps_generations),
         cmocka_unit_test(scan_without_iterations_stops_when_stuck),

@@ -43,6 +43,7 @@ int run_wfc_domains_tests(void);
 int run_wfc_classic_tests(void);
 int run_oddmodel_tests(void);
 int run_ca_tests(void);
+int run_ca_kernel_tests(void);
 int run_runner_tests(void);
 int run_lsystem_tests(void);
 int run_trace_tests(void);
