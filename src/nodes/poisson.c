@@ -1,5 +1,6 @@
 /* poisson.c — the `poisson` node: Poisson-disk scattering of a value over the
-   cells matching `on` (Bridson's algorithm, reseeded until no free cell is left). */
+   cells matching `on` (Bridson's algorithm, reseeded until no free cell is left
+   by default, or run once from one seed with method="bridson"). */
 #include "gen.h"
 #include "nodes.h"
 #include "../core/xmlutil.h"
@@ -19,13 +20,18 @@ typedef struct poisson {
     uint32_t on;
     double radius;
     int k;                          /* candidates tried around an active point before it retires */
+    int method;                     /* POISSON_MAXIMAL or POISSON_BRIDSON */
 } poisson;
+
+/* maximal: reseed until no cell can take a point; bridson: one seed, stop when no point is active. */
+enum { POISSON_MAXIMAL, POISSON_BRIDSON };
+static const char *const poisson_methods[] = {"maximal", "bridson", NULL};
 
 typedef struct poisson_state {
     bool done;
 } poisson_state;
 
-static const char *const poisson_attrs[] = {"value", "on", "radius", "k", "steps", NULL};
+static const char *const poisson_attrs[] = {"value", "on", "radius", "k", "method", "steps", NULL};
 
 static void poisson_free(node *n) { mem_free(n); }
 
@@ -38,7 +44,8 @@ static node *poisson_load(loader *ld, const xmlNode *el, symmetry_set parent_sym
     xml_check_attrs(d, el, poisson_attrs);
     int steps;
     if (!gen_value(d, el, ld->grid, "value", true, &p->value) || !gen_wave(d, el, ld->grid, "on", &p->on) ||
-        !xml_get_int_range(d, el, "k", 30, 1, 10000, &p->k) || !xml_get_int_range(d, el, "steps", 0, 0, 1 << 30, &steps))
+        !xml_get_int_range(d, el, "k", 30, 1, 10000, &p->k) || !xml_get_int_range(d, el, "steps", 0, 0, 1 << 30, &steps) ||
+        !gen_get_choice(d, el, "method", poisson_methods, POISSON_MAXIMAL, &p->method))
         return NULL;
     if (!xml_attr(el, "radius")) {
         diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<poisson> needs a radius attribute");
@@ -210,7 +217,7 @@ static bool poisson_go(run_state *r, const node *n, void *state)
     int64_t disc_r = isqrt64(min_d2 - 1);
     scatter s = {.r = r, .value = (uint8_t)p->value, .plane = (int64_t)r->mx * r->my, .ring_r = isqrt64(ring_d2 - 1),
                  .min_d2 = min_d2, .ring_d2 = ring_d2, .d3 = r->mz > 1};
-    if (min_d2 == 1) { /* radius <= 1: every cell matching `on` takes a point, whatever the draws */
+    if (min_d2 == 1 && p->method == POISSON_MAXIMAL) { /* radius <= 1: every cell matching `on` takes a point, whatever the draws */
         for (int32_t i = 0; i < r->cells; i++)
             if (gen_in_wave(p->on, r->state[i]) && r->state[i] != s.value) {
                 r->state[i] = s.value;
@@ -260,6 +267,7 @@ static bool poisson_go(run_state *r, const node *n, void *state)
             if (!try_candidates(&s, s.active[a], p->k)) s.active[a] = s.active[--s.active_count];
         }
         s.active_count = 0;
+        if (p->method == POISSON_BRIDSON) break; /* Bridson's one seed: what it could not reach stays free */
     }
 done:
     mem_free(s.span);

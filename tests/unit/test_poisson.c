@@ -1,5 +1,5 @@
 /* test_poisson.c — the `poisson` node: points at least `radius` apart, no free cell left, `on` respected,
-   disconnected regions filled, 3-D, reproducibility. */
+   disconnected regions filled, 3-D, reproducibility; method="bridson" leaves free cells, fewer with more tries. */
 #include "unit.h"
 #include <math.h>
 #include <stdio.h>
@@ -212,6 +212,84 @@ static void huge_radius_and_nothing_to_do(void **state)
     free(g);
 }
 
+/* Checks that every two points (cells turned to `point` from `on`) are at least `radius` apart and nothing else
+   changed; returns how many `on` cells are still free: at least `radius` from every point, so one more would fit. */
+static int free_cells(const char *before, const char *after, int mx, int my, int mz, double radius, const char *on, char point)
+{
+    int cells = mx * my * mz, count = 0, free_count = 0;
+    int *points = malloc((size_t)cells * sizeof *points);
+    assert_non_null(points);
+    for (int i = 0; i < cells; i++) {
+        if (after[i] == before[i]) continue;
+        if (!strchr(on, before[i]) || after[i] != point) fail_msg("cell %d changed from %c to %c", i, before[i], after[i]);
+        points[count++] = i;
+    }
+    double r2 = radius * radius;
+    for (int a = 0; a < count; a++)
+        for (int b = a + 1; b < count; b++)
+            if ((double)d2_of(points[a], points[b], mx, my) < r2) fail_msg("points %d and %d are nearer than %g", points[a], points[b], radius);
+    for (int i = 0; i < cells; i++) {
+        if (!strchr(on, before[i]) || after[i] == point) continue;
+        bool covered = false;
+        for (int a = 0; a < count && !covered; a++) covered = (double)d2_of(i, points[a], mx, my) < r2;
+        free_count += !covered;
+    }
+    free(points);
+    return free_count;
+}
+
+/* The test: Bridson with k = 1 leaves cells that could take a point, and with k = 30 leaves fewer. */
+static void bridson_k1_leaves_free_cells_k30_fewer(void **state)
+{
+    (void)state;
+    int mx = 48, my = 40;
+    char *before = malloc((size_t)mx * my + 1);
+    assert_non_null(before);
+    memset(before, 'B', (size_t)mx * my);
+    before[mx * my] = 0;
+    char *k1 = scatter("value=\"T\" on=\"B\" radius=\"3\" k=\"1\" method=\"bridson\"", mx, my, 1, before, 5, NULL);
+    char *k30 = scatter("value=\"T\" on=\"B\" radius=\"3\" k=\"30\" method=\"bridson\"", mx, my, 1, before, 5, NULL);
+    int free1 = free_cells(before, k1, mx, my, 1, 3, "B", 'T'), free30 = free_cells(before, k30, mx, my, 1, 3, "B", 'T');
+    assert_true(free1 > 0);
+    assert_true(free30 < free1);
+    /* The default keeps reseeding: on the same grid it leaves none. */
+    char *maximal = scatter("value=\"T\" on=\"B\" radius=\"3\" k=\"1\"", mx, my, 1, before, 5, NULL);
+    assert_int_equal(free_cells(before, maximal, mx, my, 1, 3, "B", 'T'), 0);
+    free(before), free(k1), free(k30), free(maximal);
+}
+
+/* Bridson keeps every pair at least `radius` apart, for any k, radius (1 and below too), wall picture and 2-D or 3-D. */
+static void bridson_points_are_radius_apart(void **state)
+{
+    (void)state;
+    static const double radii[] = {0.5, 1, 1.5, 2, 2.5, 3, 4.7, 7};
+    uint64_t seed = 777;
+    int leaving_free = 0;
+    for (int t = 0; t < 64; t++) {
+        double r = radii[t % 8];
+        bool d3 = t % 4 == 3;
+        int mx = 1 + below(&seed, 30), my = 1 + below(&seed, 24), mz = d3 ? 1 + below(&seed, 8) : 1;
+        char *before = random_picture(&seed, mx * my * mz, below(&seed, 40));
+        char attrs[128];
+        snprintf(attrs, sizeof attrs, "value=\"T\" on=\"B\" radius=\"%g\" k=\"%d\" method=\"bridson\"", r, 1 + below(&seed, 5));
+        char *after = scatter(attrs, mx, my, mz, before, t, NULL);
+        leaving_free += free_cells(before, after, mx, my, mz, r, "B", 'T') > 0;
+        free(before);
+        free(after);
+    }
+    assert_true(leaving_free > 0); /* few tries and walls: some runs stop short, unlike the default */
+}
+
+/* method="maximal" is the default, draw for draw. */
+static void maximal_is_the_default(void **state)
+{
+    (void)state;
+    char *a = scatter("value=\"T\" radius=\"2.5\" k=\"4\"", 40, 30, 1, NULL, 9, NULL);
+    char *b = scatter("value=\"T\" radius=\"2.5\" k=\"4\" method=\"maximal\"", 40, 30, 1, NULL, 9, NULL);
+    assert_string_equal(a, b);
+    free(a), free(b);
+}
+
 int run_poisson_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -221,6 +299,9 @@ int run_poisson_tests(void)
         cmocka_unit_test(large_grid_spacing_and_coverage),
         cmocka_unit_test(same_seed_same_grid),
         cmocka_unit_test(huge_radius_and_nothing_to_do),
+        cmocka_unit_test(bridson_k1_leaves_free_cells_k30_fewer),
+        cmocka_unit_test(bridson_points_are_radius_apart),
+        cmocka_unit_test(maximal_is_the_default),
     };
     return cmocka_run_group_tests_name("poisson", tests, NULL, NULL);
 }
