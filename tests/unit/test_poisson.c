@@ -1,5 +1,6 @@
 /* test_poisson.c — the `poisson` node: points at least `radius` apart, no free cell left, `on` respected,
-   disconnected regions filled, 3-D, reproducibility; method="bridson" leaves free cells, fewer with more tries. */
+   disconnected regions filled, 3-D, reproducibility; method="bridson" leaves free cells, fewer with more tries;
+   radii: two points at least the larger of their radii apart. */
 #include "unit.h"
 #include <math.h>
 #include <stdio.h>
@@ -290,6 +291,99 @@ static void maximal_is_the_default(void **state)
     free(a), free(b);
 }
 
+/* The radius of a cell under radii="B<rb> G<rg>": from its value before the step. */
+static double radius_at(const char *before, int cell, double rb, double rg) { return before[cell] == 'G' ? rg : rb; }
+
+/* With radii: every two points a, b are at least max(r_a, r_b) apart, points only on B or G, and (when
+   `maximal`) every B or G cell c that is not a point has a point p nearer than max(r_c, r_p). */
+static int check_radii(const char *before, const char *after, int mx, int my, int mz, double rb, double rg, bool maximal)
+{
+    int cells = mx * my * mz, count = 0;
+    int *points = malloc((size_t)cells * sizeof *points);
+    assert_non_null(points);
+    for (int i = 0; i < cells; i++) {
+        if (after[i] == before[i]) continue;
+        if (!strchr("BG", before[i]) || after[i] != 'T') fail_msg("cell %d changed from %c to %c", i, before[i], after[i]);
+        points[count++] = i;
+    }
+    for (int a = 0; a < count; a++)
+        for (int b = a + 1; b < count; b++) {
+            double ra = radius_at(before, points[a], rb, rg), rbb = radius_at(before, points[b], rb, rg), m = ra > rbb ? ra : rbb;
+            if ((double)d2_of(points[a], points[b], mx, my) < m * m)
+                fail_msg("points %d (%c) and %d (%c) are nearer than %g", points[a], before[points[a]], points[b], before[points[b]], m);
+        }
+    for (int i = 0; maximal && i < cells; i++) {
+        if (!strchr("BG", before[i]) || after[i] == 'T') continue;
+        bool covered = false;
+        for (int a = 0; a < count && !covered; a++) {
+            double rc = radius_at(before, i, rb, rg), rp = radius_at(before, points[a], rb, rg), m = rc > rp ? rc : rp;
+            covered = (double)d2_of(i, points[a], mx, my) < m * m;
+        }
+        if (!covered) fail_msg("cell %d (%c) is free: another point fits there", i, before[i]);
+    }
+    free(points);
+    return count;
+}
+
+/* Random pictures of B, G and walls W; radii for B and G, both methods, 2-D and 3-D. */
+static void radii_keep_the_larger_radius_apart(void **state)
+{
+    (void)state;
+    static const double pairs[][2] = {{1, 3}, {2, 5.5}, {4.2, 1.5}, {0.5, 7}, {3, 3}, {2.5, 9}};
+    uint64_t seed = 99;
+    for (int t = 0; t < 72; t++) {
+        double rb = pairs[t % 6][0], rg = pairs[t % 6][1];
+        bool d3 = t % 4 == 3, maximal = t % 3 != 2;
+        int mx = 1 + below(&seed, 30), my = 1 + below(&seed, 24), mz = d3 ? 1 + below(&seed, 7) : 1, cells = mx * my * mz;
+        char *before = malloc((size_t)cells + 1);
+        assert_non_null(before);
+        int band = 1 + below(&seed, 8); /* stripes of B and G, some walls: borders between radii everywhere */
+        for (int i = 0; i < cells; i++) before[i] = below(&seed, 100) < 8 ? 'W' : (i % mx) / band % 2 ? 'G' : 'B';
+        before[cells] = 0;
+        char attrs[160];
+        snprintf(attrs, sizeof attrs, "value=\"T\" on=\"BG\" radius=\"3\" radii=\"B%g G%g\" k=\"%d\" method=\"%s\"", rb, rg, 1 + below(&seed, 30),
+                 maximal ? "maximal" : "bridson");
+        char *after = scatter(attrs, mx, my, mz, before, t, NULL);
+        check_radii(before, after, mx, my, mz, rb, rg, maximal);
+        free(before);
+        free(after);
+    }
+}
+
+/* Half the grid B with radius 2, half G with radius 6: the B half holds many more points. */
+static void radii_set_the_density(void **state)
+{
+    (void)state;
+    int mx = 80, my = 40;
+    char *before = malloc((size_t)mx * my + 1);
+    assert_non_null(before);
+    for (int i = 0; i < mx * my; i++) before[i] = i % mx < mx / 2 ? 'B' : 'G';
+    before[mx * my] = 0;
+    char *after = scatter("value=\"T\" on=\"BG\" radius=\"4\" radii=\"B2 G6\"", mx, my, 1, before, 21, NULL);
+    check_radii(before, after, mx, my, 1, 2, 6, true);
+    int dense = 0, sparse = 0;
+    for (int i = 0; i < mx * my; i++)
+        if (after[i] == 'T') *(before[i] == 'B' ? &dense : &sparse) += 1;
+    assert_true(dense > 4 * sparse); /* (6/2)^2 = 9 times as dense, less the border */
+    free(before);
+    free(after);
+}
+
+/* Listing a value with the node's own radius changes nothing, draw for draw: the disc code for radii
+   takes the same cells off in the same order as the code for one radius. */
+static void radii_equal_to_radius_change_nothing(void **state)
+{
+    (void)state;
+    char *a = scatter("value=\"T\" on=\"B\" radius=\"3.5\"", 50, 40, 1, NULL, 4, NULL);
+    char *b = scatter("value=\"T\" on=\"B\" radius=\"3.5\" radii=\"B3.5\"", 50, 40, 1, NULL, 4, NULL);
+    assert_string_equal(a, b);
+    free(a), free(b);
+    a = scatter("value=\"T\" radius=\"2.5\" method=\"bridson\"", 12, 10, 9, NULL, 6, NULL);
+    b = scatter("value=\"T\" radius=\"2.5\" radii=\"B2.5\" method=\"bridson\"", 12, 10, 9, NULL, 6, NULL);
+    assert_string_equal(a, b);
+    free(a), free(b);
+}
+
 int run_poisson_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -302,6 +396,9 @@ int run_poisson_tests(void)
         cmocka_unit_test(bridson_k1_leaves_free_cells_k30_fewer),
         cmocka_unit_test(bridson_points_are_radius_apart),
         cmocka_unit_test(maximal_is_the_default),
+        cmocka_unit_test(radii_keep_the_larger_radius_apart),
+        cmocka_unit_test(radii_set_the_density),
+        cmocka_unit_test(radii_equal_to_radius_change_nothing),
     };
     return cmocka_run_group_tests_name("poisson", tests, NULL, NULL);
 }
