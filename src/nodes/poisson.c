@@ -1,7 +1,7 @@
 /* poisson.c — the `poisson` node: Poisson-disk scattering of a value over the
    cells matching `on` (Bridson's algorithm, reseeded until no free cell is left
    by default, or run once from one seed with method="bridson"), with one radius
-   or a radius per value (`radii`). */
+   or a radius per value (`radii`) or per grey level of a picture (`radiuspicture`). */
 #include "gen.h"
 #include "nodes.h"
 #include "poisson_radii.h"
@@ -23,7 +23,12 @@ typedef struct poisson {
     int method;                     /* POISSON_MAXIMAL or POISSON_BRIDSON */
     bool per_value;                 /* `radii` given: a point's radius is radius_of its cell's value */
     double radius_of[GRID_MAX_VALUES];
+    grey_picture picture;           /* `radiuspicture`: radius at black, white_radius at white */
+    double white_radius;
 } poisson;
+
+/* A shape per grey level at most: more than the values. */
+#define POISSON_MAX_SHAPES 256
 
 /* maximal: reseed until no cell can take a point; bridson: one seed, stop when no point is active. */
 enum { POISSON_MAXIMAL, POISSON_BRIDSON };
@@ -33,9 +38,13 @@ typedef struct poisson_state {
     bool done;
 } poisson_state;
 
-static const char *const poisson_attrs[] = {"value", "on", "radius", "k", "method", "radii", "steps", NULL};
+static const char *const poisson_attrs[] = {"value", "on", "radius", "k", "method", "radii", "radiuspicture", "whiteradius", "steps", NULL};
 
-static void poisson_free(node *n) { mem_free(n); }
+static void poisson_free(node *n)
+{
+    mem_free(((poisson *)n)->picture.grey);
+    mem_free(n);
+}
 
 static node *poisson_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetry)
 {
@@ -59,7 +68,9 @@ static node *poisson_load(loader *ld, const xmlNode *el, symmetry_set parent_sym
                    POISSON_MAX_RADIUS);
         return NULL;
     }
-    if (!poisson_load_radii(d, el, ld->grid, p->on, p->radius, p->radius_of, &p->per_value)) return NULL;
+    if (!poisson_load_radii(d, el, ld->grid, p->on, p->radius, p->radius_of, &p->per_value) ||
+        !poisson_load_picture(d, el, ld->res, p->per_value, &p->picture, &p->white_radius))
+        return NULL;
     return &p->base;
 }
 
@@ -115,10 +126,11 @@ typedef struct scatter {
     int64_t plane;
     int32_t span_ry, span_rz;       /* half extents of the disc table (clipped to the grid) */
     int32_t *span;                  /* half width in x of the disc's row (dy, dz), -1 when empty */
-    annulus shapes[GRID_MAX_VALUES]; /* one radius: shapes[0]; with radii: one per distinct radius */
+    annulus shapes[POISSON_MAX_SHAPES]; /* one radius: shapes[0]; else one per distinct radius */
     int shape_count;
-    uint8_t *shape_of;              /* with radii: each cell's shape, from its value before the step; else NULL */
-    int32_t reach;                  /* with radii: the largest disc's half extent */
+    uint8_t *shape_of;              /* with radii or a picture: each cell's shape (from its value before the step, or
+                                       its grey level); else NULL */
+    int32_t reach;                  /* with shape_of: the largest disc's half extent */
     bool d3;
     bool changed;
 } scatter;
@@ -132,7 +144,7 @@ static void take_off(scatter *s, int32_t *slot)
     *slot = -1;
 }
 
-/* With radii, the point at c (at px, py, pz) and a free cell q keep max(r_c, r_q) apart: q
+/* With radii or a picture, the point at c (at px, py, pz) and a free cell q keep max(r_c, r_q) apart: q
    leaves the free list when d2 < max(min_d2 of c, min_d2 of q). */
 static void take_discs(scatter *s, int32_t c, int32_t px, int32_t py, int32_t pz)
 {
@@ -263,26 +275,40 @@ static bool try_candidates(scatter *s, int32_t c, int k)
     return false;
 }
 
-/* With radii: one annulus per distinct radius of an `on` value, each cell's shape from its value
-   now (a point keeps the radius of the value it replaced), and the reach of the widest disc. */
-static bool per_value_shapes(scatter *s, const poisson *p)
+/* The index of the annulus of `radius` among s->shapes, added when new: radii that give the same
+   cells share one. */
+static uint8_t shape_for(scatter *s, double radius)
+{
+    annulus own = annulus_of(radius);
+    int i = 0;
+    while (i < s->shape_count && (s->shapes[i].min_d2 != own.min_d2 || s->shapes[i].ring_d2 != own.ring_d2)) i++;
+    if (i == s->shape_count) s->shapes[s->shape_count++] = own;
+    return (uint8_t)i;
+}
+
+/* With radii or a picture: each cell's shape, from its value now (a point keeps the radius of the
+   value it replaced) or from the grey under it (radius at black to white_radius at white, linearly),
+   and the reach of the widest disc. */
+static bool cell_shapes(scatter *s, const poisson *p)
 {
     run_state *r = s->r;
-    uint8_t shape_of_value[GRID_MAX_VALUES] = {0};
-    for (int v = 0; v < GRID_MAX_VALUES; v++) {
-        if (!gen_in_wave(p->on, (uint8_t)v)) continue;
-        annulus own = annulus_of(p->radius_of[v]);
-        int i = 0; /* radii that give the same cells share one annulus */
-        while (i < s->shape_count && (s->shapes[i].min_d2 != own.min_d2 || s->shapes[i].ring_d2 != own.ring_d2)) i++;
-        if (i == s->shape_count) s->shapes[s->shape_count++] = own;
-        shape_of_value[v] = (uint8_t)i;
+    uint8_t shape_of_key[POISSON_MAX_SHAPES] = {0};
+    if (p->per_value) {
+        for (int v = 0; v < GRID_MAX_VALUES; v++)
+            if (gen_in_wave(p->on, (uint8_t)v)) shape_of_key[v] = shape_for(s, p->radius_of[v]);
+    } else {
+        for (int g = 0; g < POISSON_MAX_SHAPES; g++) shape_of_key[g] = shape_for(s, p->radius + (p->white_radius - p->radius) * (g / 255.0));
     }
     int64_t widest = 1;
     for (int i = 0; i < s->shape_count; i++) widest = s->shapes[i].min_d2 > widest ? s->shapes[i].min_d2 : widest;
     s->reach = (int32_t)isqrt64(widest - 1);
     s->shape_of = mem_malloc((size_t)r->cells);
     if (!s->shape_of) return false;
-    for (int32_t i = 0; i < r->cells; i++) s->shape_of[i] = r->state[i] < GRID_MAX_VALUES ? shape_of_value[r->state[i]] : 0;
+    for (int32_t i = 0; i < r->cells; i++) {
+        uint8_t key = p->per_value ? (r->state[i] < GRID_MAX_VALUES ? r->state[i] : 0)
+                                   : grey_at(&p->picture, i % r->mx, i / r->mx % r->my, r->mx, r->my);
+        s->shape_of[i] = shape_of_key[key];
+    }
     return true;
 }
 
@@ -296,7 +322,8 @@ static bool poisson_go(run_state *r, const node *n, void *state)
     scatter s = {.r = r, .value = (uint8_t)p->value, .plane = (int64_t)r->mx * r->my, .d3 = r->mz > 1, .shape_count = 1};
     s.shapes[0] = annulus_of(p->radius);
     int64_t min_d2 = s.shapes[0].min_d2;
-    if (min_d2 == 1 && p->method == POISSON_MAXIMAL && !p->per_value) { /* radius <= 1: every cell matching `on` takes a point, whatever the draws */
+    bool per_cell = p->per_value || p->picture.grey;
+    if (min_d2 == 1 && p->method == POISSON_MAXIMAL && !per_cell) { /* radius <= 1: every cell matching `on` takes a point, whatever the draws */
         for (int32_t i = 0; i < r->cells; i++)
             if (gen_in_wave(p->on, r->state[i]) && r->state[i] != s.value) {
                 r->state[i] = s.value;
@@ -309,8 +336,8 @@ static bool poisson_go(run_state *r, const node *n, void *state)
     s.pos = mem_malloc((size_t)r->cells * sizeof *s.pos);
     bool ok = s.pos != NULL;
     if (!ok) goto done;
-    if (p->per_value) {
-        if (!(ok = per_value_shapes(&s, p))) goto done;
+    if (per_cell) {
+        if (!(ok = cell_shapes(&s, p))) goto done;
     } else {
         int64_t disc_r = isqrt64(min_d2 - 1);
         s.span_ry = (int32_t)min64(disc_r, r->my - 1);

@@ -1,12 +1,15 @@
 /* test_poisson.c — the `poisson` node: points at least `radius` apart, no free cell left, `on` respected,
    disconnected regions filled, 3-D, reproducibility; method="bridson" leaves free cells, fewer with more tries;
-   radii: two points at least the larger of their radii apart. */
+   radii and a radius picture: two points at least the larger of their radii apart. */
 #include "unit.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "../../src/engine/run.h"
+#include "../../src/io/output.h"
 
 static uint64_t next_u64(uint64_t *s)
 {
@@ -384,6 +387,111 @@ static void radii_equal_to_radius_change_nothing(void **state)
     free(a), free(b);
 }
 
+/* Every two points a, b (cells that became T) at least max(r_a, r_b) apart, with radius[] per cell; and when
+   `maximal`, every cell that is not a point has a point p nearer than max(r_c, r_p). All cells are `on`. */
+static void check_per_cell(const double *radius, const char *after, int mx, int my, bool maximal)
+{
+    int cells = mx * my, count = 0;
+    int *points = malloc((size_t)cells * sizeof *points);
+    assert_non_null(points);
+    for (int i = 0; i < cells; i++)
+        if (after[i] == 'T') points[count++] = i;
+    for (int a = 0; a < count; a++)
+        for (int b = a + 1; b < count; b++) {
+            double m = fmax(radius[points[a]], radius[points[b]]);
+            if ((double)d2_of(points[a], points[b], mx, my) < m * m) fail_msg("points %d and %d are nearer than %g", points[a], points[b], m);
+        }
+    for (int i = 0; maximal && i < cells; i++) {
+        if (after[i] == 'T') continue;
+        bool covered = false;
+        for (int a = 0; a < count && !covered; a++) {
+            double m = fmax(radius[i], radius[points[a]]);
+            covered = (double)d2_of(i, points[a], mx, my) < m * m;
+        }
+        if (!covered) fail_msg("cell %d is free: another point fits there", i);
+    }
+    free(points);
+}
+
+/* A resource root in a fresh temporary folder holding samples/Ramp.png: `count` grey columns from black to white. */
+static char *ramp_root(const uint32_t *columns, int count)
+{
+    char *dir = malloc(64);
+    assert_non_null(dir);
+    snprintf(dir, 64, "/tmp/smalti-poisson-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    char path[128];
+    snprintf(path, sizeof path, "%s/samples", dir);
+    assert_int_equal(mkdir(path, 0777), 0);
+    snprintf(path, sizeof path, "%s/samples/Ramp.png", dir);
+    smalti_error err;
+    if (!save_png_rgb(path, columns, count, 1, NULL, &err)) fail_msg("%s", err.message);
+    return dir;
+}
+
+static void remove_ramp_root(char *dir)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/samples/Ramp.png", dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/samples", dir);
+    rmdir(path);
+    rmdir(dir);
+    free(dir);
+}
+
+/* Run a model over all-B with resources under root; the final symbols (caller frees). */
+static char *run_with_root(const char *xml, int mx, int my, const char *root, int seed)
+{
+    smalti_model *m = unit_load(xml, "poisson.xml", mx, my, 1, root);
+    smalti_run *run = smalti_run_new(m, seed, NULL);
+    assert_non_null(run);
+    smalti_run_to_end(run, 0);
+    assert_false(smalti_run_error(run, NULL));
+    int gx, gy, gz;
+    const unsigned char *cells = smalti_run_grid(run, &gx, &gy, &gz);
+    const char *legend = smalti_run_legend(run);
+    char *out = malloc((size_t)gx * gy * gz + 1);
+    assert_non_null(out);
+    for (int i = 0; i < gx * gy * gz; i++) out[i] = legend[cells[i]];
+    out[gx * gy * gz] = 0;
+    smalti_run_free(run);
+    smalti_model_free(m);
+    return out;
+}
+
+/* A picture of four grey columns (0, 85, 170, 255) stretched over the grid: each cell's radius is
+   radius + (whiteradius - radius) * grey / 255 of the column under its centre; points keep the larger
+   radius of each pair apart, and the maximal method leaves no free cell. */
+static void picture_radius_keeps_the_larger_apart(void **state)
+{
+    (void)state;
+    static const uint32_t columns[4] = {0x000000, 0x555555, 0xaaaaaa, 0xffffff};
+    char *root = ramp_root(columns, 4);
+    int mx = 60, my = 30;
+    double *radius = malloc((size_t)mx * my * sizeof *radius);
+    assert_non_null(radius);
+    for (int i = 0; i < mx * my; i++) radius[i] = 1.5 + (7.0 - 1.5) * ((i % mx) * 4 / mx * 85) / 255.0;
+    for (int seed = 1; seed <= 6; seed++) {
+        bool maximal = seed % 2;
+        char xml[256];
+        snprintf(xml, sizeof xml, "<sequence values=\"BT\"><poisson value=\"T\" radius=\"1.5\" radiuspicture=\"Ramp\" whiteradius=\"7\" "
+                 "k=\"%d\" method=\"%s\"/></sequence>", seed * 5, maximal ? "maximal" : "bridson");
+        char *after = run_with_root(xml, mx, my, root, seed);
+        check_per_cell(radius, after, mx, my, maximal);
+        if (maximal) { /* the black quarter is far denser than the white one */
+            int black = 0, white = 0;
+            for (int i = 0; i < mx * my; i++)
+                if (after[i] == 'T' && i % mx < mx / 4) black++;
+                else if (after[i] == 'T' && i % mx >= 3 * mx / 4) white++;
+            assert_true(black > 4 * white);
+        }
+        free(after);
+    }
+    free(radius);
+    remove_ramp_root(root);
+}
+
 int run_poisson_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -399,6 +507,7 @@ int run_poisson_tests(void)
         cmocka_unit_test(radii_keep_the_larger_radius_apart),
         cmocka_unit_test(radii_set_the_density),
         cmocka_unit_test(radii_equal_to_radius_change_nothing),
+        cmocka_unit_test(picture_radius_keeps_the_larger_apart),
     };
     return cmocka_run_group_tests_name("poisson", tests, NULL, NULL);
 }
