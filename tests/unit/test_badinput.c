@@ -130,6 +130,11 @@ static const bad_case cases[] = {
     {"poisson_no_radius.xml", SMALTI_ERR_MODEL, 2, "<poisson> needs a radius attribute"},
     {"poisson_bad_k.xml", SMALTI_ERR_MODEL, 2, "k=\"0\" of <poisson> must lie between 1 and 10000"},
     {"poisson_no_value.xml", SMALTI_ERR_MODEL, 2, "<poisson> needs a value attribute"},
+    {"poisson_bad_method.xml", SMALTI_ERR_MODEL, 2, "method=\"dart\" of <poisson> must be one of: maximal, bridson"},
+    {"poisson_bad_radii.xml", SMALTI_ERR_MODEL, 2, "radii=\"B2 Gx\" of <poisson>: G needs a radius above 0 and at most 65536 right after it"},
+    {"poisson_radii_not_on.xml", SMALTI_ERR_MODEL, 2, "radii=\"B2 G4\" of <poisson>: G is not an \"on\" value"},
+    {"poisson_picture_no_white.xml", SMALTI_ERR_MODEL, 2, "radiuspicture of <poisson> needs a whiteradius: the radius at white"},
+    {"poisson_radii_and_picture.xml", SMALTI_ERR_MODEL, 2, "<poisson> takes radii or a radiuspicture, not both"},
     {"poisson_bad_on.xml", SMALTI_ERR_MODEL, 2, "on=\"BQ\" of <poisson> must be grid values, unions or '*'"},
     {"wfc_bad_backtrack.xml", SMALTI_ERR_MODEL, 3, "backtrack=\"-3\" must be from 0 to 1000000"},
 };
