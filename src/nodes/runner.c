@@ -41,6 +41,8 @@ typedef struct runner_node {
     uint32_t on, start;
     bool at_xy;                        /* x and y given: runners start there */
     gen_range x, y, count, strength, life;
+    bool has_heading;                  /* heading given: runners start on it, else on a uniform angle */
+    gen_range heading;
     int brush;
     double turn, turn_chance, wind_x, wind_y, branch, jitter;
     double wave_amplitude, wave_revolutions;
@@ -82,7 +84,7 @@ typedef struct runner_state {
 
 static const char *const runner_attrs[] = {"value", "on", "count", "strength", "life", "brush", "turn", "turnChance", "wind",
                                            "taper", "branch", "maxRunners", "wave", "jitter", "x", "y", "start", "steps",
-                                           NULL};
+                                           "heading", NULL};
 
 /* ---- sine and cosine, the same bits everywhere ---- */
 
@@ -213,6 +215,28 @@ bad:
     return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "%s=\"%s\" of <runner> must be two numbers \"%s\"", name, text, form);
 }
 
+/* Compass names for `heading`, in degrees as runners count them (0 = +x, 90 = toward row 0). */
+static const struct {
+    const char *name;
+    double degrees;
+} compass[] = {{"E", 0}, {"NE", 45}, {"N", 90}, {"NW", 135}, {"W", 180}, {"SW", 225}, {"S", 270}, {"SE", 315}};
+
+/* `heading`: a compass name, or degrees as a number or range a..b. */
+static bool get_heading(diag *d, const xmlNode *el, runner_node *rn)
+{
+    const char *text = xml_attr(el, "heading");
+    rn->has_heading = text != NULL;
+    if (!text) return true;
+    for (size_t k = 0; k < sizeof compass / sizeof *compass; k++)
+        if (strcmp(text, compass[k].name) == 0) {
+            rn->heading = (gen_range){compass[k].degrees, compass[k].degrees};
+            return true;
+        }
+    if ((*text >= 'A' && *text <= 'Z') || (*text >= 'a' && *text <= 'z'))
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "heading=\"%s\" of <runner>: the compass names are N, NE, E, SE, S, SW, W and NW", text);
+    return gen_get_range(d, el, "heading", 0, -360, 360, &rn->heading);
+}
+
 /* A range of whole numbers. */
 static bool get_int_range(diag *d, const xmlNode *el, const char *name, double dflt, double min, double max, gen_range *out)
 {
@@ -255,7 +279,8 @@ static node *runner_load(loader *ld, const xmlNode *el, symmetry_set parent_symm
         !xml_get_int_range(d, el, "maxRunners", 4096, 1, RUNNER_MAX_COUNT, &rn->max_runners) ||
         !parse_pair(d, el, "wave", "amplitude,revolutions", 1e6, &rn->wave_amplitude, &rn->wave_revolutions) ||
         !xml_get_double(d, el, "jitter", 0, &rn->jitter) || !xml_get_int_range(d, el, "steps", 0, 0, 0x7fffffff, &rn->steps) ||
-        !get_int_range(d, el, "x", 0, 0, g->mx - 1, &rn->x) || !get_int_range(d, el, "y", 0, 0, g->my - 1, &rn->y))
+        !get_int_range(d, el, "x", 0, 0, g->mx - 1, &rn->x) || !get_int_range(d, el, "y", 0, 0, g->my - 1, &rn->y) ||
+        !get_heading(d, el, rn))
         return NULL;
     if (!(rn->jitter >= 0 && rn->jitter < 1)) {
         diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "jitter=\"%s\" of <runner> must be at least 0 and below 1", xml_attr(el, "jitter"));
@@ -378,7 +403,9 @@ static bool spawn(run_state *r, const runner_node *rn, runner_state *st)
             cx = cell % st->mx;
             cy = cell / st->mx;
         }
-        double heading = 360.0 * rng_next_double(random);
+        /* One draw either way, so giving a heading keeps the later draws in place. */
+        double heading = rn->has_heading ? gen_range_draw(&rn->heading, random) : 360.0 * rng_next_double(random);
+        heading = heading - 360.0 * floor(heading / 360.0);
         double strength = gen_range_draw(&rn->strength, random);
         int life = gen_range_draw_int(&rn->life, random);
         add_walker(st, cx + 0.5, cy + 0.5, heading, strength, life);

@@ -308,6 +308,30 @@ static void the_portable_sine_is_accurate(void **state)
     }
 }
 
+/* A heading fixes the start direction: a runner of strength 1 that never
+   turns carves exactly the `life` cells from its start that way. */
+static void heading_sets_the_start_direction(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *heading;
+        int dx, dy;
+    } cases[] = {{"E", 1, 0}, {"N", 0, -1}, {"W", -1, 0}, {"S", 0, 1}, {"0", 1, 0}, {"90", 0, -1}, {"-90", 0, 1}, {"180..180", -1, 0}};
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++)
+        for (int32_t seed = 1; seed <= 3; seed++) {
+            char xml[256];
+            snprintf(xml, sizeof xml, "<runner values=\".B\" value=\"B\" x=\"7\" y=\"7\" life=\"5\" turnChance=\"0\" heading=\"%s\"/>",
+                     cases[k].heading);
+            char *got = run_model(xml, 15, 15, seed);
+            char want[15 * 15 + 1];
+            memset(want, '.', 15 * 15);
+            want[15 * 15] = 0;
+            for (int s = 0; s < 5; s++) want[7 + s * cases[k].dx + (7 + s * cases[k].dy) * 15] = 'B';
+            if (strcmp(got, want) != 0) fail_msg("heading %s, seed %d:\n got %s\nwant %s", cases[k].heading, seed, got, want);
+            free(got);
+        }
+}
+
 static void three_d_grids_are_refused(void **state)
 {
     (void)state;
@@ -333,6 +357,7 @@ int run_runner_tests(void)
         cmocka_unit_test(a_seed_fixes_the_grid),
         cmocka_unit_test(the_portable_sine_is_accurate),
         cmocka_unit_test(three_d_grids_are_refused),
+        cmocka_unit_test(heading_sets_the_start_direction),
     };
     return cmocka_run_group_tests_name("runner", tests, NULL, NULL);
 }
