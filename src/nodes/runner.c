@@ -27,9 +27,12 @@
 #define RUNNER_MAX_COUNT (1 << 20)
 #define RUNNER_MAX_LIFE 100000000
 #define RUNNER_MAX_WIND 100
+#define RUNNER_MAX_MARGIN 4096        /* keeps a wanderer's cell well inside an int */
 
 enum { BRUSH_CIRCLE, BRUSH_DIAMOND, BRUSH_SQUARE, BRUSH_OCTAGON };
 static const char *const brush_names[] = {"circle", "diamond", "square", "octagon", NULL};
+enum { OFFGRID_DIE, OFFGRID_WANDER };
+static const char *const offgrid_names[] = {"die", "wander", NULL};
 
 typedef struct brush_cell {
     int16_t dx, dy;
@@ -41,6 +44,8 @@ typedef struct runner_node {
     uint32_t on, start;
     bool at_xy;                        /* x and y given: runners start there */
     gen_range x, y, count, strength, life;
+    bool wander;                       /* offgrid="wander": runners live on outside the grid */
+    int margin;                        /* ... as far as this many cells outside it */
     bool has_heading;                  /* heading given: runners start on it, else on a uniform angle */
     gen_range heading;
     int brush;
@@ -84,7 +89,7 @@ typedef struct runner_state {
 
 static const char *const runner_attrs[] = {"value", "on", "count", "strength", "life", "brush", "turn", "turnChance", "wind",
                                            "taper", "branch", "maxRunners", "wave", "jitter", "x", "y", "start", "steps",
-                                           "heading", NULL};
+                                           "heading", "offgrid", "margin", NULL};
 
 /* ---- sine and cosine, the same bits everywhere ---- */
 
@@ -262,6 +267,7 @@ static node *runner_load(loader *ld, const xmlNode *el, symmetry_set parent_symm
     const grid_def *g = ld->grid;
     runner_node *rn = node_new(ld, sizeof *rn, &node_kind_runner, el);
     if (!rn) return NULL;
+    int offgrid;
     xml_check_attrs(d, el, runner_attrs);
     if (g->mz != 1) {
         diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<runner> works on 2-D grids only (this one is %dx%dx%d)", g->mx, g->my, g->mz);
@@ -280,8 +286,14 @@ static node *runner_load(loader *ld, const xmlNode *el, symmetry_set parent_symm
         !parse_pair(d, el, "wave", "amplitude,revolutions", 1e6, &rn->wave_amplitude, &rn->wave_revolutions) ||
         !xml_get_double(d, el, "jitter", 0, &rn->jitter) || !xml_get_int_range(d, el, "steps", 0, 0, 0x7fffffff, &rn->steps) ||
         !get_int_range(d, el, "x", 0, 0, g->mx - 1, &rn->x) || !get_int_range(d, el, "y", 0, 0, g->my - 1, &rn->y) ||
-        !get_heading(d, el, rn))
+        !get_heading(d, el, rn) || !gen_get_choice(d, el, "offgrid", offgrid_names, OFFGRID_DIE, &offgrid) ||
+        !xml_get_int_range(d, el, "margin", 16, 0, RUNNER_MAX_MARGIN, &rn->margin))
         return NULL;
+    rn->wander = offgrid == OFFGRID_WANDER;
+    if (!rn->wander && xml_attr(el, "margin")) {
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "margin of <runner> needs offgrid=\"wander\"");
+        return NULL;
+    }
     if (!(rn->jitter >= 0 && rn->jitter < 1)) {
         diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "jitter=\"%s\" of <runner> must be at least 0 and below 1", xml_attr(el, "jitter"));
         return NULL;
@@ -418,7 +430,7 @@ static bool spawn(run_state *r, const runner_node *rn, runner_state *st)
 static void stamp(run_state *r, const runner_node *rn, runner_state *st, const walker *w, double radius)
 {
     if (radius > rn->max_radius) radius = rn->max_radius;
-    int cx = (int)w->x, cy = (int)w->y;
+    int cx = (int)floor(w->x), cy = (int)floor(w->y);  /* floor: a wanderer may stand left of or above the grid */
     if (st->hook) st->hook(st->hook_userdata, (int)w->serial, cx, cy, radius);
     double limit = brush_limit(rn->brush, radius);
     if (limit != st->last_limit) {
@@ -471,7 +483,8 @@ static void walk(run_state *r, const runner_node *rn, runner_state *st, int k)
     w->x = w->x + (w->step_x + rn->wind_x);
     w->y = w->y + (w->step_y + rn->wind_y);
     w->life--;
-    if (w->life <= 0 || !(w->x >= 0 && w->y >= 0 && w->x < st->mx && w->y < st->my)) {
+    double margin = rn->wander ? rn->margin : 0;
+    if (w->life <= 0 || !(w->x >= -margin && w->y >= -margin && w->x < st->mx + margin && w->y < st->my + margin)) {
         w->life = 0;
         st->alive--;
         return;

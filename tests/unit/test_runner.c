@@ -332,6 +332,61 @@ static void heading_sets_the_start_direction(void **state)
         }
 }
 
+/* A runner that heads west from near the left edge and swings round east
+   (the wave turns it by up to 180 degrees): by default it dies at the edge;
+   with offgrid="wander" it walks on outside the grid (its stamps there reach
+   in only where the brush overlaps the grid), comes back and carves further
+   east; with a margin of 1 it never stands more than one cell outside, so
+   this walk dies out there. */
+static void wanderers_leave_the_grid_and_come_back(void **state)
+{
+    (void)state;
+    enum { SIDE = 40 };
+    static const char *const modes[] = {"", "offgrid=\"die\"", "offgrid=\"wander\"", "offgrid=\"wander\" margin=\"1\""};
+    for (int mode = 0; mode < 4; mode++) {
+        char xml[256];
+        snprintf(xml, sizeof xml, "<runner values=\".B\" value=\"B\" x=\"2\" y=\"5\" life=\"40\" strength=\"3\" turnChance=\"0\" "
+                 "heading=\"W\" wave=\"180,0.5\" %s/>", modes[mode]);
+        smalti_model *m = unit_load(xml, "runner.xml", SIDE, SIDE, 1, NULL);
+        smalti_run *run = smalti_run_new(m, 1, NULL);
+        stamp_log log = {.at = malloc(MAX_STAMPS * sizeof *log.at), .run = run};
+        assert_true(runner_set_stamp_hook(run, runner_node_id(m), record_stamp, &log));
+        smalti_run_to_end(run, 0);
+        char *g = grid_text(run);
+        int outside = 0, back = -1, westmost = SIDE;
+        for (int s = 0; s < log.count; s++) {
+            if (log.at[s].x < westmost) westmost = log.at[s].x;
+            if (log.at[s].x < 0) outside++;
+            else if (outside && back < 0) back = s;
+        }
+        int east = 0;
+        for (int i = 0; i < SIDE * SIDE; i++) east += g[i] == 'B' && i % SIDE >= 5;
+        if (mode < 2) {
+            assert_int_equal(outside, 0);
+            assert_int_equal(east, 0);
+            assert_true(log.count < 40);
+        } else if (mode == 2) {
+            assert_true(outside > 1);
+            assert_true(back > 0);
+            assert_true(east > 10);
+            assert_int_equal(log.count, 40); /* it lived its whole life */
+            assert_true(westmost < -1);
+            /* a stamp left of the grid still carves the cells its brush reaches inside */
+            for (int s = 0; s < log.count; s++)
+                if (log.at[s].x == -1) assert_int_equal(g[log.at[s].y * SIDE], 'B');
+        } else {
+            /* the same walk goes two cells out: past the margin, so it dies there */
+            assert_int_equal(westmost, -1);
+            assert_int_equal(east, 0);
+            assert_true(log.count < 40);
+        }
+        free(g);
+        free(log.at);
+        smalti_run_free(run);
+        smalti_model_free(m);
+    }
+}
+
 static void three_d_grids_are_refused(void **state)
 {
     (void)state;
@@ -358,6 +413,7 @@ int run_runner_tests(void)
         cmocka_unit_test(the_portable_sine_is_accurate),
         cmocka_unit_test(three_d_grids_are_refused),
         cmocka_unit_test(heading_sets_the_start_direction),
+        cmocka_unit_test(wanderers_leave_the_grid_and_come_back),
     };
     return cmocka_run_group_tests_name("runner", tests, NULL, NULL);
 }
