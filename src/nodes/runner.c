@@ -33,6 +33,7 @@ enum { BRUSH_CIRCLE, BRUSH_DIAMOND, BRUSH_SQUARE, BRUSH_OCTAGON };
 static const char *const brush_names[] = {"circle", "diamond", "square", "octagon", NULL};
 enum { OFFGRID_DIE, OFFGRID_WANDER };
 static const char *const offgrid_names[] = {"die", "wander", NULL};
+static const char *const jitter_per_names[] = {"stamp", "cell", NULL};
 
 typedef struct brush_cell {
     int16_t dx, dy;
@@ -46,6 +47,7 @@ typedef struct runner_node {
     gen_range x, y, count, strength, life;
     bool wander;                       /* offgrid="wander": runners live on outside the grid */
     int margin;                        /* ... as far as this many cells outside it */
+    bool jitter_per_cell;              /* jitterPer="cell": each brush cell draws its own radius */
     bool has_heading;                  /* heading given: runners start on it, else on a uniform angle */
     gen_range heading;
     int brush;
@@ -89,7 +91,7 @@ typedef struct runner_state {
 
 static const char *const runner_attrs[] = {"value", "on", "count", "strength", "life", "brush", "turn", "turnChance", "wind",
                                            "taper", "branch", "maxRunners", "wave", "jitter", "x", "y", "start", "steps",
-                                           "heading", "offgrid", "margin", NULL};
+                                           "heading", "offgrid", "margin", "jitterPer", NULL};
 
 /* ---- sine and cosine, the same bits everywhere ---- */
 
@@ -267,7 +269,7 @@ static node *runner_load(loader *ld, const xmlNode *el, symmetry_set parent_symm
     const grid_def *g = ld->grid;
     runner_node *rn = node_new(ld, sizeof *rn, &node_kind_runner, el);
     if (!rn) return NULL;
-    int offgrid;
+    int offgrid, jitter_per;
     xml_check_attrs(d, el, runner_attrs);
     if (g->mz != 1) {
         diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<runner> works on 2-D grids only (this one is %dx%dx%d)", g->mx, g->my, g->mz);
@@ -287,8 +289,10 @@ static node *runner_load(loader *ld, const xmlNode *el, symmetry_set parent_symm
         !xml_get_double(d, el, "jitter", 0, &rn->jitter) || !xml_get_int_range(d, el, "steps", 0, 0, 0x7fffffff, &rn->steps) ||
         !get_int_range(d, el, "x", 0, 0, g->mx - 1, &rn->x) || !get_int_range(d, el, "y", 0, 0, g->my - 1, &rn->y) ||
         !get_heading(d, el, rn) || !gen_get_choice(d, el, "offgrid", offgrid_names, OFFGRID_DIE, &offgrid) ||
-        !xml_get_int_range(d, el, "margin", 16, 0, RUNNER_MAX_MARGIN, &rn->margin))
+        !xml_get_int_range(d, el, "margin", 16, 0, RUNNER_MAX_MARGIN, &rn->margin) ||
+        !gen_get_choice(d, el, "jitterPer", jitter_per_names, 0, &jitter_per))
         return NULL;
+    rn->jitter_per_cell = jitter_per == 1;
     rn->wander = offgrid == OFFGRID_WANDER;
     if (!rn->wander && xml_attr(el, "margin")) {
         diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "margin of <runner> needs offgrid=\"wander\"");
@@ -426,7 +430,18 @@ static bool spawn(run_state *r, const runner_node *rn, runner_state *st)
     return true;
 }
 
-/* Cells of the brush around the walker's cell that match `on` take `value`. */
+static void paint(run_state *r, uint32_t on, uint8_t value, int32_t i)
+{
+    if (gen_in_wave(on, r->state[i])) {
+        r->state[i] = value;
+        run_change(r, i);
+    }
+}
+
+/* Cells of the brush around the walker's cell that match `on` take `value`.
+   With jitterPer="cell" the cells farther than (1 - jitter) x radius draw,
+   nearest first (the brush's order), whether inside the grid or not: each
+   stays in if it lies within radius x (1 - jitter x u) of its own u. */
 static void stamp(run_state *r, const runner_node *rn, runner_state *st, const walker *w, double radius)
 {
     if (radius > rn->max_radius) radius = rn->max_radius;
@@ -438,40 +453,38 @@ static void stamp(run_state *r, const runner_node *rn, runner_state *st, const w
         st->last_count = brush_prefix(rn, limit);
     }
     int count = st->last_count, reach = rn->reach[count];
-    uint8_t *cells = r->state, value = (uint8_t)rn->value;
+    uint8_t value = (uint8_t)rn->value;
     uint32_t on = rn->on & ~(1u << value);
+    if (rn->jitter_per_cell && rn->jitter > 0) {
+        int sure = brush_prefix(rn, brush_limit(rn->brush, radius * (1.0 - rn->jitter)));
+        for (int k = 0; k < count; k++) {
+            if (k >= sure && rn->keys[k] > brush_limit(rn->brush, radius * (1.0 - rn->jitter * rng_next_double(&r->random)))) continue;
+            int x = cx + rn->cells[k].dx, y = cy + rn->cells[k].dy;
+            if (x >= 0 && y >= 0 && x < st->mx && y < st->my) paint(r, on, value, x + y * st->mx);
+        }
+        return;
+    }
     if (cx >= reach && cy >= reach && cx + reach < st->mx && cy + reach < st->my) {
         int32_t centre = cx + cy * st->mx;
-        for (int k = 0; k < count; k++) {
-            int32_t i = centre + st->offsets[k];
-            if (gen_in_wave(on, cells[i])) {
-                cells[i] = value;
-                run_change(r, i);
-            }
-        }
+        for (int k = 0; k < count; k++) paint(r, on, value, centre + st->offsets[k]);
         return;
     }
     for (int k = 0; k < count; k++) {
         int x = cx + rn->cells[k].dx, y = cy + rn->cells[k].dy;
-        if (x < 0 || y < 0 || x >= st->mx || y >= st->my) continue;
-        int32_t i = x + y * st->mx;
-        if (gen_in_wave(on, cells[i])) {
-            cells[i] = value;
-            run_change(r, i);
-        }
+        if (x >= 0 && y >= 0 && x < st->mx && y < st->my) paint(r, on, value, x + y * st->mx);
     }
 }
 
 /* One step of walker k: stamp, turn, move, age; then, if it still lives,
    taper, branch and wave. Its draws, each only when its feature is on:
-   jitter; turn chance, then the angle if it turns; branch chance, then the
+   jitter (one, or with jitterPer="cell" one per outer brush cell); turn chance, then the angle if it turns; branch chance, then the
    child's heading if it branches. */
 static void walk(run_state *r, const runner_node *rn, runner_state *st, int k)
 {
     rng *random = &r->random;
     walker *w = &st->walkers[k];
     double radius = w->strength * 0.5;
-    if (rn->jitter > 0) radius = radius * (1.0 - rn->jitter * rng_next_double(random));
+    if (rn->jitter > 0 && !rn->jitter_per_cell) radius = radius * (1.0 - rn->jitter * rng_next_double(random));
     stamp(r, rn, st, w, radius);
 
     if (rn->turn_chance > 0 && rn->turn > 0 && rng_next_double(random) < rn->turn_chance) {

@@ -387,6 +387,40 @@ static void wanderers_leave_the_grid_and_come_back(void **state)
     }
 }
 
+/* One stamp of radius 10 with jitter 0.5: per stamp it is an exact disc
+   (every carved cell nearer than every uncarved one); with jitterPer="cell"
+   every cell within 5 is carved, none beyond 10, and the edge is ragged:
+   some carved cell lies farther out than some uncarved one. */
+static void jitter_per_cell_makes_ragged_edges(void **state)
+{
+    (void)state;
+    enum { SIDE = 25, C = 12 };
+    for (int per_cell = 0; per_cell < 2; per_cell++)
+        for (int32_t seed = 1; seed <= 5; seed++) {
+            char xml[256];
+            snprintf(xml, sizeof xml, "<runner values=\".B\" value=\"B\" x=\"12\" y=\"12\" life=\"1\" strength=\"20\" jitter=\"0.5\" %s/>",
+                     per_cell ? "jitterPer=\"cell\"" : "");
+            char *g = run_model(xml, SIDE, SIDE, seed);
+            int nearest_uncarved = 1 << 30, farthest_carved = -1, carved = 0;
+            for (int i = 0; i < SIDE * SIDE; i++) {
+                int dx = i % SIDE - C, dy = i / SIDE - C, d2 = dx * dx + dy * dy;
+                if (g[i] == 'B') {
+                    carved++;
+                    if (d2 > farthest_carved) farthest_carved = d2;
+                } else if (d2 < nearest_uncarved) nearest_uncarved = d2;
+            }
+            if (per_cell) {
+                assert_true(nearest_uncarved > 25);
+                assert_true(farthest_carved <= 100);
+                if (!(farthest_carved > nearest_uncarved)) fail_msg("seed %d: the edge is a clean disc", seed);
+            } else {
+                assert_true(carved > 1);
+                assert_true(farthest_carved < nearest_uncarved);
+            }
+            free(g);
+        }
+}
+
 static void three_d_grids_are_refused(void **state)
 {
     (void)state;
@@ -414,6 +448,7 @@ int run_runner_tests(void)
         cmocka_unit_test(three_d_grids_are_refused),
         cmocka_unit_test(heading_sets_the_start_direction),
         cmocka_unit_test(wanderers_leave_the_grid_and_come_back),
+        cmocka_unit_test(jitter_per_cell_makes_ragged_edges),
     };
     return cmocka_run_group_tests_name("runner", tests, NULL, NULL);
 }
