@@ -29,8 +29,9 @@
 #define RUNNER_MAX_WIND 100
 #define RUNNER_MAX_MARGIN 4096        /* keeps a wanderer's cell well inside an int */
 
-enum { BRUSH_CIRCLE, BRUSH_DIAMOND, BRUSH_SQUARE, BRUSH_OCTAGON };
-static const char *const brush_names[] = {"circle", "diamond", "square", "octagon", NULL};
+enum { BRUSH_CIRCLE, BRUSH_DIAMOND, BRUSH_SQUARE, BRUSH_OCTAGON, BRUSH_ELLIPSE };
+static const char *const brush_names[] = {"circle", "diamond", "square", "octagon", "ellipse", NULL};
+#define RUNNER_MAX_ASPECT 8.0
 enum { OFFGRID_DIE, OFFGRID_WANDER };
 static const char *const offgrid_names[] = {"die", "wander", NULL};
 static const char *const jitter_per_names[] = {"stamp", "cell", NULL};
@@ -51,6 +52,7 @@ typedef struct runner_node {
     bool has_heading;                  /* heading given: runners start on it, else on a uniform angle */
     gen_range heading;
     int brush;
+    double aspect;                     /* the ellipse's y radius over its x radius */
     double turn, turn_chance, wind_x, wind_y, branch, jitter;
     double wave_amplitude, wave_revolutions;
     bool taper;
@@ -91,7 +93,7 @@ typedef struct runner_state {
 
 static const char *const runner_attrs[] = {"value", "on", "count", "strength", "life", "brush", "turn", "turnChance", "wind",
                                            "taper", "branch", "maxRunners", "wave", "jitter", "x", "y", "start", "steps",
-                                           "heading", "offgrid", "margin", "jitterPer", NULL};
+                                           "heading", "offgrid", "margin", "jitterPer", "aspect", NULL};
 
 /* ---- sine and cosine, the same bits everywhere ---- */
 
@@ -124,13 +126,18 @@ void runner_sincos_deg(double degrees, double *sine, double *cosine)
 
 /* The brush's distance of an offset, as the key the prefix is cut on. The
    circle keys the squared Euclidean distance (an integer, exact); the
-   octagon is max(|dx|, |dy|, 3/4 (|dx| + |dy|)), a square with its corners
-   cut at 3/4 of the diamond. Every key is at least max(|dx|, |dy|). */
-static double brush_key(int brush, int dx, int dy)
+   ellipse squares dx and dy / aspect, so radius r reaches r along x and
+   r x aspect along y; the octagon is max(|dx|, |dy|, 3/4 (|dx| + |dy|)), a
+   square with its corners cut at 3/4 of the diamond. */
+static double brush_key(int brush, double aspect, int dx, int dy)
 {
     int ax = abs(dx), ay = abs(dy), chebyshev = ax > ay ? ax : ay;
     switch (brush) {
     case BRUSH_CIRCLE: return (double)(ax * ax + ay * ay);
+    case BRUSH_ELLIPSE: {
+        double stretched = ay / aspect;
+        return (double)(ax * ax) + stretched * stretched;
+    }
     case BRUSH_DIAMOND: return ax + ay;
     case BRUSH_SQUARE: return chebyshev;
     default: {
@@ -140,7 +147,10 @@ static double brush_key(int brush, int dx, int dy)
     }
 }
 
-static double brush_limit(int brush, double radius) { return brush == BRUSH_CIRCLE ? radius * radius : radius; }
+static double brush_limit(int brush, double radius)
+{
+    return brush == BRUSH_CIRCLE || brush == BRUSH_ELLIPSE ? radius * radius : radius;
+}
 
 typedef struct keyed_cell {
     double key;
@@ -158,15 +168,16 @@ static int compare_keyed(const void *a, const void *b)
 static bool build_brush(runner_node *rn)
 {
     rn->max_radius = rn->strength.hi * 0.5;
-    int extent = (int)rn->max_radius + 1;
+    int extent_x = (int)rn->max_radius + 1, extent_y = (int)(rn->max_radius * rn->aspect) + 1;
+    if (extent_y < extent_x) extent_y = extent_x;  /* the other brushes reach max_radius along y */
     double limit = brush_limit(rn->brush, rn->max_radius);
-    size_t side = (size_t)(2 * extent + 1);
-    keyed_cell *all = mem_malloc(side * side * sizeof *all);
+    size_t side_x = (size_t)(2 * extent_x + 1), side_y = (size_t)(2 * extent_y + 1);
+    keyed_cell *all = mem_malloc(side_x * side_y * sizeof *all);
     if (!all) return false;
     int n = 0;
-    for (int dy = -extent; dy <= extent; dy++)
-        for (int dx = -extent; dx <= extent; dx++) {
-            double key = brush_key(rn->brush, dx, dy);
+    for (int dy = -extent_y; dy <= extent_y; dy++)
+        for (int dx = -extent_x; dx <= extent_x; dx++) {
+            double key = brush_key(rn->brush, rn->aspect, dx, dy);
             if (key <= limit) all[n++] = (keyed_cell){key, {(int16_t)dx, (int16_t)dy}};
         }
     qsort(all, (size_t)n, sizeof *all, compare_keyed);
@@ -293,6 +304,16 @@ static node *runner_load(loader *ld, const xmlNode *el, symmetry_set parent_symm
         !gen_get_choice(d, el, "jitterPer", jitter_per_names, 0, &jitter_per))
         return NULL;
     rn->jitter_per_cell = jitter_per == 1;
+    if (!gen_get_double(d, el, "aspect", 1, 1.0 / RUNNER_MAX_ASPECT, RUNNER_MAX_ASPECT, &rn->aspect)) return NULL;
+    if (xml_attr(el, "aspect") && rn->brush != BRUSH_ELLIPSE) {
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "aspect of <runner> needs brush=\"ellipse\"");
+        return NULL;
+    }
+    if (rn->strength.hi * 0.5 * rn->aspect > RUNNER_MAX_STRENGTH / 2) {
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<runner>: the ellipse's y radius (strength/2 x aspect) may not exceed %d cells",
+                   RUNNER_MAX_STRENGTH / 2);
+        return NULL;
+    }
     rn->wander = offgrid == OFFGRID_WANDER;
     if (!rn->wander && xml_attr(el, "margin")) {
         diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "margin of <runner> needs offgrid=\"wander\"");

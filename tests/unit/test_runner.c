@@ -421,6 +421,61 @@ static void jitter_per_cell_makes_ragged_edges(void **state)
         }
 }
 
+/* One ellipse stamp of strength 10 (x radius 5) and aspect 0.5 (y radius
+   2.5) covers the 43 cells with dx^2 + (2 dy)^2 <= 25: rows of 11, 9, 9, 7
+   and 7 cells, 11 wide and 5 tall; strength 5 with aspect 2 (radii 2.5
+   and 5) stands the same shape upright. */
+static void an_ellipse_stamp_has_its_cells(void **state)
+{
+    (void)state;
+    enum { SIDE = 15 };
+    char *flat = run_model("<runner values=\".B\" value=\"B\" x=\"7\" y=\"7\" life=\"1\" strength=\"10\" brush=\"ellipse\" aspect=\"0.5\"/>",
+                           SIDE, SIDE, 3);
+    char *tall = run_model("<runner values=\".B\" value=\"B\" x=\"7\" y=\"7\" life=\"1\" strength=\"5\" brush=\"ellipse\" aspect=\"2\"/>",
+                           SIDE, SIDE, 3);
+    int carved = 0, width = 0, height = 0;
+    for (int y = 0; y < SIDE; y++) {
+        int in_row = 0;
+        for (int x = 0; x < SIDE; x++) {
+            int dx = x - 7, dy = y - 7;
+            bool want = dx * dx + 4 * dy * dy <= 25;
+            assert_int_equal(flat[x + y * SIDE] == 'B', want);
+            assert_int_equal(tall[y + x * SIDE], flat[x + y * SIDE]); /* the transpose */
+            carved += want;
+            in_row += want;
+        }
+        if (in_row > width) width = in_row;
+        height += in_row > 0;
+    }
+    assert_int_equal(carved, 43);
+    assert_int_equal(width, 11);
+    assert_int_equal(height, 5);
+    free(flat);
+    free(tall);
+}
+
+/* Bad values of the new attributes are load errors on the runner's line. */
+static void bad_runner_options_are_load_errors(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {"heading=\"up\"", "heading=\"400\"", "offgrid=\"bounce\"", "margin=\"3\"",
+                                      "offgrid=\"wander\" margin=\"-1\"", "jitterPer=\"step\"", "aspect=\"2\"",
+                                      "brush=\"ellipse\" aspect=\"0\"", "brush=\"ellipse\" aspect=\"9\"",
+                                      "brush=\"ellipse\" strength=\"256\" aspect=\"2\""};
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        char xml[256];
+        snprintf(xml, sizeof xml, "<sequence values=\"DB\">\n  <runner value=\"B\" %s/>\n</sequence>", bad[k]);
+        smalti_load_options opt = smalti_load_defaults();
+        opt.mx = opt.my = 16;
+        opt.mz = 1;
+        opt.quiet = 1;
+        smalti_error err;
+        smalti_model *m = smalti_model_load_string(xml, "bad.xml", &opt, &err);
+        if (m) fail_msg("%s loaded", bad[k]);
+        assert_int_equal(err.line, 2);
+    }
+}
+
 static void three_d_grids_are_refused(void **state)
 {
     (void)state;
@@ -449,6 +504,8 @@ int run_runner_tests(void)
         cmocka_unit_test(heading_sets_the_start_direction),
         cmocka_unit_test(wanderers_leave_the_grid_and_come_back),
         cmocka_unit_test(jitter_per_cell_makes_ragged_edges),
+        cmocka_unit_test(an_ellipse_stamp_has_its_cells),
+        cmocka_unit_test(bad_runner_options_are_load_errors),
     };
     return cmocka_run_group_tests_name("runner", tests, NULL, NULL);
 }
