@@ -53,7 +53,7 @@ typedef struct runner_node {
     gen_range heading;
     int brush;
     double aspect;                     /* the ellipse's y radius over its x radius */
-    double turn, turn_chance, wind_x, wind_y, branch, jitter;
+    double turn, turn_chance, wind_x, wind_y, branch, jitter, reverse;
     double wave_amplitude, wave_revolutions;
     bool taper;
     int max_runners, steps;
@@ -93,7 +93,7 @@ typedef struct runner_state {
 
 static const char *const runner_attrs[] = {"value", "on", "count", "strength", "life", "brush", "turn", "turnChance", "wind",
                                            "taper", "branch", "maxRunners", "wave", "jitter", "x", "y", "start", "steps",
-                                           "heading", "offgrid", "margin", "jitterPer", "aspect", NULL};
+                                           "heading", "offgrid", "margin", "jitterPer", "aspect", "reverse", NULL};
 
 /* ---- sine and cosine, the same bits everywhere ---- */
 
@@ -304,7 +304,9 @@ static node *runner_load(loader *ld, const xmlNode *el, symmetry_set parent_symm
         !gen_get_choice(d, el, "jitterPer", jitter_per_names, 0, &jitter_per))
         return NULL;
     rn->jitter_per_cell = jitter_per == 1;
-    if (!gen_get_double(d, el, "aspect", 1, 1.0 / RUNNER_MAX_ASPECT, RUNNER_MAX_ASPECT, &rn->aspect)) return NULL;
+    if (!gen_get_double(d, el, "aspect", 1, 1.0 / RUNNER_MAX_ASPECT, RUNNER_MAX_ASPECT, &rn->aspect) ||
+        !gen_get_double(d, el, "reverse", 0, 0, 1, &rn->reverse))
+        return NULL;
     if (xml_attr(el, "aspect") && rn->brush != BRUSH_ELLIPSE) {
         diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "aspect of <runner> needs brush=\"ellipse\"");
         return NULL;
@@ -496,10 +498,11 @@ static void stamp(run_state *r, const runner_node *rn, runner_state *st, const w
     }
 }
 
-/* One step of walker k: stamp, turn, move, age; then, if it still lives,
-   taper, branch and wave. Its draws, each only when its feature is on:
-   jitter (one, or with jitterPer="cell" one per outer brush cell); turn chance, then the angle if it turns; branch chance, then the
-   child's heading if it branches. */
+/* One step of walker k: stamp, turn, maybe reverse, move, age; then, if it
+   still lives, taper, branch and wave. Its draws, each only when its
+   feature is on: jitter (one, or with jitterPer="cell" one per outer brush
+   cell); turn chance, then the angle if it turns; reverse chance; branch
+   chance, then the child's heading if it branches. */
 static void walk(run_state *r, const runner_node *rn, runner_state *st, int k)
 {
     rng *random = &r->random;
@@ -510,6 +513,11 @@ static void walk(run_state *r, const runner_node *rn, runner_state *st, int k)
 
     if (rn->turn_chance > 0 && rn->turn > 0 && rng_next_double(random) < rn->turn_chance) {
         double base = w->base + rn->turn * (2.0 * rng_next_double(random) - 1.0);
+        w->base = base - 360.0 * floor(base / 360.0);
+        aim(w);
+    }
+    if (rn->reverse > 0 && rng_next_double(random) < rn->reverse) {
+        double base = w->base + 180.0;
         w->base = base - 360.0 * floor(base / 360.0);
         aim(w);
     }

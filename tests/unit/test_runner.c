@@ -454,6 +454,34 @@ static void an_ellipse_stamp_has_its_cells(void **state)
     free(tall);
 }
 
+/* reverse="1" turns a runner round every step, so it paces between its
+   start and the cell behind it: exactly two cells carved whatever its life;
+   reverse="0.5" sends some runners further. */
+static void reverse_turns_runners_round(void **state)
+{
+    (void)state;
+    for (int32_t seed = 1; seed <= 3; seed++) {
+        char *g = run_model("<runner values=\".B\" value=\"B\" x=\"7\" y=\"7\" life=\"9\" turnChance=\"0\" heading=\"E\" reverse=\"1\"/>",
+                            15, 15, seed);
+        char want[15 * 15 + 1];
+        memset(want, '.', 15 * 15);
+        want[15 * 15] = 0;
+        want[7 + 7 * 15] = want[6 + 7 * 15] = 'B';
+        assert_string_equal(g, want);
+        free(g);
+    }
+    int longest = 0;
+    for (int32_t seed = 1; seed <= 10; seed++) {
+        char *g = run_model("<runner values=\".B\" value=\"B\" x=\"7\" y=\"7\" life=\"6\" turnChance=\"0\" heading=\"E\" reverse=\"0.5\"/>",
+                            15, 15, seed);
+        int carved = 0;
+        for (int i = 0; i < 15 * 15; i++) carved += g[i] == 'B';
+        if (carved > longest) longest = carved;
+        free(g);
+    }
+    assert_true(longest > 2);
+}
+
 /* Bad values of the new attributes are load errors on the runner's line. */
 static void bad_runner_options_are_load_errors(void **state)
 {
@@ -461,7 +489,7 @@ static void bad_runner_options_are_load_errors(void **state)
     static const char *const bad[] = {"heading=\"up\"", "heading=\"400\"", "offgrid=\"bounce\"", "margin=\"3\"",
                                       "offgrid=\"wander\" margin=\"-1\"", "jitterPer=\"step\"", "aspect=\"2\"",
                                       "brush=\"ellipse\" aspect=\"0\"", "brush=\"ellipse\" aspect=\"9\"",
-                                      "brush=\"ellipse\" strength=\"256\" aspect=\"2\""};
+                                      "brush=\"ellipse\" strength=\"256\" aspect=\"2\"", "reverse=\"1.5\""};
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         char xml[256];
         snprintf(xml, sizeof xml, "<sequence values=\"DB\">\n  <runner value=\"B\" %s/>\n</sequence>", bad[k]);
@@ -505,6 +533,7 @@ int run_runner_tests(void)
         cmocka_unit_test(wanderers_leave_the_grid_and_come_back),
         cmocka_unit_test(jitter_per_cell_makes_ragged_edges),
         cmocka_unit_test(an_ellipse_stamp_has_its_cells),
+        cmocka_unit_test(reverse_turns_runners_round),
         cmocka_unit_test(bad_runner_options_are_load_errors),
     };
     return cmocka_run_group_tests_name("runner", tests, NULL, NULL);
