@@ -27,6 +27,7 @@
 #define RUNNER_MAX_COUNT (1 << 20)
 #define RUNNER_MAX_LIFE 100000000
 #define RUNNER_MAX_WIND 100
+#define RUNNER_MAX_CHILDREN 64
 #define RUNNER_MAX_MARGIN 4096        /* keeps a wanderer's cell well inside an int */
 
 enum { BRUSH_CIRCLE, BRUSH_DIAMOND, BRUSH_SQUARE, BRUSH_OCTAGON, BRUSH_ELLIPSE };
@@ -46,6 +47,8 @@ typedef struct runner_node {
     uint32_t on, start;
     bool at_xy;                        /* x and y given: runners start there */
     gen_range x, y, count, strength, life;
+    gen_range children;                /* runners a runner starts where it dies of age */
+    int generations;                   /* how deep those chains go */
     bool wander;                       /* offgrid="wander": runners live on outside the grid */
     int margin;                        /* ... as far as this many cells outside it */
     bool jitter_per_cell;              /* jitterPer="cell": each brush cell draws its own radius */
@@ -74,6 +77,7 @@ typedef struct walker {
     double step_x, step_y;             /* one cell along the heading, in grid coordinates */
     double strength, strength0;
     int life, life0;
+    int generation;                    /* 0 for the first runners, parent's + 1 for a child started at its death */
     uint32_t serial;                   /* spawn number (wraps after 2^32 spawns) */
 } walker;
 
@@ -93,7 +97,7 @@ typedef struct runner_state {
 
 static const char *const runner_attrs[] = {"value", "on", "count", "strength", "life", "brush", "turn", "turnChance", "wind",
                                            "taper", "branch", "maxRunners", "wave", "jitter", "x", "y", "start", "steps",
-                                           "heading", "offgrid", "margin", "jitterPer", "aspect", "reverse", NULL};
+                                           "heading", "offgrid", "margin", "jitterPer", "aspect", "reverse", "children", "generations", NULL};
 
 /* ---- sine and cosine, the same bits everywhere ---- */
 
@@ -305,8 +309,14 @@ static node *runner_load(loader *ld, const xmlNode *el, symmetry_set parent_symm
         return NULL;
     rn->jitter_per_cell = jitter_per == 1;
     if (!gen_get_double(d, el, "aspect", 1, 1.0 / RUNNER_MAX_ASPECT, RUNNER_MAX_ASPECT, &rn->aspect) ||
-        !gen_get_double(d, el, "reverse", 0, 0, 1, &rn->reverse))
+        !gen_get_double(d, el, "reverse", 0, 0, 1, &rn->reverse) ||
+        !get_int_range(d, el, "children", 0, 0, RUNNER_MAX_CHILDREN, &rn->children) ||
+        !xml_get_int_range(d, el, "generations", 1, 1, 1000, &rn->generations))
         return NULL;
+    if (xml_attr(el, "generations") && !xml_attr(el, "children")) {
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "generations of <runner> needs children");
+        return NULL;
+    }
     if (xml_attr(el, "aspect") && rn->brush != BRUSH_ELLIPSE) {
         diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "aspect of <runner> needs brush=\"ellipse\"");
         return NULL;
@@ -404,11 +414,11 @@ static void aim(walker *w)
     w->step_y = -s;
 }
 
-static void add_walker(runner_state *st, double x, double y, double heading, double strength, int life)
+static void add_walker(runner_state *st, double x, double y, double heading, double strength, int life, int generation)
 {
     walker *w = &st->walkers[st->count++];
     *w = (walker){.x = x, .y = y, .base = heading, .strength = strength, .strength0 = strength, .life = life, .life0 = life,
-                  .serial = st->serials++};
+                  .generation = generation, .serial = st->serials++};
     aim(w);
     st->alive++;
 }
@@ -447,7 +457,7 @@ static bool spawn(run_state *r, const runner_node *rn, runner_state *st)
         heading = heading - 360.0 * floor(heading / 360.0);
         double strength = gen_range_draw(&rn->strength, random);
         int life = gen_range_draw_int(&rn->life, random);
-        add_walker(st, cx + 0.5, cy + 0.5, heading, strength, life);
+        add_walker(st, cx + 0.5, cy + 0.5, heading, strength, life, 0);
     }
     mem_free(starts);
     return true;
@@ -498,6 +508,23 @@ static void stamp(run_state *r, const runner_node *rn, runner_state *st, const w
     }
 }
 
+/* Walker k died of age: it starts `children` runners where it stands, each
+   drawing a heading, strength and life as a first runner does (the count
+   first), unless its generation is the last or maxRunners live. */
+static void start_children(run_state *r, const runner_node *rn, runner_state *st, int k)
+{
+    if (st->walkers[k].generation >= rn->generations) return;
+    int n = gen_range_draw_int(&rn->children, &r->random);
+    if (!reserve(r, st, st->count + n)) return;
+    const walker parent = st->walkers[k];
+    for (int c = 0; c < n; c++) {
+        double heading = 360.0 * rng_next_double(&r->random);
+        double strength = gen_range_draw(&rn->strength, &r->random);
+        int life = gen_range_draw_int(&rn->life, &r->random);
+        if (st->alive < rn->max_runners) add_walker(st, parent.x, parent.y, heading, strength, life, parent.generation + 1);
+    }
+}
+
 /* One step of walker k: stamp, turn, maybe reverse, move, age; then, if it
    still lives, taper, branch and wave. Its draws, each only when its
    feature is on: jitter (one, or with jitterPer="cell" one per outer brush
@@ -526,9 +553,11 @@ static void walk(run_state *r, const runner_node *rn, runner_state *st, int k)
     w->y = w->y + (w->step_y + rn->wind_y);
     w->life--;
     double margin = rn->wander ? rn->margin : 0;
-    if (w->life <= 0 || !(w->x >= -margin && w->y >= -margin && w->x < st->mx + margin && w->y < st->my + margin)) {
+    bool of_age = w->life <= 0;
+    if (of_age || !(w->x >= -margin && w->y >= -margin && w->x < st->mx + margin && w->y < st->my + margin)) {
         w->life = 0;
         st->alive--;
+        if (of_age && rn->children.hi > 0) start_children(r, rn, st, k);
         return;
     }
 
@@ -536,8 +565,9 @@ static void walk(run_state *r, const runner_node *rn, runner_state *st, int k)
 
     if (rn->branch > 0 && rng_next_double(random) < rn->branch) {
         double heading = 360.0 * rng_next_double(random);
-        if (w->life / 2 > 0 && st->alive < rn->max_runners) add_walker(st, w->x, w->y, heading, w->strength, w->life / 2);
-        w = &st->walkers[k];
+        if (w->life / 2 > 0 && st->alive < rn->max_runners && reserve(r, st, st->count + 1))
+            add_walker(st, w->x, w->y, heading, w->strength, w->life / 2, w->generation);
+        w = &st->walkers[k];  /* reserve may have moved the array */
     }
 
     if (rn->wave_amplitude != 0 && rn->wave_revolutions != 0) {
@@ -558,10 +588,9 @@ static bool runner_go(run_state *r, const node *n, void *state)
         if (!spawn(r, rn, st)) return false;
     }
     if (st->count == 0) return false;
-    /* A walker makes at most one child a step: room for all of them now
-       keeps the array in place while they walk. Children walk from the next step. */
+    /* Children (branches and those started at a death) are appended and
+       walk from the next step; walk() reserves room for them itself. */
     int walking = st->count;
-    if (rn->branch > 0 && !reserve(r, st, 2 * walking)) return false;
     int64_t work = 0;
     for (int k = 0; k < walking; k++) {
         /* A walker's work is its brush: from one cell to some 50,000. */

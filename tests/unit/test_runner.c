@@ -482,6 +482,49 @@ static void reverse_turns_runners_round(void **state)
     assert_true(longest > 2);
 }
 
+/* children="2" generations="2": a runner dying of age starts two, each of
+   which starts two more: 7 runners of 5 stamps each. A child's first stamp
+   comes the step after its parent's last, at most a cell from it. */
+static void runners_start_children_where_they_die(void **state)
+{
+    (void)state;
+    static const char *const xml[] = {
+        "<runner values=\".B\" value=\"B\" x=\"30\" y=\"30\" life=\"5\" children=\"2\" generations=\"2\"/>",
+        "<runner values=\".B\" value=\"B\" x=\"30\" y=\"30\" life=\"5\" children=\"2\"/>",
+        "<runner values=\".B\" value=\"B\" x=\"30\" y=\"30\" life=\"5\" children=\"2\" generations=\"2\" maxRunners=\"2\"/>",
+    };
+    /* with maxRunners="2" the two children each start one grandchild: a dying
+       runner no longer counts, so one more fits beside its live sibling */
+    static const int runners[] = {7, 3, 5};
+    for (int c = 0; c < 3; c++)
+        for (int32_t seed = 1; seed <= 3; seed++) {
+            smalti_model *m = unit_load(xml[c], "runner.xml", 61, 61, 1, NULL);
+            smalti_run *run = smalti_run_new(m, seed, NULL);
+            stamp_log log = {.at = malloc(MAX_STAMPS * sizeof *log.at), .run = run};
+            assert_true(runner_set_stamp_hook(run, runner_node_id(m), record_stamp, &log));
+            smalti_run_to_end(run, 0);
+            int stamps[16] = {0}, serials = 0;
+            for (int s = 0; s < log.count; s++) {
+                assert_true(log.at[s].runner < 16);
+                stamps[log.at[s].runner]++;
+                if (log.at[s].runner + 1 > serials) serials = log.at[s].runner + 1;
+            }
+            assert_int_equal(serials, runners[c]);
+            for (int k = 0; k < serials; k++) assert_int_equal(stamps[k], 5);
+            /* runner 1 is runner 0's child: it starts by runner 0's last stamp, a step later */
+            int last0 = -1, first1 = -1;
+            for (int s = 0; s < log.count; s++) {
+                if (log.at[s].runner == 0) last0 = s;
+                if (log.at[s].runner == 1 && first1 < 0) first1 = s;
+            }
+            assert_int_equal(log.at[first1].step, log.at[last0].step + 1);
+            assert_true(abs(log.at[first1].x - log.at[last0].x) <= 1 && abs(log.at[first1].y - log.at[last0].y) <= 1);
+            free(log.at);
+            smalti_run_free(run);
+            smalti_model_free(m);
+        }
+}
+
 /* Bad values of the new attributes are load errors on the runner's line. */
 static void bad_runner_options_are_load_errors(void **state)
 {
@@ -489,7 +532,7 @@ static void bad_runner_options_are_load_errors(void **state)
     static const char *const bad[] = {"heading=\"up\"", "heading=\"400\"", "offgrid=\"bounce\"", "margin=\"3\"",
                                       "offgrid=\"wander\" margin=\"-1\"", "jitterPer=\"step\"", "aspect=\"2\"",
                                       "brush=\"ellipse\" aspect=\"0\"", "brush=\"ellipse\" aspect=\"9\"",
-                                      "brush=\"ellipse\" strength=\"256\" aspect=\"2\"", "reverse=\"1.5\""};
+                                      "brush=\"ellipse\" strength=\"256\" aspect=\"2\"", "reverse=\"1.5\"", "generations=\"2\"", "children=\"65\"", "children=\"1.5\""};
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         char xml[256];
         snprintf(xml, sizeof xml, "<sequence values=\"DB\">\n  <runner value=\"B\" %s/>\n</sequence>", bad[k]);
@@ -534,6 +577,7 @@ int run_runner_tests(void)
         cmocka_unit_test(jitter_per_cell_makes_ragged_edges),
         cmocka_unit_test(an_ellipse_stamp_has_its_cells),
         cmocka_unit_test(reverse_turns_runners_round),
+        cmocka_unit_test(runners_start_children_where_they_die),
         cmocka_unit_test(bad_runner_options_are_load_errors),
     };
     return cmocka_run_group_tests_name("runner", tests, NULL, NULL);
