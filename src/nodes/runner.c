@@ -57,6 +57,7 @@ typedef struct runner_node {
     int brush;
     double aspect;                     /* the ellipse's y radius over its x radius */
     double turn, turn_chance, wind_x, wind_y, branch, jitter, reverse;
+    double extend_chance, extend_steps;  /* extend="chance,steps": a step may lengthen the runner's life */
     double wave_amplitude, wave_revolutions;
     bool taper;
     int max_runners, steps;
@@ -97,7 +98,7 @@ typedef struct runner_state {
 
 static const char *const runner_attrs[] = {"value", "on", "count", "strength", "life", "brush", "turn", "turnChance", "wind",
                                            "taper", "branch", "maxRunners", "wave", "jitter", "x", "y", "start", "steps",
-                                           "heading", "offgrid", "margin", "jitterPer", "aspect", "reverse", "children", "generations", NULL};
+                                           "heading", "offgrid", "margin", "jitterPer", "aspect", "reverse", "children", "generations", "extend", NULL};
 
 /* ---- sine and cosine, the same bits everywhere ---- */
 
@@ -310,9 +311,16 @@ static node *runner_load(loader *ld, const xmlNode *el, symmetry_set parent_symm
     rn->jitter_per_cell = jitter_per == 1;
     if (!gen_get_double(d, el, "aspect", 1, 1.0 / RUNNER_MAX_ASPECT, RUNNER_MAX_ASPECT, &rn->aspect) ||
         !gen_get_double(d, el, "reverse", 0, 0, 1, &rn->reverse) ||
+        !parse_pair(d, el, "extend", "chance,steps", RUNNER_MAX_LIFE, &rn->extend_chance, &rn->extend_steps) ||
         !get_int_range(d, el, "children", 0, 0, RUNNER_MAX_CHILDREN, &rn->children) ||
         !xml_get_int_range(d, el, "generations", 1, 1, 1000, &rn->generations))
         return NULL;
+    if (!(rn->extend_chance >= 0 && rn->extend_chance <= 1) || !(rn->extend_steps >= 0) ||
+        rn->extend_steps != floor(rn->extend_steps)) {
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "extend=\"%s\" of <runner>: a chance from 0 to 1 and a whole number of steps",
+                   xml_attr(el, "extend"));
+        return NULL;
+    }
     if (xml_attr(el, "generations") && !xml_attr(el, "children")) {
         diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "generations of <runner> needs children");
         return NULL;
@@ -525,11 +533,11 @@ static void start_children(run_state *r, const runner_node *rn, runner_state *st
     }
 }
 
-/* One step of walker k: stamp, turn, maybe reverse, move, age; then, if it
-   still lives, taper, branch and wave. Its draws, each only when its
-   feature is on: jitter (one, or with jitterPer="cell" one per outer brush
-   cell); turn chance, then the angle if it turns; reverse chance; branch
-   chance, then the child's heading if it branches. */
+/* One step of walker k: stamp, turn, maybe reverse, maybe extend, move, age;
+   then, if it still lives, taper, branch and wave. Its draws, each only when
+   its feature is on: jitter (one, or with jitterPer="cell" one per outer
+   brush cell); turn chance, then the angle if it turns; reverse chance;
+   extend chance; branch chance, then the child's heading if it branches. */
 static void walk(run_state *r, const runner_node *rn, runner_state *st, int k)
 {
     rng *random = &r->random;
@@ -547,6 +555,13 @@ static void walk(run_state *r, const runner_node *rn, runner_state *st, int k)
         double base = w->base + 180.0;
         w->base = base - 360.0 * floor(base / 360.0);
         aim(w);
+    }
+    if (rn->extend_chance > 0 && rn->extend_steps > 0 && rng_next_double(random) < rn->extend_chance) {
+        /* the full life grows too, so taper and wave stretch over the longer life */
+        int more = (int)rn->extend_steps;
+        if (more > RUNNER_MAX_LIFE - w->life0) more = RUNNER_MAX_LIFE - w->life0;
+        w->life += more;
+        w->life0 += more;
     }
 
     w->x = w->x + (w->step_x + rn->wind_x);

@@ -525,6 +525,36 @@ static void runners_start_children_where_they_die(void **state)
         }
 }
 
+/* extend="1,1" gives back every step's life: a runner of life 3 heading
+   east from the left edge walks until it leaves the grid, 20 stamps; with
+   extend="0.25,2" it outlives its 3 steps on some seed. */
+static void extend_lengthens_a_life(void **state)
+{
+    (void)state;
+    for (int32_t seed = 1; seed <= 3; seed++) {
+        smalti_model *m = unit_load("<runner values=\".B\" value=\"B\" x=\"0\" y=\"2\" life=\"3\" turnChance=\"0\" heading=\"E\" "
+                                    "extend=\"1,1\"/>", "runner.xml", 20, 5, 1, NULL);
+        smalti_run *run = smalti_run_new(m, seed, NULL);
+        stamp_log log = {.at = malloc(MAX_STAMPS * sizeof *log.at), .run = run};
+        assert_true(runner_set_stamp_hook(run, runner_node_id(m), record_stamp, &log));
+        smalti_run_to_end(run, 0);
+        assert_int_equal(log.count, 20);
+        free(log.at);
+        smalti_run_free(run);
+        smalti_model_free(m);
+    }
+    int longest = 0;
+    for (int32_t seed = 1; seed <= 10; seed++) {
+        char *g = run_model("<runner values=\".B\" value=\"B\" x=\"0\" y=\"2\" life=\"3\" turnChance=\"0\" heading=\"E\" "
+                            "extend=\"0.25,2\"/>", 40, 5, seed);
+        int carved = 0;
+        for (int i = 0; i < 40 * 5; i++) carved += g[i] == 'B';
+        if (carved > longest) longest = carved;
+        free(g);
+    }
+    assert_true(longest > 3);
+}
+
 /* Bad values of the new attributes are load errors on the runner's line. */
 static void bad_runner_options_are_load_errors(void **state)
 {
@@ -532,7 +562,7 @@ static void bad_runner_options_are_load_errors(void **state)
     static const char *const bad[] = {"heading=\"up\"", "heading=\"400\"", "offgrid=\"bounce\"", "margin=\"3\"",
                                       "offgrid=\"wander\" margin=\"-1\"", "jitterPer=\"step\"", "aspect=\"2\"",
                                       "brush=\"ellipse\" aspect=\"0\"", "brush=\"ellipse\" aspect=\"9\"",
-                                      "brush=\"ellipse\" strength=\"256\" aspect=\"2\"", "reverse=\"1.5\"", "generations=\"2\"", "children=\"65\"", "children=\"1.5\""};
+                                      "brush=\"ellipse\" strength=\"256\" aspect=\"2\"", "reverse=\"1.5\"", "generations=\"2\"", "children=\"65\"", "children=\"1.5\"", "extend=\"2,1\"", "extend=\"0.5,1.5\"", "extend=\"0.5\""};
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         char xml[256];
         snprintf(xml, sizeof xml, "<sequence values=\"DB\">\n  <runner value=\"B\" %s/>\n</sequence>", bad[k]);
@@ -578,6 +608,7 @@ int run_runner_tests(void)
         cmocka_unit_test(an_ellipse_stamp_has_its_cells),
         cmocka_unit_test(reverse_turns_runners_round),
         cmocka_unit_test(runners_start_children_where_they_die),
+        cmocka_unit_test(extend_lengthens_a_life),
         cmocka_unit_test(bad_runner_options_are_load_errors),
     };
     return cmocka_run_group_tests_name("runner", tests, NULL, NULL);
