@@ -58,6 +58,8 @@ typedef struct runner_node {
     double aspect;                     /* the ellipse's y radius over its x radius */
     double turn, turn_chance, wind_x, wind_y, branch, jitter, reverse;
     double extend_chance, extend_steps;  /* extend="chance,steps": a step may lengthen the runner's life */
+    double grow_chance, grow_strength;   /* grow="chance,strength": a step may change the runner's strength */
+    double strength_cap;                 /* the largest strength a runner reaches: the brush is built for it */
     double wave_amplitude, wave_revolutions;
     bool taper;
     int max_runners, steps;
@@ -98,7 +100,7 @@ typedef struct runner_state {
 
 static const char *const runner_attrs[] = {"value", "on", "count", "strength", "life", "brush", "turn", "turnChance", "wind",
                                            "taper", "branch", "maxRunners", "wave", "jitter", "x", "y", "start", "steps",
-                                           "heading", "offgrid", "margin", "jitterPer", "aspect", "reverse", "children", "generations", "extend", NULL};
+                                           "heading", "offgrid", "margin", "jitterPer", "aspect", "reverse", "children", "generations", "extend", "grow", NULL};
 
 /* ---- sine and cosine, the same bits everywhere ---- */
 
@@ -172,7 +174,7 @@ static int compare_keyed(const void *a, const void *b)
 
 static bool build_brush(runner_node *rn)
 {
-    rn->max_radius = rn->strength.hi * 0.5;
+    rn->max_radius = rn->strength_cap * 0.5;
     int extent_x = (int)rn->max_radius + 1, extent_y = (int)(rn->max_radius * rn->aspect) + 1;
     if (extent_y < extent_x) extent_y = extent_x;  /* the other brushes reach max_radius along y */
     double limit = brush_limit(rn->brush, rn->max_radius);
@@ -312,6 +314,7 @@ static node *runner_load(loader *ld, const xmlNode *el, symmetry_set parent_symm
     if (!gen_get_double(d, el, "aspect", 1, 1.0 / RUNNER_MAX_ASPECT, RUNNER_MAX_ASPECT, &rn->aspect) ||
         !gen_get_double(d, el, "reverse", 0, 0, 1, &rn->reverse) ||
         !parse_pair(d, el, "extend", "chance,steps", RUNNER_MAX_LIFE, &rn->extend_chance, &rn->extend_steps) ||
+        !parse_pair(d, el, "grow", "chance,strength", RUNNER_MAX_STRENGTH, &rn->grow_chance, &rn->grow_strength) ||
         !get_int_range(d, el, "children", 0, 0, RUNNER_MAX_CHILDREN, &rn->children) ||
         !xml_get_int_range(d, el, "generations", 1, 1, 1000, &rn->generations))
         return NULL;
@@ -321,6 +324,12 @@ static node *runner_load(loader *ld, const xmlNode *el, symmetry_set parent_symm
                    xml_attr(el, "extend"));
         return NULL;
     }
+    if (!(rn->grow_chance >= 0 && rn->grow_chance <= 1)) {
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "grow=\"%s\" of <runner>: the chance must lie between 0 and 1", xml_attr(el, "grow"));
+        return NULL;
+    }
+    /* a runner that may grow may reach the strength limit, so its brush is built that wide */
+    rn->strength_cap = rn->grow_chance > 0 && rn->grow_strength > 0 ? RUNNER_MAX_STRENGTH : rn->strength.hi;
     if (xml_attr(el, "generations") && !xml_attr(el, "children")) {
         diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "generations of <runner> needs children");
         return NULL;
@@ -329,8 +338,8 @@ static node *runner_load(loader *ld, const xmlNode *el, symmetry_set parent_symm
         diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "aspect of <runner> needs brush=\"ellipse\"");
         return NULL;
     }
-    if (rn->strength.hi * 0.5 * rn->aspect > RUNNER_MAX_STRENGTH / 2) {
-        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<runner>: the ellipse's y radius (strength/2 x aspect) may not exceed %d cells",
+    if (rn->strength_cap * 0.5 * rn->aspect > RUNNER_MAX_STRENGTH / 2) {
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<runner>: the ellipse's y radius (strength/2 x aspect, where a runner that grows may reach strength 256) may not exceed %d cells",
                    RUNNER_MAX_STRENGTH / 2);
         return NULL;
     }
@@ -533,11 +542,12 @@ static void start_children(run_state *r, const runner_node *rn, runner_state *st
     }
 }
 
-/* One step of walker k: stamp, turn, maybe reverse, maybe extend, move, age;
-   then, if it still lives, taper, branch and wave. Its draws, each only when
-   its feature is on: jitter (one, or with jitterPer="cell" one per outer
+/* One step of walker k: stamp, turn, maybe reverse, extend and grow, move,
+   age; then, if it still lives, taper, branch and wave. Its draws, each only
+   when its feature is on: jitter (one, or with jitterPer="cell" one per outer
    brush cell); turn chance, then the angle if it turns; reverse chance;
-   extend chance; branch chance, then the child's heading if it branches. */
+   extend chance; grow chance; branch chance, then the child's heading if it
+   branches. */
 static void walk(run_state *r, const runner_node *rn, runner_state *st, int k)
 {
     rng *random = &r->random;
@@ -562,6 +572,11 @@ static void walk(run_state *r, const runner_node *rn, runner_state *st, int k)
         if (more > RUNNER_MAX_LIFE - w->life0) more = RUNNER_MAX_LIFE - w->life0;
         w->life += more;
         w->life0 += more;
+    }
+    if (rn->grow_chance > 0 && rn->grow_strength != 0 && rng_next_double(random) < rn->grow_chance) {
+        /* strength0 moves too, so taper keeps scaling the grown strength */
+        w->strength = fmin(fmax(w->strength + rn->grow_strength, 0), RUNNER_MAX_STRENGTH);
+        w->strength0 = fmin(fmax(w->strength0 + rn->grow_strength, 0), RUNNER_MAX_STRENGTH);
     }
 
     w->x = w->x + (w->step_x + rn->wind_x);

@@ -555,6 +555,35 @@ static void extend_lengthens_a_life(void **state)
     assert_true(longest > 3);
 }
 
+/* grow="1,2" adds 2 to the strength after every stamp: radii 0.5, 1.5, 2.5,
+   3.5; grow="1,-1" shrinks to nothing and stays there; from 250 by 10 it
+   stops at the limit, 256 (radius 128). */
+static void grow_changes_the_strength(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *attrs;
+        double radii[4];
+    } cases[] = {{"strength=\"1\" grow=\"1,2\"", {0.5, 1.5, 2.5, 3.5}},
+                 {"strength=\"2\" grow=\"1,-1\"", {1, 0.5, 0, 0}},
+                 {"strength=\"250\" grow=\"1,10\"", {125, 128, 128, 128}}};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        char xml[256];
+        snprintf(xml, sizeof xml, "<runner values=\".B\" value=\"B\" x=\"20\" y=\"20\" life=\"4\" %s/>", cases[c].attrs);
+        smalti_model *m = unit_load(xml, "runner.xml", 41, 41, 1, NULL);
+        smalti_run *run = smalti_run_new(m, 1, NULL);
+        stamp_log log = {.at = malloc(MAX_STAMPS * sizeof *log.at), .run = run};
+        assert_true(runner_set_stamp_hook(run, runner_node_id(m), record_stamp, &log));
+        smalti_run_to_end(run, 0);
+        assert_int_equal(log.count, 4);
+        for (int s = 0; s < 4; s++)
+            if (log.at[s].radius != cases[c].radii[s]) fail_msg("%s: stamp %d radius %g", cases[c].attrs, s, log.at[s].radius);
+        free(log.at);
+        smalti_run_free(run);
+        smalti_model_free(m);
+    }
+}
+
 /* Bad values of the new attributes are load errors on the runner's line. */
 static void bad_runner_options_are_load_errors(void **state)
 {
@@ -562,7 +591,8 @@ static void bad_runner_options_are_load_errors(void **state)
     static const char *const bad[] = {"heading=\"up\"", "heading=\"400\"", "offgrid=\"bounce\"", "margin=\"3\"",
                                       "offgrid=\"wander\" margin=\"-1\"", "jitterPer=\"step\"", "aspect=\"2\"",
                                       "brush=\"ellipse\" aspect=\"0\"", "brush=\"ellipse\" aspect=\"9\"",
-                                      "brush=\"ellipse\" strength=\"256\" aspect=\"2\"", "reverse=\"1.5\"", "generations=\"2\"", "children=\"65\"", "children=\"1.5\"", "extend=\"2,1\"", "extend=\"0.5,1.5\"", "extend=\"0.5\""};
+                                      "brush=\"ellipse\" strength=\"256\" aspect=\"2\"", "reverse=\"1.5\"", "generations=\"2\"", "children=\"65\"", "children=\"1.5\"", "extend=\"2,1\"", "extend=\"0.5,1.5\"", "extend=\"0.5\"", "grow=\"-0.5,2\"", "grow=\"0.5,300\"",
+                                      "brush=\"ellipse\" aspect=\"2\" grow=\"0.1,1\""};
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         char xml[256];
         snprintf(xml, sizeof xml, "<sequence values=\"DB\">\n  <runner value=\"B\" %s/>\n</sequence>", bad[k]);
@@ -609,6 +639,7 @@ int run_runner_tests(void)
         cmocka_unit_test(reverse_turns_runners_round),
         cmocka_unit_test(runners_start_children_where_they_die),
         cmocka_unit_test(extend_lengthens_a_life),
+        cmocka_unit_test(grow_changes_the_strength),
         cmocka_unit_test(bad_runner_options_are_load_errors),
     };
     return cmocka_run_group_tests_name("runner", tests, NULL, NULL);
