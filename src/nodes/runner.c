@@ -100,7 +100,8 @@ typedef struct runner_state {
 
 static const char *const runner_attrs[] = {"value", "on", "count", "strength", "life", "brush", "turn", "turnChance", "wind",
                                            "taper", "branch", "maxRunners", "wave", "jitter", "x", "y", "start", "steps",
-                                           "heading", "offgrid", "margin", "jitterPer", "aspect", "reverse", "children", "generations", "extend", "grow", NULL};
+                                           "heading", "offgrid", "margin", "jitterPer", "aspect", "reverse", "children",
+                                           "generations", "extend", "grow", NULL};
 
 /* ---- sine and cosine, the same bits everywhere ---- */
 
@@ -258,7 +259,8 @@ static bool get_heading(diag *d, const xmlNode *el, runner_node *rn)
             return true;
         }
     if ((*text >= 'A' && *text <= 'Z') || (*text >= 'a' && *text <= 'z'))
-        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "heading=\"%s\" of <runner>: the compass names are N, NE, E, SE, S, SW, W and NW", text);
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el),
+                          "heading=\"%s\" of <runner>: the compass names are N, NE, E, SE, S, SW, W and NW", text);
     return gen_get_range(d, el, "heading", 0, -360, 360, &rn->heading);
 }
 
@@ -339,8 +341,9 @@ static node *runner_load(loader *ld, const xmlNode *el, symmetry_set parent_symm
         return NULL;
     }
     if (rn->strength_cap * 0.5 * rn->aspect > RUNNER_MAX_STRENGTH / 2) {
-        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<runner>: the ellipse's y radius (strength/2 x aspect, where a runner that grows may reach strength 256) may not exceed %d cells",
-                   RUNNER_MAX_STRENGTH / 2);
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el),
+                   "<runner>: the ellipse's y radius (strength/2 x aspect, where a runner that grows may reach strength 256) "
+                   "may not exceed %d cells", RUNNER_MAX_STRENGTH / 2);
         return NULL;
     }
     rn->wander = offgrid == OFFGRID_WANDER;

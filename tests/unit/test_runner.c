@@ -591,7 +591,9 @@ static void bad_runner_options_are_load_errors(void **state)
     static const char *const bad[] = {"heading=\"up\"", "heading=\"400\"", "offgrid=\"bounce\"", "margin=\"3\"",
                                       "offgrid=\"wander\" margin=\"-1\"", "jitterPer=\"step\"", "aspect=\"2\"",
                                       "brush=\"ellipse\" aspect=\"0\"", "brush=\"ellipse\" aspect=\"9\"",
-                                      "brush=\"ellipse\" strength=\"256\" aspect=\"2\"", "reverse=\"1.5\"", "generations=\"2\"", "children=\"65\"", "children=\"1.5\"", "extend=\"2,1\"", "extend=\"0.5,1.5\"", "extend=\"0.5\"", "grow=\"-0.5,2\"", "grow=\"0.5,300\"",
+                                      "brush=\"ellipse\" strength=\"256\" aspect=\"2\"", "reverse=\"1.5\"", "generations=\"2\"",
+                                      "children=\"65\"", "children=\"1.5\"", "extend=\"2,1\"", "extend=\"0.5,1.5\"", "extend=\"0.5\"",
+                                      "grow=\"-0.5,2\"", "grow=\"0.5,300\"",
                                       "brush=\"ellipse\" aspect=\"2\" grow=\"0.1,1\""};
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         char xml[256];
