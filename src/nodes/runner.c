@@ -27,9 +27,15 @@
 #define RUNNER_MAX_COUNT (1 << 20)
 #define RUNNER_MAX_LIFE 100000000
 #define RUNNER_MAX_WIND 100
+#define RUNNER_MAX_CHILDREN 64
+#define RUNNER_MAX_MARGIN 4096        /* keeps a wanderer's cell well inside an int */
 
-enum { BRUSH_CIRCLE, BRUSH_DIAMOND, BRUSH_SQUARE, BRUSH_OCTAGON };
-static const char *const brush_names[] = {"circle", "diamond", "square", "octagon", NULL};
+enum { BRUSH_CIRCLE, BRUSH_DIAMOND, BRUSH_SQUARE, BRUSH_OCTAGON, BRUSH_ELLIPSE };
+static const char *const brush_names[] = {"circle", "diamond", "square", "octagon", "ellipse", NULL};
+#define RUNNER_MAX_ASPECT 8.0
+enum { OFFGRID_DIE, OFFGRID_WANDER };
+static const char *const offgrid_names[] = {"die", "wander", NULL};
+static const char *const jitter_per_names[] = {"stamp", "cell", NULL};
 
 typedef struct brush_cell {
     int16_t dx, dy;
@@ -41,8 +47,19 @@ typedef struct runner_node {
     uint32_t on, start;
     bool at_xy;                        /* x and y given: runners start there */
     gen_range x, y, count, strength, life;
+    gen_range children;                /* runners a runner starts where it dies of age */
+    int generations;                   /* how deep those chains go */
+    bool wander;                       /* offgrid="wander": runners live on outside the grid */
+    int margin;                        /* ... as far as this many cells outside it */
+    bool jitter_per_cell;              /* jitterPer="cell": each brush cell draws its own radius */
+    bool has_heading;                  /* heading given: runners start on it, else on a uniform angle */
+    gen_range heading;
     int brush;
-    double turn, turn_chance, wind_x, wind_y, branch, jitter;
+    double aspect;                     /* the ellipse's y radius over its x radius */
+    double turn, turn_chance, wind_x, wind_y, branch, jitter, reverse;
+    double extend_chance, extend_steps;  /* extend="chance,steps": a step may lengthen the runner's life */
+    double grow_chance, grow_strength;   /* grow="chance,strength": a step may change the runner's strength */
+    double strength_cap;                 /* the largest strength a runner reaches: the brush is built for it */
     double wave_amplitude, wave_revolutions;
     bool taper;
     int max_runners, steps;
@@ -63,6 +80,7 @@ typedef struct walker {
     double step_x, step_y;             /* one cell along the heading, in grid coordinates */
     double strength, strength0;
     int life, life0;
+    int generation;                    /* 0 for the first runners, parent's + 1 for a child started at its death */
     uint32_t serial;                   /* spawn number (wraps after 2^32 spawns) */
 } walker;
 
@@ -82,7 +100,8 @@ typedef struct runner_state {
 
 static const char *const runner_attrs[] = {"value", "on", "count", "strength", "life", "brush", "turn", "turnChance", "wind",
                                            "taper", "branch", "maxRunners", "wave", "jitter", "x", "y", "start", "steps",
-                                           NULL};
+                                           "heading", "offgrid", "margin", "jitterPer", "aspect", "reverse", "children",
+                                           "generations", "extend", "grow", NULL};
 
 /* ---- sine and cosine, the same bits everywhere ---- */
 
@@ -115,13 +134,18 @@ void runner_sincos_deg(double degrees, double *sine, double *cosine)
 
 /* The brush's distance of an offset, as the key the prefix is cut on. The
    circle keys the squared Euclidean distance (an integer, exact); the
-   octagon is max(|dx|, |dy|, 3/4 (|dx| + |dy|)), a square with its corners
-   cut at 3/4 of the diamond. Every key is at least max(|dx|, |dy|). */
-static double brush_key(int brush, int dx, int dy)
+   ellipse squares dx and dy / aspect, so radius r reaches r along x and
+   r x aspect along y; the octagon is max(|dx|, |dy|, 3/4 (|dx| + |dy|)), a
+   square with its corners cut at 3/4 of the diamond. */
+static double brush_key(int brush, double aspect, int dx, int dy)
 {
     int ax = abs(dx), ay = abs(dy), chebyshev = ax > ay ? ax : ay;
     switch (brush) {
     case BRUSH_CIRCLE: return (double)(ax * ax + ay * ay);
+    case BRUSH_ELLIPSE: {
+        double stretched = ay / aspect;
+        return (double)(ax * ax) + stretched * stretched;
+    }
     case BRUSH_DIAMOND: return ax + ay;
     case BRUSH_SQUARE: return chebyshev;
     default: {
@@ -131,7 +155,10 @@ static double brush_key(int brush, int dx, int dy)
     }
 }
 
-static double brush_limit(int brush, double radius) { return brush == BRUSH_CIRCLE ? radius * radius : radius; }
+static double brush_limit(int brush, double radius)
+{
+    return brush == BRUSH_CIRCLE || brush == BRUSH_ELLIPSE ? radius * radius : radius;
+}
 
 typedef struct keyed_cell {
     double key;
@@ -148,16 +175,17 @@ static int compare_keyed(const void *a, const void *b)
 
 static bool build_brush(runner_node *rn)
 {
-    rn->max_radius = rn->strength.hi * 0.5;
-    int extent = (int)rn->max_radius + 1;
+    rn->max_radius = rn->strength_cap * 0.5;
+    int extent_x = (int)rn->max_radius + 1, extent_y = (int)(rn->max_radius * rn->aspect) + 1;
+    if (extent_y < extent_x) extent_y = extent_x;  /* the other brushes reach max_radius along y */
     double limit = brush_limit(rn->brush, rn->max_radius);
-    size_t side = (size_t)(2 * extent + 1);
-    keyed_cell *all = mem_malloc(side * side * sizeof *all);
+    size_t side_x = (size_t)(2 * extent_x + 1), side_y = (size_t)(2 * extent_y + 1);
+    keyed_cell *all = mem_malloc(side_x * side_y * sizeof *all);
     if (!all) return false;
     int n = 0;
-    for (int dy = -extent; dy <= extent; dy++)
-        for (int dx = -extent; dx <= extent; dx++) {
-            double key = brush_key(rn->brush, dx, dy);
+    for (int dy = -extent_y; dy <= extent_y; dy++)
+        for (int dx = -extent_x; dx <= extent_x; dx++) {
+            double key = brush_key(rn->brush, rn->aspect, dx, dy);
             if (key <= limit) all[n++] = (keyed_cell){key, {(int16_t)dx, (int16_t)dy}};
         }
     qsort(all, (size_t)n, sizeof *all, compare_keyed);
@@ -213,6 +241,29 @@ bad:
     return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "%s=\"%s\" of <runner> must be two numbers \"%s\"", name, text, form);
 }
 
+/* Compass names for `heading`, in degrees as runners count them (0 = +x, 90 = toward row 0). */
+static const struct {
+    const char *name;
+    double degrees;
+} compass[] = {{"E", 0}, {"NE", 45}, {"N", 90}, {"NW", 135}, {"W", 180}, {"SW", 225}, {"S", 270}, {"SE", 315}};
+
+/* `heading`: a compass name, or degrees as a number or range a..b. */
+static bool get_heading(diag *d, const xmlNode *el, runner_node *rn)
+{
+    const char *text = xml_attr(el, "heading");
+    rn->has_heading = text != NULL;
+    if (!text) return true;
+    for (size_t k = 0; k < sizeof compass / sizeof *compass; k++)
+        if (strcmp(text, compass[k].name) == 0) {
+            rn->heading = (gen_range){compass[k].degrees, compass[k].degrees};
+            return true;
+        }
+    if ((*text >= 'A' && *text <= 'Z') || (*text >= 'a' && *text <= 'z'))
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el),
+                          "heading=\"%s\" of <runner>: the compass names are N, NE, E, SE, S, SW, W and NW", text);
+    return gen_get_range(d, el, "heading", 0, -360, 360, &rn->heading);
+}
+
 /* A range of whole numbers. */
 static bool get_int_range(diag *d, const xmlNode *el, const char *name, double dflt, double min, double max, gen_range *out)
 {
@@ -238,6 +289,7 @@ static node *runner_load(loader *ld, const xmlNode *el, symmetry_set parent_symm
     const grid_def *g = ld->grid;
     runner_node *rn = node_new(ld, sizeof *rn, &node_kind_runner, el);
     if (!rn) return NULL;
+    int offgrid, jitter_per;
     xml_check_attrs(d, el, runner_attrs);
     if (g->mz != 1) {
         diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<runner> works on 2-D grids only (this one is %dx%dx%d)", g->mx, g->my, g->mz);
@@ -255,8 +307,50 @@ static node *runner_load(loader *ld, const xmlNode *el, symmetry_set parent_symm
         !xml_get_int_range(d, el, "maxRunners", 4096, 1, RUNNER_MAX_COUNT, &rn->max_runners) ||
         !parse_pair(d, el, "wave", "amplitude,revolutions", 1e6, &rn->wave_amplitude, &rn->wave_revolutions) ||
         !xml_get_double(d, el, "jitter", 0, &rn->jitter) || !xml_get_int_range(d, el, "steps", 0, 0, 0x7fffffff, &rn->steps) ||
-        !get_int_range(d, el, "x", 0, 0, g->mx - 1, &rn->x) || !get_int_range(d, el, "y", 0, 0, g->my - 1, &rn->y))
+        !get_int_range(d, el, "x", 0, 0, g->mx - 1, &rn->x) || !get_int_range(d, el, "y", 0, 0, g->my - 1, &rn->y) ||
+        !get_heading(d, el, rn) || !gen_get_choice(d, el, "offgrid", offgrid_names, OFFGRID_DIE, &offgrid) ||
+        !xml_get_int_range(d, el, "margin", 16, 0, RUNNER_MAX_MARGIN, &rn->margin) ||
+        !gen_get_choice(d, el, "jitterPer", jitter_per_names, 0, &jitter_per))
         return NULL;
+    rn->jitter_per_cell = jitter_per == 1;
+    if (!gen_get_double(d, el, "aspect", 1, 1.0 / RUNNER_MAX_ASPECT, RUNNER_MAX_ASPECT, &rn->aspect) ||
+        !gen_get_double(d, el, "reverse", 0, 0, 1, &rn->reverse) ||
+        !parse_pair(d, el, "extend", "chance,steps", RUNNER_MAX_LIFE, &rn->extend_chance, &rn->extend_steps) ||
+        !parse_pair(d, el, "grow", "chance,strength", RUNNER_MAX_STRENGTH, &rn->grow_chance, &rn->grow_strength) ||
+        !get_int_range(d, el, "children", 0, 0, RUNNER_MAX_CHILDREN, &rn->children) ||
+        !xml_get_int_range(d, el, "generations", 1, 1, 1000, &rn->generations))
+        return NULL;
+    if (!(rn->extend_chance >= 0 && rn->extend_chance <= 1) || !(rn->extend_steps >= 0) ||
+        rn->extend_steps != floor(rn->extend_steps)) {
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "extend=\"%s\" of <runner>: a chance from 0 to 1 and a whole number of steps",
+                   xml_attr(el, "extend"));
+        return NULL;
+    }
+    if (!(rn->grow_chance >= 0 && rn->grow_chance <= 1)) {
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "grow=\"%s\" of <runner>: the chance must lie between 0 and 1", xml_attr(el, "grow"));
+        return NULL;
+    }
+    /* a runner that may grow may reach the strength limit, so its brush is built that wide */
+    rn->strength_cap = rn->grow_chance > 0 && rn->grow_strength > 0 ? RUNNER_MAX_STRENGTH : rn->strength.hi;
+    if (xml_attr(el, "generations") && !xml_attr(el, "children")) {
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "generations of <runner> needs children");
+        return NULL;
+    }
+    if (xml_attr(el, "aspect") && rn->brush != BRUSH_ELLIPSE) {
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "aspect of <runner> needs brush=\"ellipse\"");
+        return NULL;
+    }
+    if (rn->strength_cap * 0.5 * rn->aspect > RUNNER_MAX_STRENGTH / 2) {
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el),
+                   "<runner>: the ellipse's y radius (strength/2 x aspect, where a runner that grows may reach strength 256) "
+                   "may not exceed %d cells", RUNNER_MAX_STRENGTH / 2);
+        return NULL;
+    }
+    rn->wander = offgrid == OFFGRID_WANDER;
+    if (!rn->wander && xml_attr(el, "margin")) {
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "margin of <runner> needs offgrid=\"wander\"");
+        return NULL;
+    }
     if (!(rn->jitter >= 0 && rn->jitter < 1)) {
         diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "jitter=\"%s\" of <runner> must be at least 0 and below 1", xml_attr(el, "jitter"));
         return NULL;
@@ -340,11 +434,11 @@ static void aim(walker *w)
     w->step_y = -s;
 }
 
-static void add_walker(runner_state *st, double x, double y, double heading, double strength, int life)
+static void add_walker(runner_state *st, double x, double y, double heading, double strength, int life, int generation)
 {
     walker *w = &st->walkers[st->count++];
     *w = (walker){.x = x, .y = y, .base = heading, .strength = strength, .strength0 = strength, .life = life, .life0 = life,
-                  .serial = st->serials++};
+                  .generation = generation, .serial = st->serials++};
     aim(w);
     st->alive++;
 }
@@ -378,20 +472,33 @@ static bool spawn(run_state *r, const runner_node *rn, runner_state *st)
             cx = cell % st->mx;
             cy = cell / st->mx;
         }
-        double heading = 360.0 * rng_next_double(random);
+        /* One draw either way, so giving a heading keeps the later draws in place. */
+        double heading = rn->has_heading ? gen_range_draw(&rn->heading, random) : 360.0 * rng_next_double(random);
+        heading = heading - 360.0 * floor(heading / 360.0);
         double strength = gen_range_draw(&rn->strength, random);
         int life = gen_range_draw_int(&rn->life, random);
-        add_walker(st, cx + 0.5, cy + 0.5, heading, strength, life);
+        add_walker(st, cx + 0.5, cy + 0.5, heading, strength, life, 0);
     }
     mem_free(starts);
     return true;
 }
 
-/* Cells of the brush around the walker's cell that match `on` take `value`. */
+static void paint(run_state *r, uint32_t on, uint8_t value, int32_t i)
+{
+    if (gen_in_wave(on, r->state[i])) {
+        r->state[i] = value;
+        run_change(r, i);
+    }
+}
+
+/* Cells of the brush around the walker's cell that match `on` take `value`.
+   With jitterPer="cell" the cells farther than (1 - jitter) x radius draw,
+   nearest first (the brush's order), whether inside the grid or not: each
+   stays in if it lies within radius x (1 - jitter x u) of its own u. */
 static void stamp(run_state *r, const runner_node *rn, runner_state *st, const walker *w, double radius)
 {
     if (radius > rn->max_radius) radius = rn->max_radius;
-    int cx = (int)w->x, cy = (int)w->y;
+    int cx = (int)floor(w->x), cy = (int)floor(w->y);  /* floor: a wanderer may stand left of or above the grid */
     if (st->hook) st->hook(st->hook_userdata, (int)w->serial, cx, cy, radius);
     double limit = brush_limit(rn->brush, radius);
     if (limit != st->last_limit) {
@@ -399,40 +506,57 @@ static void stamp(run_state *r, const runner_node *rn, runner_state *st, const w
         st->last_count = brush_prefix(rn, limit);
     }
     int count = st->last_count, reach = rn->reach[count];
-    uint8_t *cells = r->state, value = (uint8_t)rn->value;
+    uint8_t value = (uint8_t)rn->value;
     uint32_t on = rn->on & ~(1u << value);
+    if (rn->jitter_per_cell && rn->jitter > 0) {
+        int sure = brush_prefix(rn, brush_limit(rn->brush, radius * (1.0 - rn->jitter)));
+        for (int k = 0; k < count; k++) {
+            if (k >= sure && rn->keys[k] > brush_limit(rn->brush, radius * (1.0 - rn->jitter * rng_next_double(&r->random)))) continue;
+            int x = cx + rn->cells[k].dx, y = cy + rn->cells[k].dy;
+            if (x >= 0 && y >= 0 && x < st->mx && y < st->my) paint(r, on, value, x + y * st->mx);
+        }
+        return;
+    }
     if (cx >= reach && cy >= reach && cx + reach < st->mx && cy + reach < st->my) {
         int32_t centre = cx + cy * st->mx;
-        for (int k = 0; k < count; k++) {
-            int32_t i = centre + st->offsets[k];
-            if (gen_in_wave(on, cells[i])) {
-                cells[i] = value;
-                run_change(r, i);
-            }
-        }
+        for (int k = 0; k < count; k++) paint(r, on, value, centre + st->offsets[k]);
         return;
     }
     for (int k = 0; k < count; k++) {
         int x = cx + rn->cells[k].dx, y = cy + rn->cells[k].dy;
-        if (x < 0 || y < 0 || x >= st->mx || y >= st->my) continue;
-        int32_t i = x + y * st->mx;
-        if (gen_in_wave(on, cells[i])) {
-            cells[i] = value;
-            run_change(r, i);
-        }
+        if (x >= 0 && y >= 0 && x < st->mx && y < st->my) paint(r, on, value, x + y * st->mx);
     }
 }
 
-/* One step of walker k: stamp, turn, move, age; then, if it still lives,
-   taper, branch and wave. Its draws, each only when its feature is on:
-   jitter; turn chance, then the angle if it turns; branch chance, then the
-   child's heading if it branches. */
+/* Walker k died of age: it starts `children` runners where it stands, each
+   drawing a heading, strength and life as a first runner does (the count
+   first), unless its generation is the last or maxRunners live. */
+static void start_children(run_state *r, const runner_node *rn, runner_state *st, int k)
+{
+    if (st->walkers[k].generation >= rn->generations) return;
+    int n = gen_range_draw_int(&rn->children, &r->random);
+    if (!reserve(r, st, st->count + n)) return;
+    const walker parent = st->walkers[k];
+    for (int c = 0; c < n; c++) {
+        double heading = 360.0 * rng_next_double(&r->random);
+        double strength = gen_range_draw(&rn->strength, &r->random);
+        int life = gen_range_draw_int(&rn->life, &r->random);
+        if (st->alive < rn->max_runners) add_walker(st, parent.x, parent.y, heading, strength, life, parent.generation + 1);
+    }
+}
+
+/* One step of walker k: stamp, turn, maybe reverse, extend and grow, move,
+   age; then, if it still lives, taper, branch and wave. Its draws, each only
+   when its feature is on: jitter (one, or with jitterPer="cell" one per outer
+   brush cell); turn chance, then the angle if it turns; reverse chance;
+   extend chance; grow chance; branch chance, then the child's heading if it
+   branches. */
 static void walk(run_state *r, const runner_node *rn, runner_state *st, int k)
 {
     rng *random = &r->random;
     walker *w = &st->walkers[k];
     double radius = w->strength * 0.5;
-    if (rn->jitter > 0) radius = radius * (1.0 - rn->jitter * rng_next_double(random));
+    if (rn->jitter > 0 && !rn->jitter_per_cell) radius = radius * (1.0 - rn->jitter * rng_next_double(random));
     stamp(r, rn, st, w, radius);
 
     if (rn->turn_chance > 0 && rn->turn > 0 && rng_next_double(random) < rn->turn_chance) {
@@ -440,13 +564,33 @@ static void walk(run_state *r, const runner_node *rn, runner_state *st, int k)
         w->base = base - 360.0 * floor(base / 360.0);
         aim(w);
     }
+    if (rn->reverse > 0 && rng_next_double(random) < rn->reverse) {
+        double base = w->base + 180.0;
+        w->base = base - 360.0 * floor(base / 360.0);
+        aim(w);
+    }
+    if (rn->extend_chance > 0 && rn->extend_steps > 0 && rng_next_double(random) < rn->extend_chance) {
+        /* the full life grows too, so taper and wave stretch over the longer life */
+        int more = (int)rn->extend_steps;
+        if (more > RUNNER_MAX_LIFE - w->life0) more = RUNNER_MAX_LIFE - w->life0;
+        w->life += more;
+        w->life0 += more;
+    }
+    if (rn->grow_chance > 0 && rn->grow_strength != 0 && rng_next_double(random) < rn->grow_chance) {
+        /* strength0 moves too, so taper keeps scaling the grown strength */
+        w->strength = fmin(fmax(w->strength + rn->grow_strength, 0), RUNNER_MAX_STRENGTH);
+        w->strength0 = fmin(fmax(w->strength0 + rn->grow_strength, 0), RUNNER_MAX_STRENGTH);
+    }
 
     w->x = w->x + (w->step_x + rn->wind_x);
     w->y = w->y + (w->step_y + rn->wind_y);
     w->life--;
-    if (w->life <= 0 || !(w->x >= 0 && w->y >= 0 && w->x < st->mx && w->y < st->my)) {
+    double margin = rn->wander ? rn->margin : 0;
+    bool of_age = w->life <= 0;
+    if (of_age || !(w->x >= -margin && w->y >= -margin && w->x < st->mx + margin && w->y < st->my + margin)) {
         w->life = 0;
         st->alive--;
+        if (of_age && rn->children.hi > 0) start_children(r, rn, st, k);
         return;
     }
 
@@ -454,8 +598,9 @@ static void walk(run_state *r, const runner_node *rn, runner_state *st, int k)
 
     if (rn->branch > 0 && rng_next_double(random) < rn->branch) {
         double heading = 360.0 * rng_next_double(random);
-        if (w->life / 2 > 0 && st->alive < rn->max_runners) add_walker(st, w->x, w->y, heading, w->strength, w->life / 2);
-        w = &st->walkers[k];
+        if (w->life / 2 > 0 && st->alive < rn->max_runners && reserve(r, st, st->count + 1))
+            add_walker(st, w->x, w->y, heading, w->strength, w->life / 2, w->generation);
+        w = &st->walkers[k];  /* reserve may have moved the array */
     }
 
     if (rn->wave_amplitude != 0 && rn->wave_revolutions != 0) {
@@ -476,10 +621,9 @@ static bool runner_go(run_state *r, const node *n, void *state)
         if (!spawn(r, rn, st)) return false;
     }
     if (st->count == 0) return false;
-    /* A walker makes at most one child a step: room for all of them now
-       keeps the array in place while they walk. Children walk from the next step. */
+    /* Children (branches and those started at a death) are appended and
+       walk from the next step; walk() reserves room for them itself. */
     int walking = st->count;
-    if (rn->branch > 0 && !reserve(r, st, 2 * walking)) return false;
     int64_t work = 0;
     for (int k = 0; k < walking; k++) {
         /* A walker's work is its brush: from one cell to some 50,000. */

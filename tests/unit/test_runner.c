@@ -308,6 +308,307 @@ static void the_portable_sine_is_accurate(void **state)
     }
 }
 
+/* A heading fixes the start direction: a runner of strength 1 that never
+   turns carves exactly the `life` cells from its start that way. */
+static void heading_sets_the_start_direction(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *heading;
+        int dx, dy;
+    } cases[] = {{"E", 1, 0}, {"N", 0, -1}, {"W", -1, 0}, {"S", 0, 1}, {"0", 1, 0}, {"90", 0, -1}, {"-90", 0, 1}, {"180..180", -1, 0}};
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++)
+        for (int32_t seed = 1; seed <= 3; seed++) {
+            char xml[256];
+            snprintf(xml, sizeof xml, "<runner values=\".B\" value=\"B\" x=\"7\" y=\"7\" life=\"5\" turnChance=\"0\" heading=\"%s\"/>",
+                     cases[k].heading);
+            char *got = run_model(xml, 15, 15, seed);
+            char want[15 * 15 + 1];
+            memset(want, '.', 15 * 15);
+            want[15 * 15] = 0;
+            for (int s = 0; s < 5; s++) want[7 + s * cases[k].dx + (7 + s * cases[k].dy) * 15] = 'B';
+            if (strcmp(got, want) != 0) fail_msg("heading %s, seed %d:\n got %s\nwant %s", cases[k].heading, seed, got, want);
+            free(got);
+        }
+}
+
+/* A runner that heads west from near the left edge and swings round east
+   (the wave turns it by up to 180 degrees): by default it dies at the edge;
+   with offgrid="wander" it walks on outside the grid (its stamps there reach
+   in only where the brush overlaps the grid), comes back and carves further
+   east; with a margin of 1 it never stands more than one cell outside, so
+   this walk dies out there. */
+static void wanderers_leave_the_grid_and_come_back(void **state)
+{
+    (void)state;
+    enum { SIDE = 40 };
+    static const char *const modes[] = {"", "offgrid=\"die\"", "offgrid=\"wander\"", "offgrid=\"wander\" margin=\"1\""};
+    for (int mode = 0; mode < 4; mode++) {
+        char xml[256];
+        snprintf(xml, sizeof xml, "<runner values=\".B\" value=\"B\" x=\"2\" y=\"5\" life=\"40\" strength=\"3\" turnChance=\"0\" "
+                 "heading=\"W\" wave=\"180,0.5\" %s/>", modes[mode]);
+        smalti_model *m = unit_load(xml, "runner.xml", SIDE, SIDE, 1, NULL);
+        smalti_run *run = smalti_run_new(m, 1, NULL);
+        stamp_log log = {.at = malloc(MAX_STAMPS * sizeof *log.at), .run = run};
+        assert_true(runner_set_stamp_hook(run, runner_node_id(m), record_stamp, &log));
+        smalti_run_to_end(run, 0);
+        char *g = grid_text(run);
+        int outside = 0, back = -1, westmost = SIDE;
+        for (int s = 0; s < log.count; s++) {
+            if (log.at[s].x < westmost) westmost = log.at[s].x;
+            if (log.at[s].x < 0) outside++;
+            else if (outside && back < 0) back = s;
+        }
+        int east = 0;
+        for (int i = 0; i < SIDE * SIDE; i++) east += g[i] == 'B' && i % SIDE >= 5;
+        if (mode < 2) {
+            assert_int_equal(outside, 0);
+            assert_int_equal(east, 0);
+            assert_true(log.count < 40);
+        } else if (mode == 2) {
+            assert_true(outside > 1);
+            assert_true(back > 0);
+            assert_true(east > 10);
+            assert_int_equal(log.count, 40); /* it lived its whole life */
+            assert_true(westmost < -1);
+            /* a stamp left of the grid still carves the cells its brush reaches inside */
+            for (int s = 0; s < log.count; s++)
+                if (log.at[s].x == -1) assert_int_equal(g[log.at[s].y * SIDE], 'B');
+        } else {
+            /* the same walk goes two cells out: past the margin, so it dies there */
+            assert_int_equal(westmost, -1);
+            assert_int_equal(east, 0);
+            assert_true(log.count < 40);
+        }
+        free(g);
+        free(log.at);
+        smalti_run_free(run);
+        smalti_model_free(m);
+    }
+}
+
+/* One stamp of radius 10 with jitter 0.5: per stamp it is an exact disc
+   (every carved cell nearer than every uncarved one); with jitterPer="cell"
+   every cell within 5 is carved, none beyond 10, and the edge is ragged:
+   some carved cell lies farther out than some uncarved one. */
+static void jitter_per_cell_makes_ragged_edges(void **state)
+{
+    (void)state;
+    enum { SIDE = 25, C = 12 };
+    for (int per_cell = 0; per_cell < 2; per_cell++)
+        for (int32_t seed = 1; seed <= 5; seed++) {
+            char xml[256];
+            snprintf(xml, sizeof xml, "<runner values=\".B\" value=\"B\" x=\"12\" y=\"12\" life=\"1\" strength=\"20\" jitter=\"0.5\" %s/>",
+                     per_cell ? "jitterPer=\"cell\"" : "");
+            char *g = run_model(xml, SIDE, SIDE, seed);
+            int nearest_uncarved = 1 << 30, farthest_carved = -1, carved = 0;
+            for (int i = 0; i < SIDE * SIDE; i++) {
+                int dx = i % SIDE - C, dy = i / SIDE - C, d2 = dx * dx + dy * dy;
+                if (g[i] == 'B') {
+                    carved++;
+                    if (d2 > farthest_carved) farthest_carved = d2;
+                } else if (d2 < nearest_uncarved) nearest_uncarved = d2;
+            }
+            if (per_cell) {
+                assert_true(nearest_uncarved > 25);
+                assert_true(farthest_carved <= 100);
+                if (!(farthest_carved > nearest_uncarved)) fail_msg("seed %d: the edge is a clean disc", seed);
+            } else {
+                assert_true(carved > 1);
+                assert_true(farthest_carved < nearest_uncarved);
+            }
+            free(g);
+        }
+}
+
+/* One ellipse stamp of strength 10 (x radius 5) and aspect 0.5 (y radius
+   2.5) covers the 43 cells with dx^2 + (2 dy)^2 <= 25: rows of 11, 9, 9, 7
+   and 7 cells, 11 wide and 5 tall; strength 5 with aspect 2 (radii 2.5
+   and 5) stands the same shape upright. */
+static void an_ellipse_stamp_has_its_cells(void **state)
+{
+    (void)state;
+    enum { SIDE = 15 };
+    char *flat = run_model("<runner values=\".B\" value=\"B\" x=\"7\" y=\"7\" life=\"1\" strength=\"10\" brush=\"ellipse\" aspect=\"0.5\"/>",
+                           SIDE, SIDE, 3);
+    char *tall = run_model("<runner values=\".B\" value=\"B\" x=\"7\" y=\"7\" life=\"1\" strength=\"5\" brush=\"ellipse\" aspect=\"2\"/>",
+                           SIDE, SIDE, 3);
+    int carved = 0, width = 0, height = 0;
+    for (int y = 0; y < SIDE; y++) {
+        int in_row = 0;
+        for (int x = 0; x < SIDE; x++) {
+            int dx = x - 7, dy = y - 7;
+            bool want = dx * dx + 4 * dy * dy <= 25;
+            assert_int_equal(flat[x + y * SIDE] == 'B', want);
+            assert_int_equal(tall[y + x * SIDE], flat[x + y * SIDE]); /* the transpose */
+            carved += want;
+            in_row += want;
+        }
+        if (in_row > width) width = in_row;
+        height += in_row > 0;
+    }
+    assert_int_equal(carved, 43);
+    assert_int_equal(width, 11);
+    assert_int_equal(height, 5);
+    free(flat);
+    free(tall);
+}
+
+/* reverse="1" turns a runner round every step, so it paces between its
+   start and the cell behind it: exactly two cells carved whatever its life;
+   reverse="0.5" sends some runners further. */
+static void reverse_turns_runners_round(void **state)
+{
+    (void)state;
+    for (int32_t seed = 1; seed <= 3; seed++) {
+        char *g = run_model("<runner values=\".B\" value=\"B\" x=\"7\" y=\"7\" life=\"9\" turnChance=\"0\" heading=\"E\" reverse=\"1\"/>",
+                            15, 15, seed);
+        char want[15 * 15 + 1];
+        memset(want, '.', 15 * 15);
+        want[15 * 15] = 0;
+        want[7 + 7 * 15] = want[6 + 7 * 15] = 'B';
+        assert_string_equal(g, want);
+        free(g);
+    }
+    int longest = 0;
+    for (int32_t seed = 1; seed <= 10; seed++) {
+        char *g = run_model("<runner values=\".B\" value=\"B\" x=\"7\" y=\"7\" life=\"6\" turnChance=\"0\" heading=\"E\" reverse=\"0.5\"/>",
+                            15, 15, seed);
+        int carved = 0;
+        for (int i = 0; i < 15 * 15; i++) carved += g[i] == 'B';
+        if (carved > longest) longest = carved;
+        free(g);
+    }
+    assert_true(longest > 2);
+}
+
+/* children="2" generations="2": a runner dying of age starts two, each of
+   which starts two more: 7 runners of 5 stamps each. A child's first stamp
+   comes the step after its parent's last, at most a cell from it. */
+static void runners_start_children_where_they_die(void **state)
+{
+    (void)state;
+    static const char *const xml[] = {
+        "<runner values=\".B\" value=\"B\" x=\"30\" y=\"30\" life=\"5\" children=\"2\" generations=\"2\"/>",
+        "<runner values=\".B\" value=\"B\" x=\"30\" y=\"30\" life=\"5\" children=\"2\"/>",
+        "<runner values=\".B\" value=\"B\" x=\"30\" y=\"30\" life=\"5\" children=\"2\" generations=\"2\" maxRunners=\"2\"/>",
+    };
+    /* with maxRunners="2" the two children each start one grandchild: a dying
+       runner no longer counts, so one more fits beside its live sibling */
+    static const int runners[] = {7, 3, 5};
+    for (int c = 0; c < 3; c++)
+        for (int32_t seed = 1; seed <= 3; seed++) {
+            smalti_model *m = unit_load(xml[c], "runner.xml", 61, 61, 1, NULL);
+            smalti_run *run = smalti_run_new(m, seed, NULL);
+            stamp_log log = {.at = malloc(MAX_STAMPS * sizeof *log.at), .run = run};
+            assert_true(runner_set_stamp_hook(run, runner_node_id(m), record_stamp, &log));
+            smalti_run_to_end(run, 0);
+            int stamps[16] = {0}, serials = 0;
+            for (int s = 0; s < log.count; s++) {
+                assert_true(log.at[s].runner < 16);
+                stamps[log.at[s].runner]++;
+                if (log.at[s].runner + 1 > serials) serials = log.at[s].runner + 1;
+            }
+            assert_int_equal(serials, runners[c]);
+            for (int k = 0; k < serials; k++) assert_int_equal(stamps[k], 5);
+            /* runner 1 is runner 0's child: it starts by runner 0's last stamp, a step later */
+            int last0 = -1, first1 = -1;
+            for (int s = 0; s < log.count; s++) {
+                if (log.at[s].runner == 0) last0 = s;
+                if (log.at[s].runner == 1 && first1 < 0) first1 = s;
+            }
+            assert_int_equal(log.at[first1].step, log.at[last0].step + 1);
+            assert_true(abs(log.at[first1].x - log.at[last0].x) <= 1 && abs(log.at[first1].y - log.at[last0].y) <= 1);
+            free(log.at);
+            smalti_run_free(run);
+            smalti_model_free(m);
+        }
+}
+
+/* extend="1,1" gives back every step's life: a runner of life 3 heading
+   east from the left edge walks until it leaves the grid, 20 stamps; with
+   extend="0.25,2" it outlives its 3 steps on some seed. */
+static void extend_lengthens_a_life(void **state)
+{
+    (void)state;
+    for (int32_t seed = 1; seed <= 3; seed++) {
+        smalti_model *m = unit_load("<runner values=\".B\" value=\"B\" x=\"0\" y=\"2\" life=\"3\" turnChance=\"0\" heading=\"E\" "
+                                    "extend=\"1,1\"/>", "runner.xml", 20, 5, 1, NULL);
+        smalti_run *run = smalti_run_new(m, seed, NULL);
+        stamp_log log = {.at = malloc(MAX_STAMPS * sizeof *log.at), .run = run};
+        assert_true(runner_set_stamp_hook(run, runner_node_id(m), record_stamp, &log));
+        smalti_run_to_end(run, 0);
+        assert_int_equal(log.count, 20);
+        free(log.at);
+        smalti_run_free(run);
+        smalti_model_free(m);
+    }
+    int longest = 0;
+    for (int32_t seed = 1; seed <= 10; seed++) {
+        char *g = run_model("<runner values=\".B\" value=\"B\" x=\"0\" y=\"2\" life=\"3\" turnChance=\"0\" heading=\"E\" "
+                            "extend=\"0.25,2\"/>", 40, 5, seed);
+        int carved = 0;
+        for (int i = 0; i < 40 * 5; i++) carved += g[i] == 'B';
+        if (carved > longest) longest = carved;
+        free(g);
+    }
+    assert_true(longest > 3);
+}
+
+/* grow="1,2" adds 2 to the strength after every stamp: radii 0.5, 1.5, 2.5,
+   3.5; grow="1,-1" shrinks to nothing and stays there; from 250 by 10 it
+   stops at the limit, 256 (radius 128). */
+static void grow_changes_the_strength(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *attrs;
+        double radii[4];
+    } cases[] = {{"strength=\"1\" grow=\"1,2\"", {0.5, 1.5, 2.5, 3.5}},
+                 {"strength=\"2\" grow=\"1,-1\"", {1, 0.5, 0, 0}},
+                 {"strength=\"250\" grow=\"1,10\"", {125, 128, 128, 128}}};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        char xml[256];
+        snprintf(xml, sizeof xml, "<runner values=\".B\" value=\"B\" x=\"20\" y=\"20\" life=\"4\" %s/>", cases[c].attrs);
+        smalti_model *m = unit_load(xml, "runner.xml", 41, 41, 1, NULL);
+        smalti_run *run = smalti_run_new(m, 1, NULL);
+        stamp_log log = {.at = malloc(MAX_STAMPS * sizeof *log.at), .run = run};
+        assert_true(runner_set_stamp_hook(run, runner_node_id(m), record_stamp, &log));
+        smalti_run_to_end(run, 0);
+        assert_int_equal(log.count, 4);
+        for (int s = 0; s < 4; s++)
+            if (log.at[s].radius != cases[c].radii[s]) fail_msg("%s: stamp %d radius %g", cases[c].attrs, s, log.at[s].radius);
+        free(log.at);
+        smalti_run_free(run);
+        smalti_model_free(m);
+    }
+}
+
+/* Bad values of the new attributes are load errors on the runner's line. */
+static void bad_runner_options_are_load_errors(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {"heading=\"up\"", "heading=\"400\"", "offgrid=\"bounce\"", "margin=\"3\"",
+                                      "offgrid=\"wander\" margin=\"-1\"", "jitterPer=\"step\"", "aspect=\"2\"",
+                                      "brush=\"ellipse\" aspect=\"0\"", "brush=\"ellipse\" aspect=\"9\"",
+                                      "brush=\"ellipse\" strength=\"256\" aspect=\"2\"", "reverse=\"1.5\"", "generations=\"2\"",
+                                      "children=\"65\"", "children=\"1.5\"", "extend=\"2,1\"", "extend=\"0.5,1.5\"", "extend=\"0.5\"",
+                                      "grow=\"-0.5,2\"", "grow=\"0.5,300\"",
+                                      "brush=\"ellipse\" aspect=\"2\" grow=\"0.1,1\""};
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        char xml[256];
+        snprintf(xml, sizeof xml, "<sequence values=\"DB\">\n  <runner value=\"B\" %s/>\n</sequence>", bad[k]);
+        smalti_load_options opt = smalti_load_defaults();
+        opt.mx = opt.my = 16;
+        opt.mz = 1;
+        opt.quiet = 1;
+        smalti_error err;
+        smalti_model *m = smalti_model_load_string(xml, "bad.xml", &opt, &err);
+        if (m) fail_msg("%s loaded", bad[k]);
+        assert_int_equal(err.line, 2);
+    }
+}
+
 static void three_d_grids_are_refused(void **state)
 {
     (void)state;
@@ -333,6 +634,15 @@ int run_runner_tests(void)
         cmocka_unit_test(a_seed_fixes_the_grid),
         cmocka_unit_test(the_portable_sine_is_accurate),
         cmocka_unit_test(three_d_grids_are_refused),
+        cmocka_unit_test(heading_sets_the_start_direction),
+        cmocka_unit_test(wanderers_leave_the_grid_and_come_back),
+        cmocka_unit_test(jitter_per_cell_makes_ragged_edges),
+        cmocka_unit_test(an_ellipse_stamp_has_its_cells),
+        cmocka_unit_test(reverse_turns_runners_round),
+        cmocka_unit_test(runners_start_children_where_they_die),
+        cmocka_unit_test(extend_lengthens_a_life),
+        cmocka_unit_test(grow_changes_the_strength),
+        cmocka_unit_test(bad_runner_options_are_load_errors),
     };
     return cmocka_run_group_tests_name("runner", tests, NULL, NULL);
 }
