@@ -226,30 +226,87 @@ INLINE vf sqrt_lanes(vf a)
     return a;
 }
 
-/* Worley F1: the distance to the nearest feature point, one point jittered inside each
-   lattice cell, mapped by 2 F1 - 1. F1 is below 1 but for a fraction of a percent of points
-   (it can reach sqrt(2), sqrt(3) in 3-D, in theory); those clip to 1. */
-INLINE vf cellular2(vf x, vf y, uint32_t seed)
+/* Cellular (Worley) noise: one feature point per lattice cell, at (its cell's centre + a hashed
+   offset in [-1/2, 1/2) per axis times the jitter); among the points of the 3 x 3 (x 3) nearest
+   cells, F1 and F2 are the distances to the nearest and second nearest. */
+typedef struct cell_opts {
+    int distance, result;
+    float jitter;
+} cell_opts;
+
+/* The offset of a feature point along one axis from 8 hash bits. With jitter 1 it is exactly
+   bits / 256, the point anywhere in its cell, as before jitter existed. */
+INLINE vf jittered(vu bits, float jitter) { return (to_f((vi)(bits & 0xffu)) * (1.0f / 256.0f) - 0.5f) * jitter + 0.5f; }
+
+/* The distance measure before any square root: squared for both Euclidean kinds. */
+INLINE vf measure(int distance, vf px, vf py, vf pz)
+{
+    vf squared = px * px + py * py + pz * pz;
+    switch (distance) {
+    case CELLULAR_MANHATTAN: return absv(px) + absv(py) + absv(pz);
+    case CELLULAR_HYBRID: return absv(px) + absv(py) + absv(pz) + squared;
+    default: return squared;
+    }
+}
+
+/* Keeps the nearest (its cell's value too) and second nearest measures. */
+typedef struct nearest {
+    vf first, second, value;
+} nearest;
+
+INLINE void consider(nearest *n, vf d, vf value)
+{
+    vi closer = d < n->first;
+    n->second = pick(closer, n->first, pick(d < n->second, d, n->second));
+    n->value = pick(closer, value, n->value);
+    n->first = pick(closer, d, n->first);
+}
+
+/* A cell's random value: its feature point's hash bits hashed again (a bijection, so cells
+   differ but for equal hashes). */
+INLINE vf cell_value(vu h) { return lattice_value(hash16(h ^ 0xa5a5u)); }
+
+/* The returned value, mapped so that typical values spread over [-1, 1]; F1 is below 1 but for
+   a fraction of a percent of points (it can reach sqrt(2), sqrt(3) in 3-D, in theory): the
+   clamp after this catches what goes beyond. */
+INLINE vf cell_result(const cell_opts *o, nearest n)
+{
+    if (o->result == CELLULAR_CELL_VALUE) return n.value;
+    vf f1 = n.first, f2 = n.second;
+    if (o->distance == CELLULAR_EUCLIDEAN) {
+        f1 = sqrt_lanes(f1);
+        if (o->result != CELLULAR_DISTANCE) f2 = sqrt_lanes(f2);
+    }
+    switch (o->result) {
+    case CELLULAR_DISTANCE: return f1 * 2.0f - 1.0f;
+    case CELLULAR_DISTANCE2: return f2 * 2.0f - 1.0f;
+    case CELLULAR_DISTANCE2_ADD: return f1 + f2 - 1.0f;
+    case CELLULAR_DISTANCE2_SUB: return (f2 - f1) * 2.0f - 1.0f;
+    case CELLULAR_DISTANCE2_MUL: return f1 * f2 * 2.0f - 1.0f;
+    default: return pick(f2 > 0.0f, f1 / pick(f2 > 0.0f, f2, splat(1.0f)), splat(0.0f)) * 2.0f - 1.0f;
+    }
+}
+
+INLINE vf cellular2(vf x, vf y, uint32_t seed, const cell_opts *o)
 {
     vi i = trunc_i(x), j = trunc_i(y);
     vf fx = x - to_f(i), fy = y - to_f(j);
     vu column[3];
     for (int dx = -1; dx <= 1; dx++) column[dx + 1] = hash_x(i + dx, seed);
-    vf best = splat(8.0f);
+    nearest n = {splat(8.0f), splat(8.0f), splat(0.0f)};
     for (int dy = -1; dy <= 1; dy++)
         for (int dx = -1; dx <= 1; dx++) {
             vu h = hash16(column[dx + 1] ^ (spread(j) + (uint32_t)dy * SPREAD));
-            vf px = (float)dx + to_f((vi)(h & 0xffu)) * (1.0f / 256.0f) - fx;
-            vf py = (float)dy + to_f((vi)((h >> 8) & 0xffu)) * (1.0f / 256.0f) - fy;
-            vf d = px * px + py * py;
-            best = pick(d < best, d, best);
+            vf px = (float)dx + jittered(h, o->jitter) - fx;
+            vf py = (float)dy + jittered(h >> 8, o->jitter) - fy;
+            consider(&n, measure(o->distance, px, py, splat(0.0f)), o->result == CELLULAR_CELL_VALUE ? cell_value(h) : n.value);
         }
-    return sqrt_lanes(best) * 2.0f - 1.0f;
+    return cell_result(o, n);
 }
 
 /* The same in 3-D over 27 cells; z's jitter hashes the complemented z index, an input no
    nearby cell uses. */
-INLINE vf cellular3(vf x, vf y, vf z, uint32_t seed)
+INLINE vf cellular3(vf x, vf y, vf z, uint32_t seed, const cell_opts *o)
 {
     vi i = trunc_i(x), j = trunc_i(y), k = trunc_i(z);
     vf fx = x - to_f(i), fy = y - to_f(j), fz = z - to_f(k);
@@ -258,19 +315,18 @@ INLINE vf cellular3(vf x, vf y, vf z, uint32_t seed)
         vu a = hash_x(i + dx, seed);
         for (int dy = -1; dy <= 1; dy++) column[dx + 1][dy + 1] = hash16(a ^ (spread(j) + (uint32_t)dy * SPREAD));
     }
-    vf best = splat(8.0f);
+    nearest n = {splat(8.0f), splat(8.0f), splat(0.0f)};
     for (int dz = -1; dz <= 1; dz++)
         for (int dy = -1; dy <= 1; dy++)
             for (int dx = -1; dx <= 1; dx++) {
                 vu b = column[dx + 1][dy + 1], uk = spread(k) + (uint32_t)dz * SPREAD;
                 vu h = hash16(b ^ uk), g = hash16(b ^ ~uk);
-                vf px = (float)dx + to_f((vi)(h & 0xffu)) * (1.0f / 256.0f) - fx;
-                vf py = (float)dy + to_f((vi)((h >> 8) & 0xffu)) * (1.0f / 256.0f) - fy;
-                vf pz = (float)dz + to_f((vi)(g & 0xffu)) * (1.0f / 256.0f) - fz;
-                vf d = px * px + py * py + pz * pz;
-                best = pick(d < best, d, best);
+                vf px = (float)dx + jittered(h, o->jitter) - fx;
+                vf py = (float)dy + jittered(h >> 8, o->jitter) - fy;
+                vf pz = (float)dz + jittered(g, o->jitter) - fz;
+                consider(&n, measure(o->distance, px, py, pz), o->result == CELLULAR_CELL_VALUE ? cell_value(g) : n.value);
             }
-    return sqrt_lanes(best) * 2.0f - 1.0f;
+    return cell_result(o, n);
 }
 
 /* White noise: one independent value per lattice cell, no interpolation. */
@@ -284,7 +340,7 @@ INLINE vf white3(vf x, vf y, vf z, uint32_t seed)
 /* kind = type * 2 + (3-D ? 1 : 0); with a constant kind the switch folds away. Only cellular
    needs a clamp here: the others stay within [-1, 1] up to a rounding, which the clamp of
    the final sum catches. */
-INLINE vf sample(int kind, vf x, vf y, vf z, uint32_t seed)
+INLINE vf sample(int kind, const cell_opts *cell, vf x, vf y, vf z, uint32_t seed)
 {
     switch (kind) {
     case NOISE_SIMPLEX * 2: return simplex2(x, y, seed);
@@ -293,8 +349,8 @@ INLINE vf sample(int kind, vf x, vf y, vf z, uint32_t seed)
     case NOISE_PERLIN * 2 + 1: return perlin3(x, y, z, seed);
     case NOISE_VALUE * 2: return value2(x, y, seed);
     case NOISE_VALUE * 2 + 1: return value3(x, y, z, seed);
-    case NOISE_CELLULAR * 2: return clamp1(cellular2(x, y, seed));
-    case NOISE_CELLULAR * 2 + 1: return clamp1(cellular3(x, y, z, seed));
+    case NOISE_CELLULAR * 2: return clamp1(cellular2(x, y, seed, cell));
+    case NOISE_CELLULAR * 2 + 1: return clamp1(cellular3(x, y, z, seed, cell));
     case NOISE_WHITE * 2: return white2(x, y, seed);
     default: return white3(x, y, z, seed);
     }
@@ -314,6 +370,11 @@ INLINE vf shape(int fractal, vf n)
     }
 }
 
+INLINE cell_opts cell_opts_of(const noise_field *nf)
+{
+    return (cell_opts){nf->cellular_distance, nf->cellular_return, nf->cellular_jitter};
+}
+
 INLINE float coord(int cell, float freq, float offset) { return ((float)cell + 0.5f) * freq + offset; }
 
 INLINE void octave_row(int kind, const noise_field *nf, int o, const float *xs, int n, float y, float z, float *acc)
@@ -322,11 +383,12 @@ INLINE void octave_row(int kind, const noise_field *nf, int o, const float *xs, 
     uint32_t seed = nf->seed[o];
     float amp = nf->amp[o];
     int fractal = nf->fractal;
+    cell_opts cell = cell_opts_of(nf);
     for (int x = 0; x < n; x += NOISE_LANES) {
         vf xv, a;
         memcpy(&xv, xs + x, sizeof xv);
         memcpy(&a, acc + x, sizeof a);
-        a += shape(fractal, sample(kind, xv, yv, zv, seed)) * amp;
+        a += shape(fractal, sample(kind, &cell, xv, yv, zv, seed)) * amp;
         memcpy(acc + x, &a, sizeof a);
     }
 }
@@ -372,10 +434,11 @@ float noise_value(const noise_field *nf, int x, int y, int z)
 {
     vf acc = splat(0.0f);
     int kind = nf->type * 2 + nf->three_d;
+    cell_opts cell = cell_opts_of(nf);
     for (int o = 0; o < nf->octaves; o++) {
         vf xv = splat(coord(x, nf->freq[o], nf->offset[o][0]));
         vf yv = splat(coord(y, nf->freq[o], nf->offset[o][1])), zv = splat(coord(z, nf->freq[o], nf->offset[o][2]));
-        acc += shape(nf->fractal, sample(kind, xv, yv, zv, nf->seed[o])) * nf->amp[o];
+        acc += shape(nf->fractal, sample(kind, &cell, xv, yv, zv, nf->seed[o])) * nf->amp[o];
     }
     return clamp1(acc * nf->norm)[0];
 }
@@ -396,6 +459,9 @@ void noise_field_init(noise_field *nf, const noise_spec *spec, bool three_d, uin
     nf->fractal = spec->fractal;
     nf->octaves = spec->fractal == FRACTAL_NONE ? 1 : spec->octaves;
     nf->three_d = three_d;
+    nf->cellular_distance = spec->cellular_distance;
+    nf->cellular_return = spec->cellular_return;
+    nf->cellular_jitter = (float)spec->cellular_jitter;
     double f = spec->frequency, a = 1.0, sum = 0.0;
     for (int o = 0; o < nf->octaves; o++) {
         nf->freq[o] = (float)f;

@@ -1,5 +1,6 @@
 /* noise_fn.h — the deterministic noise functions behind the `noise` node: simplex, Perlin, value,
-   cellular (Worley F1) and white noise in 2-D and 3-D, summed over octaves as fBm, ridged or billow.
+   cellular (Worley, with FastNoiseLite's distance functions and return types) and white noise in
+   2-D and 3-D, summed over octaves as fBm, ridged or billow.
 
    Every value is a single-precision float computed with + - * / , float<->int conversions,
    integer hashing and (cellular only) sqrt: operations IEEE 754 rounds exactly, so a seed gives
@@ -14,6 +15,19 @@
 
 enum noise_type { NOISE_SIMPLEX, NOISE_PERLIN, NOISE_VALUE, NOISE_CELLULAR, NOISE_WHITE, NOISE_TYPES };
 enum noise_fractal { FRACTAL_NONE, FRACTAL_FBM, FRACTAL_RIDGED, FRACTAL_BILLOW };
+/* How cellular noise measures the way from a cell to a feature point. */
+enum noise_cellular_distance { CELLULAR_EUCLIDEAN, CELLULAR_EUCLIDEAN_SQ, CELLULAR_MANHATTAN, CELLULAR_HYBRID };
+/* What cellular noise returns: the nearest point's cell's random value, or a function of the
+   distances to the nearest (F1) and second nearest (F2) points. */
+enum noise_cellular_return {
+    CELLULAR_CELL_VALUE,
+    CELLULAR_DISTANCE,
+    CELLULAR_DISTANCE2,
+    CELLULAR_DISTANCE2_ADD,
+    CELLULAR_DISTANCE2_SUB,
+    CELLULAR_DISTANCE2_MUL,
+    CELLULAR_DISTANCE2_DIV
+};
 
 #define NOISE_MAX_OCTAVES 16
 /* Coordinates (cell * frequency * lacunarity^octave) stay below this, so that a float still
@@ -25,6 +39,8 @@ enum noise_fractal { FRACTAL_NONE, FRACTAL_FBM, FRACTAL_RIDGED, FRACTAL_BILLOW }
 typedef struct noise_spec {
     int type, fractal, octaves;
     double frequency, lacunarity, gain;
+    int cellular_distance, cellular_return;
+    double cellular_jitter; /* 0 (points at cell centres) to 1 (anywhere in their cell) */
 } noise_spec;
 
 /* A spec bound to a seed and a dimension: everything noise_value needs. */
@@ -34,6 +50,8 @@ typedef struct noise_field {
     float freq[NOISE_MAX_OCTAVES], amp[NOISE_MAX_OCTAVES], offset[NOISE_MAX_OCTAVES][3];
     uint32_t seed[NOISE_MAX_OCTAVES];
     float norm; /* 1 / the sum of amplitudes */
+    int cellular_distance, cellular_return;
+    float cellular_jitter;
 } noise_field;
 
 /* The largest coordinate a grid of the given longest side reaches (for validation). */

@@ -14,7 +14,15 @@ static const char *const fractal_names[] = {"none", "fbm", "ridged", "billow"};
 /* A spec with the node's defaults for everything but these. */
 static noise_spec spec_of(int type, int fractal, int octaves, double frequency)
 {
-    noise_spec spec = {.type = type, .fractal = fractal, .octaves = octaves, .frequency = frequency, .lacunarity = 2.0, .gain = 0.5};
+    noise_spec spec = {.type = type,
+                       .fractal = fractal,
+                       .octaves = octaves,
+                       .frequency = frequency,
+                       .lacunarity = 2.0,
+                       .gain = 0.5,
+                       .cellular_distance = CELLULAR_EUCLIDEAN,
+                       .cellular_return = CELLULAR_DISTANCE,
+                       .cellular_jitter = 1.0};
     return spec;
 }
 
@@ -243,6 +251,178 @@ static void seeds_and_three_d(void **state)
     finish(&s);
 }
 
+/* One octave of cellular noise with the given options. */
+static void cellular_field(noise_field *nf, bool three_d, int distance, int result, double jitter, double frequency)
+{
+    noise_spec spec = spec_of(NOISE_CELLULAR, FRACTAL_NONE, 1, frequency);
+    spec.cellular_distance = distance;
+    spec.cellular_return = result;
+    spec.cellular_jitter = jitter;
+    noise_field_init(nf, &spec, three_d, 99u);
+}
+
+static double metric(int distance, const double *p)
+{
+    double manhattan = fabs(p[0]) + fabs(p[1]) + fabs(p[2]), squared = p[0] * p[0] + p[1] * p[1] + p[2] * p[2];
+    switch (distance) {
+    case CELLULAR_EUCLIDEAN: return sqrt(squared);
+    case CELLULAR_EUCLIDEAN_SQ: return squared;
+    case CELLULAR_MANHATTAN: return manhattan;
+    default: return manhattan + squared;
+    }
+}
+
+/* With jitter 0 every feature point sits at its lattice cell's centre, so F1 and F2 are known:
+   each distance function and distance return type is checked against them, recomputed in
+   double precision from the sample point, in 2-D and 3-D. */
+static void cellular_distances_match_the_lattice_centres(void **state)
+{
+    (void)state;
+    static const char *const distance_names[] = {"euclidean", "euclideansq", "manhattan", "hybrid"};
+    for (int three_d = 0; three_d < 2; three_d++)
+        for (int distance = CELLULAR_EUCLIDEAN; distance <= CELLULAR_HYBRID; distance++)
+            for (int result = CELLULAR_DISTANCE; result <= CELLULAR_DISTANCE2_DIV; result++) {
+                noise_field nf;
+                cellular_field(&nf, three_d, distance, result, 0.0, 0.13);
+                for (int y = 0; y < 20; y++)
+                    for (int x = 0; x < 20; x++) {
+                        int z = three_d ? (x + y) % 7 : 0, cell[3] = {x, y, z};
+                        double p[3], f1 = 1e9, f2 = 1e9;
+                        for (int a = 0; a < 3; a++) p[a] = ((float)cell[a] + 0.5f) * nf.freq[0] + nf.offset[0][a];
+                        for (int dz = -2; dz <= (three_d ? 2 : -2); dz++)
+                            for (int dy = -2; dy <= 2; dy++)
+                                for (int dx = -2; dx <= 2; dx++) {
+                                    double v[3] = {floor(p[0]) + dx + 0.5 - p[0], floor(p[1]) + dy + 0.5 - p[1],
+                                                   three_d ? floor(p[2]) + dz + 0.5 - p[2] : 0};
+                                    double d = metric(distance, v);
+                                    if (d < f1) f2 = f1, f1 = d;
+                                    else if (d < f2) f2 = d;
+                                }
+                        double want = result == CELLULAR_DISTANCE        ? 2 * f1 - 1
+                                      : result == CELLULAR_DISTANCE2     ? 2 * f2 - 1
+                                      : result == CELLULAR_DISTANCE2_ADD ? f1 + f2 - 1
+                                      : result == CELLULAR_DISTANCE2_SUB ? 2 * (f2 - f1) - 1
+                                      : result == CELLULAR_DISTANCE2_MUL ? 2 * f1 * f2 - 1
+                                                                         : 2 * f1 / f2 - 1;
+                        want = want > 1 ? 1 : want;
+                        float got = noise_value(&nf, x, y, z);
+                        if (fabs(got - want) > 1e-5)
+                            fail_msg("%dD %s return %d at %d,%d,%d: %.7f, not %.7f", 2 + three_d, distance_names[distance], result, x, y, z,
+                                     got, want);
+                    }
+            }
+}
+
+/* Jitter moves each feature point at most jitter/2 per axis from its cell's centre: F1 is at
+   most the distance to the nearest centre plus that. Jitter 0.3 keeps within it and still
+   moves points (F1 differs from jitter 0's). */
+static void cellular_jitter_bounds_the_points(void **state)
+{
+    (void)state;
+    noise_field still, jittered;
+    cellular_field(&still, false, CELLULAR_EUCLIDEAN, CELLULAR_DISTANCE, 0.0, 0.11);
+    cellular_field(&jittered, false, CELLULAR_EUCLIDEAN, CELLULAR_DISTANCE, 0.3, 0.11);
+    int moved = 0;
+    for (int y = 0; y < 60; y++)
+        for (int x = 0; x < 60; x++) {
+            double f1_still = (noise_value(&still, x, y, 0) + 1) / 2, f1 = (noise_value(&jittered, x, y, 0) + 1) / 2;
+            assert_true(f1 <= f1_still + 0.15 * sqrt(2.0) + 1e-5);
+            moved += fabs(f1 - f1_still) > 0.01;
+        }
+    assert_true(moved > 1000);
+}
+
+/* Cell value gives each Voronoi cell one value: neighbouring grid cells hold different values
+   only near a border, where F2 - F1 (distance2sub, same seed: same points) is at most twice
+   the step between them; the regions of equal value are as many as the feature points the
+   grid covers, and no two share a value. */
+static void cell_value_gives_regions_of_one_value(void **state)
+{
+    (void)state;
+    enum { N = 120 };
+    static float value[N * N];
+    static int region[N * N], stack[N * N];
+    noise_field cells, gap;
+    cellular_field(&cells, false, CELLULAR_EUCLIDEAN, CELLULAR_CELL_VALUE, 1.0, 0.05);
+    cellular_field(&gap, false, CELLULAR_EUCLIDEAN, CELLULAR_DISTANCE2_SUB, 1.0, 0.05);
+    for (int i = 0; i < N * N; i++) value[i] = noise_value(&cells, i % N, i / N, 0);
+    int borders = 0;
+    for (int i = 0; i < N * N; i++)
+        for (int step = 1; step <= N; step += N - 1) {
+            int j = i + step;
+            if (j >= N * N || (step == 1 && j % N == 0) || value[i] == value[j]) continue;
+            borders++;
+            for (int k = 0; k < 2; k++) {
+                int c = k ? j : i;
+                double f2_minus_f1 = (noise_value(&gap, c % N, c / N, 0) + 1) / 2;
+                if (f2_minus_f1 > 2 * 0.05 + 1e-5) fail_msg("cell %d,%d: value changes but F2 - F1 is %g", c % N, c / N, f2_minus_f1);
+            }
+        }
+    assert_true(borders > 200);
+    /* Flood the regions of equal value (4-neighbours). */
+    memset(region, -1, sizeof region);
+    int regions = 0;
+    for (int i = 0; i < N * N; i++) {
+        if (region[i] >= 0) continue;
+        int top = 0;
+        stack[top++] = i;
+        region[i] = regions;
+        while (top) {
+            int c = stack[--top], next[4] = {c % N ? c - 1 : -1, c % N < N - 1 ? c + 1 : -1, c - N, c + N};
+            for (int k = 0; k < 4; k++)
+                if (next[k] >= 0 && next[k] < N * N && region[next[k]] < 0 && value[next[k]] == value[c]) {
+                    region[next[k]] = regions;
+                    stack[top++] = next[k];
+                }
+        }
+        for (int j = 0; j < i; j++)
+            if (region[j] != regions && value[j] == value[i]) fail_msg("two regions share the value %g", value[i]);
+        regions++;
+    }
+    /* 120 cells at frequency 0.05 span 6 lattice cells: 36 to 49 points touch the grid. */
+    if (regions < 30 || regions > 55) fail_msg("%d regions", regions);
+}
+
+static void count_warning(void *userdata, const char *file, int line, const char *message)
+{
+    (void)file;
+    assert_int_equal(line, 2);
+    assert_non_null(strstr(message, "cellularReturn"));
+    ++*(int *)userdata;
+}
+
+/* A bad cellular option is a load error on its line; one on another type warns. */
+static void bad_cellular_options_are_load_errors(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {"cellularJitter=\"1.5\"", "cellularJitter=\"-0.1\"", "cellularDistance=\"chebyshev\"",
+                                      "cellularReturn=\"distance3\""};
+    smalti_load_options opt = smalti_load_defaults();
+    opt.mx = opt.my = 8;
+    opt.mz = 1;
+    opt.quiet = 1;
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        char xml[256];
+        snprintf(xml, sizeof xml, "<sequence values=\"BW\">\n<noise type=\"cellular\" %s><band value=\"W\"/></noise>\n</sequence>", bad[k]);
+        smalti_error err;
+        smalti_model *m = smalti_model_load_string(xml, "bad.xml", &opt, &err);
+        if (m) fail_msg("%s loaded", bad[k]);
+        assert_int_equal(err.status, SMALTI_ERR_MODEL);
+        assert_int_equal(err.line, 2);
+    }
+    int warnings = 0;
+    opt.quiet = 0;
+    opt.warn = count_warning;
+    opt.warn_userdata = &warnings;
+    smalti_error err;
+    smalti_model *m = smalti_model_load_string("<sequence values=\"BW\">\n<noise type=\"perlin\" cellularReturn=\"cellvalue\">"
+                                               "<band value=\"W\"/></noise>\n</sequence>",
+                                               "warn.xml", &opt, &err);
+    assert_non_null(m);
+    assert_int_equal(warnings, 1);
+    smalti_model_free(m);
+}
+
 int run_noise_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -252,6 +432,10 @@ int run_noise_tests(void)
         cmocka_unit_test(p_band_falls_through_at_the_right_rate),
         cmocka_unit_test(on_and_unbanded_cells_are_left_alone),
         cmocka_unit_test(seeds_and_three_d),
+        cmocka_unit_test(cellular_distances_match_the_lattice_centres),
+        cmocka_unit_test(cellular_jitter_bounds_the_points),
+        cmocka_unit_test(cell_value_gives_regions_of_one_value),
+        cmocka_unit_test(bad_cellular_options_are_load_errors),
     };
     return cmocka_run_group_tests_name("noise", tests, NULL, NULL);
 }
