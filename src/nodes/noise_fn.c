@@ -356,11 +356,21 @@ INLINE vf sample(int kind, const cell_opts *cell, vf x, vf y, vf z, uint32_t see
     }
 }
 
+/* FastNoiseLite's ping-pong: t folded back and forth between 0 and 1 (a triangle wave of
+   period 2), for t >= 0, where truncation is floor. */
+INLINE vf ping_pong(vf t)
+{
+    t -= to_f(trunc_i(t * 0.5f)) * 2.0f;
+    return pick(t < 1.0f, t, 2.0f - t);
+}
+
 /* What one octave adds, before its amplitude: fBm the noise itself, billow 2|n| - 1 (round
-   puffs with sharp creases), ridged 2(1 - |n|)^2 - 1 (sharp crests where the noise crosses 0). */
-INLINE vf shape(int fractal, vf n)
+   puffs with sharp creases), ridged 2(1 - |n|)^2 - 1 (sharp crests where the noise crosses 0),
+   ping-pong 2 pp((n + 1) strength) - 1 (n's range folded into bands). */
+INLINE vf shape(int fractal, float strength, vf n)
 {
     switch (fractal) {
+    case FRACTAL_PINGPONG: return ping_pong((n + 1.0f) * strength) * 2.0f - 1.0f;
     case FRACTAL_BILLOW: return absv(n) * 2.0f - 1.0f;
     case FRACTAL_RIDGED: {
         vf r = 1.0f - absv(n);
@@ -388,7 +398,7 @@ INLINE void octave_row(int kind, const noise_field *nf, int o, const float *xs, 
         vf xv, a;
         memcpy(&xv, xs + x, sizeof xv);
         memcpy(&a, acc + x, sizeof a);
-        a += shape(fractal, sample(kind, &cell, xv, yv, zv, seed)) * amp;
+        a += shape(fractal, nf->ping_pong_strength, sample(kind, &cell, xv, yv, zv, seed)) * amp;
         memcpy(acc + x, &a, sizeof a);
     }
 }
@@ -438,7 +448,7 @@ float noise_value(const noise_field *nf, int x, int y, int z)
     for (int o = 0; o < nf->octaves; o++) {
         vf xv = splat(coord(x, nf->freq[o], nf->offset[o][0]));
         vf yv = splat(coord(y, nf->freq[o], nf->offset[o][1])), zv = splat(coord(z, nf->freq[o], nf->offset[o][2]));
-        acc += shape(nf->fractal, sample(kind, &cell, xv, yv, zv, nf->seed[o])) * nf->amp[o];
+        acc += shape(nf->fractal, nf->ping_pong_strength, sample(kind, &cell, xv, yv, zv, nf->seed[o])) * nf->amp[o];
     }
     return clamp1(acc * nf->norm)[0];
 }
@@ -462,6 +472,7 @@ void noise_field_init(noise_field *nf, const noise_spec *spec, bool three_d, uin
     nf->cellular_distance = spec->cellular_distance;
     nf->cellular_return = spec->cellular_return;
     nf->cellular_jitter = (float)spec->cellular_jitter;
+    nf->ping_pong_strength = (float)spec->ping_pong_strength;
     double f = spec->frequency, a = 1.0, sum = 0.0;
     for (int o = 0; o < nf->octaves; o++) {
         nf->freq[o] = (float)f;

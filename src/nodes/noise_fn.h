@@ -1,6 +1,6 @@
 /* noise_fn.h — the deterministic noise functions behind the `noise` node: simplex, Perlin, value,
    cellular (Worley, with FastNoiseLite's distance functions and return types) and white noise in
-   2-D and 3-D, summed over octaves as fBm, ridged or billow.
+   2-D and 3-D, summed over octaves as fBm, ridged, billow or ping-pong.
 
    Every value is a single-precision float computed with + - * / , float<->int conversions,
    integer hashing and (cellular only) sqrt: operations IEEE 754 rounds exactly, so a seed gives
@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 enum noise_type { NOISE_SIMPLEX, NOISE_PERLIN, NOISE_VALUE, NOISE_CELLULAR, NOISE_WHITE, NOISE_TYPES };
-enum noise_fractal { FRACTAL_NONE, FRACTAL_FBM, FRACTAL_RIDGED, FRACTAL_BILLOW };
+enum noise_fractal { FRACTAL_NONE, FRACTAL_FBM, FRACTAL_RIDGED, FRACTAL_BILLOW, FRACTAL_PINGPONG };
 /* How cellular noise measures the way from a cell to a feature point. */
 enum noise_cellular_distance { CELLULAR_EUCLIDEAN, CELLULAR_EUCLIDEAN_SQ, CELLULAR_MANHATTAN, CELLULAR_HYBRID };
 /* What cellular noise returns: the nearest point's cell's random value, or a function of the
@@ -41,6 +41,7 @@ typedef struct noise_spec {
     double frequency, lacunarity, gain;
     int cellular_distance, cellular_return;
     double cellular_jitter; /* 0 (points at cell centres) to 1 (anywhere in their cell) */
+    double ping_pong_strength; /* how many times ping-pong folds an octave's range, over 2 */
 } noise_spec;
 
 /* A spec bound to a seed and a dimension: everything noise_value needs. */
@@ -51,7 +52,7 @@ typedef struct noise_field {
     uint32_t seed[NOISE_MAX_OCTAVES];
     float norm; /* 1 / the sum of amplitudes */
     int cellular_distance, cellular_return;
-    float cellular_jitter;
+    float cellular_jitter, ping_pong_strength;
 } noise_field;
 
 /* The largest coordinate a grid of the given longest side reaches (for validation). */

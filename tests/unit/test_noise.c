@@ -9,7 +9,7 @@
 #include "../../src/nodes/noise_fn.h"
 
 static const char *const type_names[] = {"simplex", "perlin", "value", "cellular", "white"};
-static const char *const fractal_names[] = {"none", "fbm", "ridged", "billow"};
+static const char *const fractal_names[] = {"none", "fbm", "ridged", "billow", "pingpong"};
 
 /* A spec with the node's defaults for everything but these. */
 static noise_spec spec_of(int type, int fractal, int octaves, double frequency)
@@ -22,7 +22,8 @@ static noise_spec spec_of(int type, int fractal, int octaves, double frequency)
                        .gain = 0.5,
                        .cellular_distance = CELLULAR_EUCLIDEAN,
                        .cellular_return = CELLULAR_DISTANCE,
-                       .cellular_jitter = 1.0};
+                       .cellular_jitter = 1.0,
+                       .ping_pong_strength = 2.0};
     return spec;
 }
 
@@ -37,7 +38,7 @@ static void values_lie_in_range_with_a_sane_spread(void **state)
     static float xs[NOISE_MAX_OCTAVES * PADDED], row[PADDED];
     for (int three_d = 0; three_d < 2; three_d++)
         for (int type = 0; type < NOISE_TYPES; type++)
-            for (int fractal = 0; fractal < 4; fractal++) {
+            for (int fractal = 0; fractal <= FRACTAL_PINGPONG; fractal++) {
                 noise_spec spec = spec_of(type, fractal, 4, type == NOISE_WHITE ? 1.0 : 0.1);
                 noise_field nf;
                 noise_field_init(&nf, &spec, three_d, 1234567u);
@@ -387,7 +388,7 @@ static void count_warning(void *userdata, const char *file, int line, const char
 {
     (void)file;
     assert_int_equal(line, 2);
-    assert_non_null(strstr(message, "cellularReturn"));
+    assert_true(strstr(message, "cellularReturn") || strstr(message, "pingPongStrength"));
     ++*(int *)userdata;
 }
 
@@ -423,6 +424,82 @@ static void bad_cellular_options_are_load_errors(void **state)
     smalti_model_free(m);
 }
 
+/* Ping-pong folds each octave's noise n: the octave adds 2 pp((n + 1) s) - 1, pp the triangle
+   wave between 0 and 1 of period 2. Checked against each octave's plain noise (the same
+   lattice seed, frequency and offset alone, fractal none), summed by amplitude, for several
+   strengths and types, in 2-D and 3-D. */
+static void ping_pong_folds_each_octave(void **state)
+{
+    (void)state;
+    static const double strengths[] = {2.0, 0.7, 3.5};
+    static const int types[] = {NOISE_SIMPLEX, NOISE_PERLIN, NOISE_CELLULAR};
+    for (int three_d = 0; three_d < 2; three_d++)
+        for (int t = 0; t < 3; t++)
+            for (int k = 0; k < 3; k++) {
+                noise_spec spec = spec_of(types[t], FRACTAL_PINGPONG, 3, 0.09);
+                spec.ping_pong_strength = strengths[k];
+                noise_field nf, plain[3];
+                noise_field_init(&nf, &spec, three_d, 4242u);
+                noise_spec one = spec_of(types[t], FRACTAL_NONE, 1, 0.09);
+                for (int o = 0; o < 3; o++) {
+                    noise_field_init(&plain[o], &one, three_d, 0u);
+                    plain[o].freq[0] = nf.freq[o];
+                    plain[o].seed[0] = nf.seed[o];
+                    memcpy(plain[o].offset[0], nf.offset[o], sizeof nf.offset[o]);
+                }
+                int folded = 0;
+                for (int y = 0; y < 40; y++)
+                    for (int x = 0; x < 40; x++) {
+                        double sum = 0;
+                        for (int o = 0; o < 3; o++) {
+                            double u = (noise_value(&plain[o], x, y, 2) + 1.0) * strengths[k];
+                            u -= 2.0 * floor(u / 2.0);
+                            folded += u != (noise_value(&plain[o], x, y, 2) + 1.0) * strengths[k];
+                            sum += (2.0 * (u < 1 ? u : 2 - u) - 1.0) * nf.amp[o];
+                        }
+                        double want = sum * nf.norm;
+                        want = want > 1 ? 1 : want < -1 ? -1 : want;
+                        float got = noise_value(&nf, x, y, 2);
+                        if (fabs(got - want) > 1e-5)
+                            fail_msg("%s %dD strength %g at %d,%d: %.7f, not %.7f", type_names[types[t]], 2 + three_d, strengths[k], x, y, got,
+                                     want);
+                    }
+                if (strengths[k] >= 2.0) assert_true(folded > 100); /* the fold is exercised */
+            }
+}
+
+/* pingPongStrength must be above 0 and at most 16; on another fractal it warns. */
+static void bad_ping_pong_strength_is_a_load_error(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {"0", "-1", "17", "two"};
+    smalti_load_options opt = smalti_load_defaults();
+    opt.mx = opt.my = 8;
+    opt.mz = 1;
+    opt.quiet = 1;
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        char xml[256];
+        snprintf(xml, sizeof xml, "<sequence values=\"BW\">\n<noise fractal=\"pingpong\" pingPongStrength=\"%s\"><band value=\"W\"/></noise>\n</sequence>",
+                 bad[k]);
+        smalti_error err;
+        smalti_model *m = smalti_model_load_string(xml, "bad.xml", &opt, &err);
+        if (m) fail_msg("pingPongStrength=\"%s\" loaded", bad[k]);
+        assert_int_equal(err.status, SMALTI_ERR_MODEL);
+        assert_int_equal(err.line, 2);
+    }
+    opt.quiet = 0;
+    opt.warn = count_warning;
+    int warnings = 0;
+    opt.warn_userdata = &warnings;
+    smalti_error err;
+    smalti_model *m = smalti_model_load_string("<sequence values=\"BW\">\n<noise fractal=\"ridged\" pingPongStrength=\"3\">"
+                                               "<band value=\"W\"/></noise>\n</sequence>",
+                                               "warn.xml", &opt, &err);
+    assert_non_null(m);
+    assert_int_equal(warnings, 1);
+    smalti_model_free(m);
+}
+
 int run_noise_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -436,6 +513,8 @@ int run_noise_tests(void)
         cmocka_unit_test(cellular_jitter_bounds_the_points),
         cmocka_unit_test(cell_value_gives_regions_of_one_value),
         cmocka_unit_test(bad_cellular_options_are_load_errors),
+        cmocka_unit_test(ping_pong_folds_each_octave),
+        cmocka_unit_test(bad_ping_pong_strength_is_a_load_error),
     };
     return cmocka_run_group_tests_name("noise", tests, NULL, NULL);
 }
