@@ -220,6 +220,59 @@ INLINE vf value3(vf x, vf y, vf z, uint32_t seed)
     return lerp(lerp(a, b, v), lerp(c, d, v), w);
 }
 
+/* Value cubic: the values of the 4 x 4 (x 4) nearest lattice points a, b, c, d along each axis
+   in turn joined by FastNoiseLite's cubic: from b at t = 0 to c at t = 1 with slopes c - a and
+   d - b (twice Catmull-Rom's), t^3 p + t^2 (a - b - p) + t (c - a) + b with
+   p = (d - c) - (a - b). Along one axis it can overshoot its values by half (to 1.5), so the
+   sum is divided by 1.5 per axis to stay within [-1, 1]. */
+INLINE vf cubic(vf a, vf b, vf c, vf d, vf t)
+{
+    vf p = (d - c) - (a - b);
+    return t * t * t * p + t * t * ((a - b) - p) + t * (c - a) + b;
+}
+
+#define CUBIC2_SCALE (1.0f / 2.25f)
+#define CUBIC3_SCALE (1.0f / 3.375f)
+
+/* Lattice values along x at i - 1 .. i + 2 of the row whose level-two hash input is `row`,
+   joined at t. */
+INLINE vf cubic_row(const vu *columns, vu row, vf t)
+{
+    return cubic(lattice_value(hash16(columns[0] ^ row)), lattice_value(hash16(columns[1] ^ row)),
+                 lattice_value(hash16(columns[2] ^ row)), lattice_value(hash16(columns[3] ^ row)), t);
+}
+
+INLINE vf value_cubic2(vf x, vf y, uint32_t seed)
+{
+    vi i = trunc_i(x), j = trunc_i(y);
+    vf tx = x - to_f(i), ty = y - to_f(j);
+    vu columns[4], uj = spread(j);
+    for (int dx = -1; dx <= 2; dx++) columns[dx + 1] = hash_x(i + dx, seed);
+    vf rows[4];
+    for (int dy = -1; dy <= 2; dy++) rows[dy + 1] = cubic_row(columns, uj + (uint32_t)dy * SPREAD, tx);
+    return cubic(rows[0], rows[1], rows[2], rows[3], ty) * CUBIC2_SCALE;
+}
+
+/* The same in 3-D: value3's hashing (h(i, j) then ^ k) over 4 x 4 x 4 points. */
+INLINE vf value_cubic3(vf x, vf y, vf z, uint32_t seed)
+{
+    vi i = trunc_i(x), j = trunc_i(y), k = trunc_i(z);
+    vf tx = x - to_f(i), ty = y - to_f(j), tz = z - to_f(k);
+    vu columns[4], uj = spread(j), uk = spread(k);
+    for (int dx = -1; dx <= 2; dx++) columns[dx + 1] = hash_x(i + dx, seed);
+    vf layers[4];
+    for (int dz = -1; dz <= 2; dz++) {
+        vf rows[4];
+        for (int dy = -1; dy <= 2; dy++) {
+            vu plane[4], row = uj + (uint32_t)dy * SPREAD;
+            for (int dx = 0; dx < 4; dx++) plane[dx] = hash16(columns[dx] ^ row);
+            rows[dy + 1] = cubic_row(plane, uk + (uint32_t)dz * SPREAD, tx);
+        }
+        layers[dz + 1] = cubic(rows[0], rows[1], rows[2], rows[3], ty);
+    }
+    return cubic(layers[0], layers[1], layers[2], layers[3], tz) * CUBIC3_SCALE;
+}
+
 INLINE vf sqrt_lanes(vf a)
 {
     for (int l = 0; l < NOISE_LANES; l++) a[l] = sqrtf(a[l]);
@@ -352,7 +405,9 @@ INLINE vf sample(int kind, const cell_opts *cell, vf x, vf y, vf z, uint32_t see
     case NOISE_CELLULAR * 2: return clamp1(cellular2(x, y, seed, cell));
     case NOISE_CELLULAR * 2 + 1: return clamp1(cellular3(x, y, z, seed, cell));
     case NOISE_WHITE * 2: return white2(x, y, seed);
-    default: return white3(x, y, z, seed);
+    case NOISE_WHITE * 2 + 1: return white3(x, y, z, seed);
+    case NOISE_VALUE_CUBIC * 2: return value_cubic2(x, y, seed);
+    default: return value_cubic3(x, y, z, seed);
     }
 }
 
@@ -416,7 +471,9 @@ static void add_octave(const noise_field *nf, int o, const float *xs, int n, flo
     case 6: octave_row(6, nf, o, xs, n, y, z, acc); break;
     case 7: octave_row(7, nf, o, xs, n, y, z, acc); break;
     case 8: octave_row(8, nf, o, xs, n, y, z, acc); break;
-    default: octave_row(9, nf, o, xs, n, y, z, acc); break;
+    case 9: octave_row(9, nf, o, xs, n, y, z, acc); break;
+    case 10: octave_row(10, nf, o, xs, n, y, z, acc); break;
+    default: octave_row(11, nf, o, xs, n, y, z, acc); break;
     }
 }
 

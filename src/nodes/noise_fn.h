@@ -1,4 +1,5 @@
 /* noise_fn.h — the deterministic noise functions behind the `noise` node: simplex, Perlin, value,
+   value cubic,
    cellular (Worley, with FastNoiseLite's distance functions and return types) and white noise in
    2-D and 3-D, summed over octaves as fBm, ridged, billow or ping-pong.
 
@@ -13,7 +14,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum noise_type { NOISE_SIMPLEX, NOISE_PERLIN, NOISE_VALUE, NOISE_CELLULAR, NOISE_WHITE, NOISE_TYPES };
+/* New types go last: a type's number picks its loop in noise_fn.c. */
+enum noise_type { NOISE_SIMPLEX, NOISE_PERLIN, NOISE_VALUE, NOISE_CELLULAR, NOISE_WHITE, NOISE_VALUE_CUBIC, NOISE_TYPES };
 enum noise_fractal { FRACTAL_NONE, FRACTAL_FBM, FRACTAL_RIDGED, FRACTAL_BILLOW, FRACTAL_PINGPONG };
 /* How cellular noise measures the way from a cell to a feature point. */
 enum noise_cellular_distance { CELLULAR_EUCLIDEAN, CELLULAR_EUCLIDEAN_SQ, CELLULAR_MANHATTAN, CELLULAR_HYBRID };

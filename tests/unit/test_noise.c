@@ -8,7 +8,7 @@
 #include "../../src/nodes/nodes.h"
 #include "../../src/nodes/noise_fn.h"
 
-static const char *const type_names[] = {"simplex", "perlin", "value", "cellular", "white"};
+static const char *const type_names[] = {"simplex", "perlin", "value", "cellular", "white", "valuecubic"};
 static const char *const fractal_names[] = {"none", "fbm", "ridged", "billow", "pingpong"};
 
 /* A spec with the node's defaults for everything but these. */
@@ -63,7 +63,10 @@ static void values_lie_in_range_with_a_sane_spread(void **state)
                     }
                 double mean = sum / count, sd = sqrt(squares / count - mean * mean);
                 bool centred = fractal <= FRACTAL_FBM && type != NOISE_CELLULAR;
-                if (sd < 0.12 || sd > 0.65 || fabs(mean) > (centred ? 0.1 : 0.65) || high - low < 1.0)
+                /* Value cubic is divided by its rarely reached bound 2.25 (3.375 in 3-D): narrower. */
+                bool narrow = type == NOISE_VALUE_CUBIC;
+                if (sd < (narrow ? 0.06 : 0.12) || sd > 0.65 || fabs(mean) > (centred ? 0.1 : narrow ? 0.8 : 0.65) ||
+                    high - low < (narrow ? 0.5 : 1.0))
                     fail_msg("%s %s %dD: mean %.3f, sd %.3f, range %.3f..%.3f", type_names[type], fractal_names[fractal], 2 + three_d,
                              mean, sd, low, high);
             }
@@ -500,6 +503,60 @@ static void bad_ping_pong_strength_is_a_load_error(void **state)
     smalti_model_free(m);
 }
 
+static double hermite(const double *v, double t)
+{
+    /* The cubic through v[1] at t = 0 and v[2] at t = 1 with slopes v[2] - v[0] and
+       v[3] - v[1] (FastNoiseLite's; Catmull-Rom would halve them), in Hermite form. */
+    double m1 = v[2] - v[0], m2 = v[3] - v[1], t2 = t * t, t3 = t2 * t;
+    return (2 * t3 - 3 * t2 + 1) * v[1] + (t3 - 2 * t2 + t) * m1 + (-2 * t3 + 3 * t2) * v[2] + (t3 - t2) * m2;
+}
+
+/* Value cubic is the cubic Hermite spline through the lattice values of plain value noise (the
+   same lattice seed): those are read from value noise sampled exactly at lattice points
+   (frequency 1, offset 1/2), and the spline is recomputed in double precision, divided by
+   1.5 per axis, in 2-D and 3-D. At lattice points value cubic thus takes value noise's values. */
+static void value_cubic_is_the_spline_through_the_lattice_values(void **state)
+{
+    (void)state;
+    for (int three_d = 0; three_d < 2; three_d++) {
+        noise_spec cubic_spec = spec_of(NOISE_VALUE_CUBIC, FRACTAL_NONE, 1, 0.37), value_spec = spec_of(NOISE_VALUE, FRACTAL_NONE, 1, 1.0);
+        noise_field cubic, value;
+        noise_field_init(&cubic, &cubic_spec, three_d, 777u);
+        noise_field_init(&value, &value_spec, three_d, 777u);
+        value.seed[0] = cubic.seed[0];
+        for (int a = 0; a < 3; a++) {
+            cubic.offset[0][a] = 2.25f + 0.25f * (float)a; /* lattice indices from 2 up: every neighbour is readable */
+            value.offset[0][a] = 0.5f;
+        }
+        int dims = three_d ? 3 : 2;
+        for (int y = 0; y < 24; y++)
+            for (int x = 0; x < 24; x++) {
+                int z = three_d ? (x * 3 + y) % 9 : 0, cell[3] = {x, y, z}, base[3];
+                double t[3] = {0, 0, 0};
+                for (int a = 0; a < dims; a++) {
+                    float p = ((float)cell[a] + 0.5f) * cubic.freq[0] + cubic.offset[0][a];
+                    base[a] = (int)p;
+                    t[a] = p - (float)base[a];
+                }
+                /* Lattice value L(i, j, k) is value noise at cell (i - 1, j - 1, k - 1). */
+                double layers[4];
+                for (int dz = 0; dz < (three_d ? 4 : 1); dz++) {
+                    double rows[4];
+                    for (int dy = 0; dy < 4; dy++) {
+                        double v[4];
+                        for (int dx = 0; dx < 4; dx++)
+                            v[dx] = noise_value(&value, base[0] + dx - 2, base[1] + dy - 2, three_d ? base[2] + dz - 2 : 0);
+                        rows[dy] = hermite(v, t[0]);
+                    }
+                    layers[dz] = hermite(rows, t[1]);
+                }
+                double want = three_d ? hermite(layers, t[2]) / 3.375 : layers[0] / 2.25;
+                float got = noise_value(&cubic, x, y, z);
+                if (fabs(got - want) > 1e-5) fail_msg("%dD at %d,%d,%d: %.7f, not %.7f", 2 + three_d, x, y, z, got, want);
+            }
+    }
+}
+
 int run_noise_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -515,6 +572,7 @@ int run_noise_tests(void)
         cmocka_unit_test(bad_cellular_options_are_load_errors),
         cmocka_unit_test(ping_pong_folds_each_octave),
         cmocka_unit_test(bad_ping_pong_strength_is_a_load_error),
+        cmocka_unit_test(value_cubic_is_the_spline_through_the_lattice_values),
     };
     return cmocka_run_group_tests_name("noise", tests, NULL, NULL);
 }
