@@ -37,7 +37,7 @@ typedef struct noise_state {
 static const char *const noise_attrs[] = {NOISE_ATTRS, NULL};
 static const char *const noise_root_attrs[] = {NOISE_ATTRS, "values", "origin", "folder", NULL};
 static const char *const band_attrs[] = {"to", "value", "p", NULL};
-static const char *const type_names[] = {"simplex", "perlin", "value", "cellular", "white", "valuecubic", NULL};
+static const char *const type_names[] = {"simplex", "perlin", "value", "cellular", "white", "valuecubic", "simplexsmooth", NULL};
 static const char *const fractal_names[] = {"none", "fbm", "ridged", "billow", "pingpong", NULL};
 static const char *const cellular_distance_names[] = {"euclidean", "euclideansq", "manhattan", "hybrid", NULL};
 static const char *const cellular_return_names[] = {"cellvalue",    "distance",     "distance2",    "distance2add",

@@ -273,6 +273,72 @@ INLINE vf value_cubic3(vf x, vf y, vf z, uint32_t seed)
     return cubic(layers[0], layers[1], layers[2], layers[3], tz) * CUBIC3_SCALE;
 }
 
+/* Simplex smooth (after OpenSimplex2S): in 2-D the simplex lattice with the wider kernel
+   r^2 = 2/3, which reaches the 8 lattice points listed here around the skewed cell (found by
+   search; at most 4 at once are within reach). Wider kernels overlap more: smoother noise,
+   fewer visible triangles. */
+#define SMOOTH2_R2 0.66666667f
+static const int smooth2_points[8][2] = {{0, 0}, {1, 0}, {0, 1}, {1, 1}, {-1, 0}, {0, -1}, {2, 1}, {1, 2}};
+
+INLINE vu smooth2_hash(vi i, vi j, uint32_t seed) { return hash16(hash_x(i, seed) ^ spread(j)); }
+
+INLINE vf simplex_smooth2(vf x, vf y, uint32_t seed)
+{
+    vf s = (x + y) * F2;
+    vi i = trunc_i(x + s), j = trunc_i(y + s);
+    vf t = to_f(i + j) * G2;
+    vf x0 = x - (to_f(i) - t), y0 = y - (to_f(j) - t);
+    vf n = splat(0.0f);
+    for (int p = 0; p < 8; p++) {
+        int di = smooth2_points[p][0], dj = smooth2_points[p][1];
+        /* The point's unskewed offset from the cell's base point. */
+        float ox = (float)di - (float)(di + dj) * G2, oy = (float)dj - (float)(di + dj) * G2;
+        vf px = x0 - ox, py = y0 - oy;
+        n += kernel(SMOOTH2_R2 - px * px - py * py) * grad2(smooth2_hash(i + di, j + dj, seed), px, py);
+    }
+    return n * SIMPLEX_SMOOTH2_SCALE;
+}
+
+/* In 3-D the body-centred cubic lattice as two cubic lattices, the second shifted by 1/2 on
+   every axis and hashed with another seed, with r^2 = 3/4: exactly the distance between
+   neighbours of the two lattices, so only the 8 corners of the cube around the point in each
+   lattice are within reach. Coordinates are never negative: truncation of p + 1/2 is
+   floor(p - 1/2) + 1. */
+#define SMOOTH3_R2 0.75f
+#define SMOOTH3_SHIFTED_SEED 0x9e3779b9u
+
+INLINE vu smooth3_hash(vi i, vi j, vi k, uint32_t seed) { return hash16(hash16(hash_x(i, seed) ^ spread(j)) ^ spread(k)); }
+
+INLINE vf smooth3_cube(vf x, vf y, vf z, vi i, vi j, vi k, uint32_t seed)
+{
+    vf fx = x - to_f(i), fy = y - to_f(j), fz = z - to_f(k), n = splat(0.0f);
+    for (int c = 0; c < 8; c++) {
+        int di = c & 1, dj = (c >> 1) & 1, dk = c >> 2;
+        vf px = fx - (float)di, py = fy - (float)dj, pz = fz - (float)dk;
+        n += kernel(SMOOTH3_R2 - px * px - py * py - pz * pz) * grad3(smooth3_hash(i + di, j + dj, k + dk, seed), px, py, pz);
+    }
+    return n;
+}
+
+INLINE vf simplex_smooth3(vf x, vf y, vf z, uint32_t seed)
+{
+    vf n = smooth3_cube(x, y, z, trunc_i(x), trunc_i(y), trunc_i(z), seed);
+    vf xs = x - 0.5f, ys = y - 0.5f, zs = z - 0.5f;
+    n += smooth3_cube(xs, ys, zs, trunc_i(x + 0.5f) - 1, trunc_i(y + 0.5f) - 1, trunc_i(z + 0.5f) - 1, seed ^ SMOOTH3_SHIFTED_SEED);
+    return n * SIMPLEX_SMOOTH3_SCALE;
+}
+
+float noise_smooth_gradient2(uint32_t seed, int i, int j, float x, float y)
+{
+    return grad2(smooth2_hash((vi){i, i, i, i}, (vi){j, j, j, j}, seed), splat(x), splat(y))[0];
+}
+
+float noise_smooth_gradient3(uint32_t seed, int lattice, int i, int j, int k, float x, float y, float z)
+{
+    uint32_t s = lattice ? seed ^ SMOOTH3_SHIFTED_SEED : seed;
+    return grad3(smooth3_hash((vi){i, i, i, i}, (vi){j, j, j, j}, (vi){k, k, k, k}, s), splat(x), splat(y), splat(z))[0];
+}
+
 INLINE vf sqrt_lanes(vf a)
 {
     for (int l = 0; l < NOISE_LANES; l++) a[l] = sqrtf(a[l]);
@@ -407,7 +473,9 @@ INLINE vf sample(int kind, const cell_opts *cell, vf x, vf y, vf z, uint32_t see
     case NOISE_WHITE * 2: return white2(x, y, seed);
     case NOISE_WHITE * 2 + 1: return white3(x, y, z, seed);
     case NOISE_VALUE_CUBIC * 2: return value_cubic2(x, y, seed);
-    default: return value_cubic3(x, y, z, seed);
+    case NOISE_VALUE_CUBIC * 2 + 1: return value_cubic3(x, y, z, seed);
+    case NOISE_SIMPLEX_SMOOTH * 2: return simplex_smooth2(x, y, seed);
+    default: return simplex_smooth3(x, y, z, seed);
     }
 }
 
@@ -473,7 +541,9 @@ static void add_octave(const noise_field *nf, int o, const float *xs, int n, flo
     case 8: octave_row(8, nf, o, xs, n, y, z, acc); break;
     case 9: octave_row(9, nf, o, xs, n, y, z, acc); break;
     case 10: octave_row(10, nf, o, xs, n, y, z, acc); break;
-    default: octave_row(11, nf, o, xs, n, y, z, acc); break;
+    case 11: octave_row(11, nf, o, xs, n, y, z, acc); break;
+    case 12: octave_row(12, nf, o, xs, n, y, z, acc); break;
+    default: octave_row(13, nf, o, xs, n, y, z, acc); break;
     }
 }
 

@@ -1,5 +1,5 @@
-/* noise_fn.h — the deterministic noise functions behind the `noise` node: simplex, Perlin, value,
-   value cubic,
+/* noise_fn.h — the deterministic noise functions behind the `noise` node: simplex, simplex
+   smooth (OpenSimplex2S-like), Perlin, value, value cubic,
    cellular (Worley, with FastNoiseLite's distance functions and return types) and white noise in
    2-D and 3-D, summed over octaves as fBm, ridged, billow or ping-pong.
 
@@ -15,7 +15,16 @@
 #include <stdint.h>
 
 /* New types go last: a type's number picks its loop in noise_fn.c. */
-enum noise_type { NOISE_SIMPLEX, NOISE_PERLIN, NOISE_VALUE, NOISE_CELLULAR, NOISE_WHITE, NOISE_VALUE_CUBIC, NOISE_TYPES };
+enum noise_type {
+    NOISE_SIMPLEX,
+    NOISE_PERLIN,
+    NOISE_VALUE,
+    NOISE_CELLULAR,
+    NOISE_WHITE,
+    NOISE_VALUE_CUBIC,
+    NOISE_SIMPLEX_SMOOTH,
+    NOISE_TYPES
+};
 enum noise_fractal { FRACTAL_NONE, FRACTAL_FBM, FRACTAL_RIDGED, FRACTAL_BILLOW, FRACTAL_PINGPONG };
 /* How cellular noise measures the way from a cell to a feature point. */
 enum noise_cellular_distance { CELLULAR_EUCLIDEAN, CELLULAR_EUCLIDEAN_SQ, CELLULAR_MANHATTAN, CELLULAR_HYBRID };
@@ -67,6 +76,18 @@ float noise_value(const noise_field *nf, int x, int y, int z);
 void noise_row(const noise_field *nf, const float *xcoords, int n, int y, int z, float *out);
 /* The x coordinates of every octave: out[octave * n + x]. */
 void noise_xcoords(const noise_field *nf, int n, float *out);
+
+/* Simplex smooth's kernel (r^2 - d^2)^4 summed with r^2 = 2/3 over a triangular lattice (2-D)
+   and r^2 = 3/4 over two interleaved cubic lattices (3-D, body-centred cubic), times these
+   scales: 1 / the largest sum with each point's best gradient, found by a search over a fine
+   grid of positions, rounded down. */
+#define SIMPLEX_SMOOTH2_SCALE 17.1f
+#define SIMPLEX_SMOOTH3_SCALE 9.04f
+/* For tests: the gradient term of one lattice point, as simplex smooth computes it. 2-D: point
+   (i, j) of the skewed lattice; 3-D: point (i, j, k) of the cubic lattice (0) or of the one
+   shifted by 1/2 (1). (x, y, z) is the offset from the point. */
+float noise_smooth_gradient2(uint32_t seed, int i, int j, float x, float y);
+float noise_smooth_gradient3(uint32_t seed, int lattice, int i, int j, int k, float x, float y, float z);
 
 /* In noise.c, for tests: the field a loaded `noise` node paints with after drawing `seed`. */
 struct node;

@@ -1,5 +1,6 @@
 /* test_noise.c — the `noise` node: value range and spread of every type and fractal, bands
-   checked against the noise recomputed cell by cell, p fall-through, seeds and 3-D. */
+   checked against the noise recomputed cell by cell, p fall-through, seeds and 3-D; issue 36's
+   cellular options, ping-pong, value cubic and simplex smooth against references. */
 #include "unit.h"
 #include <math.h>
 #include <string.h>
@@ -8,7 +9,7 @@
 #include "../../src/nodes/nodes.h"
 #include "../../src/nodes/noise_fn.h"
 
-static const char *const type_names[] = {"simplex", "perlin", "value", "cellular", "white", "valuecubic"};
+static const char *const type_names[] = {"simplex", "perlin", "value", "cellular", "white", "valuecubic", "simplexsmooth"};
 static const char *const fractal_names[] = {"none", "fbm", "ridged", "billow", "pingpong"};
 
 /* A spec with the node's defaults for everything but these. */
@@ -557,6 +558,61 @@ static void value_cubic_is_the_spline_through_the_lattice_values(void **state)
     }
 }
 
+/* Simplex smooth is the sum, over every lattice point, of (r^2 - d^2)^4 times the point's
+   gradient term, for the points within reach: recomputed by brute force over a wide block of
+   lattice points (so a point the kernel reaches but the noise skips would show), in 2-D
+   (triangular lattice, r^2 = 2/3) and 3-D (two cubic lattices, r^2 = 3/4). */
+static void simplex_smooth_sums_every_point_within_reach(void **state)
+{
+    (void)state;
+    const double g2 = (3 - sqrt(3.0)) / 6, f2 = (sqrt(3.0) - 1) / 2;
+    for (int three_d = 0; three_d < 2; three_d++) {
+        noise_spec spec = spec_of(NOISE_SIMPLEX_SMOOTH, FRACTAL_NONE, 1, 0.31);
+        noise_field nf;
+        noise_field_init(&nf, &spec, three_d, 31337u);
+        double largest = 0;
+        for (int y = 0; y < 30; y++)
+            for (int x = 0; x < 30; x++) {
+                int z = three_d ? (x + 2 * y) % 5 : 0, cell[3] = {x, y, z};
+                double p[3], sum = 0;
+                for (int a = 0; a < 3; a++) p[a] = ((float)cell[a] + 0.5f) * nf.freq[0] + nf.offset[0][a];
+                if (!three_d) {
+                    double skew = (p[0] + p[1]) * f2;
+                    int i = (int)floor(p[0] + skew), j = (int)floor(p[1] + skew);
+                    for (int di = -3; di <= 4; di++)
+                        for (int dj = -3; dj <= 4; dj++) {
+                            double unskew = (i + di + j + dj) * g2, dx = p[0] - (i + di - unskew), dy = p[1] - (j + dj - unskew);
+                            double k = 2.0 / 3 - dx * dx - dy * dy;
+                            if (k > 0) sum += k * k * k * k * noise_smooth_gradient2(nf.seed[0], i + di, j + dj, (float)dx, (float)dy);
+                        }
+                    sum *= SIMPLEX_SMOOTH2_SCALE;
+                } else {
+                    for (int lattice = 0; lattice < 2; lattice++) {
+                        double shift = lattice * 0.5;
+                        int base[3];
+                        for (int a = 0; a < 3; a++) base[a] = (int)floor(p[a] - shift);
+                        for (int di = -2; di <= 3; di++)
+                            for (int dj = -2; dj <= 3; dj++)
+                                for (int dk = -2; dk <= 3; dk++) {
+                                    double dx = p[0] - (base[0] + di + shift), dy = p[1] - (base[1] + dj + shift),
+                                           dz = p[2] - (base[2] + dk + shift);
+                                    double k = 0.75 - dx * dx - dy * dy - dz * dz;
+                                    if (k > 0)
+                                        sum += k * k * k * k *
+                                               noise_smooth_gradient3(nf.seed[0], lattice, base[0] + di, base[1] + dj, base[2] + dk, (float)dx,
+                                                                      (float)dy, (float)dz);
+                                }
+                    }
+                    sum *= SIMPLEX_SMOOTH3_SCALE;
+                }
+                float got = noise_value(&nf, x, y, z);
+                if (fabs(got - sum) > 2e-5) fail_msg("%dD at %d,%d,%d: %.7f, not %.7f", 2 + three_d, x, y, z, got, sum);
+                largest = fabs(sum) > largest ? fabs(sum) : largest;
+            }
+        assert_true(largest > 0.5);
+    }
+}
+
 int run_noise_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -573,6 +629,7 @@ int run_noise_tests(void)
         cmocka_unit_test(ping_pong_folds_each_octave),
         cmocka_unit_test(bad_ping_pong_strength_is_a_load_error),
         cmocka_unit_test(value_cubic_is_the_spline_through_the_lattice_values),
+        cmocka_unit_test(simplex_smooth_sums_every_point_within_reach),
     };
     return cmocka_run_group_tests_name("noise", tests, NULL, NULL);
 }
