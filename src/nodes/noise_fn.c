@@ -457,8 +457,9 @@ INLINE vf white3(vf x, vf y, vf z, uint32_t seed)
 }
 
 /* kind = type * 2 + (3-D ? 1 : 0); with a constant kind the switch folds away. Only cellular
-   needs a clamp here: the others stay within [-1, 1] up to a rounding, which the clamp of
-   the final sum catches. */
+   needs a clamp here: the others stay within [-1, 1] up to a rounding (or, for simplex
+   smooth, whose scales come from a search on a grid of positions, up to a sliver), which the
+   clamp of the final sum catches. */
 INLINE vf sample(int kind, const cell_opts *cell, vf x, vf y, vf z, uint32_t seed)
 {
     switch (kind) {
