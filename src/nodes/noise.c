@@ -32,12 +32,17 @@ typedef struct noise_state {
     float *row;      /* the values of one row */
 } noise_state;
 
-static const char *const noise_attrs[] = {"type", "fractal", "frequency", "octaves", "lacunarity", "gain", "on", "steps", NULL};
-static const char *const noise_root_attrs[] = {"type",  "fractal", "frequency", "octaves", "lacunarity", "gain",
-                                               "on",    "steps",   "values",    "origin",  "folder",     NULL};
+#define NOISE_ATTRS "type", "fractal", "frequency", "octaves", "lacunarity", "gain", "cellularDistance", "cellularReturn", \
+                    "cellularJitter", "pingPongStrength", "on", "steps"
+static const char *const noise_attrs[] = {NOISE_ATTRS, NULL};
+static const char *const noise_root_attrs[] = {NOISE_ATTRS, "values", "origin", "folder", NULL};
 static const char *const band_attrs[] = {"to", "value", "p", NULL};
-static const char *const type_names[] = {"simplex", "perlin", "value", "cellular", "white", NULL};
-static const char *const fractal_names[] = {"none", "fbm", "ridged", "billow", NULL};
+static const char *const type_names[] = {"simplex", "perlin", "value", "cellular", "white", "valuecubic", "simplexsmooth", NULL};
+static const char *const fractal_names[] = {"none", "fbm", "ridged", "billow", "pingpong", NULL};
+static const char *const cellular_distance_names[] = {"euclidean", "euclideansq", "manhattan", "hybrid", NULL};
+static const char *const cellular_return_names[] = {"cellvalue",    "distance",     "distance2",    "distance2add",
+                                                    "distance2sub", "distance2mul", "distance2div", NULL};
+static const char *const cellular_attrs[] = {"cellularDistance", "cellularReturn", "cellularJitter", NULL};
 
 static void noise_free(node *n)
 {
@@ -52,8 +57,23 @@ static bool load_spec(diag *d, const xmlNode *el, const grid_def *g, noise_spec 
         !gen_get_choice(d, el, "fractal", fractal_names, FRACTAL_FBM, &s->fractal) ||
         !gen_get_double(d, el, "frequency", s->type == NOISE_WHITE ? 1.0 : 0.0625, 0, 16, &s->frequency) ||
         !xml_get_int_range(d, el, "octaves", 4, 1, NOISE_MAX_OCTAVES, &s->octaves) ||
-        !gen_get_double(d, el, "lacunarity", 2.0, 1, 8, &s->lacunarity) || !gen_get_double(d, el, "gain", 0.5, 0, 2, &s->gain))
+        !gen_get_double(d, el, "lacunarity", 2.0, 1, 8, &s->lacunarity) || !gen_get_double(d, el, "gain", 0.5, 0, 2, &s->gain) ||
+        !gen_get_choice(d, el, "cellularDistance", cellular_distance_names, CELLULAR_EUCLIDEAN, &s->cellular_distance) ||
+        !gen_get_choice(d, el, "cellularReturn", cellular_return_names, CELLULAR_DISTANCE, &s->cellular_return) ||
+        !gen_get_double(d, el, "cellularJitter", 1.0, 0, 1, &s->cellular_jitter) ||
+        !gen_get_double(d, el, "pingPongStrength", 2.0, 0, 16, &s->ping_pong_strength))
         return false;
+    if (s->ping_pong_strength <= 0)
+        return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "pingPongStrength=\"%s\" of <noise> must be above 0",
+                          xml_attr(el, "pingPongStrength"));
+    if (s->fractal != FRACTAL_PINGPONG && xml_attr(el, "pingPongStrength"))
+        diag_warn(d, xml_line(el), "pingPongStrength on <noise fractal=\"%s\"> has no effect: only fractal=\"pingpong\" reads it",
+                  fractal_names[s->fractal]);
+    /* Only cellular reads them: elsewhere they are a likely mistake, not an error. */
+    for (int k = 0; s->type != NOISE_CELLULAR && cellular_attrs[k]; k++)
+        if (xml_attr(el, cellular_attrs[k]))
+            diag_warn(d, xml_line(el), "%s on <noise type=\"%s\"> has no effect: only type=\"cellular\" reads it", cellular_attrs[k],
+                      type_names[s->type]);
     if (s->frequency <= 0)
         return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "frequency=\"%s\" of <noise> must be above 0", xml_attr(el, "frequency"));
     int side = g->mx > g->my ? g->mx : g->my;

@@ -220,36 +220,212 @@ INLINE vf value3(vf x, vf y, vf z, uint32_t seed)
     return lerp(lerp(a, b, v), lerp(c, d, v), w);
 }
 
+/* Value cubic: the values of the 4 x 4 (x 4) nearest lattice points a, b, c, d along each axis
+   in turn joined by FastNoiseLite's cubic: from b at t = 0 to c at t = 1 with slopes c - a and
+   d - b (twice Catmull-Rom's), t^3 p + t^2 (a - b - p) + t (c - a) + b with
+   p = (d - c) - (a - b). Along one axis it can overshoot its values by half (to 1.5), so the
+   sum is divided by 1.5 per axis to stay within [-1, 1]. */
+INLINE vf cubic(vf a, vf b, vf c, vf d, vf t)
+{
+    vf p = (d - c) - (a - b);
+    return t * t * t * p + t * t * ((a - b) - p) + t * (c - a) + b;
+}
+
+#define CUBIC2_SCALE (1.0f / 2.25f)
+#define CUBIC3_SCALE (1.0f / 3.375f)
+
+/* Lattice values along x at i - 1 .. i + 2 of the row whose level-two hash input is `row`,
+   joined at t. */
+INLINE vf cubic_row(const vu *columns, vu row, vf t)
+{
+    return cubic(lattice_value(hash16(columns[0] ^ row)), lattice_value(hash16(columns[1] ^ row)),
+                 lattice_value(hash16(columns[2] ^ row)), lattice_value(hash16(columns[3] ^ row)), t);
+}
+
+INLINE vf value_cubic2(vf x, vf y, uint32_t seed)
+{
+    vi i = trunc_i(x), j = trunc_i(y);
+    vf tx = x - to_f(i), ty = y - to_f(j);
+    vu columns[4], uj = spread(j);
+    for (int dx = -1; dx <= 2; dx++) columns[dx + 1] = hash_x(i + dx, seed);
+    vf rows[4];
+    for (int dy = -1; dy <= 2; dy++) rows[dy + 1] = cubic_row(columns, uj + (uint32_t)dy * SPREAD, tx);
+    return cubic(rows[0], rows[1], rows[2], rows[3], ty) * CUBIC2_SCALE;
+}
+
+/* The same in 3-D: value3's hashing (h(i, j) then ^ k) over 4 x 4 x 4 points. */
+INLINE vf value_cubic3(vf x, vf y, vf z, uint32_t seed)
+{
+    vi i = trunc_i(x), j = trunc_i(y), k = trunc_i(z);
+    vf tx = x - to_f(i), ty = y - to_f(j), tz = z - to_f(k);
+    vu columns[4], uj = spread(j), uk = spread(k);
+    for (int dx = -1; dx <= 2; dx++) columns[dx + 1] = hash_x(i + dx, seed);
+    vf layers[4];
+    for (int dz = -1; dz <= 2; dz++) {
+        vf rows[4];
+        for (int dy = -1; dy <= 2; dy++) {
+            vu plane[4], row = uj + (uint32_t)dy * SPREAD;
+            for (int dx = 0; dx < 4; dx++) plane[dx] = hash16(columns[dx] ^ row);
+            rows[dy + 1] = cubic_row(plane, uk + (uint32_t)dz * SPREAD, tx);
+        }
+        layers[dz + 1] = cubic(rows[0], rows[1], rows[2], rows[3], ty);
+    }
+    return cubic(layers[0], layers[1], layers[2], layers[3], tz) * CUBIC3_SCALE;
+}
+
+/* Simplex smooth (after OpenSimplex2S): in 2-D the simplex lattice with the wider kernel
+   r^2 = 2/3, which reaches the 8 lattice points listed here around the skewed cell (found by
+   search; at most 4 at once are within reach). Wider kernels overlap more: smoother noise,
+   fewer visible triangles. */
+#define SMOOTH2_R2 0.66666667f
+static const int smooth2_points[8][2] = {{0, 0}, {1, 0}, {0, 1}, {1, 1}, {-1, 0}, {0, -1}, {2, 1}, {1, 2}};
+
+INLINE vu smooth2_hash(vi i, vi j, uint32_t seed) { return hash16(hash_x(i, seed) ^ spread(j)); }
+
+INLINE vf simplex_smooth2(vf x, vf y, uint32_t seed)
+{
+    vf s = (x + y) * F2;
+    vi i = trunc_i(x + s), j = trunc_i(y + s);
+    vf t = to_f(i + j) * G2;
+    vf x0 = x - (to_f(i) - t), y0 = y - (to_f(j) - t);
+    vf n = splat(0.0f);
+    for (int p = 0; p < 8; p++) {
+        int di = smooth2_points[p][0], dj = smooth2_points[p][1];
+        /* The point's unskewed offset from the cell's base point. */
+        float ox = (float)di - (float)(di + dj) * G2, oy = (float)dj - (float)(di + dj) * G2;
+        vf px = x0 - ox, py = y0 - oy;
+        n += kernel(SMOOTH2_R2 - px * px - py * py) * grad2(smooth2_hash(i + di, j + dj, seed), px, py);
+    }
+    return n * SIMPLEX_SMOOTH2_SCALE;
+}
+
+/* In 3-D the body-centred cubic lattice as two cubic lattices, the second shifted by 1/2 on
+   every axis and hashed with another seed, with r^2 = 3/4: exactly the distance between
+   neighbours of the two lattices, so only the 8 corners of the cube around the point in each
+   lattice are within reach. Coordinates are never negative: truncation of p + 1/2 is
+   floor(p - 1/2) + 1. */
+#define SMOOTH3_R2 0.75f
+#define SMOOTH3_SHIFTED_SEED 0x9e3779b9u
+
+INLINE vu smooth3_hash(vi i, vi j, vi k, uint32_t seed) { return hash16(hash16(hash_x(i, seed) ^ spread(j)) ^ spread(k)); }
+
+INLINE vf smooth3_cube(vf x, vf y, vf z, vi i, vi j, vi k, uint32_t seed)
+{
+    vf fx = x - to_f(i), fy = y - to_f(j), fz = z - to_f(k), n = splat(0.0f);
+    for (int c = 0; c < 8; c++) {
+        int di = c & 1, dj = (c >> 1) & 1, dk = c >> 2;
+        vf px = fx - (float)di, py = fy - (float)dj, pz = fz - (float)dk;
+        n += kernel(SMOOTH3_R2 - px * px - py * py - pz * pz) * grad3(smooth3_hash(i + di, j + dj, k + dk, seed), px, py, pz);
+    }
+    return n;
+}
+
+INLINE vf simplex_smooth3(vf x, vf y, vf z, uint32_t seed)
+{
+    vf n = smooth3_cube(x, y, z, trunc_i(x), trunc_i(y), trunc_i(z), seed);
+    vf xs = x - 0.5f, ys = y - 0.5f, zs = z - 0.5f;
+    n += smooth3_cube(xs, ys, zs, trunc_i(x + 0.5f) - 1, trunc_i(y + 0.5f) - 1, trunc_i(z + 0.5f) - 1, seed ^ SMOOTH3_SHIFTED_SEED);
+    return n * SIMPLEX_SMOOTH3_SCALE;
+}
+
+float noise_smooth_gradient2(uint32_t seed, int i, int j, float x, float y)
+{
+    return grad2(smooth2_hash((vi){i, i, i, i}, (vi){j, j, j, j}, seed), splat(x), splat(y))[0];
+}
+
+float noise_smooth_gradient3(uint32_t seed, int lattice, int i, int j, int k, float x, float y, float z)
+{
+    uint32_t s = lattice ? seed ^ SMOOTH3_SHIFTED_SEED : seed;
+    return grad3(smooth3_hash((vi){i, i, i, i}, (vi){j, j, j, j}, (vi){k, k, k, k}, s), splat(x), splat(y), splat(z))[0];
+}
+
 INLINE vf sqrt_lanes(vf a)
 {
     for (int l = 0; l < NOISE_LANES; l++) a[l] = sqrtf(a[l]);
     return a;
 }
 
-/* Worley F1: the distance to the nearest feature point, one point jittered inside each
-   lattice cell, mapped by 2 F1 - 1. F1 is below 1 but for a fraction of a percent of points
-   (it can reach sqrt(2), sqrt(3) in 3-D, in theory); those clip to 1. */
-INLINE vf cellular2(vf x, vf y, uint32_t seed)
+/* Cellular (Worley) noise: one feature point per lattice cell, at (its cell's centre + a hashed
+   offset in [-1/2, 1/2) per axis times the jitter); among the points of the 3 x 3 (x 3) nearest
+   cells, F1 and F2 are the distances to the nearest and second nearest. */
+typedef struct cell_opts {
+    int distance, result;
+    float jitter;
+} cell_opts;
+
+/* The offset of a feature point along one axis from 8 hash bits. With jitter 1 it is exactly
+   bits / 256, the point anywhere in its cell, as before jitter existed. */
+INLINE vf jittered(vu bits, float jitter) { return (to_f((vi)(bits & 0xffu)) * (1.0f / 256.0f) - 0.5f) * jitter + 0.5f; }
+
+/* The distance measure before any square root: squared for both Euclidean kinds. */
+INLINE vf measure(int distance, vf px, vf py, vf pz)
+{
+    vf squared = px * px + py * py + pz * pz;
+    switch (distance) {
+    case CELLULAR_MANHATTAN: return absv(px) + absv(py) + absv(pz);
+    case CELLULAR_HYBRID: return absv(px) + absv(py) + absv(pz) + squared;
+    default: return squared;
+    }
+}
+
+/* Keeps the nearest (its cell's value too) and second nearest measures. */
+typedef struct nearest {
+    vf first, second, value;
+} nearest;
+
+INLINE void consider(nearest *n, vf d, vf value)
+{
+    vi closer = d < n->first;
+    n->second = pick(closer, n->first, pick(d < n->second, d, n->second));
+    n->value = pick(closer, value, n->value);
+    n->first = pick(closer, d, n->first);
+}
+
+/* A cell's random value: its feature point's hash bits hashed again (a bijection, so cells
+   differ but for equal hashes). */
+INLINE vf cell_value(vu h) { return lattice_value(hash16(h ^ 0xa5a5u)); }
+
+/* The returned value, mapped so that typical values spread over [-1, 1]; F1 is below 1 but for
+   a fraction of a percent of points (it can reach sqrt(2), sqrt(3) in 3-D, in theory): the
+   clamp after this catches what goes beyond. */
+INLINE vf cell_result(const cell_opts *o, nearest n)
+{
+    if (o->result == CELLULAR_CELL_VALUE) return n.value;
+    vf f1 = n.first, f2 = n.second;
+    if (o->distance == CELLULAR_EUCLIDEAN) {
+        f1 = sqrt_lanes(f1);
+        if (o->result != CELLULAR_DISTANCE) f2 = sqrt_lanes(f2);
+    }
+    switch (o->result) {
+    case CELLULAR_DISTANCE: return f1 * 2.0f - 1.0f;
+    case CELLULAR_DISTANCE2: return f2 * 2.0f - 1.0f;
+    case CELLULAR_DISTANCE2_ADD: return f1 + f2 - 1.0f;
+    case CELLULAR_DISTANCE2_SUB: return (f2 - f1) * 2.0f - 1.0f;
+    case CELLULAR_DISTANCE2_MUL: return f1 * f2 * 2.0f - 1.0f;
+    default: return pick(f2 > 0.0f, f1 / pick(f2 > 0.0f, f2, splat(1.0f)), splat(0.0f)) * 2.0f - 1.0f;
+    }
+}
+
+INLINE vf cellular2(vf x, vf y, uint32_t seed, const cell_opts *o)
 {
     vi i = trunc_i(x), j = trunc_i(y);
     vf fx = x - to_f(i), fy = y - to_f(j);
     vu column[3];
     for (int dx = -1; dx <= 1; dx++) column[dx + 1] = hash_x(i + dx, seed);
-    vf best = splat(8.0f);
+    nearest n = {splat(8.0f), splat(8.0f), splat(0.0f)};
     for (int dy = -1; dy <= 1; dy++)
         for (int dx = -1; dx <= 1; dx++) {
             vu h = hash16(column[dx + 1] ^ (spread(j) + (uint32_t)dy * SPREAD));
-            vf px = (float)dx + to_f((vi)(h & 0xffu)) * (1.0f / 256.0f) - fx;
-            vf py = (float)dy + to_f((vi)((h >> 8) & 0xffu)) * (1.0f / 256.0f) - fy;
-            vf d = px * px + py * py;
-            best = pick(d < best, d, best);
+            vf px = (float)dx + jittered(h, o->jitter) - fx;
+            vf py = (float)dy + jittered(h >> 8, o->jitter) - fy;
+            consider(&n, measure(o->distance, px, py, splat(0.0f)), o->result == CELLULAR_CELL_VALUE ? cell_value(h) : n.value);
         }
-    return sqrt_lanes(best) * 2.0f - 1.0f;
+    return cell_result(o, n);
 }
 
 /* The same in 3-D over 27 cells; z's jitter hashes the complemented z index, an input no
    nearby cell uses. */
-INLINE vf cellular3(vf x, vf y, vf z, uint32_t seed)
+INLINE vf cellular3(vf x, vf y, vf z, uint32_t seed, const cell_opts *o)
 {
     vi i = trunc_i(x), j = trunc_i(y), k = trunc_i(z);
     vf fx = x - to_f(i), fy = y - to_f(j), fz = z - to_f(k);
@@ -258,19 +434,18 @@ INLINE vf cellular3(vf x, vf y, vf z, uint32_t seed)
         vu a = hash_x(i + dx, seed);
         for (int dy = -1; dy <= 1; dy++) column[dx + 1][dy + 1] = hash16(a ^ (spread(j) + (uint32_t)dy * SPREAD));
     }
-    vf best = splat(8.0f);
+    nearest n = {splat(8.0f), splat(8.0f), splat(0.0f)};
     for (int dz = -1; dz <= 1; dz++)
         for (int dy = -1; dy <= 1; dy++)
             for (int dx = -1; dx <= 1; dx++) {
                 vu b = column[dx + 1][dy + 1], uk = spread(k) + (uint32_t)dz * SPREAD;
                 vu h = hash16(b ^ uk), g = hash16(b ^ ~uk);
-                vf px = (float)dx + to_f((vi)(h & 0xffu)) * (1.0f / 256.0f) - fx;
-                vf py = (float)dy + to_f((vi)((h >> 8) & 0xffu)) * (1.0f / 256.0f) - fy;
-                vf pz = (float)dz + to_f((vi)(g & 0xffu)) * (1.0f / 256.0f) - fz;
-                vf d = px * px + py * py + pz * pz;
-                best = pick(d < best, d, best);
+                vf px = (float)dx + jittered(h, o->jitter) - fx;
+                vf py = (float)dy + jittered(h >> 8, o->jitter) - fy;
+                vf pz = (float)dz + jittered(g, o->jitter) - fz;
+                consider(&n, measure(o->distance, px, py, pz), o->result == CELLULAR_CELL_VALUE ? cell_value(g) : n.value);
             }
-    return sqrt_lanes(best) * 2.0f - 1.0f;
+    return cell_result(o, n);
 }
 
 /* White noise: one independent value per lattice cell, no interpolation. */
@@ -282,9 +457,10 @@ INLINE vf white3(vf x, vf y, vf z, uint32_t seed)
 }
 
 /* kind = type * 2 + (3-D ? 1 : 0); with a constant kind the switch folds away. Only cellular
-   needs a clamp here: the others stay within [-1, 1] up to a rounding, which the clamp of
-   the final sum catches. */
-INLINE vf sample(int kind, vf x, vf y, vf z, uint32_t seed)
+   needs a clamp here: the others stay within [-1, 1] up to a rounding (or, for simplex
+   smooth, whose scales come from a search on a grid of positions, up to a sliver), which the
+   clamp of the final sum catches. */
+INLINE vf sample(int kind, const cell_opts *cell, vf x, vf y, vf z, uint32_t seed)
 {
     switch (kind) {
     case NOISE_SIMPLEX * 2: return simplex2(x, y, seed);
@@ -293,18 +469,32 @@ INLINE vf sample(int kind, vf x, vf y, vf z, uint32_t seed)
     case NOISE_PERLIN * 2 + 1: return perlin3(x, y, z, seed);
     case NOISE_VALUE * 2: return value2(x, y, seed);
     case NOISE_VALUE * 2 + 1: return value3(x, y, z, seed);
-    case NOISE_CELLULAR * 2: return clamp1(cellular2(x, y, seed));
-    case NOISE_CELLULAR * 2 + 1: return clamp1(cellular3(x, y, z, seed));
+    case NOISE_CELLULAR * 2: return clamp1(cellular2(x, y, seed, cell));
+    case NOISE_CELLULAR * 2 + 1: return clamp1(cellular3(x, y, z, seed, cell));
     case NOISE_WHITE * 2: return white2(x, y, seed);
-    default: return white3(x, y, z, seed);
+    case NOISE_WHITE * 2 + 1: return white3(x, y, z, seed);
+    case NOISE_VALUE_CUBIC * 2: return value_cubic2(x, y, seed);
+    case NOISE_VALUE_CUBIC * 2 + 1: return value_cubic3(x, y, z, seed);
+    case NOISE_SIMPLEX_SMOOTH * 2: return simplex_smooth2(x, y, seed);
+    default: return simplex_smooth3(x, y, z, seed);
     }
 }
 
+/* FastNoiseLite's ping-pong: t folded back and forth between 0 and 1 (a triangle wave of
+   period 2), for t >= 0, where truncation is floor. */
+INLINE vf ping_pong(vf t)
+{
+    t -= to_f(trunc_i(t * 0.5f)) * 2.0f;
+    return pick(t < 1.0f, t, 2.0f - t);
+}
+
 /* What one octave adds, before its amplitude: fBm the noise itself, billow 2|n| - 1 (round
-   puffs with sharp creases), ridged 2(1 - |n|)^2 - 1 (sharp crests where the noise crosses 0). */
-INLINE vf shape(int fractal, vf n)
+   puffs with sharp creases), ridged 2(1 - |n|)^2 - 1 (sharp crests where the noise crosses 0),
+   ping-pong 2 pp((n + 1) strength) - 1 (n's range folded into bands). */
+INLINE vf shape(int fractal, float strength, vf n)
 {
     switch (fractal) {
+    case FRACTAL_PINGPONG: return ping_pong((n + 1.0f) * strength) * 2.0f - 1.0f;
     case FRACTAL_BILLOW: return absv(n) * 2.0f - 1.0f;
     case FRACTAL_RIDGED: {
         vf r = 1.0f - absv(n);
@@ -312,6 +502,11 @@ INLINE vf shape(int fractal, vf n)
     }
     default: return n;
     }
+}
+
+INLINE cell_opts cell_opts_of(const noise_field *nf)
+{
+    return (cell_opts){nf->cellular_distance, nf->cellular_return, nf->cellular_jitter};
 }
 
 INLINE float coord(int cell, float freq, float offset) { return ((float)cell + 0.5f) * freq + offset; }
@@ -322,11 +517,12 @@ INLINE void octave_row(int kind, const noise_field *nf, int o, const float *xs, 
     uint32_t seed = nf->seed[o];
     float amp = nf->amp[o];
     int fractal = nf->fractal;
+    cell_opts cell = cell_opts_of(nf);
     for (int x = 0; x < n; x += NOISE_LANES) {
         vf xv, a;
         memcpy(&xv, xs + x, sizeof xv);
         memcpy(&a, acc + x, sizeof a);
-        a += shape(fractal, sample(kind, xv, yv, zv, seed)) * amp;
+        a += shape(fractal, nf->ping_pong_strength, sample(kind, &cell, xv, yv, zv, seed)) * amp;
         memcpy(acc + x, &a, sizeof a);
     }
 }
@@ -344,7 +540,11 @@ static void add_octave(const noise_field *nf, int o, const float *xs, int n, flo
     case 6: octave_row(6, nf, o, xs, n, y, z, acc); break;
     case 7: octave_row(7, nf, o, xs, n, y, z, acc); break;
     case 8: octave_row(8, nf, o, xs, n, y, z, acc); break;
-    default: octave_row(9, nf, o, xs, n, y, z, acc); break;
+    case 9: octave_row(9, nf, o, xs, n, y, z, acc); break;
+    case 10: octave_row(10, nf, o, xs, n, y, z, acc); break;
+    case 11: octave_row(11, nf, o, xs, n, y, z, acc); break;
+    case 12: octave_row(12, nf, o, xs, n, y, z, acc); break;
+    default: octave_row(13, nf, o, xs, n, y, z, acc); break;
     }
 }
 
@@ -372,10 +572,11 @@ float noise_value(const noise_field *nf, int x, int y, int z)
 {
     vf acc = splat(0.0f);
     int kind = nf->type * 2 + nf->three_d;
+    cell_opts cell = cell_opts_of(nf);
     for (int o = 0; o < nf->octaves; o++) {
         vf xv = splat(coord(x, nf->freq[o], nf->offset[o][0]));
         vf yv = splat(coord(y, nf->freq[o], nf->offset[o][1])), zv = splat(coord(z, nf->freq[o], nf->offset[o][2]));
-        acc += shape(nf->fractal, sample(kind, xv, yv, zv, nf->seed[o])) * nf->amp[o];
+        acc += shape(nf->fractal, nf->ping_pong_strength, sample(kind, &cell, xv, yv, zv, nf->seed[o])) * nf->amp[o];
     }
     return clamp1(acc * nf->norm)[0];
 }
@@ -396,6 +597,10 @@ void noise_field_init(noise_field *nf, const noise_spec *spec, bool three_d, uin
     nf->fractal = spec->fractal;
     nf->octaves = spec->fractal == FRACTAL_NONE ? 1 : spec->octaves;
     nf->three_d = three_d;
+    nf->cellular_distance = spec->cellular_distance;
+    nf->cellular_return = spec->cellular_return;
+    nf->cellular_jitter = (float)spec->cellular_jitter;
+    nf->ping_pong_strength = (float)spec->ping_pong_strength;
     double f = spec->frequency, a = 1.0, sum = 0.0;
     for (int o = 0; o < nf->octaves; o++) {
         nf->freq[o] = (float)f;
