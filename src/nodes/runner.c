@@ -36,10 +36,35 @@ static const char *const brush_names[] = {"circle", "diamond", "square", "octago
 enum { OFFGRID_DIE, OFFGRID_WANDER };
 static const char *const offgrid_names[] = {"die", "wander", NULL};
 static const char *const jitter_per_names[] = {"stamp", "cell", NULL};
+enum { FIT_CENTRED, FIT_TUTORIAL };
+static const char *const fit_names[] = {"centred", "tutorial", NULL};
+/* The octagon's corner cut: max(|u|, |v|, cut x (|u| + |v|)). fit="centred"
+   keeps 3/4; fit="tutorial" cuts where a regular octagon does (its slanted
+   sides as far from the centre as its straight ones), which at strength 10
+   gives 88 cells, the count nearest the tutorial's 87 that a brush symmetric
+   about its centre can have (see docs/language.md, `fit`). */
+#define OCTAGON_CUT_CENTRED 0.75
+#define OCTAGON_CUT_REGULAR 0.70710678118654752440   /* 1/sqrt 2, as a constant: the same bits everywhere */
 
 typedef struct brush_cell {
     int16_t dx, dy;
 } brush_cell;
+
+/* Every offset the widest stamp can reach, nearest first by the brush's
+   metric (ties by row, then column). A stamp of radius R covers the prefix
+   whose keys are at most brush_limit(R) (fit="centred") or below it
+   (fit="tutorial"). */
+typedef struct brush_table {
+    brush_cell *cells;
+    double *keys;
+    int *reach;                        /* reach[k]: largest |dx| or |dy| among the first k cells */
+    int count;
+} brush_table;
+
+/* Where a stamp is centred: on the runner's cell, or (fit="tutorial", an even
+   diameter) on the top-left corner of that cell, so the brush's width equals
+   its diameter. */
+enum { CENTRE_ON_CELL, CENTRE_ON_CORNER, CENTRE_KINDS };
 
 typedef struct runner_node {
     node base;
@@ -56,6 +81,8 @@ typedef struct runner_node {
     gen_range heading;
     int brush;
     double aspect;                     /* the ellipse's y radius over its x radius */
+    bool tutorial_fit;                 /* fit="tutorial": strict edges, corner-centred even diameters, regular octagon */
+    double octagon_cut;
     double turn, turn_chance, wind_x, wind_y, branch, jitter, reverse;
     double extend_chance, extend_steps;  /* extend="chance,steps": a step may lengthen the runner's life */
     double grow_chance, grow_strength;   /* grow="chance,strength": a step may change the runner's strength */
@@ -63,13 +90,7 @@ typedef struct runner_node {
     double wave_amplitude, wave_revolutions;
     bool taper;
     int max_runners, steps;
-    /* The brush: every offset the widest stamp can reach, nearest first by
-       the brush's metric (ties by row, then column). A stamp of radius R
-       covers the prefix whose keys are at most brush_limit(R). */
-    brush_cell *cells;
-    double *keys;
-    int *reach;                        /* reach[k]: largest |dx| or |dy| among the first k cells */
-    int cell_count;
+    brush_table tables[CENTRE_KINDS];  /* the corner table is built for fit="tutorial" only */
     double max_radius;
 } runner_node;
 
@@ -91,9 +112,9 @@ typedef struct runner_state {
     bool started;
     int counter;
     int mx, my;
-    int32_t *offsets;                  /* the brush cells as flat offsets in this grid */
-    double last_limit;                 /* the last stamp's limit and its prefix length */
-    int last_count;
+    int32_t *offsets[CENTRE_KINDS];    /* each table's cells as flat offsets in this grid */
+    double last_limit;                 /* the last stamp's table, limit and prefix length */
+    int last_centre, last_count;
     runner_stamp_fn hook;
     void *hook_userdata;
 } runner_state;
@@ -101,7 +122,7 @@ typedef struct runner_state {
 static const char *const runner_attrs[] = {"value", "on", "count", "strength", "life", "brush", "turn", "turnChance", "wind",
                                            "taper", "branch", "maxRunners", "wave", "jitter", "x", "y", "start", "steps",
                                            "heading", "offgrid", "margin", "jitterPer", "aspect", "reverse", "children",
-                                           "generations", "extend", "grow", NULL};
+                                           "generations", "extend", "grow", "fit", NULL};
 
 /* ---- sine and cosine, the same bits everywhere ---- */
 
@@ -132,24 +153,25 @@ void runner_sincos_deg(double degrees, double *sine, double *cosine)
 
 /* ---- the brush ---- */
 
-/* The brush's distance of an offset, as the key the prefix is cut on. The
-   circle keys the squared Euclidean distance (an integer, exact); the
-   ellipse squares dx and dy / aspect, so radius r reaches r along x and
-   r x aspect along y; the octagon is max(|dx|, |dy|, 3/4 (|dx| + |dy|)), a
-   square with its corners cut at 3/4 of the diamond. */
-static double brush_key(int brush, double aspect, int dx, int dy)
+/* The brush's distance of a cell's centre (u, v) from the stamp's centre,
+   as the key the prefix is cut on. u and v are whole (centred on a cell) or
+   halves (on a corner), so the circle's squared Euclidean distance is exact;
+   the ellipse squares u and v / aspect, so radius r reaches r along x and
+   r x aspect along y; the octagon is max(|u|, |v|, cut x (|u| + |v|)), a
+   square with its corners cut. */
+static double brush_key(int brush, double aspect, double octagon_cut, double u, double v)
 {
-    int ax = abs(dx), ay = abs(dy), chebyshev = ax > ay ? ax : ay;
+    double au = fabs(u), av = fabs(v), chebyshev = au > av ? au : av;
     switch (brush) {
-    case BRUSH_CIRCLE: return (double)(ax * ax + ay * ay);
+    case BRUSH_CIRCLE: return au * au + av * av;
     case BRUSH_ELLIPSE: {
-        double stretched = ay / aspect;
-        return (double)(ax * ax) + stretched * stretched;
+        double stretched = av / aspect;
+        return au * au + stretched * stretched;
     }
-    case BRUSH_DIAMOND: return ax + ay;
+    case BRUSH_DIAMOND: return au + av;
     case BRUSH_SQUARE: return chebyshev;
     default: {
-        double cut = (ax + ay) * 0.75;
+        double cut = (au + av) * octagon_cut;
         return cut > chebyshev ? cut : chebyshev;
     }
     }
@@ -173,45 +195,64 @@ static int compare_keyed(const void *a, const void *b)
     return (p->cell.dx > q->cell.dx) - (p->cell.dx < q->cell.dx);
 }
 
-static bool build_brush(runner_node *rn)
+/* One table: the offsets whose keys are at most the widest stamp's limit.
+   Centred on a corner, offset (dx, dy) has its centre at (dx + 0.5, dy + 0.5)
+   from the corner, so dx runs one further on the negative side. */
+static bool build_table(const runner_node *rn, int centre, brush_table *table)
 {
-    rn->max_radius = rn->strength_cap * 0.5;
+    double shift = centre == CENTRE_ON_CORNER ? 0.5 : 0;
     int extent_x = (int)rn->max_radius + 1, extent_y = (int)(rn->max_radius * rn->aspect) + 1;
     if (extent_y < extent_x) extent_y = extent_x;  /* the other brushes reach max_radius along y */
+    int low_x = -extent_x - (centre == CENTRE_ON_CORNER), low_y = -extent_y - (centre == CENTRE_ON_CORNER);
     double limit = brush_limit(rn->brush, rn->max_radius);
-    size_t side_x = (size_t)(2 * extent_x + 1), side_y = (size_t)(2 * extent_y + 1);
+    size_t side_x = (size_t)(extent_x - low_x + 1), side_y = (size_t)(extent_y - low_y + 1);
     keyed_cell *all = mem_malloc(side_x * side_y * sizeof *all);
     if (!all) return false;
     int n = 0;
-    for (int dy = -extent_y; dy <= extent_y; dy++)
-        for (int dx = -extent_x; dx <= extent_x; dx++) {
-            double key = brush_key(rn->brush, rn->aspect, dx, dy);
+    for (int dy = low_y; dy <= extent_y; dy++)
+        for (int dx = low_x; dx <= extent_x; dx++) {
+            double key = brush_key(rn->brush, rn->aspect, rn->octagon_cut, dx + shift, dy + shift);
             if (key <= limit) all[n++] = (keyed_cell){key, {(int16_t)dx, (int16_t)dy}};
         }
     qsort(all, (size_t)n, sizeof *all, compare_keyed);
-    rn->cells = mem_malloc((size_t)n * sizeof *rn->cells);
-    rn->keys = mem_malloc((size_t)n * sizeof *rn->keys);
-    rn->reach = mem_malloc((size_t)(n + 1) * sizeof *rn->reach);
-    if (!rn->cells || !rn->keys || !rn->reach) { mem_free(all); return false; }
-    rn->cell_count = n;
-    rn->reach[0] = 0;
+    table->cells = mem_malloc((size_t)(n ? n : 1) * sizeof *table->cells);
+    table->keys = mem_malloc((size_t)(n ? n : 1) * sizeof *table->keys);
+    table->reach = mem_malloc((size_t)(n + 1) * sizeof *table->reach);
+    if (!table->cells || !table->keys || !table->reach) { mem_free(all); return false; }
+    table->count = n;
+    table->reach[0] = 0;
     for (int k = 0; k < n; k++) {
-        rn->cells[k] = all[k].cell;
-        rn->keys[k] = all[k].key;
+        table->cells[k] = all[k].cell;
+        table->keys[k] = all[k].key;
         int far = abs(all[k].cell.dx) > abs(all[k].cell.dy) ? abs(all[k].cell.dx) : abs(all[k].cell.dy);
-        rn->reach[k + 1] = far > rn->reach[k] ? far : rn->reach[k];
+        table->reach[k + 1] = far > table->reach[k] ? far : table->reach[k];
     }
     mem_free(all);
     return true;
 }
 
-/* How many brush cells have a key at most `limit` (keys ascend). */
-static int brush_prefix(const runner_node *rn, double limit)
+static bool build_brush(runner_node *rn)
 {
-    int lo = 0, hi = rn->cell_count;
+    rn->max_radius = rn->strength_cap * 0.5;
+    return build_table(rn, CENTRE_ON_CELL, &rn->tables[CENTRE_ON_CELL]) &&
+           (!rn->tutorial_fit || build_table(rn, CENTRE_ON_CORNER, &rn->tables[CENTRE_ON_CORNER]));
+}
+
+/* Whether a cell with this key lies outside a stamp whose limit is `limit`:
+   fit="centred" keeps the edge, fit="tutorial" (as the tutorial's
+   point_distance < strength/2) drops it. */
+static bool beyond(const runner_node *rn, double key, double limit)
+{
+    return rn->tutorial_fit ? key >= limit : key > limit;
+}
+
+/* How many cells of the table lie within `limit` (keys ascend). */
+static int brush_prefix(const runner_node *rn, const brush_table *table, double limit)
+{
+    int lo = 0, hi = table->count;
     while (lo < hi) {
         int mid = lo + (hi - lo) / 2;
-        if (rn->keys[mid] <= limit) lo = mid + 1;
+        if (!beyond(rn, table->keys[mid], limit)) lo = mid + 1;
         else hi = mid;
     }
     return lo;
@@ -276,9 +317,11 @@ static bool get_int_range(diag *d, const xmlNode *el, const char *name, double d
 static void runner_free(node *n)
 {
     runner_node *rn = (runner_node *)n;
-    mem_free(rn->cells);
-    mem_free(rn->keys);
-    mem_free(rn->reach);
+    for (int c = 0; c < CENTRE_KINDS; c++) {
+        mem_free(rn->tables[c].cells);
+        mem_free(rn->tables[c].keys);
+        mem_free(rn->tables[c].reach);
+    }
     mem_free(rn);
 }
 
@@ -289,7 +332,7 @@ static node *runner_load(loader *ld, const xmlNode *el, symmetry_set parent_symm
     const grid_def *g = ld->grid;
     runner_node *rn = node_new(ld, sizeof *rn, &node_kind_runner, el);
     if (!rn) return NULL;
-    int offgrid, jitter_per;
+    int offgrid, jitter_per, fit;
     xml_check_attrs(d, el, runner_attrs);
     if (g->mz != 1) {
         diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<runner> works on 2-D grids only (this one is %dx%dx%d)", g->mx, g->my, g->mz);
@@ -318,8 +361,11 @@ static node *runner_load(loader *ld, const xmlNode *el, symmetry_set parent_symm
         !parse_pair(d, el, "extend", "chance,steps", RUNNER_MAX_LIFE, &rn->extend_chance, &rn->extend_steps) ||
         !parse_pair(d, el, "grow", "chance,strength", RUNNER_MAX_STRENGTH, &rn->grow_chance, &rn->grow_strength) ||
         !get_int_range(d, el, "children", 0, 0, RUNNER_MAX_CHILDREN, &rn->children) ||
-        !xml_get_int_range(d, el, "generations", 1, 1, 1000, &rn->generations))
+        !xml_get_int_range(d, el, "generations", 1, 1, 1000, &rn->generations) ||
+        !gen_get_choice(d, el, "fit", fit_names, FIT_CENTRED, &fit))
         return NULL;
+    rn->tutorial_fit = fit == FIT_TUTORIAL;
+    rn->octagon_cut = rn->tutorial_fit ? OCTAGON_CUT_REGULAR : OCTAGON_CUT_CENTRED;
     if (!(rn->extend_chance >= 0 && rn->extend_chance <= 1) || !(rn->extend_steps >= 0) ||
         rn->extend_steps != floor(rn->extend_steps)) {
         diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "extend=\"%s\" of <runner>: a chance from 0 to 1 and a whole number of steps",
@@ -378,9 +424,16 @@ static void *runner_state_new(const node *n, const grid_def *g)
     if (!st) return NULL;
     st->mx = g->mx;
     st->my = g->my;
-    st->offsets = mem_malloc((size_t)(rn->cell_count ? rn->cell_count : 1) * sizeof *st->offsets);
-    if (!st->offsets) { mem_free(st); return NULL; }
-    for (int k = 0; k < rn->cell_count; k++) st->offsets[k] = rn->cells[k].dx + (int32_t)rn->cells[k].dy * g->mx;
+    for (int c = 0; c < CENTRE_KINDS; c++) {
+        const brush_table *table = &rn->tables[c];
+        st->offsets[c] = mem_malloc((size_t)(table->count ? table->count : 1) * sizeof *st->offsets[c]);
+        if (!st->offsets[c]) {
+            for (int f = 0; f < c; f++) mem_free(st->offsets[f]);
+            mem_free(st);
+            return NULL;
+        }
+        for (int k = 0; k < table->count; k++) st->offsets[c][k] = table->cells[k].dx + (int32_t)table->cells[k].dy * g->mx;
+    }
     return st;
 }
 
@@ -389,7 +442,7 @@ static void runner_state_free(void *state)
     runner_state *st = state;
     if (st) {
         mem_free(st->walkers);
-        mem_free(st->offsets);
+        for (int c = 0; c < CENTRE_KINDS; c++) mem_free(st->offsets[c]);
     }
     mem_free(st);
 }
@@ -492,38 +545,47 @@ static void paint(run_state *r, uint32_t on, uint8_t value, int32_t i)
 }
 
 /* Cells of the brush around the walker's cell that match `on` take `value`.
-   With jitterPer="cell" the cells farther than (1 - jitter) x radius draw,
-   nearest first (the brush's order), whether inside the grid or not: each
-   stays in if it lies within radius x (1 - jitter x u) of its own u. */
+   With fit="tutorial" a stamp whose diameter (2 x radius) has an even whole
+   part is centred on the top-left corner of the walker's cell, so a brush is
+   as many cells wide as that whole part. With jitterPer="cell" the cells
+   farther than (1 - jitter) x radius draw, nearest first (the brush's order),
+   whether inside the grid or not: each stays in if it lies within
+   radius x (1 - jitter x u) of its own u. */
 static void stamp(run_state *r, const runner_node *rn, runner_state *st, const walker *w, double radius)
 {
     if (radius > rn->max_radius) radius = rn->max_radius;
     int cx = (int)floor(w->x), cy = (int)floor(w->y);  /* floor: a wanderer may stand left of or above the grid */
     if (st->hook) st->hook(st->hook_userdata, (int)w->serial, cx, cy, radius);
+    double diameter = floor(radius * 2.0);
+    int centre = rn->tutorial_fit && diameter - 2.0 * floor(diameter / 2.0) == 0 ? CENTRE_ON_CORNER : CENTRE_ON_CELL;
+    const brush_table *table = &rn->tables[centre];
     double limit = brush_limit(rn->brush, radius);
-    if (limit != st->last_limit) {
+    if (limit != st->last_limit || centre != st->last_centre) {
         st->last_limit = limit;
-        st->last_count = brush_prefix(rn, limit);
+        st->last_centre = centre;
+        st->last_count = brush_prefix(rn, table, limit);
     }
-    int count = st->last_count, reach = rn->reach[count];
+    int count = st->last_count, reach = table->reach[count];
     uint8_t value = (uint8_t)rn->value;
     uint32_t on = rn->on & ~(1u << value);
     if (rn->jitter_per_cell && rn->jitter > 0) {
-        int sure = brush_prefix(rn, brush_limit(rn->brush, radius * (1.0 - rn->jitter)));
+        int sure = brush_prefix(rn, table, brush_limit(rn->brush, radius * (1.0 - rn->jitter)));
         for (int k = 0; k < count; k++) {
-            if (k >= sure && rn->keys[k] > brush_limit(rn->brush, radius * (1.0 - rn->jitter * rng_next_double(&r->random)))) continue;
-            int x = cx + rn->cells[k].dx, y = cy + rn->cells[k].dy;
+            if (k >= sure &&
+                beyond(rn, table->keys[k], brush_limit(rn->brush, radius * (1.0 - rn->jitter * rng_next_double(&r->random)))))
+                continue;
+            int x = cx + table->cells[k].dx, y = cy + table->cells[k].dy;
             if (x >= 0 && y >= 0 && x < st->mx && y < st->my) paint(r, on, value, x + y * st->mx);
         }
         return;
     }
     if (cx >= reach && cy >= reach && cx + reach < st->mx && cy + reach < st->my) {
-        int32_t centre = cx + cy * st->mx;
-        for (int k = 0; k < count; k++) paint(r, on, value, centre + st->offsets[k]);
+        int32_t origin = cx + cy * st->mx;
+        for (int k = 0; k < count; k++) paint(r, on, value, origin + st->offsets[centre][k]);
         return;
     }
     for (int k = 0; k < count; k++) {
-        int x = cx + rn->cells[k].dx, y = cy + rn->cells[k].dy;
+        int x = cx + table->cells[k].dx, y = cy + table->cells[k].dy;
         if (x >= 0 && y >= 0 && x < st->mx && y < st->my) paint(r, on, value, x + y * st->mx);
     }
 }
