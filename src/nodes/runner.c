@@ -344,7 +344,7 @@ static node *runner_load(loader *ld, const xmlNode *el, symmetry_set parent_symm
         !get_int_range(d, el, "life", 100, 1, RUNNER_MAX_LIFE, &rn->life) ||
         !gen_get_choice(d, el, "brush", brush_names, BRUSH_CIRCLE, &rn->brush) ||
         !gen_get_double(d, el, "turn", 45, 0, 360, &rn->turn) ||
-        !gen_get_double(d, el, "turnChance", 0.33, 0, 1, &rn->turn_chance) ||
+        !gen_get_double(d, el, "turnChance", 1.0 / 6.0, 0, 1, &rn->turn_chance) ||
         !parse_pair(d, el, "wind", "dx,dy", RUNNER_MAX_WIND, &rn->wind_x, &rn->wind_y) ||
         !xml_get_bool(d, el, "taper", false, &rn->taper) || !gen_get_double(d, el, "branch", 0, 0, 1, &rn->branch) ||
         !xml_get_int_range(d, el, "maxRunners", 4096, 1, RUNNER_MAX_COUNT, &rn->max_runners) ||

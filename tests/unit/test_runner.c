@@ -268,8 +268,8 @@ static uint64_t fnv1a(const char *s)
 static const char *const busy_model =
     "<sequence values=\"DBR\">"
     "<runner value=\"B\" on=\"D\" count=\"20\" strength=\"2..6\" life=\"30..90\" brush=\"octagon\" branch=\"0.02\" "
-    "wave=\"40,1.5\" wind=\"0.1,0.05\" jitter=\"0.3\" taper=\"True\"/>"
-    "<runner value=\"R\" on=\"D\" start=\"B\" count=\"5\" strength=\"3\" life=\"50\"/>"
+    "wave=\"40,1.5\" wind=\"0.1,0.05\" jitter=\"0.3\" taper=\"True\" turnChance=\"0.33\"/>"
+    "<runner value=\"R\" on=\"D\" start=\"B\" count=\"5\" strength=\"3\" life=\"50\" turnChance=\"0.33\"/>"
     "</sequence>";
 
 /* A seed fixes the grid; another seed gives another. The hash pins the
@@ -690,6 +690,25 @@ static void centred_fit_keeps_the_old_brushes(void **state)
     }
 }
 
+/* Without turnChance a runner turns with chance 1/6, the tutorial's !random(3):
+   the same grid as turnChance="0.16666666666666666" (1/6 to the last bit) and
+   not the grid of the old default 0.33. */
+static void the_default_turn_chance_is_one_in_six(void **state)
+{
+    (void)state;
+    const char *form = "<runner values=\".B\" value=\"B\" count=\"6\" strength=\"2\" life=\"60\" %s/>";
+    char plain[256], sixth[256], old[256];
+    snprintf(plain, sizeof plain, form, "");
+    snprintf(sixth, sizeof sixth, form, "turnChance=\"0.16666666666666666\"");
+    snprintf(old, sizeof old, form, "turnChance=\"0.33\"");
+    char *a = run_model(plain, 64, 64, 5), *b = run_model(sixth, 64, 64, 5), *c = run_model(old, 64, 64, 5);
+    assert_string_equal(a, b);
+    assert_string_not_equal(a, c);
+    free(a);
+    free(b);
+    free(c);
+}
+
 static void three_d_grids_are_refused(void **state)
 {
     (void)state;
@@ -726,6 +745,7 @@ int run_runner_tests(void)
         cmocka_unit_test(bad_runner_options_are_load_errors),
         cmocka_unit_test(tutorial_fit_brushes_are_as_wide_as_their_strength),
         cmocka_unit_test(centred_fit_keeps_the_old_brushes),
+        cmocka_unit_test(the_default_turn_chance_is_one_in_six),
     };
     return cmocka_run_group_tests_name("runner", tests, NULL, NULL);
 }
