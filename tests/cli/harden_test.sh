@@ -350,7 +350,8 @@ else
 fi
 
 # Every integer attribute of every node kind, at the edges of int (issue 33, item 1's siblings): each
-# value either loads and runs within the step limit, or is refused at load with file:line, exit 3.
+# value either loads and runs within the step limit, or is refused at load with file:line, exit 3 (or, for a
+# requirement that cannot hold, stops with exit 9 at its line).
 # Never a crash, a hang or exit 2. The grid is small and the steps few, so each run is bounded.
 int_edges="-2147483648 -2147483600 -268435456 -1 0 1 2147483647"
 int_sweep() { # LABEL MODEL-WITH-@V@ [run options...]: the model tried with each edge value (resources: tests/badinput)
@@ -362,7 +363,8 @@ int_sweep() { # LABEL MODEL-WITH-@V@ [run options...]: the model tried with each
         rc=$?
         case $rc:$out in
         0:) [ -s "$dir/edge.png" ] || { echo "$label=$v: exit 0 but no picture"; edge_bad=$((edge_bad + 1)); } ;;
-        3:"$dir/edge.xml:"[1-9]*": error: "*) [ ! -e "$dir/edge.png" ] || { echo "$label=$v: refused, yet a picture"; edge_bad=$((edge_bad + 1)); } ;;
+        3:"$dir/edge.xml:"[1-9]*": error: "* | 9:"$dir/edge.xml:"[1-9]*": error: "*) # refused, or a requirement that cannot hold
+            [ ! -e "$dir/edge.png" ] || { echo "$label=$v: refused, yet a picture"; edge_bad=$((edge_bad + 1)); } ;;
         *) echo "$label=$v: exit $rc: $out"; edge_bad=$((edge_bad + 1)) ;;
         esac
         edge_runs=$((edge_runs + 1))
@@ -400,6 +402,19 @@ for a in overlap overlapz tries; do
 done
 int_sweep "map scale" '<sequence values="BW"><one in="B" out="W" steps="1"/><map scale="@V@ 1 1" values="BW"/></sequence>' --size 4 --resources tests/badinput
 int_sweep "map scale's divisor" '<sequence values="BW"><one in="B" out="W" steps="1"/><map scale="1/@V@ 1 1" values="BW"/></sequence>' --size 4 --resources tests/badinput
+# Issue 35 and 36's integers: a requirement's tries and bounds, path costs, poisson radii, the new
+# runner options, and a parameter's value substituted into an integer attribute.
+for a in tries min max; do
+    extra='count="W"'; [ "$a" = tries ] && extra='connected="W"'
+    int_sweep "require $a" "<sequence values=\"BW\"><one in=\"B\" out=\"W\" steps=\"2\"/><require $extra $a=\"@V@\"/></sequence>" --size 8 --resources tests/badinput
+done
+int_sweep "path costs" '<sequence values="BWRG"><one in="B" out="W" steps="1"/><one in="B" out="R" steps="1"/><path from="W" to="R" on="B" color="G" costs="B@V@"/></sequence>' --size 8 --resources tests/badinput
+int_sweep "poisson radii" '<sequence values="BT"><poisson value="T" radius="2" radii="B@V@"/></sequence>' --size 8 --resources tests/badinput
+for a in margin children generations heading; do
+    extra=; [ "$a" = margin ] && extra='offgrid="wander"'
+    int_sweep "runner $a" "<sequence values=\"DB\"><runner value=\"B\" life=\"5\" $extra $a=\"@V@\"/></sequence>" --size 8 --resources tests/badinput
+done
+int_sweep "param into steps" '<sequence values="BW"><smalti><param name="n" value="@V@"/></smalti><one in="B" out="W" steps="{n}"/></sequence>' --size 8 --resources tests/badinput
 int_sweep "runner x and y" '<sequence values="DB"><runner value="B" x="@V@" y="@V@"/></sequence>' --size 8 --resources tests/badinput
 # The same for the lists: models.xml entries (smalti batch) and samples.xml entries (smalti wfc). Exit 0
 # must leave outputs (amount="0" and screenshots="0" ask for none), a refusal (3, file:line) none.
