@@ -40,7 +40,7 @@ static void resolve_steps(job *j, const job_request *req, bool entry_has, long e
         j->steps = own->steps;
         j->steps_from = STEPS_MODEL;
     } else {
-        j->steps = req->has_default_steps ? req->default_steps : JOB_DEFAULT_STEPS;
+        j->steps = req->has_default_steps ? req->default_steps : SMALTI_DEFAULT_STEPS;
         j->steps_from = STEPS_DEFAULT;
     }
     /* A default is raised where the command can: a models.xml entry's steps, a pack entry's (or --steps). */
@@ -83,7 +83,7 @@ static int settings_of_file(job *j, const job_request *req)
     j->pixel_size = req->pixel_size ? req->pixel_size : own.pixel_size > 0 ? own.pixel_size : JOB_DEFAULT_PIXEL_SIZE;
     j->iso = req->iso >= 0 ? req->iso == 1 : own.iso == 1;
     add_colors(&j->pal, own.color_symbols, own.color_rgb, own.color_count);
-    const int side_2d = req->size_required ? -1 : JOB_DEFAULT_SIDE_2D, side_3d = req->size_required ? -1 : JOB_DEFAULT_SIDE_3D;
+    const int side_2d = req->size_required ? -1 : SMALTI_DEFAULT_SIDE_2D, side_3d = req->size_required ? -1 : SMALTI_DEFAULT_SIDE_3D;
     settings_grid(&own, &req->grid, side_2d, side_3d, &j->mx, &j->my, &j->mz);
     if (j->mx < 1 || j->my < 1 || j->mz < 1) {
         /* A model file that is not there has no settings either: that is the fault to name. */

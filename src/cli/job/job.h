@@ -13,12 +13,8 @@
 #include "lint_report.h"
 #include "pieces.h"
 
-/* smalti's own defaults, for every command, the API's documentation and the Python binding: the
-   step limit of a run whose model and command name none (MarkovJunior's Program.cs stops every
-   models.xml entry at 50000), the sides of a grid whose model names none, and the pixel size. */
-#define JOB_DEFAULT_STEPS SMALTI_DEFAULT_STEPS
-#define JOB_DEFAULT_SIDE_2D SMALTI_DEFAULT_SIDE_2D
-#define JOB_DEFAULT_SIDE_3D SMALTI_DEFAULT_SIDE_3D
+/* The pixel size of a model and command that name none (as a models.xml entry's pixelsize); the
+   other defaults, the sides and the step limit, are smalti.h's SMALTI_DEFAULT_*. */
 #define JOB_DEFAULT_PIXEL_SIZE 4
 
 /* Where a job's step limit came from, which says how to raise it. */
@@ -51,7 +47,7 @@ typedef struct job_request {
     bool steps_given;
     long steps;
     job_steps_from steps_from;    /* with steps_given: COMMAND (the default) or ENTRY */
-    bool has_default_steps;       /* default_steps is the limit when nothing names one (else JOB_DEFAULT_STEPS) */
+    bool has_default_steps;       /* default_steps is the limit when nothing names one (else SMALTI_DEFAULT_STEPS) */
     long default_steps;
     int pixel_size;               /* 0: not given */
     int iso;                      /* 1 or 0 given, -1 not */

@@ -142,6 +142,12 @@ static void studio_started(void *userdata, smalti_run *run)
     pthread_mutex_unlock(&st->s->lock);
 }
 
+/* The --set texts of p as the pointers smalti_load_options.params takes, in sets. */
+static void studio_params_list(const studio_params *p, const char **sets)
+{
+    for (int i = 0; i < p->set_count; i++) sets[i] = p->sets[i];
+}
+
 bool studio_params_add_set(studio_params *p, const char *text, size_t len)
 {
     const char *eq = memchr(text, '=', len);
@@ -232,7 +238,7 @@ static studio_event *run_once(studio *s, const studio_params *p, long request)
     double t0 = now_ms();
     /* The load and the run each get the time cap, as in `pack check`; both count against the memory cap. */
     const char *sets[STUDIO_MAX_SETS];
-    for (int i = 0; i < p->set_count; i++) sets[i] = p->sets[i];
+    studio_params_list(p, sets);
     const job_request req = {.model = s->model_path, .grid = {.size = (int)p->size}, .seed_given = true, .seed = (int32_t)p->seed,
                              .steps_given = true, .steps = p->steps, .steps_from = STEPS_PAGE, .iso = -1,
                              .params = sets, .param_count = p->set_count,
@@ -425,7 +431,7 @@ static int parse_studio_option(void *args, const char *arg, const char *val)
 
 static int parse_studio_args(int argc, char **argv, studio_args *a)
 {
-    *a = (studio_args){.params = {.seed = 1, .size = 0, .steps = JOB_DEFAULT_STEPS, .timeout = STUDIO_DEFAULT_TIMEOUT},
+    *a = (studio_args){.params = {.seed = 1, .size = 0, .steps = SMALTI_DEFAULT_STEPS, .timeout = STUDIO_DEFAULT_TIMEOUT},
                        .max_memory = STUDIO_DEFAULT_MAX_MEMORY};
     int rc = cli_parse_args(argc, argv, parse_studio_option, a, &a->model_path, studio_usage);
     if (rc != EXIT_OK) return rc;
@@ -456,7 +462,7 @@ static void take_model_settings(studio_args *a)
     smalti_settings st;
     smalti_error err;
     const char *sets[STUDIO_MAX_SETS];
-    for (int i = 0; i < a->params.set_count; i++) sets[i] = a->params.sets[i];
+    studio_params_list(&a->params, sets);
     smalti_load_options with_params = smalti_load_defaults();
     with_params.params = sets;
     with_params.param_count = a->params.set_count;
