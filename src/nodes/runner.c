@@ -30,8 +30,9 @@
 #define RUNNER_MAX_CHILDREN 64
 #define RUNNER_MAX_MARGIN 4096        /* keeps a wanderer's cell well inside an int */
 
-enum { BRUSH_CIRCLE, BRUSH_DIAMOND, BRUSH_SQUARE, BRUSH_OCTAGON, BRUSH_ELLIPSE };
-static const char *const brush_names[] = {"circle", "diamond", "square", "octagon", "ellipse", NULL};
+enum { BRUSH_CIRCLE, BRUSH_DIAMOND, BRUSH_SQUARE, BRUSH_OCTAGON, BRUSH_ELLIPSE, BRUSH_PICTURE };
+static const char *const brush_names[] = {"circle", "diamond", "square", "octagon", "ellipse", "picture", NULL};
+#define RUNNER_MAX_PICTURE 257        /* a brush picture's side: offsets within +-128, as the shaped brushes' */
 #define RUNNER_MAX_ASPECT 8.0
 enum { OFFGRID_DIE, OFFGRID_WANDER };
 static const char *const offgrid_names[] = {"die", "wander", NULL};
@@ -122,7 +123,7 @@ typedef struct runner_state {
 static const char *const runner_attrs[] = {"value", "on", "count", "strength", "life", "brush", "turn", "turnChance", "wind",
                                            "taper", "branch", "maxRunners", "wave", "jitter", "x", "y", "start", "steps",
                                            "heading", "offgrid", "margin", "jitterPer", "aspect", "reverse", "children",
-                                           "generations", "extend", "grow", "fit", NULL};
+                                           "generations", "extend", "grow", "fit", "picture", NULL};
 
 /* ---- sine and cosine, the same bits everywhere ---- */
 
@@ -179,6 +180,7 @@ static double brush_key(int brush, double aspect, double octagon_cut, double u, 
 
 static double brush_limit(int brush, double radius)
 {
+    if (brush == BRUSH_PICTURE) return INFINITY; /* a picture is stamped whole, at its own size */
     return brush == BRUSH_CIRCLE || brush == BRUSH_ELLIPSE ? radius * radius : radius;
 }
 
@@ -193,6 +195,26 @@ static int compare_keyed(const void *a, const void *b)
     if (p->key != q->key) return p->key < q->key ? -1 : 1;
     if (p->cell.dy != q->cell.dy) return p->cell.dy < q->cell.dy ? -1 : 1;
     return (p->cell.dx > q->cell.dx) - (p->cell.dx < q->cell.dx);
+}
+
+/* Sorts the n keyed cells into the table (nearest first) and frees them. */
+static bool table_from_cells(keyed_cell *all, int n, brush_table *table)
+{
+    qsort(all, (size_t)n, sizeof *all, compare_keyed);
+    table->cells = mem_malloc((size_t)(n ? n : 1) * sizeof *table->cells);
+    table->keys = mem_malloc((size_t)(n ? n : 1) * sizeof *table->keys);
+    table->reach = mem_malloc((size_t)(n + 1) * sizeof *table->reach);
+    if (!table->cells || !table->keys || !table->reach) { mem_free(all); return false; }
+    table->count = n;
+    table->reach[0] = 0;
+    for (int k = 0; k < n; k++) {
+        table->cells[k] = all[k].cell;
+        table->keys[k] = all[k].key;
+        int far = abs(all[k].cell.dx) > abs(all[k].cell.dy) ? abs(all[k].cell.dx) : abs(all[k].cell.dy);
+        table->reach[k + 1] = far > table->reach[k] ? far : table->reach[k];
+    }
+    mem_free(all);
+    return true;
 }
 
 /* One table: the offsets whose keys are at most the widest stamp's limit.
@@ -214,21 +236,61 @@ static bool build_table(const runner_node *rn, int centre, brush_table *table)
             double key = brush_key(rn->brush, rn->aspect, rn->octagon_cut, dx + shift, dy + shift);
             if (key <= limit) all[n++] = (keyed_cell){key, {(int16_t)dx, (int16_t)dy}};
         }
-    qsort(all, (size_t)n, sizeof *all, compare_keyed);
-    table->cells = mem_malloc((size_t)(n ? n : 1) * sizeof *table->cells);
-    table->keys = mem_malloc((size_t)(n ? n : 1) * sizeof *table->keys);
-    table->reach = mem_malloc((size_t)(n + 1) * sizeof *table->reach);
-    if (!table->cells || !table->keys || !table->reach) { mem_free(all); return false; }
-    table->count = n;
-    table->reach[0] = 0;
-    for (int k = 0; k < n; k++) {
-        table->cells[k] = all[k].cell;
-        table->keys[k] = all[k].key;
-        int far = abs(all[k].cell.dx) > abs(all[k].cell.dy) ? abs(all[k].cell.dx) : abs(all[k].cell.dy);
-        table->reach[k + 1] = far > table->reach[k] ? far : table->reach[k];
+    return table_from_cells(all, n, table);
+}
+
+/* The picture brush's table: every pixel that is not black (and not transparent), as an offset from the
+   picture's centre pixel (w / 2, h / 2), nearest first as the circle orders them. */
+static bool build_picture_table(const uint32_t *argb, int w, int h, brush_table *table)
+{
+    keyed_cell *all = mem_malloc((size_t)w * (size_t)h * sizeof *all);
+    if (!all) return false;
+    int n = 0;
+    for (int py = 0; py < h; py++)
+        for (int px = 0; px < w; px++) {
+            uint32_t c = argb[(size_t)py * (size_t)w + (size_t)px];
+            if ((c >> 24) == 0 || (c & 0xffffffu) == 0) continue;
+            int dx = px - w / 2, dy = py - h / 2;
+            all[n++] = (keyed_cell){(double)dx * dx + (double)dy * dy, {(int16_t)dx, (int16_t)dy}};
+        }
+    return table_from_cells(all, n, table);
+}
+
+/* brush="picture": picture="NAME" names brushes/NAME.png under the resource roots. Attributes that size or
+   shape a stamp have no meaning for it and are errors, so that a model does not say what it does not get. */
+static bool load_picture_brush(loader *ld, const xmlNode *el, runner_node *rn)
+{
+    diag *d = ld->d;
+    int line = xml_line(el);
+    static const char *const sizing[] = {"strength", "taper", "grow", "jitter", "jitterPer", "fit", "aspect", NULL};
+    for (int k = 0; sizing[k]; k++)
+        if (xml_attr(el, sizing[k]))
+            return diag_error(d, SMALTI_ERR_MODEL, line, "%s of <runner> does not apply to brush=\"picture\" (a picture is stamped at its own size)",
+                              sizing[k]);
+    const char *name = xml_attr(el, "picture");
+    if (!name) return diag_error(d, SMALTI_ERR_MODEL, line, "brush=\"picture\" of <runner> needs picture=\"NAME\": a picture under brushes/");
+    char *path = resource_find(ld->res, d, line, "brush picture", "brushes", name, ".png");
+    if (!path) return false;
+    int w, h;
+    uint32_t *argb = resource_load_image(ld->res, d, line, path, &w, &h);
+    if (!argb) {
+        mem_free(path);
+        return false;
     }
-    mem_free(all);
-    return true;
+    bool ok = false;
+    if (w > RUNNER_MAX_PICTURE || h > RUNNER_MAX_PICTURE)
+        diag_error(d, SMALTI_ERR_MODEL, line, "brush picture %s is %dx%d: at most %dx%d pixels", path, w, h, RUNNER_MAX_PICTURE,
+                   RUNNER_MAX_PICTURE);
+    else if (!build_picture_table(argb, w, h, &rn->tables[CENTRE_ON_CELL]))
+        diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
+    else if (rn->tables[CENTRE_ON_CELL].count == 0)
+        diag_error(d, SMALTI_ERR_MODEL, line, "brush picture %s is black all over: a brush needs some lit pixels", path);
+    else
+        ok = true;
+    rn->max_radius = RUNNER_MAX_STRENGTH * 0.5;
+    mem_free(argb);
+    mem_free(path);
+    return ok;
 }
 
 static bool build_brush(runner_node *rn)
@@ -411,7 +473,15 @@ static node *runner_load(loader *ld, const xmlNode *el, symmetry_set parent_symm
         return NULL;
     }
     rn->at_xy = has_x;
-    if (!build_brush(rn)) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    if (rn->brush == BRUSH_PICTURE) {
+        if (!load_picture_brush(ld, el, rn)) return NULL;
+    } else if (xml_attr(el, "picture")) {
+        diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "picture of <runner> needs brush=\"picture\"");
+        return NULL;
+    } else if (!build_brush(rn)) {
+        diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
+        return NULL;
+    }
     return &rn->base;
 }
 

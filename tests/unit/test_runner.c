@@ -7,6 +7,9 @@
 #include "smalti.h"
 #include "../../src/engine/run.h"
 #include "../../src/nodes/runner.h"
+#include "../../src/io/output.h"
+#include <sys/stat.h>
+#include <unistd.h>
 
 enum { MAX_STAMPS = 200000 };
 
@@ -609,6 +612,86 @@ static void bad_runner_options_are_load_errors(void **state)
     }
 }
 
+/* A 7x5 brush picture, asymmetric so that a flip or a shift shows: '#' lit (white or red), '.' black. */
+static const char *const splat[5] = {"..#....", ".###..#", "#####..", ".##.#..", "..#...."};
+
+/* A resource root in a fresh temporary folder holding brushes/Splat.png (the picture above) and brushes/Dark.png
+   (black all over). */
+static char *brush_root(void)
+{
+    char *dir = malloc(64);
+    assert_non_null(dir);
+    snprintf(dir, 64, "/tmp/smalti-brush-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    char path[128];
+    snprintf(path, sizeof path, "%s/brushes", dir);
+    assert_int_equal(mkdir(path, 0777), 0);
+    uint32_t px[35], dark[4] = {0, 0, 0, 0};
+    for (int y = 0; y < 5; y++)
+        for (int x = 0; x < 7; x++) px[x + 7 * y] = splat[y][x] == '#' ? (x % 2 ? 0xff0000u : 0xffffffu) : 0;
+    smalti_error err;
+    snprintf(path, sizeof path, "%s/brushes/Splat.png", dir);
+    if (!save_png_rgb(path, px, 7, 5, NULL, &err)) fail_msg("%s", err.message);
+    snprintf(path, sizeof path, "%s/brushes/Dark.png", dir);
+    if (!save_png_rgb(path, dark, 2, 2, NULL, &err)) fail_msg("%s", err.message);
+    return dir;
+}
+
+static void remove_brush_root(char *dir)
+{
+    char path[128];
+    snprintf(path, sizeof path, "rm -rf '%s'", dir);
+    assert_int_equal(system(path), 0);
+    free(dir);
+}
+
+/* brush="picture": one stamp paints the picture's lit pixels, its centre pixel (3, 2) on the runner's cell,
+   clipped at the grid's edge; the sizing attributes and a dark picture are load errors at the node's line. */
+static void a_picture_brush_stamps_its_picture(void **state)
+{
+    (void)state;
+    char *dir = brush_root();
+    const int at[][2] = {{6, 5}, {1, 0}};
+    for (int c = 0; c < 2; c++) {
+        char xml[256];
+        snprintf(xml, sizeof xml, "<runner values=\".B\" value=\"B\" x=\"%d\" y=\"%d\" life=\"1\" brush=\"picture\" picture=\"Splat\"/>",
+                 at[c][0], at[c][1]);
+        smalti_model *m = unit_load(xml, "runner.xml", 13, 11, 1, dir);
+        smalti_run *run = smalti_run_new(m, 1, NULL);
+        smalti_run_to_end(run, 0);
+        assert_false(smalti_run_error(run, NULL));
+        char *got = grid_text(run);
+        for (int y = 0; y < 11; y++)
+            for (int x = 0; x < 13; x++) {
+                int px = x - at[c][0] + 3, py = y - at[c][1] + 2;
+                bool lit = px >= 0 && py >= 0 && px < 7 && py < 5 && splat[py][px] == '#';
+                if ((got[x + 13 * y] == 'B') != lit) fail_msg("stamp at (%d,%d): cell (%d,%d) is %c", at[c][0], at[c][1], x, y, got[x + 13 * y]);
+            }
+        free(got);
+        smalti_run_free(run);
+        smalti_model_free(m);
+    }
+    static const char *const bad[] = {"brush=\"picture\"", "brush=\"picture\" picture=\"Dark\"", "brush=\"picture\" picture=\"Nowhere\"",
+                                      "brush=\"picture\" picture=\"Splat\" strength=\"3\"",
+                                      "brush=\"picture\" picture=\"Splat\" jitter=\"0.5\"", "picture=\"Splat\""};
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        char xml[256];
+        snprintf(xml, sizeof xml, "<sequence values=\"DB\">\n  <runner value=\"B\" %s/>\n</sequence>", bad[k]);
+        const char *roots[] = {dir};
+        smalti_load_options opt = smalti_load_defaults();
+        opt.mx = opt.my = 16;
+        opt.mz = 1;
+        opt.quiet = 1;
+        opt.resource_dirs = roots;
+        opt.resource_dir_count = 1;
+        smalti_error err;
+        smalti_model *m = smalti_model_load_string(xml, "bad.xml", &opt, &err);
+        if (m) fail_msg("%s loaded", bad[k]);
+        assert_int_equal(err.line, 2);
+    }
+    remove_brush_root(dir);
+}
+
 /* One stamp of `brush` at `strength` in the middle of a 31x31 grid: how
    many cells it paints and how wide (columns) and tall (rows) it is. */
 static void measure_stamp(const char *brush, int strength, const char *fit, int *cells, int *width, int *height)
@@ -746,6 +829,7 @@ int run_runner_tests(void)
         cmocka_unit_test(tutorial_fit_brushes_are_as_wide_as_their_strength),
         cmocka_unit_test(centred_fit_keeps_the_old_brushes),
         cmocka_unit_test(the_default_turn_chance_is_one_in_six),
+        cmocka_unit_test(a_picture_brush_stamps_its_picture),
     };
     return cmocka_run_group_tests_name("runner", tests, NULL, NULL);
 }
