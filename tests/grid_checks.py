@@ -10,8 +10,8 @@ Usage: python3 tests/grid_checks.py FOLDER CHECK...   each CHECK one of:
   rougher:SYMBOLS:SIDE:A:B with the grid cut into SIDE x SIDE tiles ringed around the centre tile
                            (ring 0 the centre, ring 1 the tiles around it, ...), the tiles of ring A
                            have on average more than twice as many outvoted cells as those of ring B:
-                           cells that are in SYMBOLS or not against at least 5 of the 9 cells of
-                           their 3x3 square (the grid wrapping), as a majority-vote smoothing would flip
+                           cells whose side (in SYMBOLS or not) loses the vote of their 3x3 square,
+                           themselves included, the grid wrapping: the cells a majority vote would flip
 Prints one line; exits 1 when a file breaks a check (or the folder has none)."""
 import os
 import sys
