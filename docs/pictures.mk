@@ -9,13 +9,13 @@ GALLERY_MODELS := maze dungeon cave river riverdelta kingdoms growth tower3d \
     pathfinder upscale tiledungeon pipes pipering bricks cave_ca life forestfire \
     caves_runner roots_runner plant village_roads village_lsystem village_noise \
     village_voronoi village_poisson terrain frontier stained_glass ruins twisted_town \
-    cave_modules chisel_dungeon
+    cave_modules chisel_dungeon cave_tiles island_village runner_world
 GALLERY_CELL := 150
 GALLERY_COLUMNS := 7
 EXAMPLE_MODELS := $(wildcard docs/examples/*.xml)
 
 .PHONY: pictures tutorial-check
-pictures: smalti $(BUILD)/tools/contact_sheet tutorial-check twisted-pictures
+pictures: smalti $(BUILD)/tools/contact_sheet tutorial-check twisted-pictures text-pictures
 	@for m in $(EXAMPLE_MODELS); do \
 	  ./smalti run $$m -q --resources rules -o $${m%.xml}.png || exit 1; echo "$${m%.xml}.png"; done
 	@mkdir -p $(BUILD)/gallery
@@ -39,6 +39,15 @@ twisted-pictures: smalti
 	  echo "docs/images/growgrid/$$m.png docs/images/growgrid/$${m}_straight.png"; done
 	@./smalti run models/chisel_dungeon.xml -q -o docs/images/chisel/chisel_dungeon.png
 	@echo "docs/images/chisel/chisel_dungeon.png"
+
+# language.md's showcases of the source texts: docs/images/texts/NAME.png is exactly what
+# `./smalti run models/NAME.xml -o X.png` makes, as tests/docs_test.sh checks. Alone: `make text-pictures`.
+TEXT_MODELS := cave_tiles island_village runner_world
+.PHONY: text-pictures
+text-pictures: smalti
+	@mkdir -p docs/images/texts
+	@set -e; for m in $(TEXT_MODELS); do \
+	  ./smalti run models/$$m.xml -q -o docs/images/texts/$$m.png; echo "docs/images/texts/$$m.png"; done
 
 # Each example the tutorial shows is its file, word for word.
 tutorial-check:

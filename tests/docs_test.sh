@@ -19,7 +19,7 @@ ROOT=${3:-.}
 CC=${CC:-cc}
 tmp=$(mktemp -d)
 trap '[ -n "$KEEP" ] || rm -rf "$tmp"' EXIT
-fail=0 models=0 fragments=0 programs=0 links=0
+fail=0 models=0 fragments=0 programs=0 links=0 pictures=0
 bad() { fail=$((fail + 1)); echo "$*"; }
 
 if [ "$ROOT" = . ]; then at=""; else at="$ROOT/"; fi
@@ -139,6 +139,17 @@ for f in "${at}"docs/examples/*.xml; do
     run_model "$f" "$args" "$f" "" 0
 done
 
+# The showcase pictures: docs/images/texts/NAME.png is what models/NAME.xml draws now (docs/pictures.mk's
+# text-pictures makes them), so a change to a model or a node cannot leave its picture behind.
+for pic in "${at}"docs/images/texts/*.png; do
+    [ -e "$pic" ] || continue
+    model="${at}models/$(basename "$pic" .png).xml"
+    if [ ! -e "$model" ]; then bad "$pic: no model $model draws it"; continue; fi
+    if guarded "$SMALTI" run "$model" --timeout $GUARD -q -o "$tmp/text.png" </dev/null && cmp -s "$tmp/text.png" "$pic"; then pictures=$((pictures + 1)); else
+        bad "$pic: not what $model draws now (make text-pictures)"
+    fi
+done
+
 # The README is a front page: at most 12 KB, and it links every page of docs/ (issue 13).
 if [ -f "${at}README.md" ]; then
     size=$(wc -c <"${at}README.md")
@@ -226,7 +237,7 @@ for page in $pages; do
     done <"$tmp/links"
 done
 
-summary="docs: $models models ran, $fragments fragments, $programs api.md program$([ "$programs" = 1 ] || echo s) ok, $links links ok"
+summary="docs: $models models ran, $fragments fragments, $programs api.md program$([ "$programs" = 1 ] || echo s) ok, $links links ok$([ "$pictures" = 0 ] || echo ", $pictures showcase pictures current")"
 if [ "$fail" != 0 ]; then
     echo "$summary; $fail FAILED"
     exit 1
