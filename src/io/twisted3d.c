@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 #include <ctype.h>
+#include <limits.h>
 #include "../core/diag.h"
 
 /* The shades are those of the straight isometric picture: lit top, half-lit +y side, dark +x side. */
@@ -159,6 +160,10 @@ static bool save_obj_3d(const char *path, const char *ext, const bent_grid *b, c
 {
     const grid_view *g = b->g;
     size_t corners = (size_t)(g->mx + 1) * (size_t)(g->my + 1) * (size_t)(g->mz + 1);
+    if (corners > INT_MAX) { /* OBJ numbers the vertices with ints */
+        error_set(err, SMALTI_ERR_USAGE, path, 0, "a %dx%dx%d grid has too many corners for a bent mesh", g->mx, g->my, g->mz);
+        return false;
+    }
     int *used = calloc(corners, sizeof *used);
     bool present[256] = {false};
     char *mtl = with_suffix(path, ext, ".mtl");
