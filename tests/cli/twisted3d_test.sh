@@ -56,6 +56,29 @@ XML
 for kind in obj txt png; do expect 0 "" "$T" run "$dir/full.xml" --resources $res --seed 2 -o "$dir/full.$kind"; done
 expect 0 "" $check png "$dir/full.txt" "$dir/full.obj" "$dir/full.png" 12 f0e0d0,c02020,20a040
 
+# Modules: a 3-D tile wfc after growgrid makes each cell a 5x5x5 module of the MarkovJunior corpus's Knots3D
+# tiles (SMALTI_MJ_CORPUS, default ../shared/mj; skipped without it): each quad holds a module, bent voxel by
+# voxel on the 8x8 plan's lattice, the modules' floors stacked.
+corpus=${SMALTI_MJ_CORPUS:-../shared/mj}
+if [ -d "$corpus/resources/tilesets/Knots3D" ]; then
+    cat > "$dir/knots.xml" <<'XML'
+<sequence values="BW">
+  <smalti length="8" width="8" height="3" d="3"/>
+  <growgrid shape="Disc"/>
+  <all in="B" out="W"/>
+  <all in="***/***/*** ***/*W*/*** ***/***/***" out="***/***/*** ***/*B*/*** ***/***/***"/>
+  <wfc values="BFE" tileset="Knots3D" tiles="Knots3D/Tubes"><rule in="W" out="Empty"/></wfc>
+</sequence>
+XML
+    printf '<sequence values="BW">\n  <smalti size="8"/>\n  <growgrid shape="Disc"/>\n</sequence>\n' > "$dir/plan8.xml"
+    expect 0 "" "$T" run "$dir/plan8.xml" --resources $res --seed 2 -o "$dir/plan8.json"
+    for kind in obj txt; do
+        expect 0 "" "$T" run "$dir/knots.xml" --resources "$corpus/resources" --resources $res --seed 2 -o "$dir/knots.$kind"
+    done
+    expect 0 "^size 40 40 15" cat "$dir/knots.txt"
+    expect 0 "" $check obj "$dir/knots.txt" "$dir/plan8.json" "$dir/knots.obj"
+fi
+
 # Kinds that cannot hold a 3-D grid: path: error, exit 2, nothing written; a lattice's block must still divide.
 for kind in svg json; do
     expect 2 "full.$kind: error: a .$kind twisted map is flat, and this grid is 8x8x3: a 3-D grid on a lattice is written as .obj or .png" \
