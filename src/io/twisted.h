@@ -13,8 +13,9 @@ typedef struct twisted_lattice {
 /* Whether ext (".png", ".svg", ".obj", ".json", any case) is a twisted output. */
 bool twisted_kind(const char *ext);
 /* Write g drawn on t to path, the kind chosen by its extension ext (twisted_kind). The grid's sides
-   must be multiples of the lattice's quads; else an error in err. A 3-D grid goes to
-   save_twisted_3d. pixel_size: pixels per cell for the PNG pictures, units per cell in the SVG. */
+   must be multiples of the lattice's quads; else an error in err. A 3-D grid's ".json" has its
+   "depth" and cells[z][y][x]; its other kinds are save_twisted_3d's. pixel_size: pixels per cell
+   for the PNG pictures, units per cell in the SVG. */
 bool save_twisted(const char *path, const char *ext, const grid_view *g, const uint32_t *colors, const twisted_lattice *t,
                   int pixel_size, const temp_hook *temps, smalti_error *err);
 
@@ -34,7 +35,7 @@ void twisted_bilinear(const twisted_lattice *t, int i, int j, double s, double u
 /* A 3-D grid on the lattice of its xy plane, every layer sharing it (twisted3d.c): ".obj" is each
    non-empty cell's box with its corners bent into its quad, z kept as height (+ a .mtl with a
    material per value); ".png" that mesh drawn isometrically, pixel_size the cube's size as in the
-   straight isometric pictures. Other kinds cannot hold a 3-D grid: an error. */
+   straight isometric pictures. Other kinds (".svg") are flat: an error. */
 bool save_twisted_3d(const char *path, const char *ext, const grid_view *g, const uint32_t *colors, const twisted_lattice *t,
                      int pixel_size, const temp_hook *temps, smalti_error *err);
 #endif

@@ -192,7 +192,7 @@ bool save_twisted_3d(const char *path, const char *ext, const grid_view *g, cons
     bool obj = strcasecmp(ext, ".obj") == 0, png = strcasecmp(ext, ".png") == 0;
     if (!obj && !png) {
         error_set(err, SMALTI_ERR_USAGE, path, 0,
-                  "a %s twisted map is flat, and this grid is %dx%dx%d: a 3-D grid on a lattice is written as .obj or .png (.vox: straight)",
+                  "a %s twisted map is flat, and this grid is %dx%dx%d: a 3-D grid on a lattice is written as .obj, .png or .json (.vox: straight)",
                   ext, g->mx, g->my, g->mz);
         return false;
     }

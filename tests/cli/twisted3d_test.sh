@@ -1,7 +1,7 @@
 #!/bin/sh
 # twisted3d_test.sh — growgrid in a 3-D run: the lattice is the 2-D run's, shared by every layer; the OBJ is the
 # straight grid's box faces bent onto it (tests/cli/twisted/check3d.py), the PNG draws each column's top where
-# the mesh puts it, the VOX is the straight grid, and the flat twisted kinds refuse a 3-D grid.
+# the mesh puts it, the VOX is the straight grid, the JSON has the layers, and the SVG refuses a 3-D grid.
 T=${1:-./smalti}
 . "$(dirname "$0")/lib.sh"
 check="python3 $(dirname "$0")/twisted/check3d.py"
@@ -79,12 +79,14 @@ XML
     expect 0 "" $check obj "$dir/knots.txt" "$dir/plan8.json" "$dir/knots.obj"
 fi
 
-# Kinds that cannot hold a 3-D grid: path: error, exit 2, nothing written; a lattice's block must still divide.
-for kind in svg json; do
-    expect 2 "full.$kind: error: a .$kind twisted map is flat, and this grid is 8x8x3: a 3-D grid on a lattice is written as .obj or .png" \
-        "$T" run "$dir/full.xml" --resources $res --seed 2 -o "$dir/full.$kind"
-    expect 1 "" test -e "$dir/full.$kind"
-done
+# The JSON: the 2-D run's points, the depth, and cells[z][y][x] as the text grid has them.
+expect 0 "" "$T" run "$dir/block.xml" --resources $res --seed 5 -o "$dir/block.json"
+expect 0 "" $check json "$dir/block.txt" "$dir/plan.json" "$dir/block.json"
+
+# A flat kind cannot hold a 3-D grid: path: error, exit 2, nothing written; a lattice's block must still divide.
+expect 2 "full.svg: error: a .svg twisted map is flat, and this grid is 8x8x3: a 3-D grid on a lattice is written as .obj, .png or .json" \
+    "$T" run "$dir/full.xml" --resources $res --seed 2 -o "$dir/full.svg"
+expect 1 "" test -e "$dir/full.svg"
 printf '<sequence values="BW">\n  <growgrid shape="Disc" block="3"/>\n</sequence>\n' > "$dir/block3.xml"
 only 3 "$dir/block3.xml:2: error: block=\"3\" of <growgrid> must divide the grid's sides, 8x8, so that blocks tile it" \
     "$T" run "$dir/block3.xml" --resources $res --dim 3 --size 8

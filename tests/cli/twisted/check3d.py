@@ -2,6 +2,7 @@
 """check3d.py — checks the bent OBJ of a 3-D run on a growgrid lattice against the straight grid and the lattice.
 
   check3d.py obj GRID.txt LATTICE.json BENT.obj   the mesh is the straight grid's box faces bent onto the lattice
+  check3d.py json GRID.txt LATTICE.json BENT.json  the 3-D JSON: the lattice's points, cells[z][y][x]
   check3d.py vox GRID.txt BENT.vox                the VOX is the straight grid, cell for cell
   check3d.py png GRID.txt BENT.obj BENT.png PIXELSIZE COLOURS   each column's top shows its colour where the mesh puts it
 
@@ -176,10 +177,27 @@ def check_vox(grid, vox):
     return 0
 
 
+def check_json(grid, lattice, bent):
+    """The 3-D JSON: the 2-D run's points and block, its depth, and cells[z][y][x] as the text grid has them."""
+    mx, my, mz, cells = read_grid(grid)
+    m, flat = json.load(open(bent)), json.load(open(lattice))
+    bad = 0
+    for key in ("points_x", "points_y", "points", "block"):
+        if m[key] != flat[key]:
+            bad += 1
+            print(f"{key}: not the 2-D run's")
+    if (m["width"], m["height"], m["depth"]) != (mx, my, mz) or m["cells"] != cells:
+        bad += 1
+        print("the cells are not the text grid's")
+    return bad
+
+
 def main():
     kind = sys.argv[1]
     if kind == "obj":
         bad = check_obj(*sys.argv[2:5])
+    elif kind == "json":
+        bad = check_json(*sys.argv[2:5])
     elif kind == "vox":
         bad = check_vox(*sys.argv[2:4])
     else:
