@@ -27,7 +27,8 @@ pictures: smalti $(BUILD)/tools/contact_sheet tutorial-check twisted-pictures te
 	@echo "docs/gallery.png ($$(wc -c < docs/gallery.png) bytes)"
 
 # language.md's growgrid and chisel pictures: each twisted map beside its straight grid (the flat texture
-# that `-o X.obj` writes), and the chiselled dungeon. Run alone with `make twisted-pictures`.
+# that `-o X.obj` writes; for the 3-D building, the model without its last node, growgrid), and the
+# chiselled dungeon. Run alone with `make twisted-pictures`.
 TWISTED_MODELS := twisted_town cave_modules
 .PHONY: twisted-pictures
 twisted-pictures: smalti
@@ -37,6 +38,10 @@ twisted-pictures: smalti
 	  ./smalti run models/$$m.xml -q -o $(BUILD)/twisted/$$m.obj; \
 	  cp $(BUILD)/twisted/$${m}_texture.png docs/images/growgrid/$${m}_straight.png; \
 	  echo "docs/images/growgrid/$$m.png docs/images/growgrid/$${m}_straight.png"; done
+	@./smalti run models/bent_building.xml -q -o docs/images/growgrid/bent_building.png
+	@grep -v '<growgrid' models/bent_building.xml > $(BUILD)/twisted/bent_building_straight.xml
+	@./smalti run $(BUILD)/twisted/bent_building_straight.xml -q -o docs/images/growgrid/bent_building_straight.png
+	@echo "docs/images/growgrid/bent_building.png docs/images/growgrid/bent_building_straight.png"
 	@./smalti run models/chisel_dungeon.xml -q -o docs/images/chisel/chisel_dungeon.png
 	@echo "docs/images/chisel/chisel_dungeon.png"
 

@@ -2,6 +2,8 @@
 """make_shapes.py — writes the shape pictures of smalti's growgrid examples into models/resources/shapes/.
 
   Disc.png   512x512: a white disc (radius 0.45 of the side) on black, its edge anti-aliased
+  LPlan.png  512x512: a white L, the floor plan of models/bent_building.xml: two arms 0.34 of the side
+             wide, 0.84 long, from the top left corner (0.08 in), edges anti-aliased
 
 A shape picture is grey levels: black is outside, brighter is denser. Run from the repository root:
 python3 tools/make_shapes.py
@@ -38,10 +40,21 @@ def disc(size=512, radius=0.45):
     return rows
 
 
+def l_plan(size=512, lo=0.08, arm=0.42, hi=0.92):
+    """4x4 samples a pixel decide how much of it the L covers."""
+    def inside(u, v):
+        return lo <= u <= hi and lo <= v <= hi and (u <= arm or v <= arm)
+    return [[round(255 * sum(1 for sy in range(4) for sx in range(4)
+                             if inside((x + (sx + 0.5) / 4) / size, (y + (sy + 0.5) / 4) / size)) / 16)
+             for x in range(size)] for y in range(size)]
+
+
 def main():
     os.makedirs("models/resources/shapes", exist_ok=True)
     with open("models/resources/shapes/Disc.png", "wb") as f:
         f.write(grey_png(disc()))
+    with open("models/resources/shapes/LPlan.png", "wb") as f:
+        f.write(grey_png(l_plan()))
 
 
 if __name__ == "__main__":

@@ -22,21 +22,26 @@ typedef struct blocks {
     int bx, by; /* cells per quad, across and down */
 } blocks;
 
-static bool blocks_of(const char *path, const grid_view *g, const twisted_lattice *t, blocks *b, smalti_error *err)
+bool twisted_blocks(const char *path, const grid_view *g, const twisted_lattice *t, int *bx, int *by, smalti_error *err)
 {
-    if (g->mz > 1) {
-        error_set(err, SMALTI_ERR_USAGE, path, 0, "a twisted map needs a 2-D grid, and this one is %dx%dx%d", g->mx, g->my, g->mz);
-        return false;
-    }
     if (g->mx % (t->nx - 1) || g->my % (t->ny - 1)) {
         error_set(err, SMALTI_ERR_RUNTIME, path, 0,
                   "the grid, %dx%d, is not a whole number of blocks of the growgrid lattice's %dx%d quads, so it has no twisted map",
                   g->mx, g->my, t->nx - 1, t->ny - 1);
         return false;
     }
-    b->bx = g->mx / (t->nx - 1);
-    b->by = g->my / (t->ny - 1);
+    *bx = g->mx / (t->nx - 1);
+    *by = g->my / (t->ny - 1);
     return true;
+}
+
+static bool blocks_of(const char *path, const grid_view *g, const twisted_lattice *t, blocks *b, smalti_error *err)
+{
+    if (g->mz > 1) {
+        error_set(err, SMALTI_ERR_USAGE, path, 0, "a twisted map needs a 2-D grid, and this one is %dx%dx%d", g->mx, g->my, g->mz);
+        return false;
+    }
+    return twisted_blocks(path, g, t, &b->bx, &b->by, err);
 }
 
 static inline double cross(double ax, double ay, double bx, double by) { return ax * by - ay * bx; }
@@ -147,8 +152,7 @@ uint32_t *twisted_render(const grid_view *g, const uint32_t *colors, const twist
     return out;
 }
 
-/* The point at (s,t) of quad (i,j), in lattice units. */
-static void bilinear(const twisted_lattice *t, int i, int j, double s, double u, double *x, double *y)
+void twisted_bilinear(const twisted_lattice *t, int i, int j, double s, double u, double *x, double *y)
 {
     double qx[4], qy[4];
     quad_corners(t, i, j, 1, 1, qx, qy);
@@ -176,7 +180,7 @@ static bool save_svg(const char *path, const grid_view *g, const uint32_t *color
             fprintf(f, "<polygon fill=\"#%06x\" stroke=\"#%06x\" points=\"", colour, colour);
             for (int k = 0; k < 4; k++) {
                 double x, y;
-                bilinear(t, i, j, corner_s[k] / b->bx, corner_t[k] / b->by, &x, &y);
+                twisted_bilinear(t, i, j, corner_s[k] / b->bx, corner_t[k] / b->by, &x, &y);
                 fprintf(f, "%s%.4f,%.4f", k ? " " : "", x * b->bx, y * b->by);
             }
             fprintf(f, "\"/>\n");
@@ -236,22 +240,37 @@ static bool save_obj(const char *path, const char *ext, const grid_view *g, cons
     return ok;
 }
 
+/* Layer z's rows of values, each row on a line of its own that starts with newline_indent. */
+static void write_layer(FILE *f, const grid_view *g, int z, const char *newline_indent)
+{
+    const unsigned char *layer = g->cells + (int64_t)z * g->mx * g->my;
+    for (int y = 0; y < g->my; y++) {
+        fprintf(f, "%s%s", y ? "," : "", newline_indent);
+        for (int x = 0; x < g->mx; x++) fprintf(f, "%s%d", x ? "," : "[", layer[x + (int64_t)y * g->mx]);
+        fprintf(f, "]");
+    }
+}
+
+/* The points and the cells' values: cells[y][x], or in 3-D (with "depth") cells[z][y][x]. */
 static bool save_json(const char *path, const grid_view *g, const twisted_lattice *t, const blocks *b, const temp_hook *temps,
                       smalti_error *err)
 {
     atomic_file af;
     if (!atomic_open(&af, path, temps, err)) return false;
     FILE *f = af.f;
-    fprintf(f, "{\n  \"width\": %d,\n  \"height\": %d,\n  \"legend\": ", g->mx, g->my);
+    fprintf(f, "{\n  \"width\": %d,\n  \"height\": %d,\n", g->mx, g->my);
+    if (g->mz > 1) fprintf(f, "  \"depth\": %d,\n", g->mz);
+    fprintf(f, "  \"legend\": ");
     json_write_string(f, g->legend, strlen(g->legend));
     fprintf(f, ",\n  \"points_x\": %d,\n  \"points_y\": %d,\n  \"block\": [%d, %d],\n  \"points\": [", t->nx, t->ny, b->bx, b->by);
     for (int k = 0; k < t->nx * t->ny; k++)
         fprintf(f, "%s[%.6f, %.6f]", k ? (k % t->nx ? ", " : ",\n    ") : "\n    ", t->x[k] * b->bx, t->y[k] * b->by);
     fprintf(f, "\n  ],\n  \"cells\": [");
-    for (int y = 0; y < g->my; y++) {
-        fprintf(f, "%s", y ? ",\n    " : "\n    ");
-        for (int x = 0; x < g->mx; x++) fprintf(f, "%s%d", x ? "," : "[", g->cells[x + (int64_t)y * g->mx]);
-        fprintf(f, "]");
+    if (g->mz == 1) write_layer(f, g, 0, "\n    ");
+    for (int z = 0; g->mz > 1 && z < g->mz; z++) {
+        fprintf(f, "%s[", z ? ",\n    " : "\n    ");
+        write_layer(f, g, z, "\n      ");
+        fprintf(f, "\n    ]");
     }
     fprintf(f, "\n  ]\n}\n");
     return atomic_commit(&af, err);
@@ -260,11 +279,13 @@ static bool save_json(const char *path, const grid_view *g, const twisted_lattic
 bool save_twisted(const char *path, const char *ext, const grid_view *g, const uint32_t *colors, const twisted_lattice *t,
                   int pixel_size, const temp_hook *temps, smalti_error *err)
 {
+    const bool json = strcasecmp(ext, ".json") == 0;
+    if (g->mz > 1 && !json) return save_twisted_3d(path, ext, g, colors, t, pixel_size, temps, err);
     blocks b;
-    if (!blocks_of(path, g, t, &b, err)) return false;
+    if (g->mz > 1 ? !twisted_blocks(path, g, t, &b.bx, &b.by, err) : !blocks_of(path, g, t, &b, err)) return false;
     if (strcasecmp(ext, ".svg") == 0) return save_svg(path, g, colors, t, &b, pixel_size, temps, err);
     if (strcasecmp(ext, ".obj") == 0) return save_obj(path, ext, g, colors, t, &b, pixel_size, temps, err);
-    if (strcasecmp(ext, ".json") == 0) return save_json(path, g, t, &b, temps, err);
+    if (json) return save_json(path, g, t, &b, temps, err);
     int w, h;
     uint32_t *pixels = twisted_render(g, colors, t, pixel_size, &w, &h, err);
     if (!pixels) {

@@ -12,9 +12,10 @@ typedef struct twisted_lattice {
 
 /* Whether ext (".png", ".svg", ".obj", ".json", any case) is a twisted output. */
 bool twisted_kind(const char *ext);
-/* Write g drawn on t to path, the kind chosen by its extension ext (twisted_kind). The grid must be
-   2-D and its sides multiples of the lattice's quads; else an error in err. pixel_size: pixels
-   per cell for the PNG pictures, units per cell in the SVG. */
+/* Write g drawn on t to path, the kind chosen by its extension ext (twisted_kind). The grid's sides
+   must be multiples of the lattice's quads; else an error in err. A 3-D grid's ".json" has its
+   "depth" and cells[z][y][x]; its other kinds are save_twisted_3d's. pixel_size: pixels per cell
+   for the PNG pictures, units per cell in the SVG. */
 bool save_twisted(const char *path, const char *ext, const grid_view *g, const uint32_t *colors, const twisted_lattice *t,
                   int pixel_size, const temp_hook *temps, smalti_error *err);
 
@@ -24,4 +25,17 @@ bool save_twisted(const char *path, const char *ext, const grid_view *g, const u
 #define TWISTED_BACKGROUND 0x222222u
 uint32_t *twisted_render(const grid_view *g, const uint32_t *colors, const twisted_lattice *t, int pixel_size, int *w, int *h,
                          smalti_error *err);
+
+/* Cells per quad, across (*bx) and down (*by), when g's sides are whole multiples of t's quads; else
+   false with an error in err naming path. */
+bool twisted_blocks(const char *path, const grid_view *g, const twisted_lattice *t, int *bx, int *by, smalti_error *err);
+/* The point at (s,u) in [0,1]^2 of quad (i,j) by bilinear interpolation of its corners, in lattice units. */
+void twisted_bilinear(const twisted_lattice *t, int i, int j, double s, double u, double *x, double *y);
+
+/* A 3-D grid on the lattice of its xy plane, every layer sharing it (twisted3d.c): ".obj" is each
+   non-empty cell's box with its corners bent into its quad, z kept as height (+ a .mtl with a
+   material per value); ".png" that mesh drawn isometrically, pixel_size the cube's size as in the
+   straight isometric pictures. Other kinds (".svg") are flat: an error. */
+bool save_twisted_3d(const char *path, const char *ext, const grid_view *g, const uint32_t *colors, const twisted_lattice *t,
+                     int pixel_size, const temp_hook *temps, smalti_error *err);
 #endif

@@ -1,5 +1,5 @@
 /* growgrid.c — the `growgrid` node: one step fits a Growing Grid lattice to a shape picture and gives the
-   run that geometry, one quad per block of cells; the grid's values stay as they are. */
+   run that geometry, one quad per block of cells (of each layer, in 3-D); the grid's values stay as they are. */
 #include "nodes.h"
 #include "gen.h"
 #include "growgrid.h"
@@ -69,10 +69,7 @@ static node *growgrid_load(loader *ld, const xmlNode *el, symmetry_set parent_sy
     growgrid_node *gn = node_new(ld, sizeof *gn, &node_kind_growgrid, el);
     if (!gn) return NULL;
     xml_check_attrs(d, el, growgrid_attrs);
-    if (g->mz > 1) {
-        diag_error(d, SMALTI_ERR_MODEL, line, "<growgrid> works on 2-D grids only, and this grid is %dx%dx%d", g->mx, g->my, g->mz);
-        return NULL;
-    }
+    /* In a 3-D grid the lattice spans the xy plane, the floor plan every layer shares. */
     growgrid_params *p = &gn->params;
     int block, intervals;
     int side = g->mx < g->my ? g->mx : g->my;

@@ -1,6 +1,7 @@
 #!/bin/sh
 # twisted_test.sh — growgrid's lattice in the outputs: the twisted PNG, OBJ (+MTL, texture), SVG and JSON of one run
-# agree (tests/cli/twisted/check.py), runs without a lattice refuse them, and bad growgrid models fail with file:line.
+# agree (tests/cli/twisted/check.py), runs without a lattice refuse them, and bad growgrid models fail with file:line
+# (3-D runs: twisted3d_test.sh).
 T=${1:-./smalti}
 . "$(dirname "$0")/lib.sh"
 check="python3 $(dirname "$0")/twisted/check.py"
@@ -35,8 +36,6 @@ expect 2 "no lattice: add a <growgrid> node" "$T" run "$dir/plain.xml" -o "$dir/
 expect 1 "" test -e "$dir/plain.svg"
 
 # bad models: file:line
-printf '<sequence values="BW">\n  <growgrid shape="Disc"/>\n</sequence>\n' > "$dir/d3.xml"
-only 3 "$dir/d3.xml:2: error: <growgrid> works on 2-D grids only, and this grid is 8x8x8" "$T" run "$dir/d3.xml" --resources $res --dim 3 --size 8
 printf '<sequence values="BW">\n  <growgrid shape="NoSuchShape"/>\n</sequence>\n' > "$dir/missing.xml"
 expect 3 "missing.xml:2:.*NoSuchShape" "$T" run "$dir/missing.xml" --resources $res --size 8
 printf '<sequence values="BW">\n  <growgrid shape="Disc" block="3"/>\n</sequence>\n' > "$dir/block.xml"

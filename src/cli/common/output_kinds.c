@@ -47,15 +47,16 @@ static bool write_twisted_only(const output_target *t, smalti_error *err)
 
 static const output_kind kinds[] = {
     {".png", true, true, true, false, true, write_png,
-     "a picture in palette colours, --pixel-size pixels per cell (a 3-D grid's is isometric); with --tiles, drawn with the sheet's tiles"},
+     "a picture in palette colours, --pixel-size pixels per cell (a 3-D grid's is isometric, its cells bent into their quads on a lattice); with --tiles, drawn with the sheet's tiles"},
     {".txt", true, true, false, false, false, write_text, "the text grid with its header (the reference's output)"},
-    {".vox", true, true, false, false, false, write_vox, "MagicaVoxel voxels"},
+    {".vox", true, true, false, false, false, write_vox, "MagicaVoxel voxels (of a run with a lattice, the straight grid)"},
     {".tmx", true, true, true, false, false, out_tmx, "a Tiled map (XML), one layer per z (and an object layer per z for a sheet's objects), with its tileset NAME.tiles.png beside it"},
     {".tmj", true, true, true, false, false, out_tmj, "a Tiled map (JSON), as .tmx"},
     {".csv", true, true, true, false, false, out_csv, "tile ids, a row of cells a line, a blank line between layers"},
     {".json", true, true, true, false, true, out_json, "size, legend, colours, cells and tile ids (and a sheet's objects)"},
     {".svg", true, false, false, true, true, write_twisted_only, "the grid drawn on its growgrid lattice, as vectors"},
-    {".obj", true, false, false, true, true, write_twisted_only, "the lattice's quads as a mesh, coloured by cell"},
+    {".obj", true, true, false, true, true, write_twisted_only,
+     "the lattice's quads as a mesh, coloured by cell; of a 3-D grid, its cells' boxes bent into their quads"},
 };
 
 const output_kind *output_kind_of(const char *path)
