@@ -424,7 +424,7 @@ static node *runner_load(loader *ld, const xmlNode *el, symmetry_set parent_symm
         !parse_pair(d, el, "grow", "chance,strength", RUNNER_MAX_STRENGTH, &rn->grow_chance, &rn->grow_strength) ||
         !get_int_range(d, el, "children", 0, 0, RUNNER_MAX_CHILDREN, &rn->children) ||
         !xml_get_int_range(d, el, "generations", 1, 1, 1000, &rn->generations) ||
-        !gen_get_choice(d, el, "fit", fit_names, FIT_CENTRED, &fit))
+        !gen_get_choice(d, el, "fit", fit_names, FIT_TUTORIAL, &fit))
         return NULL;
     rn->tutorial_fit = fit == FIT_TUTORIAL;
     rn->octagon_cut = rn->tutorial_fit ? OCTAGON_CUT_REGULAR : OCTAGON_CUT_CENTRED;

@@ -94,7 +94,7 @@ static void each_brush_has_its_footprint(void **state)
     };
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         char xml[256];
-        snprintf(xml, sizeof xml, "<runner values=\".B\" value=\"B\" x=\"4\" y=\"4\" life=\"1\" brush=\"%s\" strength=\"%s\"/>",
+        snprintf(xml, sizeof xml, "<runner fit=\"centred\" values=\".B\" value=\"B\" x=\"4\" y=\"4\" life=\"1\" brush=\"%s\" strength=\"%s\"/>",
                  cases[k].brush, cases[k].strength);
         char *got = run_model(xml, 9, 9, 7);
         if (strcmp(got, cases[k].picture) != 0) fail_msg("%s strength %s:\n got %s\nwant %s", cases[k].brush, cases[k].strength, got,
@@ -116,7 +116,7 @@ static void carving_follows_the_paths(void **state)
         snprintf(xml, sizeof xml,
                  "<sequence values=\"WRB\">"
                  "<prl in=\"W\" out=\"R\" p=\"0.3\" steps=\"1\"/>"
-                 "<runner value=\"B\" on=\"W\" count=\"3..6\" strength=\"1..7\" life=\"10..60\" brush=\"%s\" turn=\"60\" "
+                 "<runner fit=\"centred\" value=\"B\" on=\"W\" count=\"3..6\" strength=\"1..7\" life=\"10..60\" brush=\"%s\" turn=\"60\" "
                  "turnChance=\"0.5\" wind=\"0.25,-0.5\" taper=\"True\" branch=\"0.05\" wave=\"30,2\" jitter=\"0.4\"/>"
                  "</sequence>", brushes[b]);
         smalti_model *m = unit_load(xml, "runner.xml", 48, 40, 1, NULL);
@@ -270,9 +270,9 @@ static uint64_t fnv1a(const char *s)
 
 static const char *const busy_model =
     "<sequence values=\"DBR\">"
-    "<runner value=\"B\" on=\"D\" count=\"20\" strength=\"2..6\" life=\"30..90\" brush=\"octagon\" branch=\"0.02\" "
+    "<runner fit=\"centred\" value=\"B\" on=\"D\" count=\"20\" strength=\"2..6\" life=\"30..90\" brush=\"octagon\" branch=\"0.02\" "
     "wave=\"40,1.5\" wind=\"0.1,0.05\" jitter=\"0.3\" taper=\"True\" turnChance=\"0.33\"/>"
-    "<runner value=\"R\" on=\"D\" start=\"B\" count=\"5\" strength=\"3\" life=\"50\" turnChance=\"0.33\"/>"
+    "<runner fit=\"centred\" value=\"R\" on=\"D\" start=\"B\" count=\"5\" strength=\"3\" life=\"50\" turnChance=\"0.33\"/>"
     "</sequence>";
 
 /* A seed fixes the grid; another seed gives another. The hash pins the
@@ -401,7 +401,7 @@ static void jitter_per_cell_makes_ragged_edges(void **state)
     for (int per_cell = 0; per_cell < 2; per_cell++)
         for (int32_t seed = 1; seed <= 5; seed++) {
             char xml[256];
-            snprintf(xml, sizeof xml, "<runner values=\".B\" value=\"B\" x=\"12\" y=\"12\" life=\"1\" strength=\"20\" jitter=\"0.5\" %s/>",
+            snprintf(xml, sizeof xml, "<runner fit=\"centred\" values=\".B\" value=\"B\" x=\"12\" y=\"12\" life=\"1\" strength=\"20\" jitter=\"0.5\" %s/>",
                      per_cell ? "jitterPer=\"cell\"" : "");
             char *g = run_model(xml, SIDE, SIDE, seed);
             int nearest_uncarved = 1 << 30, farthest_carved = -1, carved = 0;
@@ -432,9 +432,9 @@ static void an_ellipse_stamp_has_its_cells(void **state)
 {
     (void)state;
     enum { SIDE = 15 };
-    char *flat = run_model("<runner values=\".B\" value=\"B\" x=\"7\" y=\"7\" life=\"1\" strength=\"10\" brush=\"ellipse\" aspect=\"0.5\"/>",
+    char *flat = run_model("<runner fit=\"centred\" values=\".B\" value=\"B\" x=\"7\" y=\"7\" life=\"1\" strength=\"10\" brush=\"ellipse\" aspect=\"0.5\"/>",
                            SIDE, SIDE, 3);
-    char *tall = run_model("<runner values=\".B\" value=\"B\" x=\"7\" y=\"7\" life=\"1\" strength=\"5\" brush=\"ellipse\" aspect=\"2\"/>",
+    char *tall = run_model("<runner fit=\"centred\" values=\".B\" value=\"B\" x=\"7\" y=\"7\" life=\"1\" strength=\"5\" brush=\"ellipse\" aspect=\"2\"/>",
                            SIDE, SIDE, 3);
     int carved = 0, width = 0, height = 0;
     for (int y = 0; y < SIDE; y++) {
