@@ -93,7 +93,7 @@ typedef struct rulenode_state {
     int32_t *potential_block;
     int32_t *field_queue;
     uint8_t *field_borders;
-    uint32_t *future;        /* the observed goal: allowed values per cell */
+    wave_bits *future;       /* the observed goal: allowed values per cell */
     bool future_computed;
     int32_t goal_hint;       /* a cell that missed the goal at the last look */
     potential_scratch scratch; /* kept between goals: a node may compute many */
@@ -122,9 +122,9 @@ void rulenode_reset(run_state *r, const node *n, void *state);
 long rulenode_oldest_turn(const void *state);
 /* What the model's changes can be (rulenode_once.c): changes_to[a] bit b when some rule may change
    a cell from a to b; false when some node is neither a branch nor a rule node without search. */
-bool rulenode_model_changes(const node *const *nodes, int count, uint32_t changes_to[GRID_MAX_VALUES]);
+bool rulenode_model_changes(const node *const *nodes, int count, wave_bits changes_to[GRID_MAX_VALUES]);
 /* Whether rn finds each match at most once while it is listed, under those changes. */
-bool rulenode_finds_once(const rulenode *rn, const uint32_t changes_to[GRID_MAX_VALUES]);
+bool rulenode_finds_once(const rulenode *rn, const wave_bits changes_to[GRID_MAX_VALUES]);
 
 static inline uint64_t mask_bit(const rulenode_state *st, int ri, int32_t at) { return ((uint64_t)(uint32_t)at << st->mask_bits) | (uint64_t)ri; }
 static inline bool mask_get(const rulenode_state *st, int ri, int32_t at)
@@ -235,7 +235,7 @@ static inline __attribute__((always_inline)) void rulenode_scan_rule_cells(run_s
         const int imx = rl->imx, imy = rl->imy, imz = rl->imz;
         if (imx == 1 && imy == 1 && imz == 1) {
             /* Every cell is a lattice cell and the only shift is (0,0,0). */
-            const uint32_t wave = rl->input[0];
+            const wave_bits wave = rl->input[0];
             for (int32_t from = 0; from < r->cells; from += STOP_ITEMS) {
                 if (r->out_of_memory || stop_requested(&r->stop)) return;
                 const int32_t to = r->cells - from > STOP_ITEMS ? from + STOP_ITEMS : r->cells;
@@ -247,7 +247,7 @@ static inline __attribute__((always_inline)) void rulenode_scan_rule_cells(run_s
         const int *start = rl->ishift_start;
         const int16_t(*shifts)[3] = rl->ishifts;
         const int32_t *offsets = rl->ishift_offsets;
-        const uint32_t present = rl->input_union;
+        const wave_bits present = rl->input_union;
         /* Lattice cells start at imx-1 (and so on), so x - dx >= 0 always
            holds; only lattice cells past xmax (ymax, zmax) need a test. */
         const int xmax = MX - imx, ymax = MY - imy, zmax = MZ - imz;
