@@ -95,7 +95,7 @@ static inline bool plain_inside(const one_plain *p, const plain_entry *e, int x,
 }
 
 /* Fill t from cells[0 .. count), their offsets less `shift`, spilling past two into the pool at *used. */
-static void plain_test_fill(plain_test *t, plain_cell *pool, int32_t *used, const rule_cell *cells, int count, int32_t shift)
+static void plain_test_fill(plain_test *t, plain_cell *pool, int32_t *used, const pool_cell *cells, int count, int32_t shift)
 {
     plain_cell any = {0, UINT32_MAX};
     t->a = count > 0 ? (plain_cell){cells[0].offset - shift, (uint32_t)cells[0].wave} : any;
@@ -105,6 +105,19 @@ static void plain_test_fill(plain_test *t, plain_cell *pool, int32_t *used, cons
     t->more = *used;
     if (pool) for (int k = 2; k < count; k++) pool[(*used)++] = (plain_cell){cells[k].offset, (uint32_t)cells[k].wave};
     else *used += t->more_count;
+}
+
+/* The same for a rule's own test, from its cells (rule_compile's, which carry their shifts too). */
+static void plain_rule_test_fill(plain_test *t, plain_cell *pool, int32_t *used, const rule *rl)
+{
+    const plain_cell any = {0, UINT32_MAX};
+    const int count = rl->match_count;
+    t->a = count > 0 ? (plain_cell){rl->match[0].offset, (uint32_t)rl->match[0].wave} : any;
+    t->b = count > 1 ? (plain_cell){rl->match[1].offset, (uint32_t)rl->match[1].wave} : any;
+    t->more_count = (int16_t)(count > 2 ? count - 2 : 0);
+    t->d[0] = t->d[1] = t->d[2] = 0;
+    t->more = *used;
+    for (int k = 2; k < count; k++) pool[(*used)++] = (plain_cell){rl->match[k].offset, (uint32_t)rl->match[k].wave};
 }
 
 /* The pool cells of a shift entry: those of the last entry of its rule when they come from the
@@ -223,7 +236,7 @@ one_plain *one_plain_new(rulenode *rn, int values)
     int32_t w = 0;
     for (int ri = 0; ri < rn->rule_count; ri++) {
         const rule *rl = rn->rules[ri];
-        plain_test_fill(&p->rules[ri].test, p->pool, &used, rl->match, rl->match_count, 0);
+        plain_rule_test_fill(&p->rules[ri].test, p->pool, &used, rl);
         p->rules[ri].c = (plain_cell){0, UINT32_MAX};
         if (rl->match_count >= 3) p->three = true;
         if (rl->match_count == 3) {

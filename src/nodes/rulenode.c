@@ -95,11 +95,20 @@ static bool order_cells(const rule *rl, int *order)
         return false;
     }
     /* How many cells share each cell's wave: runs of equal waves among (wave, cell) keys, sorted
-       by the wave's low half, then each run by its high half (a key holds 32 bits of wave). */
-    for (int k = 0; k < n; k++) keys[k] = (uint64_t)(uint32_t)rl->match[k].wave << 32 | (uint32_t)k;
+       by the wave's low half, then each run by its high half (a key holds 32 bits of wave) when
+       some wave has one. */
+    bool high = false;
+    for (int k = 0; k < n; k++) {
+        keys[k] = (uint64_t)(uint32_t)rl->match[k].wave << 32 | (uint32_t)k;
+        high |= rl->match[k].wave >> 32 != 0;
+    }
     sort_u64(keys, n);
     for (int a = 0, b; a < n; a = b) {
         for (b = a; b < n && keys[b] >> 32 == keys[a] >> 32; b++) {}
+        if (!high) {
+            for (int j = a; j < b; j++) same[keys[j] & UINT32_MAX] = b - a;
+            continue;
+        }
         for (int j = a; j < b; j++) {
             const uint32_t k = (uint32_t)(keys[j] & UINT32_MAX);
             keys[j] = (uint64_t)(uint32_t)(rl->match[k].wave >> 32) << 32 | k;
@@ -156,7 +165,10 @@ static bool build_shift_table(rulenode *rn, const grid_def *g, run_stop *stop)
         for (int ri = 0; ok && ri < rn->rule_count; ri++) {
             rule_cells[ri] = used;
             const rule *rl = rn->rules[ri];
-            for (int m = 0; m < rl->match_count; m++) rn->cell_pool[used++] = rl->match[orders[order_start[ri] + m]];
+            for (int m = 0; m < rl->match_count; m++) {
+                const rule_cell *cell = &rl->match[orders[order_start[ri] + m]];
+                rn->cell_pool[used++] = (pool_cell){cell->wave, cell->offset};
+            }
         }
     }
     for (int v = 0; ok && v < g->c; v++) {
@@ -184,7 +196,7 @@ static bool build_shift_table(rulenode *rn, const grid_def *g, run_stop *stop)
                 for (int m = 0; m < rl->match_count; m++) {
                     const rule_cell *cell = &rl->match[orders[order_start[ri] + m]];
                     if (cell->dx == e->dx && cell->dy == e->dy && cell->dz == e->dz) continue;
-                    rn->cell_pool[used++] = *cell;
+                    rn->cell_pool[used++] = (pool_cell){cell->wave, cell->offset};
                 }
                 e->count = used - e->cells;
             }

@@ -12,6 +12,13 @@
 
 /* One (rule, shift) pair: a cell of value v changed at (x,y,z) may be the
    shifted cell of a match with its corner at (x-dx, y-dy, z-dz). */
+/* A cell the incremental scan tests: offset and wave of a rule_cell, without its shift, so that a
+   pool cell stays 16 bytes (a big node's pool holds a copy of a rule's cells per shift). */
+typedef struct pool_cell {
+    wave_bits wave;
+    int32_t offset;
+} pool_cell;
+
 typedef struct shift_entry {
     int32_t offset;          /* dx + dy*MX + dz*MX*MY */
     int32_t rule;
@@ -38,7 +45,7 @@ typedef struct rulenode {
        shifts[shift_start[v] .. shift_start[v+1]). */
     int *shift_start;
     shift_entry *shifts;
-    rule_cell *cell_pool;
+    pool_cell *cell_pool;
     shift_box *boxes;    /* by value */
     /* i / MX and i / (MX*MY) as (i * div) >> 63, exact for 0 <= i < 2^31. */
     uint64_t div_mx, div_plane;
@@ -186,7 +193,7 @@ static inline __attribute__((always_inline)) bool rulenode_entry_fits(const rule
                                                                      const shift_entry *e, const uint8_t *state, int32_t si)
 {
     unsigned fits = !mask_get(st, e->rule, si);
-    for (const rule_cell *c = rn->cell_pool + e->cells, *c_end = c + e->count; c < c_end; c++)
+    for (const pool_cell *c = rn->cell_pool + e->cells, *c_end = c + e->count; c < c_end; c++)
         fits &= (c->wave >> state[si + c->offset]) & 1;
     return fits;
 }

@@ -48,8 +48,8 @@ bool rulenode_model_changes(const node *const *nodes, int count, wave_bits chang
                 const uint8_t out = rl->output[k];
                 if (out == RULE_KEEP) continue;
                 if (out >= GRID_MAX_VALUES) return false;
-                for (int a = 0; a < GRID_MAX_VALUES; a++)
-                    if (a != out && ((rl->input[k] >> a) & 1)) changes_to[a] |= wave_bit(out);
+                for (wave_bits from = rl->input[k] & ~wave_bit(out); from; from &= from - 1)
+                    changes_to[__builtin_ctzll(from)] |= wave_bit(out);
             }
         }
     }
@@ -64,8 +64,7 @@ bool rulenode_finds_once(const rulenode *rn, const wave_bits changes_to[GRID_MAX
     for (int a = 0; a < GRID_MAX_VALUES; a++) {
         written |= changes_to[a];
         if (changes_to[a]) changed |= wave_bit(a);
-        for (int b = 0; b < GRID_MAX_VALUES; b++)
-            if ((changes_to[a] >> b) & 1) written_before[b] |= wave_bit(a);
+        for (wave_bits to = changes_to[a]; to; to &= to - 1) written_before[__builtin_ctzll(to)] |= wave_bit(a);
     }
     for (int ri = 0; ri < rn->rule_count; ri++) {
         const rule *rl = rn->rules[ri];
@@ -74,8 +73,8 @@ bool rulenode_finds_once(const rulenode *rn, const wave_bits changes_to[GRID_MAX
             const wave_bits accepted = rl->input[k];
             if (!(accepted & written)) continue;
             if (++triggers > 1 || (accepted & changed)) return false;
-            for (int b = 0; b < GRID_MAX_VALUES; b++)
-                if (((accepted & written) >> b) & 1 && (written_before[b] & written)) return false;
+            for (wave_bits to = accepted & written; to; to &= to - 1)
+                if (written_before[__builtin_ctzll(to)] & written) return false;
         }
     }
     return true;
