@@ -137,20 +137,25 @@ static void lint_rulenode(lint *L, const xmlNode *el, bool root_grid)
 }
 
 /* The neighbour counts a convolution rule can see: sums of `cells` weights (fewer at a
-   border), each weight being how often a value appears in `values`. */
+   border), each weight being how often a value appears in `values`. Only sums up to cells times
+   the heaviest weight can be reached, so only those are looked at. */
 #define LINT_MAX_SUM (26 * GRID_MAX_VALUES)
 static void reachable_sums(const int *weight, int value_count, int cells, bool *reach)
 {
+    int heaviest = 0;
+    for (int v = 0; v < value_count; v++)
+        if (weight[v] > heaviest) heaviest = weight[v];
+    const int top = cells * heaviest < LINT_MAX_SUM ? cells * heaviest : LINT_MAX_SUM;
     bool now[LINT_MAX_SUM + 1] = {false}, next[LINT_MAX_SUM + 1];
     now[0] = true;
     memcpy(reach, now, sizeof now);
     for (int k = 0; k < cells; k++) {
-        memset(next, 0, sizeof next);
-        for (int s = 0; s <= LINT_MAX_SUM; s++)
+        memset(next, 0, (size_t)top + 1);
+        for (int s = 0; s <= top; s++)
             for (int v = 0; now[s] && v < value_count; v++)
-                if (s + weight[v] <= LINT_MAX_SUM) next[s + weight[v]] = true;
-        memcpy(now, next, sizeof now);
-        for (int s = 0; s <= LINT_MAX_SUM; s++) reach[s] |= now[s];
+                if (s + weight[v] <= top) next[s + weight[v]] = true;
+        memcpy(now, next, (size_t)top + 1);
+        for (int s = 0; s <= top; s++) reach[s] |= now[s];
     }
 }
 
