@@ -38,8 +38,9 @@ typedef struct grid_def {
    the node kinds' fact, not the grid's: node_holds_unions in src/nodes answers it). */
 typedef bool (*grid_holds_unions_fn)(const xmlNode *el);
 /* Load from an element carrying `values` (the root or a map node), at most max_values of them
-   (GRID_MAX_VALUES, or GRID_REFERENCE_MAX_VALUES for a model of the reference's nodes only). Unions are collected from `el`
-   and its descendants through elements that hold_unions (and through unions), breadth first. */
+   (GRID_MAX_VALUES, or GRID_REFERENCE_MAX_VALUES for a model of the reference's nodes only).
+   Unions are collected from `el` and its descendants through elements that hold_unions (and
+   through unions), breadth first. */
 bool grid_load(diag *d, const xmlNode *el, int mx, int my, int mz, int max_values, grid_holds_unions_fn holds_unions,
                grid_def *g);
 void grid_free(grid_def *g);
