@@ -1,6 +1,7 @@
 # docs/pictures.mk — `make pictures`: the docs' pictures, made from the models themselves.
-# Every docs/examples/NAME.xml gives docs/examples/NAME.png, and the bundled models give the
-# contact sheet docs/gallery.png. Sizes, pixel sizes and colours come from each model's own
+# Every docs/examples/NAME.xml gives docs/examples/NAME.png, the bundled models give the
+# contact sheet docs/gallery.png, and models/voronoi_town.xml gives language.md's
+# docs/images/voronoi_town.png. Sizes, pixel sizes and colours come from each model's own
 # <smalti> settings, so the pictures are what `./smalti run MODEL.xml -o X.png` makes.
 
 # The gallery's models, in the order the sheet shows them (the models.xml entries, less the
@@ -18,6 +19,7 @@ EXAMPLE_MODELS := $(wildcard docs/examples/*.xml)
 pictures: smalti $(BUILD)/tools/contact_sheet tutorial-check twisted-pictures text-pictures
 	@for m in $(EXAMPLE_MODELS); do \
 	  ./smalti run $$m -q --resources rules -o $${m%.xml}.png || exit 1; echo "$${m%.xml}.png"; done
+	@./smalti run models/voronoi_town.xml -q -o docs/images/voronoi_town.png && echo docs/images/voronoi_town.png
 	@mkdir -p $(BUILD)/gallery
 	@set -e; args=""; for m in $(GALLERY_MODELS); do \
 	  tiles=""; [ -f models/resources/tiles/$$m.xml ] && tiles="--tiles models/resources/tiles/$$m.xml"; \

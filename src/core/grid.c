@@ -12,13 +12,13 @@ bool grid_cells_within_cap(int64_t mx, int64_t my, int64_t mz, int64_t *cells)
     return mx >= 1 && my >= 1 && mz >= 1 && *cells <= GRID_MAX_CELLS;
 }
 
-bool grid_wave(const grid_def *g, const char *symbols, uint32_t *out)
+bool grid_wave(const grid_def *g, const char *symbols, wave_bits *out)
 {
-    uint32_t sum = 0;
+    wave_bits sum = 0;
     for (const char *s = symbols; *s; s++) {
         int v = g->value_of[(unsigned char)*s];
         if (v < 0) return false;
-        sum += 1u << v; /* a sum, as in the reference: a repeated symbol counts twice */
+        sum += wave_bit(v); /* a sum, as in the reference: a repeated symbol counts twice */
     }
     *out = sum;
     return true;
@@ -37,7 +37,7 @@ static bool load_union(diag *d, const xmlNode *u, grid_def *g)
     if (!values) return diag_error(d, SMALTI_ERR_MODEL, xml_line(u), "<union> needs a values attribute");
     if (g->has_wave[(unsigned char)symbol])
         return diag_error(d, SMALTI_ERR_MODEL, xml_line(u), "repeating union type %c", symbol);
-    uint32_t w;
+    wave_bits w;
     if (!grid_wave(g, values, &w))
         return diag_error(d, SMALTI_ERR_MODEL, xml_line(u), "union %c: values \"%s\" contain a symbol that is not a grid value", symbol, values);
     g->wave_of[(unsigned char)symbol] = w;
@@ -45,7 +45,8 @@ static bool load_union(diag *d, const xmlNode *u, grid_def *g)
     return true;
 }
 
-bool grid_load(diag *d, const xmlNode *el, int mx, int my, int mz, grid_holds_unions_fn holds_unions, grid_def *g)
+bool grid_load(diag *d, const xmlNode *el, int mx, int my, int mz, int max_values, grid_holds_unions_fn holds_unions,
+               grid_def *g)
 {
     memset(g, 0, sizeof *g);
     memset(g->value_of, -1, sizeof g->value_of);
@@ -62,11 +63,15 @@ bool grid_load(diag *d, const xmlNode *el, int mx, int my, int mz, grid_holds_un
             return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "value symbols must be printable ASCII characters");
         if (ch == '*') return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "'*' is the wildcard and cannot be a value");
         if (g->value_of[ch] >= 0) return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "repeating value %c", ch);
-        if (c >= GRID_MAX_VALUES)
-            return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "too many values (at most %d)", GRID_MAX_VALUES);
+        if (c >= max_values || c >= GRID_MAX_VALUES)
+            return max_values < GRID_MAX_VALUES
+                       ? diag_error(d, SMALTI_ERR_MODEL, xml_line(el),
+                                    "too many values (at most %d, as in MarkovJunior; %d in a model that uses one of smalti's own nodes)",
+                                    max_values, GRID_MAX_VALUES)
+                       : diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "too many values (at most %d)", GRID_MAX_VALUES);
         g->chars[c] = (char)ch;
         g->value_of[ch] = (int8_t)c;
-        g->wave_of[ch] = 1u << c;
+        g->wave_of[ch] = wave_bit(c);
         g->has_wave[ch] = true;
         c++;
     }
@@ -78,7 +83,7 @@ bool grid_load(diag *d, const xmlNode *el, int mx, int my, int mz, grid_holds_un
     if (transparent && !grid_wave(g, transparent, &g->transparent))
         return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "transparent=\"%s\" names a symbol that is not a value", transparent);
 
-    g->wave_of['*'] = (c >= 32) ? 0xffffffffu : (1u << c) - 1;
+    g->wave_of['*'] = wave_all(c);
     g->has_wave['*'] = true;
 
     /* Breadth-first over the children that hold unions, and unions' own, as the reference collects unions. */

@@ -6,8 +6,15 @@
 #include <stdint.h>
 #include "diag.h"
 
-/* Waves are bitsets over values, as int in the reference, so at most 31 values. */
-#define GRID_MAX_VALUES 31
+/* A wave is a bitset over values: bit v is value v. The reference's waves are int, so its models
+   have at most 31 values (with 32 its '*' is empty, past that values share bits); a model that
+   uses one of smalti's own nodes may have up to 64, one bit each of a 64-bit wave. */
+typedef uint64_t wave_bits;
+#define GRID_MAX_VALUES 64
+#define GRID_REFERENCE_MAX_VALUES 31
+static inline wave_bits wave_bit(int value) { return (wave_bits)1 << value; }
+/* The wave of every value of a grid with c values ('*'). */
+static inline wave_bits wave_all(int c) { return c >= 64 ? ~(wave_bits)0 : wave_bit(c) - 1; }
 /* A grid larger than this many cells is refused as absurd. */
 #define GRID_MAX_CELLS (1L << 28)
 
@@ -21,19 +28,22 @@ typedef struct grid_def {
     int c;                          /* number of values */
     char chars[GRID_MAX_VALUES + 1]; /* the legend, NUL-terminated */
     int8_t value_of[256];           /* symbol -> value, -1 if none */
-    uint32_t wave_of[256];          /* symbol -> wave (values, unions, '*') */
+    wave_bits wave_of[256];         /* symbol -> wave (values, unions, '*') */
     bool has_wave[256];
-    uint32_t transparent;
+    wave_bits transparent;
     char *folder;                   /* resource subfolder, or NULL */
 } grid_def;
 
 /* Whether a child element's <union> children belong to the grid too (which elements those are is
    the node kinds' fact, not the grid's: node_holds_unions in src/nodes answers it). */
 typedef bool (*grid_holds_unions_fn)(const xmlNode *el);
-/* Load from an element carrying `values` (the root or a map node). Unions are collected from `el`
-   and its descendants through elements that hold_unions (and through unions), breadth first. */
-bool grid_load(diag *d, const xmlNode *el, int mx, int my, int mz, grid_holds_unions_fn holds_unions, grid_def *g);
+/* Load from an element carrying `values` (the root or a map node), at most max_values of them
+   (GRID_MAX_VALUES, or GRID_REFERENCE_MAX_VALUES for a model of the reference's nodes only).
+   Unions are collected from `el` and its descendants through elements that hold_unions (and
+   through unions), breadth first. */
+bool grid_load(diag *d, const xmlNode *el, int mx, int my, int mz, int max_values, grid_holds_unions_fn holds_unions,
+               grid_def *g);
 void grid_free(grid_def *g);
 /* Sum of 1 << value over the symbols; false if a symbol is not a value. */
-bool grid_wave(const grid_def *g, const char *symbols, uint32_t *out);
+bool grid_wave(const grid_def *g, const char *symbols, wave_bits *out);
 #endif

@@ -47,12 +47,12 @@ static rule *rule_finish(rule *r)
                         r->ishifts[k][2] = (int16_t)z;
                         k++;
                     }
-    uint32_t wildcard = (1u << r->c) - 1;
+    wave_bits wildcard = wave_all(r->c);
     r->input_union = 0;
     for (int i = 0; i < n; i++) {
-        uint32_t w = r->input[i];
+        wave_bits w = r->input[i];
         r->input_union |= w;
-        r->binput[i] = w == wildcard ? RULE_KEEP : (uint8_t)__builtin_ctz(w | 0x80000000u);
+        r->binput[i] = w == wildcard ? RULE_KEEP : w == 0 ? GRID_MAX_VALUES : (uint8_t)__builtin_ctzll(w);
     }
     return r;
 }
@@ -163,12 +163,12 @@ bool rule_compile(rule *r, int mx, int my)
     if (!r->match || !r->write || !r->ishift_offsets) return false;
     for (int l = 0; l < shifts; l++)
         r->ishift_offsets[l] = r->ishifts[l][0] + r->ishifts[l][1] * mx + r->ishifts[l][2] * mx * my;
-    uint32_t wildcard = (1u << r->c) - 1;
+    wave_bits wildcard = wave_all(r->c);
     r->match_count = 0;
     for (int z = 0; z < r->imz; z++)
         for (int y = 0; y < r->imy; y++)
             for (int x = 0; x < r->imx; x++) {
-                uint32_t w = r->input[x + y * r->imx + z * r->imx * r->imy];
+                wave_bits w = r->input[x + y * r->imx + z * r->imx * r->imy];
                 if ((w & wildcard) == wildcard) continue;
                 r->match[r->match_count].offset = x + y * mx + z * mx * my;
                 r->match[r->match_count].wave = w;

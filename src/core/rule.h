@@ -11,18 +11,18 @@
 #define RULE_KEEP 0xff /* output cell that leaves the grid as it is ('*') */
 
 typedef struct rule_cell {
+    wave_bits wave; /* input: allowed values; output: the value written */
     int32_t offset; /* dx + dy*MX + dz*MX*MY in the grid the rule was compiled for */
-    uint32_t wave;  /* input: allowed values; output: the value written */
     int16_t dx, dy, dz;
 } rule_cell;
 
 typedef struct rule {
     int imx, imy, imz, omx, omy, omz;
     int c;              /* values of the input grid */
-    uint32_t *input;    /* imx*imy*imz waves */
+    wave_bits *input;   /* imx*imy*imz waves */
     uint8_t *output;    /* omx*omy*omz values, RULE_KEEP for '*' */
-    uint8_t *binput;    /* input value, or RULE_KEEP when the wave is '*' */
-    uint32_t input_union; /* the values that appear anywhere in the input */
+    uint8_t *binput;    /* input value (its lowest; GRID_MAX_VALUES for none), or RULE_KEEP when the wave is '*' */
+    wave_bits input_union; /* the values that appear anywhere in the input */
     double p;
     bool original;      /* the rule as written, not a symmetric image */
     /* ishifts[ishift_start[v] .. ishift_start[v+1]) are the (x,y,z) input

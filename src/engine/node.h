@@ -15,6 +15,7 @@ typedef struct loader {
     diag *d;
     grid_def *grid;     /* the grid the nodes being loaded act on */
     const resources *res; /* where rule images and samples are looked up */
+    int max_values;     /* the most values a grid of the model may have (grid_load) */
     node **nodes;       /* every node, indexed by id */
     int node_count, node_cap;
     int depth;
@@ -46,6 +47,9 @@ typedef struct node_kind {
     /* For the lint: the node writes no values but those its attributes and children name (other
        leaves, not rule nodes, may write any). */
     bool writes_named_values;
+    /* The kind is smalti's, not MarkovJunior's: a model that uses one may have up to GRID_MAX_VALUES
+       values, where a model of the reference's kinds only keeps its GRID_REFERENCE_MAX_VALUES. */
+    bool beyond_reference;
     /* The node changes no cell: it only looks (a requirement, whose restart resets every node and
        so keeps what rule nodes prove about their matches true). */
     bool changes_no_cells;

@@ -120,15 +120,15 @@ static bool row_matches(run_state *r, const rule *rl, int sy, int sz, uint64_t *
     for (int k = 0; k < rl->match_count; k++) {
         const rule_cell *cell = &rl->match[k];
         int row = (sy + cell->dy) + (sz + cell->dz) * r->my;
-        uint32_t wave = cell->wave;
+        wave_bits wave = cell->wave;
         if (!wave) return false; /* an empty union (values="") accepts no value */
-        int v = __builtin_ctz(wave);
+        int v = __builtin_ctzll(wave);
         const uint64_t *src = plane_row(p, v, row);
         wave &= wave - 1;
         if (wave) {
             for (int w = 0; w < words; w++) tmp[w] = src[w];
             while (wave) {
-                v = __builtin_ctz(wave);
+                v = __builtin_ctzll(wave);
                 wave &= wave - 1;
                 src = plane_row(p, v, row);
                 for (int w = 0; w < words; w++) tmp[w] |= src[w];

@@ -41,7 +41,7 @@
 
 typedef struct chisel {
     node base;
-    uint32_t on, keys;  /* waves: the open cells, the key cells */
+    wave_bits on, keys; /* waves: the open cells, the key cells */
     int close;          /* what closed cells become */
     int value;          /* what the open cells left become; -1: unchanged */
     double keep;        /* fraction of the open cells joined to keys that stays open */
@@ -662,6 +662,7 @@ done:
 
 const node_kind node_kind_chisel = {
     .name = "chisel",
+    .beyond_reference = true,
     .is_branch = false,
     .load = chisel_load,
     .free = chisel_free,

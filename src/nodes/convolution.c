@@ -14,15 +14,18 @@
 
 typedef struct conv_rule {
     uint8_t input, output;
-    double p;
     bool has_sums;
-    uint8_t weight[GRID_MAX_VALUES];   /* how often each value appears in `values` */
     bool sums[CONV_MAX_SUM + 1];       /* the neighbour counts that let the rule fire */
+    double p;
+    /* How often each value appears in `values`: a row of convolution.weights, out of the rule so
+       that a rule stays 48 bytes, which the step finds by a cheap multiply. */
+    const uint8_t *weight;
 } conv_rule;
 
 typedef struct convolution {
     node base;
     conv_rule *rules;
+    uint8_t (*weights)[GRID_MAX_VALUES]; /* per rule */
     int rule_count;
     int steps;
     bool periodic;
@@ -72,6 +75,7 @@ static void convolution_free(node *n)
 {
     convolution *c = (convolution *)n;
     mem_free(c->rules);
+    mem_free(c->weights);
     mem_free(c->neighbours);
     mem_free(c);
 }
@@ -112,9 +116,10 @@ bad:
     return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "sum=\"%s\" must be counts from 0 to %d such as \"5..8,12\"", text, CONV_MAX_SUM);
 }
 
-static bool load_rule(diag *d, const xmlNode *el, const grid_def *g, conv_rule *r)
+static bool load_rule(diag *d, const xmlNode *el, const grid_def *g, conv_rule *r, uint8_t *weight)
 {
     memset(r, 0, sizeof *r);
+    r->weight = weight;
     if (!parse_value(d, el, g, "in", &r->input) || !parse_value(d, el, g, "out", &r->output)) return false;
     if (!xml_get_double(d, el, "p", 1.0, &r->p)) return false;
     const char *values = xml_attr(el, "values"), *sum = xml_attr(el, "sum");
@@ -128,7 +133,7 @@ static bool load_rule(diag *d, const xmlNode *el, const grid_def *g, conv_rule *
             return diag_error(d, SMALTI_ERR_MODEL, xml_line(el),
                               "values=\"%s\" of <rule>: '%c' is not a value of the grid (values are \"%s\"); list the values "
                               "to count one character each, with no spaces", values, *s, g->chars);
-        r->weight[v]++;
+        weight[v]++;
     }
     return parse_sums(d, el, sum, r->sums);
 }
@@ -194,14 +199,16 @@ static node *convolution_load(loader *ld, const xmlNode *el, symmetry_set parent
         count++;
     }
     c->rules = mem_calloc((size_t)(count ? count : 1), sizeof *c->rules);
-    if (!c->rules) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
+    c->weights = mem_calloc((size_t)(count ? count : 1), sizeof *c->weights);
+    if (!c->rules || !c->weights) { diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory"); return NULL; }
     if (count == 0) {
-        if (!load_rule(d, el, g, &c->rules[0])) return NULL;
+        if (!load_rule(d, el, g, &c->rules[0], c->weights[0])) return NULL;
         c->rule_count = 1;
     }
     for (xmlNode *x = xml_first_child(el); x; x = xml_next(x)) {
         xml_check_attrs(d, x, conv_rule_attrs);
-        if (!load_rule(d, x, g, &c->rules[c->rule_count++])) return NULL;
+        if (!load_rule(d, x, g, &c->rules[c->rule_count], c->weights[c->rule_count])) return NULL;
+        c->rule_count++;
     }
     return &c->base;
 }

@@ -4,7 +4,7 @@
 
 static const char *const field_attrs[] = {"for", "to", "from", "on", "recompute", "essential", NULL};
 
-static bool symbols_wave(diag *d, const xmlNode *el, const grid_def *g, const char *name, uint32_t *out)
+static bool symbols_wave(diag *d, const xmlNode *el, const grid_def *g, const char *name, wave_bits *out)
 {
     const char *text = xml_attr(el, name);
     if (!text || !*text) return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<field> is missing its %s attribute", name);
@@ -45,7 +45,7 @@ bool field_compute(const field *f, int32_t *potential, const uint8_t *state, con
 {
     const int32_t plane = mx * my, cells = plane * mz;
     int32_t head = 0, tail = 0;
-    const uint32_t zero = f->zero, substrate = f->substrate;
+    const wave_bits zero = f->zero, substrate = f->substrate;
     /* In chunks of STOP_ITEMS cells, a check before each: no test in the loops themselves. */
     for (int32_t chunk = 0; chunk < cells; chunk += STOP_ITEMS) {
         if (stop_requested(stop)) return false;

@@ -13,8 +13,8 @@ typedef struct field {
     bool recompute;    /* recompute on every step, not only the first */
     bool inversed;     /* given by `from`: move away from zero instead of towards it */
     bool essential;    /* the node fails when this field cannot be computed */
-    uint32_t zero;     /* cells of these values have potential 0 */
-    uint32_t substrate; /* the field spreads through cells of these values */
+    wave_bits zero;    /* cells of these values have potential 0 */
+    wave_bits substrate; /* the field spreads through cells of these values */
 } field;
 
 bool field_load(diag *d, const xmlNode *el, const grid_def *g, field *f);

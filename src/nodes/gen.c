@@ -44,12 +44,12 @@ bool gen_values(diag *d, const xmlNode *el, const grid_def *g, const char *name,
     return true;
 }
 
-bool gen_wave(diag *d, const xmlNode *el, const grid_def *g, const char *name, uint32_t *out)
+bool gen_wave(diag *d, const xmlNode *el, const grid_def *g, const char *name, wave_bits *out)
 {
-    *out = g->c >= 32 ? 0xffffffffu : (1u << g->c) - 1u;
+    *out = wave_all(g->c);
     const char *text = xml_attr(el, name);
     if (!text) return true;
-    uint32_t wave = 0;
+    wave_bits wave = 0;
     bool ok = *text != 0;
     for (const char *s = text; *s && ok; s++) { /* grid_wave takes values only; a wave also takes unions and '*' */
         ok = g->has_wave[(unsigned char)*s];

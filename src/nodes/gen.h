@@ -20,7 +20,7 @@ bool gen_value(diag *d, const xmlNode *el, const grid_def *g, const char *name, 
    A missing attribute gives *count = 0 (an error when `required`). */
 bool gen_values(diag *d, const xmlNode *el, const grid_def *g, const char *name, bool required, uint8_t *out, int *count);
 /* A wave (value symbols, union symbols or '*'), default every value. */
-bool gen_wave(diag *d, const xmlNode *el, const grid_def *g, const char *name, uint32_t *out);
+bool gen_wave(diag *d, const xmlNode *el, const grid_def *g, const char *name, wave_bits *out);
 /* A number or "a..b" with min <= a <= b <= max; the default is [dflt, dflt]. */
 bool gen_get_range(diag *d, const xmlNode *el, const char *name, double dflt, double min, double max, gen_range *out);
 /* A number in [min, max]. */
@@ -34,5 +34,5 @@ bool gen_get_choice(diag *d, const xmlNode *el, const char *name, const char *co
 double gen_range_draw(const gen_range *r, rng *random);
 int gen_range_draw_int(const gen_range *r, rng *random);
 
-static inline bool gen_in_wave(uint32_t wave, uint8_t value) { return (wave >> value) & 1u; }
+static inline bool gen_in_wave(wave_bits wave, uint8_t value) { return (wave >> value) & 1u; }
 #endif

@@ -134,6 +134,7 @@ static bool growgrid_go(run_state *r, const node *n, void *state)
 
 const node_kind node_kind_growgrid = {
     .name = "growgrid",
+    .beyond_reference = true,
     .is_branch = false,
     .load = growgrid_load,
     .free = growgrid_free,

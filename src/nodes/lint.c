@@ -16,8 +16,8 @@ typedef struct lint {
     bool origin;
     bool layered_warned;      /* the 3-D warning is said once */
     bool other_grids;         /* a map or wfc makes a grid of its own: no value pass */
-    uint32_t all;             /* every value of the root grid */
-    uint32_t made;            /* values that nodes other than one/all/prl may write */
+    wave_bits all;            /* every value of the root grid */
+    wave_bits made;           /* values that nodes other than one/all/prl may write */
     const xmlNode **rules;    /* on the root grid: <rule> elements, or rule nodes carrying in/out */
     int rule_count, rule_cap;
     bool out_of_memory;
@@ -42,21 +42,21 @@ static void warn_ignored_children(lint *L, const xmlNode *el)
                   xml_name(el));
 }
 
-static uint32_t values_in(const lint *L, const char *text)
+static wave_bits values_in(const lint *L, const char *text)
 {
-    uint32_t made = 0;
+    wave_bits made = 0;
     for (const char *s = text; s && *s; s++) {
         int v = L->grid->value_of[(unsigned char)*s];
-        if (v >= 0) made |= 1u << v;
+        if (v >= 0) made |= wave_bit(v);
     }
     return made;
 }
 
 /* The values named anywhere in the attributes of el and the elements below it:
    more than the node can write, never less (what the value pass needs). */
-static uint32_t values_named(const lint *L, const xmlNode *el)
+static wave_bits values_named(const lint *L, const xmlNode *el)
 {
-    uint32_t made = 0;
+    wave_bits made = 0;
     for (const xmlAttr *a = el->properties; a; a = a->next) {
         if (strcmp((const char *)a->name, "comment") == 0) continue;
         made |= values_in(L, xml_attr(el, (const char *)a->name));
@@ -137,20 +137,25 @@ static void lint_rulenode(lint *L, const xmlNode *el, bool root_grid)
 }
 
 /* The neighbour counts a convolution rule can see: sums of `cells` weights (fewer at a
-   border), each weight being how often a value appears in `values`. */
+   border), each weight being how often a value appears in `values`. Only sums up to cells times
+   the heaviest weight can be reached, so only those are looked at. */
 #define LINT_MAX_SUM (26 * GRID_MAX_VALUES)
 static void reachable_sums(const int *weight, int value_count, int cells, bool *reach)
 {
+    int heaviest = 0;
+    for (int v = 0; v < value_count; v++)
+        if (weight[v] > heaviest) heaviest = weight[v];
+    const int top = cells * heaviest < LINT_MAX_SUM ? cells * heaviest : LINT_MAX_SUM;
     bool now[LINT_MAX_SUM + 1] = {false}, next[LINT_MAX_SUM + 1];
     now[0] = true;
     memcpy(reach, now, sizeof now);
     for (int k = 0; k < cells; k++) {
-        memset(next, 0, sizeof next);
-        for (int s = 0; s <= LINT_MAX_SUM; s++)
+        memset(next, 0, (size_t)top + 1);
+        for (int s = 0; s <= top; s++)
             for (int v = 0; now[s] && v < value_count; v++)
-                if (s + weight[v] <= LINT_MAX_SUM) next[s + weight[v]] = true;
-        memcpy(now, next, sizeof now);
-        for (int s = 0; s <= LINT_MAX_SUM; s++) reach[s] |= now[s];
+                if (s + weight[v] <= top) next[s + weight[v]] = true;
+        memcpy(now, next, (size_t)top + 1);
+        for (int s = 0; s <= top; s++) reach[s] |= now[s];
     }
 }
 
@@ -277,7 +282,7 @@ static void lint_element(lint *L, const xmlNode *el, bool root_grid, bool union_
     }
 }
 
-static bool rule_can_match(const lint *L, const char *in, uint32_t present, char *missing)
+static bool rule_can_match(const lint *L, const char *in, wave_bits present, char *missing)
 {
     for (const char *s = in; *s; s++) {
         if (*s == ' ' || *s == '/') continue;
@@ -289,12 +294,12 @@ static bool rule_can_match(const lint *L, const char *in, uint32_t present, char
     return true;
 }
 
-static uint32_t rule_output(const lint *L, const char *out)
+static wave_bits rule_output(const lint *L, const char *out)
 {
-    uint32_t made = 0;
+    wave_bits made = 0;
     for (const char *s = out; *s; s++) {
         int v = L->grid->value_of[(unsigned char)*s];
-        if (v >= 0) made |= 1u << v;
+        if (v >= 0) made |= wave_bit(v);
     }
     return made;
 }
@@ -303,15 +308,15 @@ static uint32_t rule_output(const lint *L, const char *out)
    what other nodes write, and what every rule whose input can be there writes. */
 static void lint_values(lint *L)
 {
-    uint32_t present = 1u | L->made;
-    if (L->origin && L->grid->c > 1) present |= 2u;
+    wave_bits present = wave_bit(0) | L->made;
+    if (L->origin && L->grid->c > 1) present |= wave_bit(1);
     char missing;
     for (bool changed = true; changed;) {
         changed = false;
         for (int i = 0; i < L->rule_count; i++) {
             if (diag_stopped(L->d)) return; /* the load fails on its deadline: no more warnings */
             if (!rule_can_match(L, xml_attr(L->rules[i], "in"), present, &missing)) continue;
-            uint32_t made = rule_output(L, xml_attr(L->rules[i], "out"));
+            wave_bits made = rule_output(L, xml_attr(L->rules[i], "out"));
             if (made & ~present) {
                 present |= made;
                 changed = true;
@@ -331,7 +336,7 @@ static void lint_values(lint *L)
 void lint_model(diag *d, const xmlNode *root, const smalti_model *m)
 {
     lint L = {.d = d, .grid = &m->grid, .origin = m->origin};
-    L.all = m->grid.c >= 32 ? 0xffffffffu : (1u << m->grid.c) - 1;
+    L.all = wave_all(m->grid.c);
     const char *values = xml_attr(root, "values");
     bool d2 = m->grid.mz == 1;
     if (is_rulenode(root)) lint_rulenode(&L, root, true);

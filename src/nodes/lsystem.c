@@ -52,7 +52,7 @@ typedef struct lsystem {
     int iterations;          /* -1: (scan mode) until the string covers the cells */
     int max_length;
     int steps;               /* 0: no cap */
-    uint32_t on;
+    wave_bits on;
     char *outs;              /* every rule's output, one after another */
     lsys_alt *alts;          /* grouped by input symbol, in file order within a group */
     int alt_first[256], alt_count[256];
@@ -678,6 +678,7 @@ static bool lsystem_go(run_state *r, const node *n, void *state)
 
 const node_kind node_kind_lsystem = {
     .name = "lsystem",
+    .beyond_reference = true,
     .is_branch = false,
     .load = lsystem_load,
     .free = lsystem_free,

@@ -82,7 +82,7 @@ static node *map_load(loader *ld, const xmlNode *el, symmetry_set parent_symmetr
                    (long long)size[2], empty ? "which is empty" : "which is absurdly large");
         return NULL;
     }
-    if (!grid_load(d, el, (int)size[0], (int)size[1], (int)size[2], node_holds_unions, &m->newgrid)) return NULL;
+    if (!grid_load(d, el, (int)size[0], (int)size[1], (int)size[2], ld->max_values, node_holds_unions, &m->newgrid)) return NULL;
 
     bool d2 = old->mz == 1;
     symmetry_set symmetry = parent_symmetry;

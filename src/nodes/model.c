@@ -104,7 +104,9 @@ static smalti_model *model_build_within(xmlDoc *doc, const char *name, const sma
     smalti_load_options sized = *opt;
     if (opt->mx == 0 && opt->my == 0 && opt->mz == 0)
         settings_grid(&m->settings, &(grid_request){0}, SMALTI_DEFAULT_SIDE_2D, SMALTI_DEFAULT_SIDE_3D, &sized.mx, &sized.my, &sized.mz);
-    ok = ok && check_size(&d, &sized) && grid_load(&d, root, sized.mx, sized.my, sized.mz, node_holds_unions, &m->grid);
+    if (ok) ld.max_values = node_model_max_values(root);
+    ok = ok && check_size(&d, &sized) &&
+         grid_load(&d, root, sized.mx, sized.my, sized.mz, ld.max_values, node_holds_unions, &m->grid);
     ok = ok && xml_get_bool(&d, root, "origin", false, &m->origin);
     node *top = NULL;
     if (ok) {

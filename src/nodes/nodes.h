@@ -12,6 +12,10 @@ bool node_is_planned(const char *name);
 /* Whether the element is a node whose <union> children belong to its grid (node_kind.holds_unions):
    what grid_load asks. */
 bool node_holds_unions(const xmlNode *el);
+/* The most values a grid of the model under root may have: GRID_MAX_VALUES when an element of it
+   is a kind beyond the reference (node_kind.beyond_reference), else the reference's
+   GRID_REFERENCE_MAX_VALUES, so that a MarkovJunior model keeps the reference's limit. */
+int node_model_max_values(const xmlNode *root);
 /* Whether `element` is among the child elements the kind reads itself (node_kind.own_children). */
 bool node_kind_reads_child(const node_kind *kind, const char *element);
 

@@ -20,7 +20,7 @@ typedef struct noise_band {
 typedef struct noise_node {
     node base;
     noise_spec spec;
-    uint32_t on;
+    wave_bits on;
     noise_band *bands;
     int band_count;
 } noise_node;
@@ -226,6 +226,7 @@ void noise_node_field(const node *n, bool three_d, uint32_t seed, noise_field *o
 
 const node_kind node_kind_noise = {
     .name = "noise",
+    .beyond_reference = true,
     .is_branch = false,
     .writes_named_values = true,
     .load = noise_load,

@@ -171,7 +171,7 @@ static bool looked_at(const potential_rules *pr, int d, int v)
     return false;
 }
 
-bool potential_rules_init(potential_rules *pr, rule **rules, int rule_count, int c, int mx, int my, int mz, uint32_t kept)
+bool potential_rules_init(potential_rules *pr, rule **rules, int rule_count, int c, int mx, int my, int mz, wave_bits kept)
 {
     memset(pr, 0, sizeof *pr);
     pr->rules = rules;
@@ -186,7 +186,7 @@ bool potential_rules_init(potential_rules *pr, rule **rules, int rule_count, int
         bool keep = ((kept >> v) & 1) || looked_at(pr, 0, v) || looked_at(pr, 1, v);
         pr->row_of[v] = (int8_t)(keep ? pr->rows++ : -1);
     }
-    for (int v = c; v < GRID_MAX_VALUES; v++) pr->row_of[v] = -1;
+    for (int v = c; v <= GRID_MAX_VALUES; v++) pr->row_of[v] = -1;
     return init_direction(pr, 0) && init_direction(pr, 1) && init_interior(pr);
 }
 
@@ -230,7 +230,7 @@ void potential_scratch_free(potential_scratch *s)
     memset(s, 0, sizeof *s);
 }
 
-bool observe_future(const observation *by_value, int c, uint8_t *state, int64_t cells, uint32_t *future)
+bool observe_future(const observation *by_value, int c, uint8_t *state, int64_t cells, wave_bits *future)
 {
     bool seen[GRID_MAX_VALUES + 1] = {false};
     for (int64_t i = 0; i < cells; i++) {
@@ -239,7 +239,7 @@ bool observe_future(const observation *by_value, int c, uint8_t *state, int64_t 
         if (by_value[value].present) {
             future[i] = by_value[value].to;
             state[i] = by_value[value].from;
-        } else future[i] = 1u << value;
+        } else future[i] = wave_bit(value);
     }
     for (int v = 0; v < c; v++)
         if (by_value[v].present && !seen[v]) return false;
@@ -261,7 +261,7 @@ static inline bool entry_inside(const potential_entry *e, int x, int y, int z)
    0. Everything the loop updates lives in locals: the counters are bytes,
    and a byte store could alias any field read through a pointer. */
 static inline __attribute__((always_inline)) int spread(int32_t *const potentials, const potential_rules *pr,
-                                                       potential_scratch *s, const int d, const uint32_t *const goal,
+                                                       potential_scratch *s, const int d, const wave_bits *const goal,
                                                        int64_t tail, int64_t unmet, const bool wide, const bool with_goal)
 {
     uint32_t *const queue = s->queue;
@@ -343,7 +343,7 @@ static inline __attribute__((always_inline)) int spread(int32_t *const potential
 }
 
 static int propagate(int32_t *potentials, const potential_rules *pr, potential_scratch *s, bool backwards,
-                     const uint32_t *goal, int64_t tail, int64_t unmet)
+                     const wave_bits *goal, int64_t tail, int64_t unmet)
 {
     const int d = backwards;
     if (goal && unmet == 0) return 0;
@@ -361,30 +361,30 @@ static bool queued_value(const potential_rules *pr, int d, int v)
     return pr->need_start[d][v + 1] > pr->need_start[d][v] || pr->trigger_start[d][v + 1] > pr->trigger_start[d][v];
 }
 
-void observe_backward_potentials(int32_t *potentials, const uint32_t *future, const potential_rules *pr,
+void observe_backward_potentials(int32_t *potentials, const wave_bits *future, const potential_rules *pr,
                                  potential_scratch *s)
 {
     const int64_t cells = s->cells;
     const int d = 1;
-    uint32_t kept = 0, queued = 0;
+    wave_bits kept = 0, queued = 0;
     for (int v = 0; v < pr->c; v++) {
-        if (pr->row_of[v] >= 0) kept |= 1u << v;
-        if (queued_value(pr, d, v)) queued |= 1u << v;
+        if (pr->row_of[v] >= 0) kept |= wave_bit(v);
+        if (queued_value(pr, d, v)) queued |= wave_bit(v);
     }
     memset(potentials, 0xff, (size_t)(pr->rows * cells) * sizeof *potentials); /* -1 */
     /* The zero cells, queued cell by cell (the order within a time does not
        change the potentials). */
     int64_t tail = 0;
     for (int64_t i = 0; i < cells; i++)
-        for (uint32_t f = future[i] & kept; f; f &= f - 1) {
-            int v = __builtin_ctz(f);
+        for (wave_bits f = future[i] & kept; f; f &= f - 1) {
+            int v = __builtin_ctzll(f);
             potentials[pr->row_of[v] * cells + i] = 0;
             if ((queued >> v) & 1) s->queue[tail++] = (uint32_t)i << pr->value_bits | (uint32_t)v;
         }
     propagate(potentials, pr, s, true, NULL, tail, 0);
 }
 
-int observe_forward_estimate_of(int32_t *potentials, const uint8_t *state, const uint32_t *future,
+int observe_forward_estimate_of(int32_t *potentials, const uint8_t *state, const wave_bits *future,
                                 const potential_rules *pr, potential_scratch *s)
 {
     const int64_t cells = s->cells;
@@ -401,7 +401,7 @@ int observe_forward_estimate_of(int32_t *potentials, const uint8_t *state, const
     return propagate(potentials, pr, s, false, future, tail, unmet);
 }
 
-static inline bool cells_met(const uint8_t *state, const uint32_t *future, int64_t from, int64_t to, int32_t *hint)
+static inline bool cells_met(const uint8_t *state, const wave_bits *future, int64_t from, int64_t to, int32_t *hint)
 {
     for (int64_t i = from < 0 ? 0 : from; i < to; i++)
         if (!((future[i] >> state[i]) & 1)) {
@@ -411,7 +411,7 @@ static inline bool cells_met(const uint8_t *state, const uint32_t *future, int64
     return true;
 }
 
-bool observe_goal_reached(const uint8_t *state, const uint32_t *future, int64_t cells, int32_t *hint)
+bool observe_goal_reached(const uint8_t *state, const wave_bits *future, int64_t cells, int32_t *hint)
 {
     /* A cell that is not there yet is usually next to the last one found
        (the head of a growing line): look near it first. */

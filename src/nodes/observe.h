@@ -11,7 +11,7 @@
 typedef struct observation {
     bool present;     /* this value is observed */
     uint8_t from;     /* what an observed cell becomes now */
-    uint32_t to;      /* the values it may have at the end */
+    wave_bits to;     /* the values it may have at the end */
 } observation;
 
 bool observation_load(diag *d, const xmlNode *el, const grid_def *g, observation *by_value);
@@ -54,7 +54,7 @@ typedef struct potential_rules {
     int rule_count, c, mx, my, mz;
     int64_t cells;
     int rows;                   /* values whose potentials are kept */
-    int8_t row_of[GRID_MAX_VALUES];
+    int8_t row_of[GRID_MAX_VALUES + 1]; /* and at GRID_MAX_VALUES, a rule cell's "no value" (rule.h) */
     int value_bits;             /* queue items are cell << value_bits | value */
     int queued_values[2];       /* how many values are queued in each direction */
     int *need_start[2];         /* by value: need_entries[d][need_start[d][v] ..] */
@@ -68,7 +68,7 @@ typedef struct potential_rules {
 
 /* `kept`: the values whose potentials the caller reads (by bit); the values
    placements look at are added. */
-bool potential_rules_init(potential_rules *pr, rule **rules, int rule_count, int c, int mx, int my, int mz, uint32_t kept);
+bool potential_rules_init(potential_rules *pr, rule **rules, int rule_count, int c, int mx, int my, int mz, wave_bits kept);
 void potential_rules_free(potential_rules *pr);
 
 /* Scratch buffers for the potential propagation, reused between calls. */
@@ -89,23 +89,23 @@ void potential_scratch_free(potential_scratch *s);
 /* Marks every cell's goal in `future` and turns observed cells into their
    `from` value in place (the caller records those writes). False when an
    observed value does not occur in the grid. */
-bool observe_future(const observation *by_value, int c, uint8_t *state, int64_t cells, uint32_t *future);
+bool observe_future(const observation *by_value, int c, uint8_t *state, int64_t cells, wave_bits *future);
 
 /* potentials[row_of[v]*cells + i]: how many rule applications at least
    separate cell i holding v from the goal (backward) or from the present
    (forward); -1: never. The potentials have pr->rows rows. */
-void observe_backward_potentials(int32_t *potentials, const uint32_t *future, const potential_rules *pr,
+void observe_backward_potentials(int32_t *potentials, const wave_bits *future, const potential_rules *pr,
                                  potential_scratch *s);
 
 /* The forward estimate of `state`: the sum over all cells of the least forward
    potential of a goal value (-1 if a cell has none under 1000, as in the
    reference). The potentials are computed only as far as that needs. */
-int observe_forward_estimate_of(int32_t *potentials, const uint8_t *state, const uint32_t *future,
+int observe_forward_estimate_of(int32_t *potentials, const uint8_t *state, const wave_bits *future,
                                 const potential_rules *pr, potential_scratch *s);
 
 /* Whether every cell has a goal value. *hint is a cell that was not there
    the last time (it is looked at first and around, then everything). */
-bool observe_goal_reached(const uint8_t *state, const uint32_t *future, int64_t cells, int32_t *hint);
+bool observe_goal_reached(const uint8_t *state, const wave_bits *future, int64_t cells, int32_t *hint);
 /* Sums of the potentials, or -1 where a cell cannot get there. */
 int observe_backward_estimate(const int32_t *potentials, const uint8_t *state, int64_t cells);
 #endif

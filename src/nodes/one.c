@@ -162,7 +162,7 @@ long one_markov_repeat(run_state *r, const node *const *children, int count, lon
 
 void one_plan_masks(node *const *nodes, int count)
 {
-    uint32_t changes_to[GRID_MAX_VALUES];
+    wave_bits changes_to[GRID_MAX_VALUES];
     bool known = rulenode_model_changes((const node *const *)nodes, count, changes_to);
     for (int i = 0; i < count; i++)
         if (nodes[i]->kind == &node_kind_one && ((one_node *)nodes[i])->plain)

@@ -7,7 +7,7 @@
 /* A cell to test: grid offset from the corner (a rule's test) or from the changed cell (a shift entry's), and the values it accepts. */
 typedef struct plain_cell {
     int32_t offset;
-    uint32_t wave;
+    uint32_t wave; /* half a wave_bits: one_plain_suits takes grids of at most 32 values, which keeps a cell 8 bytes */
 } plain_cell;
 
 /* The first two cells of a test are inline, offsets from the test's origin (the changed cell of a
@@ -95,16 +95,29 @@ static inline bool plain_inside(const one_plain *p, const plain_entry *e, int x,
 }
 
 /* Fill t from cells[0 .. count), their offsets less `shift`, spilling past two into the pool at *used. */
-static void plain_test_fill(plain_test *t, plain_cell *pool, int32_t *used, const rule_cell *cells, int count, int32_t shift)
+static void plain_test_fill(plain_test *t, plain_cell *pool, int32_t *used, const pool_cell *cells, int count, int32_t shift)
 {
     plain_cell any = {0, UINT32_MAX};
-    t->a = count > 0 ? (plain_cell){cells[0].offset - shift, cells[0].wave} : any;
-    t->b = count > 1 ? (plain_cell){cells[1].offset - shift, cells[1].wave} : any;
+    t->a = count > 0 ? (plain_cell){cells[0].offset - shift, (uint32_t)cells[0].wave} : any;
+    t->b = count > 1 ? (plain_cell){cells[1].offset - shift, (uint32_t)cells[1].wave} : any;
     t->more_count = (int16_t)(count > 2 ? count - 2 : 0);
     t->d[0] = t->d[1] = t->d[2] = 0;
     t->more = *used;
-    if (pool) for (int k = 2; k < count; k++) pool[(*used)++] = (plain_cell){cells[k].offset, cells[k].wave};
+    if (pool) for (int k = 2; k < count; k++) pool[(*used)++] = (plain_cell){cells[k].offset, (uint32_t)cells[k].wave};
     else *used += t->more_count;
+}
+
+/* The same for a rule's own test, from its cells (rule_compile's, which carry their shifts too). */
+static void plain_rule_test_fill(plain_test *t, plain_cell *pool, int32_t *used, const rule *rl)
+{
+    const plain_cell any = {0, UINT32_MAX};
+    const int count = rl->match_count;
+    t->a = count > 0 ? (plain_cell){rl->match[0].offset, (uint32_t)rl->match[0].wave} : any;
+    t->b = count > 1 ? (plain_cell){rl->match[1].offset, (uint32_t)rl->match[1].wave} : any;
+    t->more_count = (int16_t)(count > 2 ? count - 2 : 0);
+    t->d[0] = t->d[1] = t->d[2] = 0;
+    t->more = *used;
+    for (int k = 2; k < count; k++) pool[(*used)++] = (plain_cell){rl->match[k].offset, (uint32_t)rl->match[k].wave};
 }
 
 /* The pool cells of a shift entry: those of the last entry of its rule when they come from the
@@ -138,13 +151,13 @@ static void plain_entry_fill(plain_test *t, plain_cell *pool, int32_t *used, con
    the input cells: a 90 x 90 rule has 8100 of each. */
 static void plain_rule_writes(const rule *rl, plain_write *writes, int32_t *w)
 {
-    const uint32_t wildcard = (1u << rl->c) - 1; /* an input cell that accepts anything is not tested */
+    const wave_bits wildcard = wave_all(rl->c); /* an input cell that accepts anything is not tested */
     for (int p = 0, k = 0, cells = rl->omx * rl->omy * rl->omz; p < cells; p++) {
         const uint8_t v = rl->output[p];
         if (v == RULE_KEEP) continue;
         const rule_cell *write = &rl->write[k++];
-        const uint32_t in = rl->input[p];
-        if ((in & wildcard) != wildcard && in == (uint32_t)1 << v) continue;
+        const wave_bits in = rl->input[p];
+        if ((in & wildcard) != wildcard && in == wave_bit(v)) continue;
         writes[(*w)++] = (plain_write){write->offset, (int32_t)write->wave};
     }
 }
@@ -154,7 +167,7 @@ bool one_plain_suits(const rulenode *rn)
     if (rn->fields || rn->observations) return false;
     for (int ri = 0; ri < rn->rule_count; ri++) {
         const rule *rl = rn->rules[ri];
-        if (rl->match_count > PLAIN_MAX_CELLS) return false;
+        if (rl->match_count > PLAIN_MAX_CELLS || rl->c > 32) return false; /* plain_cell's waves are 32 bits */
         /* plain_rule_writes reads the input over the output box (a one node's always match) */
         if (rl->imx != rl->omx || rl->imy != rl->omy || rl->imz != rl->omz) return false;
     }
@@ -223,12 +236,12 @@ one_plain *one_plain_new(rulenode *rn, int values)
     int32_t w = 0;
     for (int ri = 0; ri < rn->rule_count; ri++) {
         const rule *rl = rn->rules[ri];
-        plain_test_fill(&p->rules[ri].test, p->pool, &used, rl->match, rl->match_count, 0);
+        plain_rule_test_fill(&p->rules[ri].test, p->pool, &used, rl);
         p->rules[ri].c = (plain_cell){0, UINT32_MAX};
         if (rl->match_count >= 3) p->three = true;
         if (rl->match_count == 3) {
             /* The third cell inline, none in the pool (its pool cell stays, unused). */
-            p->rules[ri].c = (plain_cell){rl->match[2].offset, rl->match[2].wave};
+            p->rules[ri].c = (plain_cell){rl->match[2].offset, (uint32_t)rl->match[2].wave};
             p->rules[ri].test.more_count = 0;
         }
         p->rules[ri].write = w;

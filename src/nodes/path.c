@@ -29,7 +29,7 @@ static void path_free(node *n)
 }
 
 /* A wave attribute that must be there and name only values of the grid. */
-static bool load_wave(diag *d, const xmlNode *el, const grid_def *g, const char *name, uint32_t *out)
+static bool load_wave(diag *d, const xmlNode *el, const grid_def *g, const char *name, wave_bits *out)
 {
     const char *text = xml_attr(el, name);
     if (!text) return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<path> is missing the \"%s\" attribute", name);
@@ -153,7 +153,7 @@ static int32_t search(run_state *r, const path_node *p, path_state *st, int32_t 
         if (stop_requested(&r->stop)) return -1;
         const int32_t end = r->cells - chunk > STOP_ITEMS ? chunk + STOP_ITEMS : r->cells;
         for (int32_t i = chunk; i < end; i++) {
-            uint32_t bit = 1u << r->state[i];
+            wave_bits bit = wave_bit(r->state[i]);
             st->distance[i] = -1;
             if (p->start & bit) st->starts[start_count++] = i;
             if (p->finish & bit) {
@@ -176,7 +176,7 @@ static int32_t search(run_state *r, const path_node *p, path_state *st, int32_t 
                 int x = c.x + p->steps[k][0], y = c.y + p->steps[k][1], z = c.z + p->steps[k][2];
                 if (!path_inside(r, x, y, z)) continue;
                 int32_t j = path_index(r, x, y, z);
-                uint32_t bit = 1u << r->state[j];
+                wave_bits bit = wave_bit(r->state[j]);
                 if (st->distance[j] != -1 || !((p->substrate | p->start) & bit)) continue;
                 if (p->substrate & bit) st->queue[tail++] = j;
                 st->distance[j] = next;

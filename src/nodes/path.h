@@ -10,7 +10,7 @@
 
 typedef struct path_node {
     node base;
-    uint32_t start, finish, substrate; /* waves of from, to and on */
+    wave_bits start, finish, substrate; /* waves of from, to and on */
     uint8_t value;                     /* what the path is drawn with */
     bool inertia, longest;
     bool diagonal;                     /* edges or vertices: steps may go diagonally */

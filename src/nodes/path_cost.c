@@ -57,7 +57,7 @@ bool path_load_costs(diag *d, const xmlNode *el, const grid_def *g, path_node *p
     }
     if (!entries) return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "costs=\"%s\" of <path> names no value", text);
     for (int v = 0; v < GRID_MAX_VALUES; v++) {
-        uint32_t bit = 1u << v;
+        wave_bits bit = wave_bit(v);
         p->weight[v] = (p->finish & bit) ? 1 : !(p->substrate & bit) ? 0 : cost[v] ? cost[v] : 1;
     }
     return true;
@@ -121,7 +121,7 @@ static int32_t seed_targets(run_state *r, const path_node *p, path_state *st, he
     int32_t start_count = 0;
     for (int32_t i = 0; i < r->cells; i++) {
         if (stop_requested_at(&r->stop, i)) return -1;
-        uint32_t bit = 1u << r->state[i];
+        wave_bits bit = wave_bit(r->state[i]);
         st->distance[i] = -1;
         st->heap_slot[i] = -1;
         if (p->start & bit) st->starts[start_count++] = i;
@@ -143,7 +143,7 @@ static void relax_neighbours(const run_state *r, const path_node *p, path_state 
         int x = c.x + p->steps[k][0], y = c.y + p->steps[k][1], z = c.z + p->steps[k][2];
         if (!path_inside(r, x, y, z)) continue;
         int32_t j = path_index(r, x, y, z);
-        uint32_t bit = 1u << r->state[j];
+        wave_bits bit = wave_bit(r->state[j]);
         if (!((p->substrate | p->start) & bit)) continue;
         if (st->distance[j] != -1 && st->distance[j] <= through) continue;
         st->distance[j] = through;

@@ -17,7 +17,7 @@
 typedef struct poisson {
     node base;
     int value;
-    uint32_t on;
+    wave_bits on;
     double radius;
     int k;                          /* candidates tried around an active point before it retires */
     int method;                     /* POISSON_MAXIMAL or POISSON_BRIDSON */
@@ -400,6 +400,7 @@ done:
 
 const node_kind node_kind_poisson = {
     .name = "poisson",
+    .beyond_reference = true,
     .is_branch = false,
     .writes_named_values = true,
     .reads_no_children = true,

@@ -12,7 +12,7 @@ static bool radius_error(diag *d, const xmlNode *el, const char *text, const cha
 }
 
 /* One entry `Xr`: X an `on` value named once, r its radius, read up to the next space. */
-static bool read_entry(diag *d, const xmlNode *el, const grid_def *g, const char *text, const char **s, uint32_t on,
+static bool read_entry(diag *d, const xmlNode *el, const grid_def *g, const char *text, const char **s, wave_bits on,
                        double radius_of[GRID_MAX_VALUES], bool named[GRID_MAX_VALUES])
 {
     char symbol = **s;
@@ -40,7 +40,7 @@ static bool read_entry(diag *d, const xmlNode *el, const grid_def *g, const char
     return true;
 }
 
-bool poisson_load_radii(diag *d, const xmlNode *el, const grid_def *g, uint32_t on, double fallback,
+bool poisson_load_radii(diag *d, const xmlNode *el, const grid_def *g, wave_bits on, double fallback,
                         double radius_of[GRID_MAX_VALUES], bool *listed)
 {
     for (int v = 0; v < GRID_MAX_VALUES; v++) radius_of[v] = fallback;

@@ -14,7 +14,7 @@
 /* Reads radii="G4 F8.5": each entry an `on` value followed at once by its radius, above 0 and at
    most POISSON_MAX_RADIUS. radius_of[v] is the listed radius, or `fallback` for values not listed.
    *listed is false when the attribute is absent. Bad entries are load errors with the line. */
-bool poisson_load_radii(diag *d, const xmlNode *el, const grid_def *g, uint32_t on, double fallback,
+bool poisson_load_radii(diag *d, const xmlNode *el, const grid_def *g, wave_bits on, double fallback,
                         double radius_of[GRID_MAX_VALUES], bool *listed);
 
 /* A grey-level picture stretched over the grid's x and y (every layer alike). */

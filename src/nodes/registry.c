@@ -43,6 +43,22 @@ bool node_holds_unions(const xmlNode *el)
     return kind && kind->holds_unions;
 }
 
+int node_model_max_values(const xmlNode *root)
+{
+    /* Depth first without recursion: a hostile file may nest deeply. */
+    for (const xmlNode *el = root; el;) {
+        const node_kind *kind = node_kind_find(xml_name(el));
+        if (kind && kind->beyond_reference) return GRID_MAX_VALUES;
+        const xmlNode *next = xml_first_child(el);
+        while (!next && el && el != root) {
+            next = xml_next(el);
+            if (!next) el = el->parent;
+        }
+        el = next;
+    }
+    return GRID_REFERENCE_MAX_VALUES;
+}
+
 bool node_kind_reads_child(const node_kind *kind, const char *element)
 {
     for (const char *const *c = kind->own_children; c && *c; c++)

@@ -11,12 +11,14 @@
 typedef struct require_node {
     node base;
     bool has_connected, has_reach, has_count;
-    uint32_t connected;            /* cells of these values form one region */
-    uint32_t from, to, on;         /* every `from` cell reaches a `to` cell through on, from and to */
-    uint32_t counted;              /* the number of cells of these values is in [min, max] */
+    wave_bits connected;           /* cells of these values form one region */
+    wave_bits from, to, on;        /* every `from` cell reaches a `to` cell through on, from and to */
+    wave_bits counted;             /* the number of cells of these values is in [min, max] */
     long min, max;
     int tries;
-    char connected_text[33], from_text[33], to_text[33], on_text[33], count_text[33];
+    /* As written, for messages: at most a symbol per value. */
+    char connected_text[GRID_MAX_VALUES + 1], from_text[GRID_MAX_VALUES + 1], to_text[GRID_MAX_VALUES + 1],
+        on_text[GRID_MAX_VALUES + 1], count_text[GRID_MAX_VALUES + 1];
 } require_node;
 
 typedef struct require_state {
@@ -31,14 +33,14 @@ static const char *const require_attrs[] = {"connected", "from", "to", "on", "co
 #define REQUIRE_MAX_TRIES 1000000
 
 /* Values named by attribute `name` (values of the grid, or unions of them), into *wave and text. */
-static bool load_values(diag *d, const xmlNode *el, const grid_def *g, const char *name, uint32_t *wave, char *text)
+static bool load_values(diag *d, const xmlNode *el, const grid_def *g, const char *name, wave_bits *wave, char *text)
 {
     const char *v = xml_attr(el, name);
     if (!v || !v[0]) return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<require> %s=\"\" names no value", name);
-    if (strlen(v) > 32 || !grid_wave(g, v, wave))
+    if (strlen(v) > GRID_MAX_VALUES || !grid_wave(g, v, wave))
         return diag_error(d, SMALTI_ERR_MODEL, xml_line(el), "<require> %s=\"%s\": not values of the grid (\"%s\")", name, v,
                           g->chars);
-    snprintf(text, 33, "%s", v);
+    snprintf(text, GRID_MAX_VALUES + 1, "%s", v);
     return true;
 }
 
@@ -124,11 +126,11 @@ static bool ensure_capacity(run_state *r, require_state *st)
     return st->capacity > 0;
 }
 
-static inline bool holds(const run_state *r, int32_t i, uint32_t wave) { return wave >> r->state[i] & 1u; }
+static inline bool holds(const run_state *r, int32_t i, wave_bits wave) { return wave >> r->state[i] & 1u; }
 
 /* Flood from the queued cells (marked seen) through cells of `through`, 4 neighbours in 2-D, 6 in 3-D;
    the cells reached, the queued ones included, or -1 when stopped. Each cell is queued once. */
-static int64_t flood(run_state *r, require_state *st, int32_t queued, uint32_t through)
+static int64_t flood(run_state *r, require_state *st, int32_t queued, wave_bits through)
 {
     const int32_t mx = r->mx, layer = mx * r->my, cells = r->cells;
     int32_t *queue = st->queue;
@@ -207,7 +209,7 @@ static bool require_go(run_state *r, const node *n, void *state)
     const require_node *q = (const require_node *)n;
     require_state *st = state;
     if (st->done || !ensure_capacity(r, st)) return false;
-    char why[200] = "";
+    char why[120 + 3 * GRID_MAX_VALUES] = ""; /* the longest message names three values texts */
     bool ok = (!q->has_connected || check_connected(r, q, st, why, sizeof why)) &&
               (!q->has_reach || check_reach(r, q, st, why, sizeof why)) && (!q->has_count || check_count(r, q, why, sizeof why));
     if (stop_said(&r->stop)) return false;
@@ -219,6 +221,7 @@ static bool require_go(run_state *r, const node *n, void *state)
 
 const node_kind node_kind_require = {
     .name = "require",
+    .beyond_reference = true,
     .reads_no_children = true,
     .writes_named_values = true, /* none: a restart puts back the start grid */
     .changes_no_cells = true,

@@ -94,16 +94,34 @@ static bool order_cells(const rule *rl, int *order)
         mem_free(same);
         return false;
     }
-    /* How many cells share each cell's wave: runs of equal waves among (wave, cell) keys. */
-    for (int k = 0; k < n; k++) keys[k] = (uint64_t)rl->match[k].wave << 32 | (uint32_t)k;
+    /* How many cells share each cell's wave: runs of equal waves among (wave, cell) keys, sorted
+       by the wave's low half, then each run by its high half (a key holds 32 bits of wave) when
+       some wave has one. */
+    bool high = false;
+    for (int k = 0; k < n; k++) {
+        keys[k] = (uint64_t)(uint32_t)rl->match[k].wave << 32 | (uint32_t)k;
+        high |= rl->match[k].wave >> 32 != 0;
+    }
     sort_u64(keys, n);
     for (int a = 0, b; a < n; a = b) {
         for (b = a; b < n && keys[b] >> 32 == keys[a] >> 32; b++) {}
-        for (int j = a; j < b; j++) same[keys[j] & UINT32_MAX] = b - a;
+        if (!high) {
+            for (int j = a; j < b; j++) same[keys[j] & UINT32_MAX] = b - a;
+            continue;
+        }
+        for (int j = a; j < b; j++) {
+            const uint32_t k = (uint32_t)(keys[j] & UINT32_MAX);
+            keys[j] = (uint64_t)(uint32_t)(rl->match[k].wave >> 32) << 32 | k;
+        }
+        sort_u64(keys + a, b - a);
+        for (int e = a, f; e < b; e = f) {
+            for (f = e; f < b && keys[f] >> 32 == keys[e] >> 32; f++) {}
+            for (int j = e; j < f; j++) same[keys[j] & UINT32_MAX] = f - e;
+        }
     }
     /* Fewer values first, then rarer waves; equal ranks keep the rule's order (the cell index). */
     for (int k = 0; k < n; k++) {
-        const uint32_t rank = (uint32_t)__builtin_popcount(rl->match[k].wave) * 65536u + (uint32_t)same[k];
+        const uint32_t rank = (uint32_t)__builtin_popcountll(rl->match[k].wave) * 65536u + (uint32_t)same[k];
         keys[k] = (uint64_t)rank << 32 | (uint32_t)k;
     }
     sort_u64(keys, n);
@@ -147,7 +165,10 @@ static bool build_shift_table(rulenode *rn, const grid_def *g, run_stop *stop)
         for (int ri = 0; ok && ri < rn->rule_count; ri++) {
             rule_cells[ri] = used;
             const rule *rl = rn->rules[ri];
-            for (int m = 0; m < rl->match_count; m++) rn->cell_pool[used++] = rl->match[orders[order_start[ri] + m]];
+            for (int m = 0; m < rl->match_count; m++) {
+                const rule_cell *cell = &rl->match[orders[order_start[ri] + m]];
+                rn->cell_pool[used++] = (pool_cell){cell->wave, cell->offset};
+            }
         }
     }
     for (int v = 0; ok && v < g->c; v++) {
@@ -175,7 +196,7 @@ static bool build_shift_table(rulenode *rn, const grid_def *g, run_stop *stop)
                 for (int m = 0; m < rl->match_count; m++) {
                     const rule_cell *cell = &rl->match[orders[order_start[ri] + m]];
                     if (cell->dx == e->dx && cell->dy == e->dy && cell->dz == e->dz) continue;
-                    rn->cell_pool[used++] = *cell;
+                    rn->cell_pool[used++] = (pool_cell){cell->wave, cell->offset};
                 }
                 e->count = used - e->cells;
             }

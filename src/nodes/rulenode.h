@@ -12,6 +12,13 @@
 
 /* One (rule, shift) pair: a cell of value v changed at (x,y,z) may be the
    shifted cell of a match with its corner at (x-dx, y-dy, z-dz). */
+/* A cell the incremental scan tests: offset and wave of a rule_cell, without its shift, so that a
+   pool cell stays 16 bytes (a big node's pool holds a copy of a rule's cells per shift). */
+typedef struct pool_cell {
+    wave_bits wave;
+    int32_t offset;
+} pool_cell;
+
 typedef struct shift_entry {
     int32_t offset;          /* dx + dy*MX + dz*MX*MY */
     int32_t rule;
@@ -38,7 +45,7 @@ typedef struct rulenode {
        shifts[shift_start[v] .. shift_start[v+1]). */
     int *shift_start;
     shift_entry *shifts;
-    rule_cell *cell_pool;
+    pool_cell *cell_pool;
     shift_box *boxes;    /* by value */
     /* i / MX and i / (MX*MY) as (i * div) >> 63, exact for 0 <= i < 2^31. */
     uint64_t div_mx, div_plane;
@@ -93,7 +100,7 @@ typedef struct rulenode_state {
     int32_t *potential_block;
     int32_t *field_queue;
     uint8_t *field_borders;
-    uint32_t *future;        /* the observed goal: allowed values per cell */
+    wave_bits *future;       /* the observed goal: allowed values per cell */
     bool future_computed;
     int32_t goal_hint;       /* a cell that missed the goal at the last look */
     potential_scratch scratch; /* kept between goals: a node may compute many */
@@ -122,9 +129,9 @@ void rulenode_reset(run_state *r, const node *n, void *state);
 long rulenode_oldest_turn(const void *state);
 /* What the model's changes can be (rulenode_once.c): changes_to[a] bit b when some rule may change
    a cell from a to b; false when some node is neither a branch nor a rule node without search. */
-bool rulenode_model_changes(const node *const *nodes, int count, uint32_t changes_to[GRID_MAX_VALUES]);
+bool rulenode_model_changes(const node *const *nodes, int count, wave_bits changes_to[GRID_MAX_VALUES]);
 /* Whether rn finds each match at most once while it is listed, under those changes. */
-bool rulenode_finds_once(const rulenode *rn, const uint32_t changes_to[GRID_MAX_VALUES]);
+bool rulenode_finds_once(const rulenode *rn, const wave_bits changes_to[GRID_MAX_VALUES]);
 
 static inline uint64_t mask_bit(const rulenode_state *st, int ri, int32_t at) { return ((uint64_t)(uint32_t)at << st->mask_bits) | (uint64_t)ri; }
 static inline bool mask_get(const rulenode_state *st, int ri, int32_t at)
@@ -186,7 +193,7 @@ static inline __attribute__((always_inline)) bool rulenode_entry_fits(const rule
                                                                      const shift_entry *e, const uint8_t *state, int32_t si)
 {
     unsigned fits = !mask_get(st, e->rule, si);
-    for (const rule_cell *c = rn->cell_pool + e->cells, *c_end = c + e->count; c < c_end; c++)
+    for (const pool_cell *c = rn->cell_pool + e->cells, *c_end = c + e->count; c < c_end; c++)
         fits &= (c->wave >> state[si + c->offset]) & 1;
     return fits;
 }
@@ -235,7 +242,7 @@ static inline __attribute__((always_inline)) void rulenode_scan_rule_cells(run_s
         const int imx = rl->imx, imy = rl->imy, imz = rl->imz;
         if (imx == 1 && imy == 1 && imz == 1) {
             /* Every cell is a lattice cell and the only shift is (0,0,0). */
-            const uint32_t wave = rl->input[0];
+            const wave_bits wave = rl->input[0];
             for (int32_t from = 0; from < r->cells; from += STOP_ITEMS) {
                 if (r->out_of_memory || stop_requested(&r->stop)) return;
                 const int32_t to = r->cells - from > STOP_ITEMS ? from + STOP_ITEMS : r->cells;
@@ -247,7 +254,7 @@ static inline __attribute__((always_inline)) void rulenode_scan_rule_cells(run_s
         const int *start = rl->ishift_start;
         const int16_t(*shifts)[3] = rl->ishifts;
         const int32_t *offsets = rl->ishift_offsets;
-        const uint32_t present = rl->input_union;
+        const wave_bits present = rl->input_union;
         /* Lattice cells start at imx-1 (and so on), so x - dx >= 0 always
            holds; only lattice cells past xmax (ymax, zmax) need a test. */
         const int xmax = MX - imx, ymax = MY - imy, zmax = MZ - imz;

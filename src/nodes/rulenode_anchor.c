@@ -55,9 +55,9 @@ bool rulenode_scan_rule_anchored(run_state *r, const rulenode *rn, rulenode_stat
     int anchor = -1;
     int32_t fewest = limit + 1;
     for (int k = 0; k < imx * imy * imz; k++) {
-        const uint32_t wave = rl->input[k];
+        const wave_bits wave = rl->input[k];
         if (wave == 0 || (wave & (wave - 1))) continue;
-        const uint8_t v = (uint8_t)__builtin_ctz(wave);
+        const uint8_t v = (uint8_t)__builtin_ctzll(wave);
         if (anchors->counts[v] < 0 && !anchors_count(anchors, r->state, r->cells, v, limit)) return false;
         if (anchors->counts[v] < fewest) {
             fewest = anchors->counts[v];
@@ -66,7 +66,7 @@ bool rulenode_scan_rule_anchored(run_state *r, const rulenode *rn, rulenode_stat
     }
     if (anchor < 0) return false;
     const int ax = anchor % imx, ay = anchor / imx % imy, az = anchor / (imx * imy);
-    const uint8_t v = (uint8_t)__builtin_ctz(rl->input[anchor]);
+    const uint8_t v = (uint8_t)__builtin_ctzll(rl->input[anchor]);
     /* Each match's place in the lattice order, from which its corner is recovered after the sort. */
     uint64_t *found = fewest > 0 ? mem_malloc((size_t)fewest * sizeof *found) : NULL;
     if (fewest > 0 && !found) return false;

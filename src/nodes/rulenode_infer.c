@@ -34,17 +34,17 @@ static bool build_deltas(rulenode *rn, const grid_def *g)
    otherwise only field_delta reads them, at the cells a rule changes, for
    the new value and the old one (which the match has just been seen to
    fit), and the fields write theirs. */
-static uint32_t potentials_read(const rulenode *rn, int c)
+static wave_bits potentials_read(const rulenode *rn, int c)
 {
-    if (rn->search) return c >= 32 ? ~0u : (1u << c) - 1;
-    uint32_t read = 0;
-    for (int k = 0; k < rn->field_count; k++) read |= 1u << rn->fields[k].value;
+    if (rn->search) return wave_all(c);
+    wave_bits read = 0;
+    for (int k = 0; k < rn->field_count; k++) read |= wave_bit(rn->fields[k].value);
     for (int ri = 0; ri < rn->rule_count; ri++) {
         const rule *rl = rn->rules[ri];
         for (int k = 0, n = rl->imx * rl->imy * rl->imz; k < n; k++) {
             uint8_t out = rl->output[k];
             if (out == RULE_KEEP || ((rl->input[k] >> out) & 1)) continue;
-            read |= rl->input[k] | 1u << out;
+            read |= rl->input[k] | wave_bit(out);
         }
     }
     return read;

@@ -25,7 +25,7 @@
    observations count as changes too (from each observed value to its `from`): they are not
    logged, but a cell they change may come back to a trigger's values. */
 
-bool rulenode_model_changes(const node *const *nodes, int count, uint32_t changes_to[GRID_MAX_VALUES])
+bool rulenode_model_changes(const node *const *nodes, int count, wave_bits changes_to[GRID_MAX_VALUES])
 {
     memset(changes_to, 0, GRID_MAX_VALUES * sizeof *changes_to);
     for (int n = 0; n < count; n++) {
@@ -39,7 +39,7 @@ bool rulenode_model_changes(const node *const *nodes, int count, uint32_t change
         if (rn->observations)
             for (int v = 0; v < GRID_MAX_VALUES; v++) {
                 const observation *o = &rn->observations[v];
-                if (o->present && o->from != v && o->from < GRID_MAX_VALUES) changes_to[v] |= 1u << o->from;
+                if (o->present && o->from != v && o->from < GRID_MAX_VALUES) changes_to[v] |= wave_bit(o->from);
             }
         for (int ri = 0; ri < rn->rule_count; ri++) {
             const rule *rl = rn->rules[ri];
@@ -48,34 +48,33 @@ bool rulenode_model_changes(const node *const *nodes, int count, uint32_t change
                 const uint8_t out = rl->output[k];
                 if (out == RULE_KEEP) continue;
                 if (out >= GRID_MAX_VALUES) return false;
-                for (int a = 0; a < GRID_MAX_VALUES; a++)
-                    if (a != out && ((rl->input[k] >> a) & 1)) changes_to[a] |= 1u << out;
+                for (wave_bits from = rl->input[k] & ~wave_bit(out); from; from &= from - 1)
+                    changes_to[__builtin_ctzll(from)] |= wave_bit(out);
             }
         }
     }
     return true;
 }
 
-bool rulenode_finds_once(const rulenode *rn, const uint32_t changes_to[GRID_MAX_VALUES])
+bool rulenode_finds_once(const rulenode *rn, const wave_bits changes_to[GRID_MAX_VALUES])
 {
-    uint32_t written = 0;         /* values some change writes */
-    uint32_t changed = 0;         /* values some change leaves */
-    uint32_t written_before[GRID_MAX_VALUES] = {0}; /* by value b: the values changed into b */
+    wave_bits written = 0;        /* values some change writes */
+    wave_bits changed = 0;        /* values some change leaves */
+    wave_bits written_before[GRID_MAX_VALUES] = {0}; /* by value b: the values changed into b */
     for (int a = 0; a < GRID_MAX_VALUES; a++) {
         written |= changes_to[a];
-        if (changes_to[a]) changed |= 1u << a;
-        for (int b = 0; b < GRID_MAX_VALUES; b++)
-            if ((changes_to[a] >> b) & 1) written_before[b] |= 1u << a;
+        if (changes_to[a]) changed |= wave_bit(a);
+        for (wave_bits to = changes_to[a]; to; to &= to - 1) written_before[__builtin_ctzll(to)] |= wave_bit(a);
     }
     for (int ri = 0; ri < rn->rule_count; ri++) {
         const rule *rl = rn->rules[ri];
         int triggers = 0;
         for (int k = 0; k < rl->imx * rl->imy * rl->imz; k++) {
-            const uint32_t accepted = rl->input[k];
+            const wave_bits accepted = rl->input[k];
             if (!(accepted & written)) continue;
             if (++triggers > 1 || (accepted & changed)) return false;
-            for (int b = 0; b < GRID_MAX_VALUES; b++)
-                if (((accepted & written) >> b) & 1 && (written_before[b] & written)) return false;
+            for (wave_bits to = accepted & written; to; to &= to - 1)
+                if (written_before[__builtin_ctzll(to)] & written) return false;
         }
     }
     return true;

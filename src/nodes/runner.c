@@ -70,7 +70,7 @@ enum { CENTRE_ON_CELL, CENTRE_ON_CORNER, CENTRE_KINDS };
 typedef struct runner_node {
     node base;
     int value;
-    uint32_t on, start;
+    wave_bits on, start;
     bool at_xy;                        /* x and y given: runners start there */
     gen_range x, y, count, strength, life;
     gen_range children;                /* runners a runner starts where it dies of age */
@@ -572,7 +572,7 @@ static bool spawn(run_state *r, const runner_node *rn, runner_state *st)
 {
     rng *random = &r->random;
     int count = gen_range_draw_int(&rn->count, random);
-    uint32_t every = r->grid->c >= 32 ? 0xffffffffu : (1u << r->grid->c) - 1u;
+    wave_bits every = wave_all(r->grid->c);
     int32_t *starts = NULL, start_count = r->cells;
     if (!rn->at_xy && (rn->start & every) != every) {
         start_count = 0;
@@ -606,7 +606,7 @@ static bool spawn(run_state *r, const runner_node *rn, runner_state *st)
     return true;
 }
 
-static void paint(run_state *r, uint32_t on, uint8_t value, int32_t i)
+static void paint(run_state *r, wave_bits on, uint8_t value, int32_t i)
 {
     if (gen_in_wave(on, r->state[i])) {
         r->state[i] = value;
@@ -637,7 +637,7 @@ static void stamp(run_state *r, const runner_node *rn, runner_state *st, const w
     }
     int count = st->last_count, reach = table->reach[count];
     uint8_t value = (uint8_t)rn->value;
-    uint32_t on = rn->on & ~(1u << value);
+    wave_bits on = rn->on & ~wave_bit(value);
     if (rn->jitter_per_cell && rn->jitter > 0) {
         int sure = brush_prefix(rn, table, brush_limit(rn->brush, radius * (1.0 - rn->jitter)));
         for (int k = 0; k < count; k++) {
@@ -773,6 +773,7 @@ static bool runner_go(run_state *r, const node *n, void *state)
 
 const node_kind node_kind_runner = {
     .name = "runner",
+    .beyond_reference = true,
     .is_branch = false,
     .reads_no_children = true,
     .load = runner_load,

@@ -197,9 +197,9 @@ typedef struct voronoi {
     uint8_t values[GRID_MAX_VALUES];
     int value_count;
     bool distinct;
-    uint32_t from;                  /* values whose cells are sites; 0 with `sites` */
+    wave_bits from;                 /* values whose cells are sites; 0 with `sites` */
     voronoi_metric metric;
-    uint32_t on;
+    wave_bits on;
     int border;                     /* value of region borders, -1 for none */
 } voronoi;
 
@@ -241,7 +241,7 @@ static node *voronoi_load(loader *ld, const xmlNode *el, symmetry_set parent_sym
         uint8_t from[GRID_MAX_VALUES];
         int count;
         if (!gen_values(d, el, g, "from", true, from, &count)) return NULL;
-        for (int i = 0; i < count; i++) v->from |= 1u << from[i];
+        for (int i = 0; i < count; i++) v->from |= wave_bit(from[i]);
         return &v->base;
     }
     if (!xml_get_int(d, el, "sites", 1, &v->sites) || !gen_values(d, el, g, "values", true, v->values, &v->value_count) ||
@@ -403,6 +403,7 @@ done:
 
 const node_kind node_kind_voronoi = {
     .name = "voronoi",
+    .beyond_reference = true,
     .is_branch = false,
     .writes_named_values = true,
     .reads_no_children = true,

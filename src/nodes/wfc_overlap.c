@@ -152,7 +152,7 @@ node *wfc_overlap_load(loader *ld, const xmlNode *el, symmetry_set parent_symmet
     }
     bool periodic_input;
     if (!xml_get_bool(d, el, "periodicInput", true, &periodic_input)) return NULL;
-    if (!grid_load(d, el, w->pb.mx, w->pb.my, w->pb.mz, node_holds_unions, &w->newgrid)) return NULL;
+    if (!grid_load(d, el, w->pb.mx, w->pb.my, w->pb.mz, ld->max_values, node_holds_unions, &w->newgrid)) return NULL;
     w->pb.periodic = true;
     if (!build_patterns(ld, w, el, symmetry, periodic_input) || !wfc_check_memory(d, line, &w->pb, "patterns")) return NULL;
     if (!wfc_overlap_propagator(&w->pb, w->patterns)) {

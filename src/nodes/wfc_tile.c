@@ -646,7 +646,7 @@ static bool tile_build(loader *ld, wfc_node *w, const xmlNode *el, tileset *ts, 
         return diag_error(d, SMALTI_ERR_MODEL, line, "overlap=\"%d\" overlapz=\"%d\": the tiles make a %lldx%lldx%lld grid, %s",
                           w->overlap, w->overlapz, (long long)size[0], (long long)size[1], (long long)size[2],
                           empty ? "which is empty" : "which is absurdly large");
-    if (!grid_load(d, el, (int)size[0], (int)size[1], (int)size[2], node_holds_unions, &w->newgrid)) return false;
+    if (!grid_load(d, el, (int)size[0], (int)size[1], (int)size[2], ld->max_values, node_holds_unions, &w->newgrid)) return false;
     ts->S = S;
     ts->SZ = SZ;
     ts->T = S * S * SZ;

@@ -38,6 +38,7 @@ int main(int argc, char **argv)
         {"trace", run_trace_tests},
         {"noise", run_noise_tests},
         {"voronoi", run_voronoi_tests},
+        {"values", run_values_tests},
         {"chisel", run_chisel_tests},
         {"poisson", run_poisson_tests},
         {"anim", run_anim_tests},

@@ -11,7 +11,7 @@
 static bool finds_once(const char *xml, int line)
 {
     smalti_model *m = unit_load(xml, "once.xml", 16, 16, 1, NULL);
-    uint32_t changes_to[GRID_MAX_VALUES];
+    wave_bits changes_to[GRID_MAX_VALUES];
     bool known = rulenode_model_changes((const node *const *)m->nodes, m->node_count, changes_to), once = false, seen = false;
     for (int k = 0; k < m->node_count; k++)
         if (strcmp(m->nodes[k]->kind->name, "one") == 0 && m->nodes[k]->line == line) {
@@ -138,7 +138,7 @@ static void random_models_agree(void **state)
         smalti_model *m = smalti_model_load_string(xml, "random.xml", &opt, NULL);
         if (!m) continue;
         loaded++;
-        uint32_t changes_to[GRID_MAX_VALUES];
+        wave_bits changes_to[GRID_MAX_VALUES];
         bool any = false;
         if (rulenode_model_changes((const node *const *)m->nodes, m->node_count, changes_to))
             for (int k = 0; k < m->node_count; k++)

@@ -300,12 +300,12 @@ static rule *load_rule(loaded *l, const char *dir, const char *xml, const char *
     l->doc = xmlReadMemory(xml, (int)strlen(xml), "test.xml", NULL, XML_PARSE_NONET);
     assert_non_null(l->doc);
     xmlNode *root = xmlDocGetRootElement(l->doc);
-    assert_true(grid_load(&l->d, root, mx, my, mz, node_holds_unions, &l->gin));
+    assert_true(grid_load(&l->d, root, mx, my, mz, GRID_REFERENCE_MAX_VALUES, node_holds_unions, &l->gin));
     const grid_def *gout = &l->gin;
     if (out_xml) {
         l->out_doc = xmlReadMemory(out_xml, (int)strlen(out_xml), "out.xml", NULL, XML_PARSE_NONET);
         assert_non_null(l->out_doc);
-        assert_true(grid_load(&l->d, xmlDocGetRootElement(l->out_doc), mx, my, mz, node_holds_unions, &l->gout));
+        assert_true(grid_load(&l->d, xmlDocGetRootElement(l->out_doc), mx, my, mz, GRID_REFERENCE_MAX_VALUES, node_holds_unions, &l->gout));
         gout = &l->gout;
     }
     xmlNode *el = xml_first_child(xml_first_child(root));

@@ -23,7 +23,7 @@ static rule *load(fixture *f, const char *xml, int mx, int my, int mz)
     f->doc = xmlReadMemory(xml, (int)strlen(xml), "test.xml", NULL, XML_PARSE_NONET);
     assert_non_null(f->doc);
     xmlNode *root = xmlDocGetRootElement(f->doc);
-    assert_true(grid_load(&f->d, root, mx, my, mz, node_holds_unions, &f->grid));
+    assert_true(grid_load(&f->d, root, mx, my, mz, GRID_REFERENCE_MAX_VALUES, node_holds_unions, &f->grid));
     xmlNode *el = xml_first_child(root);
     while (el && xml_is(el, "union")) el = xml_next(el);
     return rule_load(&f->d, NULL, el, &f->grid, &f->grid);

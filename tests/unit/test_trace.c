@@ -187,6 +187,35 @@ static void replay_gives_the_runs_steps(void **state)
     done(rec);
 }
 
+/* A grid of 64 values (smalti's limit) records and replays: cells past value 31 ride in the change
+   varints like any other, and the legend carries all 64 symbols. */
+static void sixty_four_values_round_trip(void **state)
+{
+    (void)state;
+    static const char xml[] = "<sequence values=\"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789#+\">\n"
+                              "  <voronoi sites=\"30\" values=\"6789#+\"/>\n"
+                              "  <one in=\"+\" out=\"#\" steps=\"40\"/>\n"
+                              "  <one in=\"#\" out=\"0\" steps=\"40\"/>\n"
+                              "</sequence>\n";
+    recording *rec = record(xml, 20, 20, 1, 9, 0);
+    trace_reader *r = read_back(rec);
+    assert_int_equal(strlen(trace_legend(r)), 64);
+    trace_step st;
+    smalti_error err;
+    long seen = 0;
+    bool high = false;
+    while (trace_next(r, &st, &err)) {
+        seen++;
+        for (size_t k = 0; k < st.count; k++) high |= st.values[k] >= 32;
+        assert_at(r, rec, seen);
+    }
+    assert_int_equal(err.status, SMALTI_OK);
+    assert_int_equal(seen, rec->steps);
+    assert_true(high);
+    trace_reader_free(r);
+    done(rec);
+}
+
 /* Many changes on a small grid make keyframes; seeks in any order land on the run's grids. */
 static void seeks_use_keyframes_in_any_order(void **state)
 {
@@ -651,6 +680,7 @@ int run_trace_tests(void)
         cmocka_unit_test(varints_and_zigzag_round_trip),
         cmocka_unit_test(node_info_summarises_the_element),
         cmocka_unit_test(replay_gives_the_runs_steps),
+        cmocka_unit_test(sixty_four_values_round_trip),
         cmocka_unit_test(seeks_use_keyframes_in_any_order),
         cmocka_unit_test(grid_switch_of_a_map_is_replayed),
         cmocka_unit_test(trace_files_are_written_atomically),

@@ -51,6 +51,7 @@ int run_noise_tests(void);
 int run_budget_tests(void);
 int run_work_tests(void);
 int run_voronoi_tests(void);
+int run_values_tests(void);
 int run_chisel_tests(void);
 int run_poisson_tests(void);
 int run_anim_tests(void);
