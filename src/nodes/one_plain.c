@@ -539,6 +539,22 @@ static inline __attribute__((always_inline)) int32_t plain_scan_inside_one(const
 
 #define PLAIN_BATCH 64
 
+/* A list this long (256 KB) lies mostly outside the nearer caches, and each draw's slot and its
+   corner cell are misses that the next draw waits on. Its values are known a batch ahead: */
+#define PLAIN_FAR_LIST (1 << 16)
+
+/* the slot of the draw after next and the corner cell of the next draw (whose slot was asked
+   for a step ago) are asked for now, as if each draw holds and the scans between add nothing: a
+   wrong guess costs one wasted fetch. `next` is the next draw's value. */
+static inline __attribute__((always_inline)) void plain_fetch_ahead(const match *list, int32_t count, const int32_t *next, const uint8_t *state,
+                                                                   int bits)
+{
+    const int32_t k1 = (int32_t)(next[0] * (1.0 / RNG_MBIG) * count);
+    const int32_t k2 = (int32_t)(next[1] * (1.0 / RNG_MBIG) * (count - 1));
+    __builtin_prefetch(&list[k2]);
+    __builtin_prefetch(state + (list[k1] >> bits));
+}
+
 /* The shift entries of changed cell i (of the given value) in the fused loops: without bounds
    tests inside the value's box, by the scan the fit rate chose (the markov loop's branching scan
    inline, `inline_branching`), and entry by entry with bounds tests near the edges. */
@@ -713,6 +729,7 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
             }
             const match m = plain_take(list, &count, mask, value, masked);
             at = (int32_t)(m >> bits);
+            if (batched && count >= PLAIN_FAR_LIST && used + 1 < filled) plain_fetch_ahead(list, count, batch + used, state, bits);
             if (plain_rule_fits(&p->rules[m & rule_mask], p->pool, state, at, three)) {
                 pr = &p->rules[m & rule_mask];
                 break;

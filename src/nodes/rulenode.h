@@ -350,6 +350,14 @@ static inline __attribute__((always_inline)) void rulenode_scan_all(run_state *r
     const bool anchors = !r->planes.bits || !r->planes.valid;
     for (int ri = 0; ri < rn->rule_count && !r->out_of_memory; ri++) {
         if (anchors && rulenode_scan_rule_anchored(r, rn, st, ri, add, &found)) continue;
+        const rule *rl = rn->rules[ri];
+        /* A one-cell rule tests each cell once either way, in the same order: without current
+           bitplanes its scan needs neither building them (a pass and their memory) nor their
+           per-corner bookkeeping. */
+        if (!synced && anchors && rl->imx == 1 && rl->imy == 1 && rl->imz == 1) {
+            rulenode_scan_rule_cells(r, rn, st, ri, add);
+            continue;
+        }
         if (!synced) {
             planes_sync(r);
             synced = true;
