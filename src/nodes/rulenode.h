@@ -180,15 +180,18 @@ static inline __attribute__((always_inline)) bool rulenode_cell_inside(const rul
            (unsigned)(xyz[2] - box->lo[2]) <= box->span[2];
 }
 
-/* Whether the shifted corner si of entry e matches: its mask bit is clear and its other cells
-   fit. Without branches on the cells' values, which are random in a growing pattern. */
+/* Whether the shifted corner si of entry e matches: its other cells fit and its mask bit is
+   clear. Without branches on the cells' values, which are random in a growing pattern; the mask
+   is read only for a corner that fits (the caller branches on the answer anyway), which spares
+   its word in the common case of a changed cell that a wildcard position shifts to a corner that
+   does not fit. */
 static inline __attribute__((always_inline)) bool rulenode_entry_fits(const rulenode *rn, const rulenode_state *st,
                                                                      const shift_entry *e, const uint8_t *state, int32_t si)
 {
-    unsigned fits = !mask_get(st, e->rule, si);
+    unsigned fits = 1;
     for (const rule_cell *c = rn->cell_pool + e->cells, *c_end = c + e->count; c < c_end; c++)
         fits &= (c->wave >> state[si + c->offset]) & 1;
-    return fits;
+    return fits && !mask_get(st, e->rule, si);
 }
 
 /* Look for matches of every rule around the cells changed since this node
