@@ -22,8 +22,8 @@ $(BUILD)/runtime: bench/runtime.c
 $(BUILD)/floor: bench/floor.c src/core/rng.c src/core/rng.h
 	$(CC) $(CFLAGS) -o $@ bench/floor.c src/core/rng.c
 
-bench-floor: smalti $(BUILD)/floor $(BUILD)/runtime
-	@RUNTIME=$(BUILD)/runtime sh bench/floor.sh time ./smalti $(BUILD)/floor $(BASELINE)
+bench-floor: smalti $(BUILD)/floor $(BUILD)/runtime $(BUILD)/bench
+	@RUNTIME=$(BUILD)/runtime BENCH=$(BUILD)/bench sh bench/floor.sh time ./smalti $(BUILD)/floor $(BASELINE)
 
 floor-check: smalti $(BUILD)/floor
 	@sh bench/floor.sh check ./smalti $(BUILD)/floor

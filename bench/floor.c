@@ -4,12 +4,14 @@
    seed. bench/floor.sh checks that and times them beside smalti: how far a speed target lies from
    what a program for that one model does on this machine.
    Usage: floor MODEL SIDE SEED OUT [STEPS] (OUT: the grid's rows as in a text result; STEPS: at
-   most that many steps, 0 or none: no limit). */
+   most that many steps, 0 or none: no limit). Prints the steps and the run's time (the grid made,
+   then the steps; no start-up, no output) to stderr. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "../src/core/rng.h"
 
 /* Cell values as smalti's legends number them: Growth BW, MazeGrowth BWA, MazeBacktracker BRGW.
@@ -268,6 +270,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "floor: side %s: 3 to 4096\n", argv[2]);
         return 2;
     }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     const size_t cells = (size_t)r.wide * (size_t)r.wide;
     r.grid = malloc(cells);
     r.list = malloc(cells * 4 * sizeof *r.list + 16);
@@ -276,6 +280,7 @@ int main(int argc, char **argv)
     for (int y = 0; y < r.side; y++) memset(r.grid + (size_t)(y + BORDER) * r.wide + BORDER, B, (size_t)r.side);
     rng_seed(&r.random, (int32_t)atol(argv[3]));
     const long steps = models[model].run(&r);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
     FILE *f = fopen(argv[4], "wb");
     if (!f) {
         perror(argv[4]);
@@ -289,7 +294,7 @@ int main(int argc, char **argv)
         fwrite(line, 1, (size_t)r.side + 1, f);
     }
     if (fclose(f) != 0) return 5;
-    fprintf(stderr, "steps %ld\n", steps);
+    fprintf(stderr, "steps %ld run_ms %.3f\n", steps, (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) * 1e-6);
     free(line);
     free(r.grid);
     free(r.list);

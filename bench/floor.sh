@@ -3,7 +3,9 @@
 #   sh bench/floor.sh check SMALTI FLOOR      the floor program's grids are smalti's (seeds 1-3, with
 #                                             and without a step limit); part of `make test`
 #   sh bench/floor.sh time SMALTI FLOOR [OLD] whole processes in alternation (bench/runtime.c),
-#                                             median of RUNS (5); `make bench-floor [BASELINE=OLD]`
+#                                             median of RUNS (5); `make bench-floor [BASELINE=OLD]`;
+#                                             then the time per step of each run alone (smalti's
+#                                             through the library, by BENCH: build/bench)
 # With OLD, each row also says how much faster than OLD smalti is and the floor program is: a
 # target above the floor's ratio cannot be met by keeping the reference's match list.
 set -e
@@ -11,6 +13,7 @@ MODE=$1 SMALTI=$2 FLOOR=$3 OLD=$4
 RUNS=${RUNS:-5}
 CORPUS=${SMALTI_MJ_CORPUS:-../shared/mj}
 RUNTIME=${RUNTIME:-build/runtime}
+BENCH=${BENCH:-build/bench}
 OUT=build/floor_out
 if [ ! -d "$CORPUS/models" ]; then echo "floor: skipped: corpus not found at $CORPUS"; exit 0; fi
 rm -rf "$OUT"; mkdir -p "$OUT"
@@ -71,3 +74,27 @@ row MazeGrowth 1023 0
 row MazeGrowth 511 0
 row MazeBacktracker 967 200000 200k
 row MazeBacktracker 511 50000 50k
+
+# The run alone, per step: smalti's run through the library (bench/bench.c: the run made and its
+# steps, without start-up, loading or output) and the floor program's own clock around its grid
+# and steps, each divided by that side's steps. Alternating, median of RUNS.
+printf '\nper step: the run alone, %s alternating runs each, median ns per step (ratio: smalti / floor)\n' "$RUNS"
+printf '%-28s %9s %11s %11s %9s\n' row steps smalti_ns floor_ns ratio
+# per_step MODEL SIDE STEPS [LABEL]
+per_step() {
+    rm -f "$OUT"/*.ns
+    k=0
+    while [ "$k" -lt "$RUNS" ]; do
+        "$BENCH" "$CORPUS/models/$1.xml" "$2" "$2" 1 1 "$3" 1 | awk '{ printf "%.3f %d\n", $2 * 1e6 / $3, $3 }' >>"$OUT/smalti.ns"
+        "$FLOOR" "$1" "$2" 1 "$OUT/floor.txt" "$3" 2>&1 >/dev/null | awk '{ printf "%.3f\n", $4 * 1e6 / $2 }' >>"$OUT/floor.ns"
+        k=$((k + 1))
+    done
+    s=$(median "$OUT/smalti.ns") f=$(median "$OUT/floor.ns") n=$(awk 'NR == 1 { print $2 }' "$OUT/smalti.ns")
+    awk -v l="$1 $2^2${4:+, $4}" -v n="$n" -v s="$s" -v f="$f" 'BEGIN { printf "%-28s %9d %11.1f %11.1f %8.2fx\n", l, n, s, f, s / f }'
+}
+per_step Growth 1023 0
+per_step Growth 511 0
+per_step MazeGrowth 1023 0
+per_step MazeGrowth 511 0
+per_step MazeBacktracker 967 200000 200k
+per_step MazeBacktracker 511 50000 50k

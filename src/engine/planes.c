@@ -86,7 +86,10 @@ void planes_sync(run_state *r)
         p->valid = false;
     }
     int64_t end = run_changes_end(r);
-    if (!p->valid || p->position < r->changes_base) {
+    /* Replaying a change costs some tens of instructions, building a row about one per 64 cells
+       and value: after changes to more than a quarter of the cells (an `all` step over the grid),
+       the planes are built again. */
+    if (!p->valid || p->position < r->changes_base || end - p->position > p->cells / 4) {
         for (int row = 0; row < p->rows; row++) planes_build_row(p, r->state + (int64_t)row * r->mx, r->mx, row);
         memcpy(p->shadow, r->state, (size_t)r->cells);
         p->valid = true;

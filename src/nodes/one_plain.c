@@ -552,6 +552,22 @@ static inline __attribute__((always_inline)) int32_t plain_scan_inside_one(const
 
 #define PLAIN_BATCH 64
 
+/* A list this long (256 KB) lies mostly outside the nearer caches, and each draw's slot and its
+   corner cell are misses that the next draw waits on. Its values are known a batch ahead: */
+#define PLAIN_FAR_LIST (1 << 16)
+
+/* the slot of the draw after next and the corner cell of the next draw (whose slot was asked
+   for a step ago) are asked for now, as if each draw holds and the scans between add nothing: a
+   wrong guess costs one wasted fetch. `next` is the next draw's value. */
+static inline __attribute__((always_inline)) void plain_fetch_ahead(const match *list, int32_t count, const int32_t *next, const uint8_t *state,
+                                                                   int bits)
+{
+    const int32_t k1 = (int32_t)(next[0] * (1.0 / RNG_MBIG) * count);
+    const int32_t k2 = (int32_t)(next[1] * (1.0 / RNG_MBIG) * (count - 1));
+    __builtin_prefetch(&list[k2]);
+    __builtin_prefetch(state + (list[k1] >> bits));
+}
+
 /* The shift entries of changed cell i (of the given value) in the fused loops: without bounds
    tests inside the value's box, by the scan the fit rate chose (the markov loop's branching scan
    inline, `inline_branching`), and entry by entry with bounds tests near the edges. */
@@ -654,7 +670,7 @@ static inline long plain_budget(const rulenode *rn, const one_plain *p, const ru
    end). Exactly the steps plain_step and run_step_close make; no observer listens. The counters
    that move by one a step (the run's, the node's, the streak) are set from `made` at the end. */
 static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st,
-                                                                    long max_steps, bool batched, bool masked, bool three)
+                                                                    long max_steps, bool batched, bool masked, bool three, bool far)
 {
     uint8_t *const state = r->state;
     const int bits = rn->rule_bits;
@@ -726,6 +742,7 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
             }
             const match m = plain_take(list, &count, mask, value, masked);
             at = (int32_t)(m >> bits);
+            if (far && batched && count >= PLAIN_FAR_LIST && used + 1 < filled) plain_fetch_ahead(list, count, batch + used, state, bits);
             if (plain_rule_fits(&p->rules[m & rule_mask], p->pool, state, at, three)) {
                 pr = &p->rules[m & rule_mask];
                 break;
@@ -775,27 +792,33 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
 }
 
 /* The loop compiled for each way a node can need it: batched or not, with the match mask or
-   without it (a node that finds each match once, one_plain.unmasked), and testing a drawn
-   rule's third cell or not (one_plain.three). */
+   without it (a node that finds each match once, one_plain.unmasked), testing a drawn rule's
+   third cell or not (one_plain.three), and, batched, fetching ahead for a far list or not (the
+   fetches' arithmetic cost the short lists of Growth and MazeGrowth 3-4 % more instructions). */
 typedef long (*plain_repeat_fn)(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps);
-#define PLAIN_REPEAT(NAME, BATCHED, MASKED, THREE)                                                                      \
+#define PLAIN_REPEAT(NAME, BATCHED, MASKED, THREE, FAR)                                                                 \
     static __attribute__((noinline)) long NAME(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps) \
     {                                                                                                                   \
-        return plain_repeat_body(r, rn, p, st, max_steps, BATCHED, MASKED, THREE);                                      \
+        return plain_repeat_body(r, rn, p, st, max_steps, BATCHED, MASKED, THREE, FAR);                                 \
     }
-PLAIN_REPEAT(plain_repeat_unbatched, false, true, false)
-PLAIN_REPEAT(plain_repeat_batched, true, true, false)
-PLAIN_REPEAT(plain_repeat_unbatched_unmasked, false, false, false)
-PLAIN_REPEAT(plain_repeat_batched_unmasked, true, false, false)
-PLAIN_REPEAT(plain_repeat_unbatched_three, false, true, true)
-PLAIN_REPEAT(plain_repeat_batched_three, true, true, true)
-PLAIN_REPEAT(plain_repeat_unbatched_unmasked_three, false, false, true)
-PLAIN_REPEAT(plain_repeat_batched_unmasked_three, true, false, true)
+PLAIN_REPEAT(plain_repeat_unbatched, false, true, false, false)
+PLAIN_REPEAT(plain_repeat_batched, true, true, false, false)
+PLAIN_REPEAT(plain_repeat_unbatched_unmasked, false, false, false, false)
+PLAIN_REPEAT(plain_repeat_batched_unmasked, true, false, false, false)
+PLAIN_REPEAT(plain_repeat_unbatched_three, false, true, true, false)
+PLAIN_REPEAT(plain_repeat_batched_three, true, true, true, false)
+PLAIN_REPEAT(plain_repeat_unbatched_unmasked_three, false, false, true, false)
+PLAIN_REPEAT(plain_repeat_batched_unmasked_three, true, false, true, false)
+PLAIN_REPEAT(plain_repeat_far, true, true, false, true)
+PLAIN_REPEAT(plain_repeat_far_unmasked, true, false, false, true)
+PLAIN_REPEAT(plain_repeat_far_three, true, true, true, true)
+PLAIN_REPEAT(plain_repeat_far_unmasked_three, true, false, true, true)
 #undef PLAIN_REPEAT
-/* [batched][unmasked][three] */
-static const plain_repeat_fn plain_repeats[2][2][2] = {
+/* [batched + far][unmasked][three] */
+static const plain_repeat_fn plain_repeats[3][2][2] = {
     {{plain_repeat_unbatched, plain_repeat_unbatched_three}, {plain_repeat_unbatched_unmasked, plain_repeat_unbatched_unmasked_three}},
     {{plain_repeat_batched, plain_repeat_batched_three}, {plain_repeat_batched_unmasked, plain_repeat_batched_unmasked_three}},
+    {{plain_repeat_far, plain_repeat_far_three}, {plain_repeat_far_unmasked, plain_repeat_far_unmasked_three}},
 };
 
 /* The first steps of a call unbatched (many calls make a step or two: a backtracker's), the rest,
@@ -806,7 +829,7 @@ static long plain_repeat_fast(run_state *r, const rulenode *rn, const one_plain 
     const long first = max_steps < PLAIN_UNBATCHED_STEPS ? max_steps : PLAIN_UNBATCHED_STEPS;
     long made = plain_repeats[0][p->unmasked][p->three](r, rn, p, st, first);
     if (made < PLAIN_UNBATCHED_STEPS || made == max_steps || !run_step_begin(r)) return made;
-    return made + plain_repeats[1][p->unmasked][p->three](r, rn, p, st, max_steps - made);
+    return made + plain_repeats[st->match_count >= PLAIN_FAR_LIST ? 2 : 1][p->unmasked][p->three](r, rn, p, st, max_steps - made);
 }
 
 long one_plain_repeat(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)

@@ -187,15 +187,18 @@ static inline __attribute__((always_inline)) bool rulenode_cell_inside(const rul
            (unsigned)(xyz[2] - box->lo[2]) <= box->span[2];
 }
 
-/* Whether the shifted corner si of entry e matches: its mask bit is clear and its other cells
-   fit. Without branches on the cells' values, which are random in a growing pattern. */
+/* Whether the shifted corner si of entry e matches: its other cells fit and its mask bit is
+   clear. Without branches on the cells' values, which are random in a growing pattern; the mask
+   is read only for a corner that fits (the caller branches on the answer anyway), which spares
+   its word in the common case of a changed cell that a wildcard position shifts to a corner that
+   does not fit. */
 static inline __attribute__((always_inline)) bool rulenode_entry_fits(const rulenode *rn, const rulenode_state *st,
                                                                      const shift_entry *e, const uint8_t *state, int32_t si)
 {
-    unsigned fits = !mask_get(st, e->rule, si);
+    unsigned fits = 1;
     for (const pool_cell *c = rn->cell_pool + e->cells, *c_end = c + e->count; c < c_end; c++)
         fits &= (c->wave >> state[si + c->offset]) & 1;
-    return fits;
+    return fits && !mask_get(st, e->rule, si);
 }
 
 /* Look for matches of every rule around the cells changed since this node
@@ -357,6 +360,14 @@ static inline __attribute__((always_inline)) void rulenode_scan_all(run_state *r
     const bool anchors = !r->planes.bits || !r->planes.valid;
     for (int ri = 0; ri < rn->rule_count && !r->out_of_memory; ri++) {
         if (anchors && rulenode_scan_rule_anchored(r, rn, st, ri, add, &found)) continue;
+        const rule *rl = rn->rules[ri];
+        /* A one-cell rule tests each cell once either way, in the same order: without current
+           bitplanes its scan needs neither building them (a pass and their memory) nor their
+           per-corner bookkeeping. */
+        if (!synced && anchors && rl->imx == 1 && rl->imy == 1 && rl->imz == 1) {
+            rulenode_scan_rule_cells(r, rn, st, ri, add);
+            continue;
+        }
         if (!synced) {
             planes_sync(r);
             synced = true;

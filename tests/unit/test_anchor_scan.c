@@ -1,6 +1,7 @@
 /* test_anchor_scan.c — a whole-grid scan started from a rare value's cells (rulenode_anchor.c) adds
    the same matches in the same order as the bitplane scan and the cell-by-cell lattice scan, for
-   rules of many shapes in 2-D and 3-D, and declines (adding nothing) when its value is common. */
+   rules of many shapes in 2-D and 3-D, and declines (adding nothing) when its value is common; a
+   one-cell rule's first scan makes no bitplanes. */
 #include "unit.h"
 #include <stdlib.h>
 #include <string.h>
@@ -122,12 +123,32 @@ static void declines_without_a_rare_value(void **state)
     scans_agree("<one values=\"BW\" in=\"WB\" out=\"WW\"/>", 200, 190, 1, 2, 400, 2, false);
 }
 
+/* A one-cell rule whose value is common: the cell scan and the bitplanes' scan agree, and the
+   node's first scan lists every cell that fits without making the bitplanes (their pass over the
+   grid and their memory: rulenode_scan_all). */
+static void one_cell_rules_need_no_planes(void **state)
+{
+    (void)state;
+    scans_agree("<one values=\"BWRA\" in=\"B\" out=\"W\"/>", 61, 47, 1, 4, 400, 2, false);
+    smalti_model *m = unit_load("<one values=\"BW\" in=\"B\" out=\"W\"/>", "basic.xml", 40, 30, 1, NULL);
+    smalti_run *run = smalti_run_new(m, 1, NULL);
+    assert_int_equal(smalti_run_to_end(run, 1), 1);
+    assert_null(run->rs.planes.bits);
+    int id = 0;
+    first_one(m, &id);
+    const rulenode_state *st = run->rs.node_states[id];
+    assert_int_equal(st->match_count, 40 * 30 - 1);
+    smalti_run_free(run);
+    smalti_model_free(m);
+}
+
 int run_anchor_scan_tests(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(two_dimensional_rules),
         cmocka_unit_test(three_dimensional_rules),
         cmocka_unit_test(declines_without_a_rare_value),
+        cmocka_unit_test(one_cell_rules_need_no_planes),
     };
     return cmocka_run_group_tests_name("anchor_scan", tests, NULL, NULL);
 }
