@@ -5,9 +5,9 @@
 #include "../core/mem.h"
 #include <string.h>
 
-/* A region: whole-wave cells [x0, x1) x [y0, y1). */
+/* A region: w x h whole-wave cells from (x0, y0), round the edges of a periodic wave (x0, y0 >= 0). */
 typedef struct region {
-    int x0, y0, x1, y1;
+    int x0, y0, w, h;
 } region;
 
 /* The box of pattern origins: the whole wave when periodic, else where a whole pattern fits. */
@@ -15,7 +15,7 @@ static int box_width(const wfc_problem *pb) { return pb->periodic ? pb->mx : pb-
 static int box_height(const wfc_problem *pb) { return pb->periodic ? pb->my : pb->my - pb->N + 1; }
 
 /* A margin of a quarter block into the solved cells, widened by as much every second try; a region is thus
-   at most twice the side across. */
+   at most three times the side across (a margin on both sides). */
 static int margin_for(int side, int attempt)
 {
     int base = side / 4 > 1 ? side / 4 : 1;
@@ -24,7 +24,7 @@ static int margin_for(int side, int attempt)
 
 static int64_t largest_region(const wfc_problem *whole, int side)
 {
-    int64_t across = (int64_t)side + margin_for(side, WFC_BLOCK_TRIES - 1);
+    int64_t across = (int64_t)side + 2 * (int64_t)margin_for(side, WFC_BLOCK_TRIES - 1);
     int64_t w = across < box_width(whole) ? across : box_width(whole), h = across < box_height(whole) ? across : box_height(whole);
     return w * h;
 }
@@ -70,21 +70,36 @@ void wfc_blocks_free(wfc_blocks *b)
     mem_free(b->possible);
 }
 
-static bool inside(const region *r, int x, int y) { return x >= r->x0 && x < r->x1 && y >= r->y0 && y < r->y1; }
+/* Whole-wave cell i's place in region r (kx, ky), or false when it lies outside. */
+static bool place(const wfc_problem *pb, const region *r, int i, int *kx, int *ky)
+{
+    int W = box_width(pb), H = box_height(pb);
+    *kx = i % pb->mx - r->x0;
+    *ky = i / pb->mx - r->y0;
+    if (*kx < 0) *kx += W;
+    if (*ky < 0) *ky += H;
+    return *kx < r->w && *ky < r->h;
+}
+
+/* The whole-wave cell of region r's cell (kx, ky). */
+static int cell_of(const wfc_problem *pb, const region *r, int kx, int ky)
+{
+    int x = r->x0 + kx, y = r->y0 + ky, W = box_width(pb), H = box_height(pb);
+    return (x < W ? x : x - W) + (y < H ? y : y - H) * pb->mx;
+}
 
 /* The region's neighbour table into b->links: the whole wave's links between two cells of the region
    (a periodic wave's wrap included), -1 for a link that leaves it. */
 static void region_links(wfc_blocks *b, const region *r)
 {
     const wfc_problem *pb = b->whole;
-    int D = pb->D, MX = pb->mx, w = r->x1 - r->x0;
+    int D = pb->D;
     size_t at = 0;
-    for (int y = r->y0; y < r->y1; y++)
-        for (int x = r->x0; x < r->x1; x++)
+    for (int ky = 0; ky < r->h; ky++)
+        for (int kx = 0; kx < r->w; kx++)
             for (int d = 0; d < D; d++, at++) {
-                int j = pb->neighbours[((size_t)y * MX + x) * D + d];
-                int jx = j % MX, jy = j / MX;
-                b->links[at] = j >= 0 && inside(r, jx, jy) ? (jx - r->x0) + (jy - r->y0) * w : -1;
+                int j = pb->neighbours[(size_t)cell_of(pb, r, kx, ky) * D + d], jx, jy;
+                b->links[at] = j >= 0 && place(pb, r, j, &jx, &jy) ? jx + jy * r->w : -1;
             }
 }
 
@@ -92,7 +107,7 @@ static void region_links(wfc_blocks *b, const region *r)
 static bool prepare_region(wfc_blocks *b, const region *r)
 {
     const wfc_problem *pb = b->whole;
-    int w = r->x1 - r->x0, h = r->y1 - r->y0, cells = w * h, MX = pb->mx;
+    int w = r->w, h = r->h, cells = w * h;
     region_links(b, r);
     size_t links = (size_t)cells * pb->D * sizeof *b->links;
     bool same = b->ready && b->sub.mx == w && b->sub.my == h && memcmp(b->sub.neighbours, b->links, links) == 0;
@@ -122,8 +137,8 @@ static bool prepare_region(wfc_blocks *b, const region *r)
         }
     }
     if (pb->cell_class)
-        for (int y = r->y0; y < r->y1; y++)
-            for (int x = r->x0; x < r->x1; x++) b->sub.cell_class[(x - r->x0) + (y - r->y0) * w] = pb->cell_class[y * MX + x];
+        for (int ky = 0; ky < h; ky++)
+            for (int kx = 0; kx < w; kx++) b->sub.cell_class[kx + ky * w] = pb->cell_class[cell_of(pb, r, kx, ky)];
     b->solver.stop = b->stop;
     return true;
 }
@@ -133,7 +148,7 @@ static bool prepare_region(wfc_blocks *b, const region *r)
 static void start_patterns(wfc_blocks *b, const region *r, int i)
 {
     const wfc_problem *pb = b->whole;
-    int P = pb->P, D = pb->D, MX = pb->mx;
+    int P = pb->P, D = pb->D, jx, jy;
     memset(b->possible, 1, (size_t)P);
     if (b->rule) b->rule(b->rule_ctx, i, b->possible);
     for (int d = 0; d < D; d++) {
@@ -141,7 +156,7 @@ static void start_patterns(wfc_blocks *b, const region *r, int i)
         if (j < 0) continue;
         for (int t = 0; t < P; t++)
             if (pb->prop_start[d * P + t + 1] == pb->prop_start[d * P + t]) b->possible[t] = 0;
-        if (inside(r, j % MX, j / MX) || b->chosen[j] < 0) continue;
+        if (place(pb, r, j, &jx, &jy) || b->chosen[j] < 0) continue;
         /* t may stay when it may sit on the opposite side of the solved neighbour's pattern. */
         int o = wfc_opposite[d] * P + b->chosen[j];
         uint8_t *keep = b->possible;
@@ -159,12 +174,12 @@ static wfc_result start_region(wfc_blocks *b, const region *r)
 {
     const wfc_problem *sub = &b->sub;
     wfc_solver *s = &b->solver;
-    int P = sub->P, w = r->x1 - r->x0;
+    int P = sub->P;
     if (!wfc_solver_clear(s, sub)) return WFC_STOPPED;
-    for (int y = r->y0; y < r->y1; y++)
-        for (int x = r->x0; x < r->x1; x++) {
-            int k = (x - r->x0) + (y - r->y0) * w;
-            start_patterns(b, r, y * b->whole->mx + x);
+    for (int ky = 0; ky < r->h; ky++)
+        for (int kx = 0; kx < r->w; kx++) {
+            int k = kx + ky * r->w;
+            start_patterns(b, r, cell_of(b->whole, r, kx, ky));
             for (int t = 0; t < P; t++)
                 if (!b->possible[t] && s->wave.data[(size_t)k * P + t]) wfc_ban(sub, s, k, t);
         }
@@ -181,15 +196,15 @@ static wfc_result start_region(wfc_blocks *b, const region *r)
 static void keep_region(wfc_blocks *b, const region *r)
 {
     const wfc_solver *s = &b->solver;
-    int P = b->sub.P, w = r->x1 - r->x0;
-    for (int y = r->y0; y < r->y1; y++)
-        for (int x = r->x0; x < r->x1; x++) {
-            int k = (x - r->x0) + (y - r->y0) * w;
+    int P = b->sub.P;
+    for (int ky = 0; ky < r->h; ky++)
+        for (int kx = 0; kx < r->w; kx++) {
+            int k = kx + ky * r->w;
             if (s->wave.sums_of_ones[k] != 1) continue;
             const uint8_t *v = s->wave.data + (size_t)k * P;
             int t = 0;
             while (t < P - 1 && !v[t]) t++;
-            b->chosen[y * b->whole->mx + x] = t;
+            b->chosen[cell_of(b->whole, r, kx, ky)] = t;
         }
 }
 
@@ -204,19 +219,34 @@ static int32_t block_seed(int32_t seed, int block, int attempt)
     return (int32_t)(z >> 33);
 }
 
-/* Solve block (bx, by) of the box, its margin reaching left and up into cells already solved. */
+/* One side of a region: the block's cells [lo, lo + B) of a side of `total`, with `before` cells before (not
+   past 0) and `after` cells after (round to the start of a periodic side, else not past its end). */
+static void span(int lo, int B, int before, int after, int total, bool periodic, int *start, int *length)
+{
+    int a = lo - before > 0 ? lo - before : 0, end = lo + B + after;
+    if (!periodic && end > total) end = total;
+    if (end - a > total) end = a + total;
+    *start = a;
+    *length = end - a;
+}
+
+/* Solve block (bx, by) of the box, its margin reaching left and up into cells already solved; after two
+   failures also right and down, where a periodic wave's first blocks (or cells not yet solved) lie. */
 static wfc_result solve_block(wfc_blocks *b, int bx, int by, int number, int32_t seed, long *left)
 {
     const wfc_problem *pb = b->whole;
     int B = b->side, W = box_width(pb), H = box_height(pb);
     for (int attempt = 0; attempt < WFC_BLOCK_TRIES; attempt++) {
         if (attempt > 0) b->retries++;
-        int m = margin_for(B, attempt);
-        region r = {bx * B - m, by * B - m, bx * B + B, by * B + B};
-        if (r.x0 < 0) r.x0 = 0;
-        if (r.y0 < 0) r.y0 = 0;
-        if (r.x1 > W) r.x1 = W;
-        if (r.y1 > H) r.y1 = H;
+        int m = margin_for(B, attempt), after = attempt >= 2 ? m : 0;
+        region r;
+        span(bx * B, B, m, after, W, pb->periodic, &r.x0, &r.w);
+        span(by * B, B, m, after, H, pb->periodic, &r.y0, &r.h);
+        /* The last block of a row or column may be narrower. */
+        if (!pb->periodic || after == 0) {
+            if (r.x0 + r.w > W) r.w = W - r.x0;
+            if (r.y0 + r.h > H) r.h = H - r.y0;
+        }
         if (!prepare_region(b, &r)) return WFC_NO_MEMORY;
         wfc_result res = start_region(b, &r);
         if (res == WFC_CONTRADICTION) continue;
