@@ -27,6 +27,12 @@ typedef struct wfc_blocks {
     wfc_problem sub;
     wfc_solver solver;
     bool ready;
+    /* What each whole-wave cell may start with, as bits (words per cell): the caller's rule and the lonely
+       bans propagated over the whole wave once, as a whole-wave solver's start would have them, so that a
+       block sees a ground row or a fixed cell far away. NULL while not made, or when nothing is banned. */
+    uint64_t *start;
+    int words;
+    bool start_made, start_contradicts;
     int32_t *links;               /* scratch: the next region's neighbour table */
     uint8_t *possible;            /* scratch: [P] */
     /* Of the last wfc_blocks_solve. */

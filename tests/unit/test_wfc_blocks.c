@@ -109,6 +109,26 @@ static void overlapping_blocks_finish_where_the_whole_wave_fails(void **state)
     wfc_classic_free(m);
 }
 
+/* With ground, the last pattern lies on the bottom row only: a whole-wave start would pass that on
+   far up the picture; blocks far from the bottom row must see it too, or they all fail. */
+static void ground_reaches_every_block(void **state)
+{
+    (void)state;
+    const char *root = samples_root();
+    if (!root) skip();
+    wfc_classic *m = load(root, "<overlapping name=\"Flowers\" N=\"3\" symmetry=\"2\" ground=\"True\" periodic=\"True\" size=\"64\" blocks=\"16\"/>");
+    const wfc_problem *pb = &m->pb;
+    for (int seed = 1; seed <= 5; seed++) {
+        char what[64];
+        snprintf(what, sizeof what, "Flowers ground 64 blocks 16 seed %d", seed);
+        assert_int_equal(wfc_classic_run(m, seed, -1), WFC_DONE);
+        assert_every_pair_allowed(m, what);
+        for (int i = 0; i < pb->cells; i++)
+            if ((m->blocks->chosen[i] == pb->P - 1) != (i / pb->mx == pb->my - 1)) fail_msg("%s: ground misplaced at cell %d", what, i);
+    }
+    wfc_classic_free(m);
+}
+
 /* Tiled: Summer 48x48 contradicts on every seed 1-10 without backtracking; in blocks of 16 with
    backtracking, all finish. Circuit periodic 64x64 in blocks of 16: the blocks of the last row and
    column meet the first ones round the edges. */
@@ -200,6 +220,7 @@ int run_wfc_blocks_tests(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(overlapping_blocks_finish_where_the_whole_wave_fails),
+        cmocka_unit_test(ground_reaches_every_block),
         cmocka_unit_test(tiled_blocks_finish_and_keep_every_neighbour_rule),
         cmocka_unit_test(blocks_are_deterministic),
         cmocka_unit_test(blocks_hear_a_stop_and_a_limit),
