@@ -29,11 +29,14 @@ static int64_t largest_region(const wfc_problem *whole, int side)
     return w * h;
 }
 
+int wfc_blocks_backtrack(const wfc_problem *whole) { return whole->backtrack > 0 ? whole->backtrack : WFC_BLOCKS_BACKTRACK; }
+
 int64_t wfc_blocks_memory_estimate(const wfc_problem *whole, int side)
 {
     wfc_problem sub = *whole;
     int64_t cells = largest_region(whole, side);
     sub.cells = (int)cells;
+    sub.backtrack = wfc_blocks_backtrack(whole);
     /* The region's solver, its neighbour tables (twice), and the chosen pattern of every whole-wave cell. */
     return wfc_memory_estimate(&sub) + 2 * cells * whole->D * (int64_t)sizeof(int32_t) + (int64_t)whole->cells * sizeof(int32_t);
 }
@@ -123,6 +126,7 @@ static bool prepare_region(wfc_blocks *b, const region *r)
         b->sub.N = 1;
         b->sub.periodic = false;
         b->sub.cell_class = NULL;
+        b->sub.backtrack = wfc_blocks_backtrack(pb);
         b->sub.neighbours = mem_malloc(links);
         if (pb->cell_class) b->sub.cell_class = mem_malloc((size_t)cells);
         if (!b->sub.neighbours || (pb->cell_class && !b->sub.cell_class)) {

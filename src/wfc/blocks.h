@@ -11,6 +11,12 @@
 /* A block that fails is tried again this many times in all, its margin widened every second try. */
 #define WFC_BLOCK_TRIES 8
 
+/* Blocks are solved with the problem's backtrack, or this one when it has none: a block is small, and
+   a failed block costs the margin around it too (Circuit 512² periodic: 1 output of 10 failed 8 tries of
+   a block without backtracking, none with it). */
+#define WFC_BLOCKS_BACKTRACK 2
+int wfc_blocks_backtrack(const wfc_problem *whole);
+
 /* What the caller allows at a cell of the whole wave before anything is solved (a ground row, fixed
    cells): clear possible[t] for each pattern t not allowed at whole-wave cell i. */
 typedef void wfc_cell_rule(const void *ctx, int i, uint8_t *possible);

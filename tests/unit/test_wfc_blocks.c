@@ -83,7 +83,7 @@ static void assert_windows_are_patterns(const wfc_classic *m, const uint32_t *px
 }
 
 /* Flowers 96x96 contradicts on several of seeds 1-10 when solved whole without backtracking; in
-   blocks of 24, also without backtracking, every seed finishes, its picture made of the sample's patterns. */
+   blocks of 24 every seed finishes, its picture made of the sample's patterns. */
 static void overlapping_blocks_finish_where_the_whole_wave_fails(void **state)
 {
     (void)state;
@@ -129,8 +129,7 @@ static void ground_reaches_every_block(void **state)
     wfc_classic_free(m);
 }
 
-/* Tiled: Summer 48x48 contradicts on every seed 1-10 without backtracking; in blocks of 16 with
-   backtracking, all finish. Circuit periodic 64x64 in blocks of 16: the blocks of the last row and
+/* Tiled: Summer 48x48 contradicts on every seed 1-10 without backtracking; in blocks of 16, all finish. Circuit periodic 64x64 in blocks of 16: the blocks of the last row and
    column meet the first ones round the edges. */
 static void tiled_blocks_finish_and_keep_every_neighbour_rule(void **state)
 {
@@ -142,7 +141,7 @@ static void tiled_blocks_finish_and_keep_every_neighbour_rule(void **state)
     for (int seed = 1; seed <= 10; seed++) failed += wfc_classic_run(whole, seed, -1) == WFC_CONTRADICTION;
     wfc_classic_free(whole);
     assert_true(failed >= 8);
-    static const char *const entries[] = {"<simpletiled name=\"Summer\" size=\"48\" blocks=\"16\" backtrack=\"2\"/>",
+    static const char *const entries[] = {"<simpletiled name=\"Summer\" size=\"48\" blocks=\"16\"/>",
                                           "<simpletiled name=\"Circuit\" subset=\"Turnless\" size=\"64\" periodic=\"True\" blocks=\"16\"/>"};
     for (size_t c = 0; c < sizeof entries / sizeof *entries; c++) {
         wfc_classic *m = load(root, entries[c]);
