@@ -129,8 +129,9 @@ static void ground_reaches_every_block(void **state)
     wfc_classic_free(m);
 }
 
-/* Tiled: Summer 48x48 contradicts on every seed 1-10 without backtracking; in blocks of 16, all finish. Circuit periodic 64x64 in blocks of 16: the blocks of the last row and
-   column meet the first ones round the edges. */
+/* Tiled: Summer 48x48 contradicts on every seed 1-10 without backtracking; in blocks of 16, all
+   finish. Circuit periodic 64x64 in blocks of 16: the blocks of the last row and column meet the
+   first ones round the edges. */
 static void tiled_blocks_finish_and_keep_every_neighbour_rule(void **state)
 {
     (void)state;
