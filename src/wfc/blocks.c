@@ -37,8 +37,10 @@ int64_t wfc_blocks_memory_estimate(const wfc_problem *whole, int side)
     int64_t cells = largest_region(whole, side);
     sub.cells = (int)cells;
     sub.backtrack = wfc_blocks_backtrack(whole);
-    /* The region's solver, its neighbour tables (twice), and the chosen pattern of every whole-wave cell. */
-    return wfc_memory_estimate(&sub) + 2 * cells * whole->D * (int64_t)sizeof(int32_t) + (int64_t)whole->cells * sizeof(int32_t);
+    /* The region's solver, its neighbour tables (twice); per whole-wave cell its chosen pattern, and while the
+       start is made its pattern bits, a place on the stack and a mark. */
+    int64_t per_cell = (int64_t)sizeof(int32_t) + (whole->P + 63) / 64 * 8 + (int64_t)sizeof(int32_t) + 1;
+    return wfc_memory_estimate(&sub) + 2 * cells * whole->D * (int64_t)sizeof(int32_t) + (int64_t)whole->cells * per_cell;
 }
 
 bool wfc_blocks_init(wfc_blocks *b, const wfc_problem *whole, int side, wfc_cell_rule *rule, const void *rule_ctx)
@@ -52,7 +54,11 @@ bool wfc_blocks_init(wfc_blocks *b, const wfc_problem *whole, int side, wfc_cell
     b->chosen = mem_malloc((size_t)whole->cells * sizeof *b->chosen);
     b->links = mem_malloc((size_t)most * whole->D * sizeof *b->links);
     b->possible = mem_malloc((size_t)whole->P);
-    return b->chosen && b->links && b->possible;
+    b->lonely = mem_malloc((size_t)whole->D * whole->P * sizeof *b->lonely);
+    if (!b->chosen || !b->links || !b->possible || !b->lonely) return false;
+    for (int k = 0; k < whole->D * whole->P; k++)
+        if (whole->prop_start[k + 1] == whole->prop_start[k]) b->lonely[b->lonely_count++] = k;
+    return true;
 }
 
 /* Drop the region's solver and its problem's own tables (the rest is the whole problem's). */
@@ -71,6 +77,7 @@ void wfc_blocks_free(wfc_blocks *b)
     mem_free(b->chosen);
     mem_free(b->start);
     mem_free(b->links);
+    mem_free(b->lonely);
     mem_free(b->possible);
 }
 
@@ -156,10 +163,10 @@ static void own_patterns(wfc_blocks *b, int i)
     int P = pb->P, D = pb->D;
     memset(b->possible, 1, (size_t)P);
     if (b->rule) b->rule(b->rule_ctx, i, b->possible);
-    for (int d = 0; d < D; d++)
-        if (pb->neighbours[(size_t)i * D + d] >= 0)
-            for (int t = 0; t < P; t++)
-                if (pb->prop_start[d * P + t + 1] == pb->prop_start[d * P + t]) b->possible[t] = 0;
+    for (int k = 0; k < b->lonely_count; k++) {
+        int d = b->lonely[k] / P;
+        if (pb->neighbours[(size_t)i * D + d] >= 0) b->possible[b->lonely[k] % P] = 0;
+    }
 }
 
 /* b->start: own_patterns of every cell, propagated over the whole wave with sets of patterns as bits (arc

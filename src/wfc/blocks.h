@@ -41,6 +41,8 @@ typedef struct wfc_blocks {
     bool start_made, start_contradicts;
     int32_t *links;               /* scratch: the next region's neighbour table */
     uint8_t *possible;            /* scratch: [P] */
+    int32_t *lonely;              /* d*P + t for each pattern t that nothing may neighbour in direction d */
+    int lonely_count;
     /* Of the last wfc_blocks_solve. */
     long observations, backtracks, repairs;
     long retries;                 /* block solves that failed and were tried again */
