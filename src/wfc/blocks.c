@@ -40,7 +40,8 @@ int64_t wfc_blocks_memory_estimate(const wfc_problem *whole, int side)
     /* The region's solver, its neighbour tables (twice); per whole-wave cell its chosen pattern, and while the
        start is made its pattern bits, a place on the stack and a mark. */
     int64_t per_cell = (int64_t)sizeof(int32_t) + (whole->P + 63) / 64 * 8 + (int64_t)sizeof(int32_t) + 1;
-    return wfc_memory_estimate(&sub) + 2 * cells * whole->D * (int64_t)sizeof(int32_t) + (int64_t)whole->cells * per_cell;
+    int64_t allow = (int64_t)whole->D * whole->P * ((whole->P + 63) / 64) * 8; /* make_start's table of what may neighbour what */
+    return wfc_memory_estimate(&sub) + 2 * cells * whole->D * (int64_t)sizeof(int32_t) + (int64_t)whole->cells * per_cell + allow;
 }
 
 bool wfc_blocks_init(wfc_blocks *b, const wfc_problem *whole, int side, wfc_cell_rule *rule, const void *rule_ctx)
