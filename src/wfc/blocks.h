@@ -57,4 +57,11 @@ int64_t wfc_blocks_memory_estimate(const wfc_problem *whole, int side);
    b->chosen all set inside the box, WFC_CONTRADICTION when a block failed every try, WFC_LIMIT after limit
    observations in all (limit < 0: none; what is decided so far is in b->chosen), WFC_STOPPED, WFC_NO_MEMORY. */
 wfc_result wfc_blocks_solve(wfc_blocks *b, int32_t seed, long limit);
+/* blocks_start.c: into b->possible, what whole-wave cell i may hold before any propagation (what the
+   caller's rule allows, with a neighbour on each side where the whole wave has a cell); and b->start,
+   that of every cell propagated over the whole wave (arc consistency on pattern bits), left NULL when
+   no cell loses a pattern. False when out of memory or stopped; b->start_contradicts when a cell is left
+   with none. */
+void wfc_blocks_own_patterns(wfc_blocks *b, int i);
+bool wfc_blocks_make_start(wfc_blocks *b);
 #endif
