@@ -231,11 +231,12 @@ static int32_t block_seed(int32_t seed, int block, int attempt)
     return (int32_t)(z >> 33);
 }
 
-/* One side of a region: the block's cells [lo, lo + B) of a side of `total`, with `before` cells before (not
-   past 0) and `after` cells after (round to the start of a periodic side, else not past its end). */
+/* One side of a region: the block's cells [lo, lo + B) of a side of `total` (fewer for the last block), with
+   `before` cells before (not past 0) and `after` cells after (round to the start of a periodic side, else not
+   past its end). */
 static void span(int lo, int B, int before, int after, int total, bool periodic, int *start, int *length)
 {
-    int a = lo - before > 0 ? lo - before : 0, end = lo + B + after;
+    int a = lo - before > 0 ? lo - before : 0, end = (lo + B < total ? lo + B : total) + after;
     if (!periodic && end > total) end = total;
     if (end - a > total) end = a + total;
     *start = a;
@@ -250,15 +251,13 @@ static wfc_result solve_block(wfc_blocks *b, int bx, int by, int number, int32_t
     int B = b->side, W = box_width(pb), H = box_height(pb);
     for (int attempt = 0; attempt < WFC_BLOCK_TRIES; attempt++) {
         if (attempt > 0) b->retries++;
-        int m = margin_for(B, attempt), after = attempt >= 2 ? m : 0;
+        /* The last blocks of a periodic wave meet the first ones round the edge: their margin goes
+           both ways from the first try (without it, Flowers 512² with ground tried each of them 3 times). */
+        int m = margin_for(B, attempt), wide = attempt >= 2;
+        int after_x = wide || (pb->periodic && (bx + 1) * B >= W) ? m : 0, after_y = wide || (pb->periodic && (by + 1) * B >= H) ? m : 0;
         region r;
-        span(bx * B, B, m, after, W, pb->periodic, &r.x0, &r.w);
-        span(by * B, B, m, after, H, pb->periodic, &r.y0, &r.h);
-        /* The last block of a row or column may be narrower. */
-        if (!pb->periodic || after == 0) {
-            if (r.x0 + r.w > W) r.w = W - r.x0;
-            if (r.y0 + r.h > H) r.h = H - r.y0;
-        }
+        span(bx * B, B, m, after_x, W, pb->periodic, &r.x0, &r.w);
+        span(by * B, B, m, after_y, H, pb->periodic, &r.y0, &r.h);
         if (!prepare_region(b, &r)) return WFC_NO_MEMORY;
         wfc_result res = start_region(b, &r);
         if (res == WFC_CONTRADICTION) continue;
