@@ -24,4 +24,7 @@ Summer 48x48 (tiled)|<simpletiled name="Summer" size="48"/>|fast-wfc fails 9-10 
 Summer 48x48 (tiled) backtrack=2|<simpletiled name="Summer" size="48" backtrack="2"/>|
 Summer 128x128 (tiled)|<simpletiled name="Summer" size="128"/>|fast-wfc fails 9-10 of 10
 Summer 128x128 (tiled) backtrack=2|<simpletiled name="Summer" size="128" backtrack="2"/>|
+Flowers N=3 sym 2 1024x1024 blocks=64|<overlapping name="Flowers" N="3" symmetry="2" size="1024" blocks="64"/>|peers: 1024² not re-measured (128²: krychu/wfc fails 6/10)
+Flowers as samples.xml 1024 blocks=64|<overlapping name="Flowers" N="3" symmetry="2" ground="True" periodic="True" size="1024" blocks="64"/>|
+Circuit Turnless periodic 512x512 blocks=64 (tiled)|<simpletiled name="Circuit" subset="Turnless" periodic="True" size="512" blocks="64"/>|peers: not re-measured
 CASES

@@ -60,7 +60,7 @@ _smalti() {
     --palette) _smalti_files "$cur" 'xml'; return ;;
     --frames|--resources|--models|--samples) _smalti_files "$cur" '/'; return ;;
     --dim) COMPREPLY=($(compgen -W "2 3" -- "$cur")); return ;;
-    --size|--length|--width|--height|--seed|--steps|--set|--timeout|--max-work|--max-memory|--max-unpacked|--pixel-size|--every|--delay|--runs|--tries|--backtrack|-j|--jobs|--name)
+    --size|--length|--width|--height|--seed|--steps|--set|--timeout|--max-work|--max-memory|--max-unpacked|--pixel-size|--every|--delay|--runs|--tries|--backtrack|--blocks|-j|--jobs|--name)
         return ;;
     esac
 

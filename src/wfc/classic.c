@@ -21,7 +21,7 @@
 
 static const char *const entry_attrs[] = {"name", "N", "periodic", "periodicInput", "symmetry", "ground", "size", "width",
                                           "height", "limit", "screenshots", "seed", "heuristic", "subset",
-                                          "blackBackground", "textOutput", "density", "densityPower", "backtrack", NULL};
+                                          "blackBackground", "textOutput", "density", "densityPower", "backtrack", "blocks", NULL};
 
 bool wfc_classic_read_entry(diag *d, const xmlNode *el, wfc_classic_entry *e)
 {
@@ -49,7 +49,8 @@ bool wfc_classic_read_entry(diag *d, const xmlNode *el, wfc_classic_entry *e)
         !xml_get_int(d, el, "symmetry", 8, &e->symmetry) || !xml_get_bool(d, el, "ground", false, &e->ground) ||
         !xml_get_int(d, el, "screenshots", 2, &e->screenshots) || !xml_get_int(d, el, "seed", -1, &e->seed) ||
         !xml_get_int(d, el, "limit", -1, &limit) || !xml_get_bool(d, el, "blackBackground", false, &e->black_background) ||
-        !xml_get_bool(d, el, "textOutput", false, &e->text_output) || !xml_get_int(d, el, "backtrack", 0, &e->backtrack))
+        !xml_get_bool(d, el, "textOutput", false, &e->text_output) || !xml_get_int(d, el, "backtrack", 0, &e->backtrack) ||
+        !xml_get_int(d, el, "blocks", 0, &e->blocks))
         return false;
     e->limit = limit;
     if (e->width < 1 || e->height < 1 || e->width > CLASSIC_MAX_SIDE || e->height > CLASSIC_MAX_SIDE)
@@ -63,6 +64,9 @@ bool wfc_classic_read_entry(diag *d, const xmlNode *el, wfc_classic_entry *e)
         return diag_error(d, SMALTI_ERR_MODEL, e->line, "symmetry=\"%d\" must be from 1 to 8", e->symmetry);
     if (e->backtrack < 0 || e->backtrack > WFC_MAX_BACKTRACK)
         return diag_error(d, SMALTI_ERR_MODEL, e->line, "backtrack=\"%d\" must be from 0 to %d", e->backtrack, WFC_MAX_BACKTRACK);
+    if (e->blocks != 0 && (e->blocks < WFC_BLOCKS_MIN || e->blocks > WFC_BLOCKS_MAX))
+        return diag_error(d, SMALTI_ERR_MODEL, e->line, "blocks=\"%d\" must be 0 (none) or from %d to %d", e->blocks, WFC_BLOCKS_MIN,
+                          WFC_BLOCKS_MAX);
     if (e->screenshots < 0 || e->screenshots > WFC_MAX_OUTPUTS)
         return diag_error(d, SMALTI_ERR_MODEL, e->line, "screenshots=\"%d\" must be from 0 to %d", e->screenshots, WFC_MAX_OUTPUTS);
     const char *density = xml_attr(el, "density");
@@ -104,6 +108,17 @@ static bool stays_in_folder(diag *d, int line, const char *root, const resources
                       path, root, real);
 }
 
+/* The memory check before a load allocates: of the whole wave, or with blocks of the largest region and the
+   table of chosen patterns (pb's cells, P, D, N, periodic and backtrack set). */
+static bool check_memory(diag *d, const wfc_classic_entry *e, const wfc_problem *pb, const char *what)
+{
+    if (!e->blocks) return wfc_check_memory(d, e->line, pb, what);
+    int64_t bytes = wfc_blocks_memory_estimate(pb, e->blocks);
+    if (bytes <= WFC_MAX_BYTES) return true;
+    return diag_error(d, SMALTI_ERR_MODEL, e->line, "blocks of %d cells by %d %s would take about %.1f GiB; at most %lld GiB (smaller blocks, or fewer %s)",
+                      e->blocks, pb->P, what, (double)bytes / (1 << 30), WFC_MAX_BYTES >> 30, what);
+}
+
 /* ---- overlapping ---- */
 
 static bool load_overlapping(diag *d, const char *root, const resources *res, const wfc_classic_entry *e, wfc_classic *m)
@@ -140,7 +155,7 @@ static bool load_overlapping(diag *d, const char *root, const resources *res, co
         return diag_error(d, SMALTI_ERR_MODEL, e->line, "%s has %d patterns; at most %d", path, m->pb.P, WFC_MAX_PATTERNS);
     m->pb.N = N;
     m->pb.D = 4;
-    if (!wfc_check_memory(d, e->line, &m->pb, "patterns")) return false;
+    if (!check_memory(d, e, &m->pb, "patterns")) return false;
     if (!wfc_overlap_propagator(&m->pb, m->patterns)) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     return true;
 }
@@ -536,7 +551,7 @@ static bool load_tiled(diag *outer, const char *root, const resources *res, cons
     m->pb.P = P;
     m->pb.N = 1;
     m->pb.D = 4;
-    if (!wfc_check_memory(outer, e->line, &m->pb, "tile variants")) goto out;
+    if (!check_memory(outer, e, &m->pb, "tile variants")) goto out;
     for (int k = 0; k < 4; k++)
         if (!(dense[k] = mem_calloc((size_t)P * P, 1))) {
             diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
@@ -605,6 +620,34 @@ static void initial_bans(wfc_classic *m, bool ground)
         }
 }
 
+/* The blocks' view of initial_bans' ground and of the <fixed> cells: what whole-wave cell i may start with
+   (the lonely patterns are the blocks' own to ban). */
+static void classic_cell_rule(const void *ctx, int i, uint8_t *possible)
+{
+    const wfc_classic *m = ctx;
+    int P = m->pb.P;
+    if (m->ground) {
+        if (i / m->pb.mx == m->pb.my - 1) memset(possible, 0, (size_t)P - 1);
+        else possible[P - 1] = 0;
+    }
+    for (int k = 0; k < m->fixed_count; k++) {
+        const struct wfc_classic_fixed *f = &m->fixed[k];
+        if (f->cell != i) continue;
+        for (int t = 0; t < P; t++)
+            if (t < f->first || t >= f->first + f->count) possible[t] = 0;
+    }
+}
+
+/* A model's (or worker's) blocks; NULL when out of memory. */
+static wfc_blocks *new_blocks(const wfc_classic *m)
+{
+    wfc_blocks *b = mem_malloc(sizeof *b);
+    if (b && wfc_blocks_init(b, &m->pb, m->blocks->side, classic_cell_rule, m)) return b;
+    if (b) wfc_blocks_free(b);
+    mem_free(b);
+    return NULL;
+}
+
 /* Whether the load must stop (the clock is read at each of these checks, which are few), said as a
    SMALTI_ERR_TIMEOUT at the entry's line. */
 static bool load_stopped(diag *d, const wfc_classic_entry *e)
@@ -662,6 +705,7 @@ wfc_classic *wfc_classic_load_from(diag *d, const char *root, const resource_rea
     pb->fast = true;
     pb->backtrack = e->backtrack;
     m->black_background = e->black_background;
+    m->ground = e->overlapping && e->ground;
     /* Every file of the entry is read beneath root, in one open (resource_read_file). */
     const resources res = {.roots = &root, .root_count = 1, .reader = rd};
     bool ok = !load_stopped(d, e) && (e->overlapping ? load_overlapping(d, root, &res, e, m) : load_tiled(d, root, &res, e, m));
@@ -675,6 +719,18 @@ wfc_classic *wfc_classic_load_from(diag *d, const char *root, const resource_rea
         mem_free(level);
     }
     ok = ok && !load_stopped(d, e);
+    if (ok && e->blocks) {
+        /* No whole wave: each run solves regions of its own (blocks.c). */
+        m->blocks = mem_malloc(sizeof *m->blocks);
+        if (m->blocks) memset(m->blocks, 0, sizeof *m->blocks);
+        if (!m->blocks || !wfc_problem_prepare(pb) || !wfc_blocks_init(m->blocks, pb, e->blocks, classic_cell_rule, m))
+            ok = diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
+        if (!ok) {
+            wfc_classic_free(m);
+            return NULL;
+        }
+        return m;
+    }
     if (ok && (!wfc_problem_prepare(pb) || !wfc_solver_init(&m->solver, pb))) ok = diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
     if (!ok || !start_wave(d, e, m)) {
         wfc_classic_free(m);
@@ -683,9 +739,18 @@ wfc_classic *wfc_classic_load_from(diag *d, const char *root, const resource_rea
     return m;
 }
 
-/* One attempt on solver s of m (m's own, or a worker's). */
-static wfc_result run_on(const wfc_classic *m, wfc_solver *s, bool *done, int32_t seed, long limit)
+/* One attempt on solver s of m (m's own, or a worker's), or on blocks b (NULL: none). */
+static wfc_result run_on(const wfc_classic *m, wfc_solver *s, wfc_blocks *b, bool *done, int32_t seed, long limit)
 {
+    if (b) {
+        b->stop = s->stop;
+        wfc_result r = wfc_blocks_solve(b, seed, limit);
+        s->observations = b->observations;
+        s->backtracks = b->backtracks;
+        s->repairs = b->repairs;
+        *done = r == WFC_DONE;
+        return r;
+    }
     if (m->start_contradicts) {
         *done = false;
         return wfc_solver_restart(s, &m->pb) ? WFC_CONTRADICTION : WFC_STOPPED;
@@ -695,11 +760,11 @@ static wfc_result run_on(const wfc_classic *m, wfc_solver *s, bool *done, int32_
     return r;
 }
 
-wfc_result wfc_classic_run(wfc_classic *m, int32_t seed, long limit) { return run_on(m, &m->solver, &m->done, seed, limit); }
+wfc_result wfc_classic_run(wfc_classic *m, int32_t seed, long limit) { return run_on(m, &m->solver, m->blocks, &m->done, seed, limit); }
 
 int wfc_classic_threads(const wfc_classic *m, int wanted, int64_t memory)
 {
-    const int64_t each = wfc_memory_estimate(&m->pb);
+    const int64_t each = m->blocks ? wfc_blocks_memory_estimate(&m->pb, m->blocks->side) : wfc_memory_estimate(&m->pb);
     if (memory <= 0 || each <= 0 || wanted <= 1) return wanted > 1 ? wanted : 1;
     const int64_t fit = memory / 2 / each;
     return fit >= wanted ? wanted : fit > 1 ? (int)fit : 1;
@@ -709,7 +774,7 @@ wfc_classic_worker *wfc_classic_worker_new(const wfc_classic *m)
 {
     wfc_classic_worker *w = mem_calloc(1, sizeof *w);
     if (!w) return NULL;
-    if (!wfc_solver_init_sharing(&w->solver, &m->pb, &m->solver)) {
+    if (m->blocks ? !(w->blocks = new_blocks(m)) : !wfc_solver_init_sharing(&w->solver, &m->pb, &m->solver)) {
         wfc_classic_worker_free(w);
         return NULL;
     }
@@ -718,18 +783,22 @@ wfc_classic_worker *wfc_classic_worker_new(const wfc_classic *m)
 
 wfc_result wfc_classic_worker_run(const wfc_classic *m, wfc_classic_worker *w, int32_t seed, long limit)
 {
-    return run_on(m, &w->solver, &w->done, seed, limit);
+    return run_on(m, &w->solver, w->blocks, &w->done, seed, limit);
 }
 
 void wfc_classic_worker_free(wfc_classic_worker *w)
 {
     if (!w) return;
     wfc_solver_free(&w->solver);
+    if (w->blocks) wfc_blocks_free(w->blocks);
+    mem_free(w->blocks);
     mem_free(w);
 }
 
-static int observed(const wfc_classic *m, const wfc_solver *s, int i)
+/* The pattern of cell i after a run: from blocks b when the model has them (-1: undecided), else the wave's. */
+static int observed(const wfc_classic *m, const wfc_solver *s, const wfc_blocks *b, int i)
 {
+    if (b) return b->chosen[i];
     const uint8_t *w = s->wave.data + (size_t)i * m->pb.P;
     for (int t = 0; t < m->pb.P; t++)
         if (w[t]) return t;
@@ -737,21 +806,23 @@ static int observed(const wfc_classic *m, const wfc_solver *s, int i)
 }
 
 /* Row y of an overlapping output (MX pixels). */
-static void row_overlapping(const wfc_classic *m, const wfc_solver *s, bool done, int y, uint32_t *row)
+static void row_overlapping(const wfc_classic *m, const wfc_solver *s, const wfc_blocks *blocks, bool done, int y, uint32_t *row)
 {
     const wfc_problem *pb = &m->pb;
     int MX = pb->mx, MY = pb->my, N = pb->N, P = pb->P;
     const uint8_t *wave = s->wave.data;
     for (int x = 0; x < MX; x++) {
-        if (done) {
+        if (done || blocks) {
             /* A cell shows its pixel of the pattern at the nearest origin at or before it whose
                pattern lies inside the output (origins from MX-N+1 on do not, without periodic).
                Once every origin is observed, all the patterns that cover a cell agree on it, so
                this is the colour the reference's Save gives; but its origin x-(N-1) for the last
                N-1 columns lies before the output when MX < 2N-2, so it cannot be used here. */
             int ox = x < MX - N ? x : MX - N, oy = y < MY - N ? y : MY - N;
-            const uint8_t *p = m->patterns + (size_t)observed(m, s, ox + oy * MX) * N * N;
-            row[x] = m->colours[p[(x - ox) + (y - oy) * N]] & 0xffffff;
+            int t = observed(m, s, blocks, ox + oy * MX);
+            const uint8_t *p = m->patterns + (size_t)(t >= 0 ? t : 0) * N * N;
+            /* Blocks stopped before the end leave undecided cells black. */
+            row[x] = t >= 0 ? m->colours[p[(x - ox) + (y - oy) * N]] & 0xffffff : 0;
             continue;
         }
         long contributors = 0, r = 0, g = 0, b = 0;
@@ -778,16 +849,17 @@ static void row_overlapping(const wfc_classic *m, const wfc_solver *s, bool done
 
 /* Pixel row Y of a tiled output (MX * tilesize pixels): row Y % tilesize of each cell's tile, or
    of the weighted average of the tiles it may still become. */
-static void row_tiled(const wfc_classic *m, const wfc_solver *s, bool done, int Y, uint32_t *row)
+static void row_tiled(const wfc_classic *m, const wfc_solver *s, const wfc_blocks *blocks, bool done, int Y, uint32_t *row)
 {
     const wfc_problem *pb = &m->pb;
     int MX = pb->mx, P = pb->P, S = m->tilesize, y = Y / S, yt = Y % S;
     for (int x = 0; x < MX; x++) {
         int i = x + y * MX;
         uint32_t *out = row + (size_t)x * S;
-        if (done) {
-            const uint32_t *tile = m->tiles + (size_t)observed(m, s, i) * S * S + (size_t)yt * S;
-            for (int xt = 0; xt < S; xt++) out[xt] = tile[xt] & 0xffffff;
+        if (done || blocks) {
+            int t = observed(m, s, blocks, i);
+            const uint32_t *tile = m->tiles + (size_t)(t >= 0 ? t : 0) * S * S + (size_t)yt * S;
+            for (int xt = 0; xt < S; xt++) out[xt] = t >= 0 ? tile[xt] & 0xffffff : 0;
             continue;
         }
         const uint8_t *w = s->wave.data + (size_t)i * P;
@@ -822,32 +894,35 @@ static void picture_size(const wfc_classic *m, int *width, int *height)
     *height = m->pb.my * S;
 }
 
-static void row_of(const wfc_classic *m, const wfc_solver *s, bool done, int y, uint32_t *row)
+static void row_of(const wfc_classic *m, const wfc_solver *s, const wfc_blocks *b, bool done, int y, uint32_t *row)
 {
-    if (m->patterns) row_overlapping(m, s, done, y, row);
-    else row_tiled(m, s, done, y, row);
+    if (m->patterns) row_overlapping(m, s, b, done, y, row);
+    else row_tiled(m, s, b, done, y, row);
 }
 
-static uint32_t *render_of(const wfc_classic *m, const wfc_solver *s, bool done, int *width, int *height)
+static uint32_t *render_of(const wfc_classic *m, const wfc_solver *s, const wfc_blocks *b, bool done, int *width, int *height)
 {
     picture_size(m, width, height);
     uint32_t *px = mem_malloc((size_t)*width * *height * sizeof *px);
     if (!px) return NULL;
-    for (int y = 0; y < *height; y++) row_of(m, s, done, y, px + (size_t)y * *width);
+    for (int y = 0; y < *height; y++) row_of(m, s, b, done, y, px + (size_t)y * *width);
     return px;
 }
 
-uint32_t *wfc_classic_render(const wfc_classic *m, int *width, int *height) { return render_of(m, &m->solver, m->done, width, height); }
+uint32_t *wfc_classic_render(const wfc_classic *m, int *width, int *height)
+{
+    return render_of(m, &m->solver, m->blocks, m->done, width, height);
+}
 
 void wfc_classic_picture_size(const wfc_classic *m, int *width, int *height) { picture_size(m, width, height); }
 
 void wfc_classic_render_row(const wfc_classic *m, const wfc_classic_worker *w, int y, uint32_t *row)
 {
-    if (w) row_of(m, &w->solver, w->done, y, row);
-    else row_of(m, &m->solver, m->done, y, row);
+    if (w) row_of(m, &w->solver, w->blocks, w->done, y, row);
+    else row_of(m, &m->solver, m->blocks, m->done, y, row);
 }
 
-static char *text_of(const wfc_classic *m, const wfc_solver *s, bool done)
+static char *text_of(const wfc_classic *m, const wfc_solver *s, const wfc_blocks *b, bool done)
 {
     if (!m->tile_names || !done) return NULL;
     int MX = m->pb.mx, MY = m->pb.my;
@@ -855,20 +930,22 @@ static char *text_of(const wfc_classic *m, const wfc_solver *s, bool done)
     char *text = mem_malloc(cap);
     if (!text) return NULL;
     for (int y = 0; y < MY; y++) {
-        for (int x = 0; x < MX; x++) len += (size_t)snprintf(text + len, cap - len, "%s, ", m->tile_names[observed(m, s, x + y * MX)]);
+        for (int x = 0; x < MX; x++) len += (size_t)snprintf(text + len, cap - len, "%s, ", m->tile_names[observed(m, s, b, x + y * MX)]);
         len += (size_t)snprintf(text + len, cap - len, "\n");
     }
     return text;
 }
 
-char *wfc_classic_text(const wfc_classic *m) { return text_of(m, &m->solver, m->done); }
+char *wfc_classic_text(const wfc_classic *m) { return text_of(m, &m->solver, m->blocks, m->done); }
 
-char *wfc_classic_worker_text(const wfc_classic *m, const wfc_classic_worker *w) { return text_of(m, &w->solver, w->done); }
+char *wfc_classic_worker_text(const wfc_classic *m, const wfc_classic_worker *w) { return text_of(m, &w->solver, w->blocks, w->done); }
 
 void wfc_classic_free(wfc_classic *m)
 {
     if (!m) return;
     wfc_solver_free(&m->solver);
+    if (m->blocks) wfc_blocks_free(m->blocks);
+    mem_free(m->blocks);
     wfc_problem_free(&m->pb);
     mem_free(m->patterns);
     mem_free(m->tiles);

@@ -3,6 +3,7 @@
 #ifndef SMALTI_WFC_CLASSIC_H
 #define SMALTI_WFC_CLASSIC_H
 #include <libxml/tree.h>
+#include "blocks.h"
 #include "wfc.h"
 
 /* One <overlapping> or <simpletiled> entry of a samples.xml. */
@@ -14,6 +15,7 @@ typedef struct wfc_classic_entry {
     int seed;                  /* -1: none given */
     long limit;                /* -1: none */
     int backtrack;             /* decisions a contradiction may take back; 0: none */
+    int blocks;                /* solve in blocks of this side (blocks.h); 0: the whole wave at once */
     bool periodic, periodic_input, ground, black_background, text_output;
     wfc_heuristic heuristic;
     int line;
@@ -26,7 +28,11 @@ typedef struct wfc_classic_entry {
 /* A loaded model, ready to run with any seed. */
 typedef struct wfc_classic {
     wfc_problem pb;
+    /* With blocks, the solver holds no wave: only its stop and the last run's counts, which runs copy
+       from the blocks' solver. */
     wfc_solver solver;
+    wfc_blocks *blocks;        /* NULL: the whole wave at once */
+    bool ground;               /* the last pattern only on the bottom row (an overlapping entry's ground) */
     bool start_contradicts;    /* the bans before the first observation already contradict */
     bool done;                 /* the last run observed every cell */
     bool black_background;
@@ -65,7 +71,8 @@ void wfc_classic_free(wfc_classic *m);
    so workers of one model run at once, and m's own runs (wfc_classic_run, on one thread) may go
    on beside them (they too only read the start wave); m must outlive its workers. */
 typedef struct wfc_classic_worker {
-    wfc_solver solver;
+    wfc_solver solver;         /* as wfc_classic's, with blocks */
+    wfc_blocks *blocks;        /* its own blocks when the model has them */
     bool done;                 /* the last run observed every cell */
 } wfc_classic_worker;
 /* NULL when out of memory. */

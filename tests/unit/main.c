@@ -30,6 +30,7 @@ int main(int argc, char **argv)
         {"wfc_counts", run_wfc_counts_tests},
         {"wfc_domains", run_wfc_domains_tests},
         {"wfc_classic", run_wfc_classic_tests},
+        {"wfc_blocks", run_wfc_blocks_tests},
         {"oddmodel", run_oddmodel_tests},
         {"ca", run_ca_tests},
         {"ca_kernels", run_ca_kernel_tests},

@@ -18,6 +18,7 @@ typedef struct wfc_args {
     const char *list, *root, *out_dir;
     long seed, runs, tries;
     long backtrack;            /* -1: each entry's own */
+    long blocks;               /* -1: each entry's own; 0: none (blocks.h) */
     long jobs;                 /* outputs of an entry solved at once, on threads */
     bool jobs_given;           /* -j said so; else one per core, as memory allows */
     bool quiet;
@@ -337,6 +338,7 @@ static int run_entry(const wfc_args *a, diag *d, const xmlNode *el, name_counts 
         return EXIT_MODEL;
     }
     if (a->backtrack >= 0) e.backtrack = (int)a->backtrack;
+    if (a->blocks >= 0) e.blocks = (int)a->blocks;
     char base[300];
     if (e.overlapping) snprintf(base, sizeof base, "%s N%d", e.name, e.N);
     else if (e.subset[0]) snprintf(base, sizeof base, "%s %s", e.name, e.subset);
@@ -386,7 +388,7 @@ static int wfc_command(wfc_args *argp);
 int cmd_wfc(int argc, char **argv)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    wfc_args a = {.out_dir = "output", .seed = 1, .runs = -1, .tries = 10, .backtrack = -1, .jobs = cores > 0 ? cores : 1};
+    wfc_args a = {.out_dir = "output", .seed = 1, .runs = -1, .tries = 10, .backtrack = -1, .blocks = -1, .jobs = cores > 0 ? cores : 1};
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         long *target = NULL, min = 0, max = 1L << 20;
@@ -402,6 +404,7 @@ int cmd_wfc(int argc, char **argv)
         else if (strcmp(arg, "--runs") == 0) { target = &a.runs; max = WFC_MAX_OUTPUTS; }
         else if (strcmp(arg, "--tries") == 0) { target = &a.tries; min = 1; }
         else if (strcmp(arg, "--backtrack") == 0) { target = &a.backtrack; max = WFC_MAX_BACKTRACK; }
+        else if (strcmp(arg, "--blocks") == 0) { target = &a.blocks; max = WFC_BLOCKS_MAX; }
         else if (strcmp(arg, "-j") == 0 || strcmp(arg, "--jobs") == 0) { target = &a.jobs; min = 1; max = WFC_MAX_JOBS; a.jobs_given = true; }
         else if (strcmp(arg, "--timeout") == 0 || strcmp(arg, "--max-memory") == 0) {
             if (arg[2] == 't' ? !parse_timeout(val, &a.timeout) : !parse_max_memory(val, &a.max_memory)) return EXIT_USAGE;
@@ -418,6 +421,10 @@ int cmd_wfc(int argc, char **argv)
         i++;
     }
     if (!a.list) { fprintf(stderr, "smalti: wfc needs SAMPLES.xml\n"); return EXIT_USAGE; }
+    if (a.blocks > 0 && a.blocks < WFC_BLOCKS_MIN) {
+        fprintf(stderr, "smalti: --blocks %ld: expected 0 (none) or an integer from %d to %d\n", a.blocks, WFC_BLOCKS_MIN, WFC_BLOCKS_MAX);
+        return EXIT_USAGE;
+    }
     if (a.timeout > 0) a.deadline_ns = stop_now_ns() + (int64_t)(a.timeout * 1e9);
     mem_budget whole = {.limit = a.max_memory};
     mem_budget *outer = mem_enter_whole(a.max_memory ? &whole : NULL);

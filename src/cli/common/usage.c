@@ -240,6 +240,8 @@ static const char wfc_text[] =
     "  --tries K             seeds tried per output before giving up (default 10)\n"
     "  --backtrack N         on a contradiction take back up to the N latest decisions\n"
     "                        (overrides the entries' backtrack attribute; 0: restart)\n"
+    "  --blocks B            solve in blocks of B x B cells, for huge outputs (overrides\n"
+    "                        the entries' blocks attribute; 0: the whole wave at once)\n"
     "  -j, --jobs N          an entry's outputs solved N at once, on threads (default:\n"
     "                        the cores, as half the memory holds their solvers);\n"
     "                        files and lines as with -j 1\n"
