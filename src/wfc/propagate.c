@@ -230,6 +230,7 @@ TEMPLATE bool propagate_with(const wfc_problem *pb, wfc_solver *s, const bool fa
             if (narrow) {
                 uint8_t *base = wv->narrow + (size_t)i1 * D * P;
                 __asm__("" : "+r"(base));
+#pragma GCC unroll 4
                 for (; at < end; at++) {
                     uint8_t left = --base[*at];
                     candidates[n] = at;
