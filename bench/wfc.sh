@@ -13,7 +13,7 @@ BENCH=${WFC_BENCH:-build/wfc_bench}
 PEER=${WFC_PEER_DRIVER:-}
 ROUNDS=${WFC_PEER_ROUNDS:-3}
 if [ ! -f "$SAMPLES/samples.xml" ]; then echo "bench wfc: skipped: classic samples not found at $SAMPLES"; exit 0; fi
-case "$ROUNDS" in '' | *[!0-9]*) echo "bench wfc: WFC_PEER_ROUNDS must be a count" >&2; exit 2 ;; esac
+case "$ROUNDS" in '' | *[!0-9]* | 0*) echo "bench wfc: WFC_PEER_ROUNDS must be a count from 1" >&2; exit 2 ;; esac
 
 # The median of the numbers on standard input.
 median() { sort -n | awk '{v[NR] = $1} END {if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
