@@ -222,21 +222,27 @@ TEMPLATE bool propagate_with(const wfc_problem *pb, wfc_solver *s, const bool fa
             /* One list for all directions: the counts are lowered first, without
                a branch per entry, then the patterns they emptied are banned in
                the same order as the loop below (a ban changes no count). */
-            const int32_t *offset = s->flat_offset;
-            int32_t *candidates = s->candidates, n = 0;
-            int32_t k = s->flat_start[p1], end = s->flat_start[p1 + 1];
+            const int32_t *offset = s->flat_offset, *at = offset + s->flat_start[p1], *end = offset + s->flat_start[p1 + 1];
+            /* The entries brought to 0 are kept as pointers into the lists, and the counts' base is held in a
+               register (the empty asm: gcc otherwise adds it up again per entry): 11 instructions an entry
+               instead of 13, and unrolled by 4 (Flowers' lists are short: about 11 entries a pattern). */
+            const int32_t **candidates = s->candidates;
+            size_t n = 0;
             if (narrow) {
                 uint8_t *base = wv->narrow + (size_t)i1 * D * P;
-                for (; k < end; k++) {
-                    uint8_t left = --base[offset[k]];
-                    candidates[n] = k;
+                __asm__("" : "+r"(base));
+#pragma GCC unroll 4
+                for (; at < end; at++) {
+                    uint8_t left = --base[*at];
+                    candidates[n] = at;
                     n += left == 0;
                 }
             } else {
                 wfc_count *base = wv->compatible + (size_t)i1 * D * P;
-                for (; k < end; k++) {
-                    wfc_count left = --base[offset[k]];
-                    candidates[n] = k;
+                __asm__("" : "+r"(base));
+                for (; at < end; at++) {
+                    wfc_count left = --base[*at];
+                    candidates[n] = at;
                     n += left == 0;
                 }
             }
@@ -244,8 +250,8 @@ TEMPLATE bool propagate_with(const wfc_problem *pb, wfc_solver *s, const bool fa
                the pattern's counts, which then wrap to 255 and, lowered at most
                WFC_NARROW_MAX + 1 times, never come back to 0; a restriction
                gives a banned pattern 0 as well. So it needs no look at the wave. */
-            for (int32_t j = 0; j < n; j++) {
-                uint32_t info = s->flat_info[candidates[j]];
+            for (size_t j = 0; j < n; j++) {
+                uint32_t info = s->flat_info[candidates[j] - offset];
                 int i2 = i1 + s->delta[info >> 16], t2 = (int)(info & 0xffff);
                 if (narrow || wv->data[(size_t)i2 * P + t2]) ban_with(pb, s, i2, t2, fast, trail, keep, narrow, true);
             }

@@ -216,7 +216,7 @@ struct wfc_solver {
     uint32_t *flat_info;
     uint8_t *regular;
     int32_t delta[6];
-    int32_t *candidates;         /* the list entries one ban brought to 0 */
+    const int32_t **candidates;  /* the list entries one ban brought to 0 (into flat_offset) */
     uint8_t *supported;          /* [t] scratch of a restriction: t keeps a support */
     uint8_t *bannable;           /* [d*P + t]: initial_compatible[d*P + t] > 0 */
     /* Pattern sets (wfc_bit_domains): bit_nibbles[(n*16 + v)*D + d] what
