@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """make_building_modules.py — writes the 3-D building module set into models/resources/ deterministically.
 
-  models/resources/tilesets/BuildingModules.xml + models/resources/tilesets/BuildingModules/*.vox
+  models/resources/tilesets/BuildingModules.xml + models/resources/tilesets/BuildingModules/*.vox   the modules
+  docs/images/growgrid/building_modules_tiles.png                                                  them, for the docs
 
 The Growing Grid thesis's buildings are made of voxel modules bent into the quads of a lattice grown over a
 floor plan. These modules are 6x6x6 voxels, one per cell of a 3-D tile wfc: a storey is a solid block whose
@@ -23,7 +24,7 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from make_wfc_assets import write  # noqa: E402
+from make_wfc_assets import png_bytes, write  # noqa: E402
 
 S = 6  # voxels a side and a storey's height
 # palette indices of the voxels; the wfc node numbers values by first appearance (see VALUES)
@@ -177,6 +178,50 @@ def neighbors(tiles):
     return beside, stacked
 
 
+# the preview's colours: module_building.xml's palette, shaded as smalti's isometric pictures shade cube faces
+PALETTE = {"W": 0xE2CFA8, "N": 0x6E6A66, "G": 0x3F78B0, "C": 0x8F7E6C, "D": 0x5C3A20, "R": 0x4C5160, "K": 0x9A6A3E}
+SHADES = (215, 143, 71)  # top, the +y face (left), the +x face (right)
+
+
+def preview(rows_of_names, a=4, gap=8):
+    """The modules turned once (their facades towards the viewer), drawn isometrically, a voxel a 2a x 2a cube
+    sprite, nearer voxels over farther ones; one row of modules for each list of names."""
+    tiles = {t[0]: t for t in MODULES}
+    side = 2 * S * a
+    width = max(len(r) for r in rows_of_names) * (side + gap) + gap
+    height = len(rows_of_names) * (side + gap) + gap
+    canvas = [[" "] * width for _ in range(height)]
+    rgb = {" ": (0x22, 0x22, 0x22)}
+    for c, value in PALETTE.items():
+        for k, shade in enumerate(SHADES):
+            rgb[c + str(k)] = tuple(((value >> bits) & 255) * shade >> 8 for bits in (16, 8, 0))
+
+    def face(px, py):
+        """0 top, 1 left, 2 right, or None outside the cube's hexagon."""
+        dx = abs(px - a + 0.5) / 2
+        if dx + abs(py - a / 2 + 0.5) <= a / 2:
+            return 0
+        if a / 2 <= py < 3 * a / 2 or dx + abs(py - 3 * a / 2 + 0.5) <= a / 2:
+            return 1 if px < a else 2
+        return None
+
+    for j, names in enumerate(rows_of_names):
+        for i, name in enumerate(names):
+            t = tiles[name]
+            vox = variants(t[0], t[1], t[2], t[4])[1][3]
+            ox, oy = gap + i * (side + gap) + (S - 1) * a, gap + j * (side + gap) + (S - 1) * a
+            for x, y, z in sorted(((x, y, z) for z in range(S) for y in range(S) for x in range(S) if vox[z][y][x]),
+                                  key=lambda p: (p[0] + p[1], p[2])):
+                sx, sy = ox + (x - y) * a, oy + (x + y) * a // 2 - z * a
+                for py in range(2 * a):
+                    for px in range(2 * a):
+                        f = face(px, py)
+                        if f is not None:
+                            canvas[sy + py][sx + px] = vox[z][y][x] + str(f)
+    keys = {k: chr(65 + n) for n, k in enumerate(rgb)}
+    return ["".join(keys[c] for c in row) for row in canvas], {keys[k]: v for k, v in rgb.items()}
+
+
 def main():
     root = os.path.join("models", "resources", "tilesets")
     order = []
@@ -206,6 +251,11 @@ def main():
     lines += ['    <neighbor top="%s" bottom="%s"/>' % pair for pair in stacked]
     lines += ["  </neighbors>", "</tileset>", ""]
     write(os.path.join(root, "BuildingModules.xml"), "\n".join(lines))
+    ground = [t[0] for t in MODULES if t[1] == "G"]
+    upper = [t[0] for t in MODULES if t[1] == "U"]
+    roofs = [t[0] for t in MODULES if t[1] == "R"]
+    rows, rgb = preview([ground + upper, roofs])
+    write(os.path.join("docs", "images", "growgrid", "building_modules_tiles.png"), png_bytes(rows, rgb))
 
 
 if __name__ == "__main__":
