@@ -7,9 +7,9 @@
 The Growing Grid thesis's buildings are made of voxel modules bent into the quads of a lattice grown over a
 floor plan. These modules are 6x6x6 voxels, one per cell of a 3-D tile wfc: a storey is a solid block whose
 outer sides are facades (so the mesh is only the building's skin, and inner corners close), a roof is a slab
-with a parapet along its outer sides, and Empty is air. A storey is on the ground (plinth, shop windows,
-doors) or upper (two-storey-band windows); each comes with 0..4 facades (none, one, two beside each other, two
-opposite, three, four); roofs likewise, with a vent as a variant of the flat roof.
+with a parapet along its outer sides, and Empty is air. A storey is on the ground (a plinth, shop windows or
+a door; 0..2 facades, as a plan without thin parts needs) or upper (windows, a band under the next floor; 0..4
+facades: none, one, two beside each other, two opposite, three, four); roofs likewise, and a flat roof with a vent.
 
 Each module says what its four sides are: a storey's side is a facade or inside, a roof's a parapet or roof,
 Empty's air. The neighbour list is derived from that, not written by hand. Side by side: inside meets inside
