@@ -29,7 +29,8 @@ pictures: smalti $(BUILD)/tools/contact_sheet tutorial-check twisted-pictures te
 	@echo "docs/gallery.png ($$(wc -c < docs/gallery.png) bytes)"
 
 # language.md's growgrid and chisel pictures: each twisted map beside its straight grid (the flat texture
-# that `-o X.obj` writes; for the 3-D building, the model without its last node, growgrid), and the
+# that `-o X.obj` writes; for the 3-D building, the model without its last node, growgrid), the module
+# building from two seeds (its wfc follows its growgrid, so it has no straight twin), and the
 # chiselled dungeon. Run alone with `make twisted-pictures`.
 TWISTED_MODELS := twisted_town cave_modules
 .PHONY: twisted-pictures
@@ -44,6 +45,9 @@ twisted-pictures: smalti
 	@grep -v '<growgrid' models/bent_building.xml > $(BUILD)/twisted/bent_building_straight.xml
 	@./smalti run $(BUILD)/twisted/bent_building_straight.xml -q -o docs/images/growgrid/bent_building_straight.png
 	@echo "docs/images/growgrid/bent_building.png docs/images/growgrid/bent_building_straight.png"
+	@./smalti run models/module_building.xml -q -o docs/images/growgrid/module_building.png
+	@./smalti run models/module_building.xml -q --seed 2 -o docs/images/growgrid/module_building_2.png
+	@echo "docs/images/growgrid/module_building.png docs/images/growgrid/module_building_2.png"
 	@./smalti run models/chisel_dungeon.xml -q -o docs/images/chisel/chisel_dungeon.png
 	@echo "docs/images/chisel/chisel_dungeon.png"
 
