@@ -49,6 +49,7 @@ typedef struct fitter {
     int32_t entries;
     int w, h;
     double scale_x, scale_y; /* pixel to lattice units */
+    double extent_x, extent_y; /* the shape spans [0, extent_x] x [0, extent_y] while fitting */
     int cx, cy;         /* lattice size now */
     double *x, *y;      /* cx*cy points, room for nx*ny */
     int32_t *wins;
@@ -107,7 +108,7 @@ static inline void move_point(fitter *f, int32_t k, double h, double sx, double 
 /* Buckets about half a lattice spacing wide for the lattice's present size. */
 static bool buckets_rebuild(fitter *f)
 {
-    double width = f->p->nx - 1, height = f->p->ny - 1;
+    double width = f->extent_x, height = f->extent_y;
     int n = f->cx * f->cy;
     /* half a spacing: the 3x3 buckets around a sample then hold its nearest point nearly always, and
        few others (measured: fewer instructions than buckets of a whole or 0.35-0.7 of a spacing) */
@@ -198,8 +199,8 @@ static void draw_sample(const fitter *f, rng *random, double *sx, double *sy)
     *sx = px * f->scale_x;
     *sy = py * f->scale_y;
     /* the last box of a picture whose side the box does not divide sticks out */
-    if (*sx > f->p->nx - 1) *sx = f->p->nx - 1;
-    if (*sy > f->p->ny - 1) *sy = f->p->ny - 1;
+    if (*sx > f->extent_x) *sx = f->extent_x;
+    if (*sy > f->extent_y) *sy = f->extent_y;
 }
 
 /* The alias table over the boxes of nonzero weight (Vose's construction, in a fixed order). */
@@ -342,6 +343,24 @@ static void insert_line(fitter *f, bool column, int a)
     f->cy = ncy;
 }
 
+/* Whether a column (else a row) may still go in: up to the target size, or in free growth while
+   the points stay within the count and the quads no more than the cells to divide. */
+static bool can_grow(const fitter *f, bool column)
+{
+    const growgrid_params *p = f->p;
+    int cx = f->cx + column, cy = f->cy + !column;
+    if (!p->points) return cx <= p->nx && cy <= p->ny;
+    if ((int64_t)cx * cy > p->points) return false;
+    return column ? !p->divide_x || cx - 1 <= p->divide_x : !p->divide_y || cy - 1 <= p->divide_y;
+}
+
+/* Whether the lattice's quads divide the cells into whole blocks (free growth keeps only such sizes). */
+static bool tiles(const fitter *f)
+{
+    const growgrid_params *p = f->p;
+    return (!p->divide_x || p->divide_x % (f->cx - 1) == 0) && (!p->divide_y || p->divide_y % (f->cy - 1) == 0);
+}
+
 /* After an epoch: the point that won most often, and its most distant neighbour along a direction
    that may still grow; the line between them goes in. */
 static void grow(fitter *f)
@@ -351,7 +370,7 @@ static void grow(fitter *f)
     for (int32_t k = 1; k < n; k++)
         if (f->wins[k] > f->wins[q]) q = k;
     int qi = q % f->cx, qj = q / f->cx;
-    bool can_col = f->cx < f->p->nx, can_row = f->cy < f->p->ny;
+    bool can_col = can_grow(f, true), can_row = can_grow(f, false);
     static const int di[4] = {-1, 1, 0, 0}, dj[4] = {0, 0, -1, 1};
     double far = -1;
     int pick = -1;
@@ -390,18 +409,29 @@ bool growgrid_fit(const growgrid_params *p, const uint8_t *weight, int w, int h,
     f.p = p;
     /* Samples finer than a quarter of a quad change nothing, and a small table stays in the cache:
        the picture is summed over boxes of fx*fy pixels. */
-    int fx = w / (4 * (p->nx - 1)), fy = h / (4 * (p->ny - 1));
+    if (p->points) {
+        /* free growth: the shape keeps the cells' proportions (the picture's without them) and spans
+           about `points` unit squares */
+        double across = p->divide_x && p->divide_y ? p->divide_x : w, down = p->divide_x && p->divide_y ? p->divide_y : h;
+        f.extent_x = sqrt(p->points * across / down);
+        f.extent_y = sqrt(p->points * down / across);
+    } else {
+        f.extent_x = p->nx - 1;
+        f.extent_y = p->ny - 1;
+    }
+    /* (int) of the quotient: the integer division when the extents are whole */
+    int fx = (int)(w / (4 * f.extent_x)), fy = (int)(h / (4 * f.extent_y));
     if ((int64_t)(w / (fx > 1 ? fx : 1)) * (h / (fy > 1 ? fy : 1)) > GROWGRID_TABLE_CELLS) { /* half a quad then */
-        fx = w / (2 * (p->nx - 1));
-        fy = h / (2 * (p->ny - 1));
+        fx = (int)(w / (2 * f.extent_x));
+        fy = (int)(h / (2 * f.extent_y));
     }
     if (fx < 1) fx = 1;
     if (fy < 1) fy = 1;
     f.w = (w + fx - 1) / fx;
     f.h = (h + fy - 1) / fy;
-    f.scale_x = (double)(p->nx - 1) / w * fx;
-    f.scale_y = (double)(p->ny - 1) / h * fy;
-    size_t cap = (size_t)p->nx * p->ny;
+    f.scale_x = f.extent_x / w * fx;
+    f.scale_y = f.extent_y / h * fy;
+    size_t cap = p->points ? (size_t)p->points : (size_t)p->nx * p->ny;
     int64_t *box_weight = mem_calloc((size_t)f.w * f.h, sizeof *box_weight);
     f.wins = mem_malloc(cap * sizeof *f.wins);
     f.next = mem_malloc(cap * sizeof *f.next);
@@ -429,23 +459,56 @@ bool growgrid_fit(const growgrid_params *p, const uint8_t *weight, int w, int h,
         /* a small straight 2x2 square at the density's centre of mass */
         mx = mx / (double)sum * f.scale_x;
         my = my / (double)sum * f.scale_y;
-        double half = 0.05 * (p->nx + p->ny);
+        double half = 0.05 * (f.extent_x + f.extent_y + 2);
         f.cx = f.cy = 2;
         f.x[0] = f.x[2] = mx - half;
         f.x[1] = f.x[3] = mx + half;
         f.y[0] = f.y[1] = my - half;
         f.y[2] = f.y[3] = my + half;
     }
+    /* free growth: the lattice as it was at the last size whose quads divide the cells */
+    double *kept_x = NULL, *kept_y = NULL;
+    int kept_cx = 2, kept_cy = 2;
+    if (ok && p->points) {
+        kept_x = mem_malloc(cap * sizeof *kept_x);
+        kept_y = mem_malloc(cap * sizeof *kept_y);
+        ok = kept_x && kept_y;
+    }
+    bool grown = !can_grow(&f, true) && !can_grow(&f, false);
     while (ok) {
         ok = buckets_rebuild(&f);
         if (!ok) break;
-        bool last = f.cx == p->nx && f.cy == p->ny;
-        if (last) ok = run_epoch(&f, random, stop, p->rate_start, p->rate_end, p->sigma_start, p->sigma_end);
+        if (grown) ok = run_epoch(&f, random, stop, p->rate_start, p->rate_end, p->sigma_start, p->sigma_end);
         else ok = run_epoch(&f, random, stop, p->rate_start, p->rate_start, p->sigma_start, p->sigma_start);
-        if (!ok || last) break;
+        if (!ok || grown) break;
+        if (p->points && tiles(&f)) {
+            kept_cx = f.cx;
+            kept_cy = f.cy;
+            memcpy(kept_x, f.x, (size_t)f.cx * f.cy * sizeof *kept_x);
+            memcpy(kept_y, f.y, (size_t)f.cx * f.cy * sizeof *kept_y);
+        }
         grow(&f);
+        grown = !can_grow(&f, true) && !can_grow(&f, false);
+        if (grown && p->points && !tiles(&f)) {
+            f.cx = kept_cx;
+            f.cy = kept_cy;
+            memcpy(f.x, kept_x, (size_t)f.cx * f.cy * sizeof *kept_x);
+            memcpy(f.y, kept_y, (size_t)f.cx * f.cy * sizeof *kept_y);
+        }
+    }
+    if (ok && p->points) {
+        /* to lattice units: the shape's extent becomes the straight lattice's, [0, cx-1] x [0, cy-1] */
+        out->nx = f.cx;
+        out->ny = f.cy;
+        double sx = (f.cx - 1) / f.extent_x, sy = (f.cy - 1) / f.extent_y;
+        for (int k = 0; k < f.cx * f.cy; k++) {
+            out->x[k] *= sx;
+            out->y[k] *= sy;
+        }
     }
     if (ok && growgrid_quad_area(out, 0, 0) < 0) flip(out);
+    mem_free(kept_x);
+    mem_free(kept_y);
     mem_free(box_weight);
     mem_free(f.table);
     mem_free(f.wins);
