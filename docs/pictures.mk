@@ -27,7 +27,7 @@ pictures: smalti $(BUILD)/tools/contact_sheet tutorial-check twisted-pictures
 	@echo "docs/gallery.png ($$(wc -c < docs/gallery.png) bytes)"
 
 # language.md's growgrid and chisel pictures: each twisted map beside its straight grid (the flat texture
-# that `-o X.obj` writes), and the chiselled dungeon. Run alone with `make twisted-pictures`.
+# that `-o X.obj` writes), the lattices of fixed and free growth on two blobs, and the chiselled dungeon. Run alone with `make twisted-pictures`.
 TWISTED_MODELS := twisted_town cave_modules
 .PHONY: twisted-pictures
 twisted-pictures: smalti
@@ -38,6 +38,11 @@ twisted-pictures: smalti
 	  cp $(BUILD)/twisted/$${m}_texture.png docs/images/growgrid/$${m}_straight.png; \
 	  echo "docs/images/growgrid/$$m.png docs/images/growgrid/$${m}_straight.png"; done
 	@./smalti run models/chisel_dungeon.xml -q -o docs/images/chisel/chisel_dungeon.png
+	@set -e; for k in 'fixed block="8"' 'free points="256"'; do \
+	  printf '<sequence values="BW">\n  <smalti size="120"/>\n  <growgrid shape="TwoBlobs" %s/>\n</sequence>\n' "$${k#* }" > $(BUILD)/twisted/blobs.xml; \
+	  ./smalti run $(BUILD)/twisted/blobs.xml --resources models/resources --seed 3 -q -o $(BUILD)/twisted/blobs.json; \
+	  python3 tools/lattice_svg.py $(BUILD)/twisted/blobs.json docs/images/growgrid/blobs_$${k%% *}.svg; \
+	  echo "docs/images/growgrid/blobs_$${k%% *}.svg"; done
 	@echo "docs/images/chisel/chisel_dungeon.png"
 
 # Each example the tutorial shows is its file, word for word.
