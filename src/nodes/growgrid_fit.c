@@ -43,6 +43,13 @@ typedef struct alias_entry {
     int32_t box, other;
 } alias_entry;
 
+/* A point while an epoch runs: its place, its bucket and the next point of that bucket together, so
+   that the search and the moves touch one cache line a point (lattice order, as x and y); 24 bytes. */
+typedef struct point_slot {
+    double x, y;
+    int32_t next, bucket;
+} point_slot;
+
 typedef struct fitter {
     const growgrid_params *p;
     alias_entry *table; /* samples come from boxes of w*h, row by row */
@@ -51,12 +58,13 @@ typedef struct fitter {
     double scale_x, scale_y; /* pixel to lattice units */
     double extent_x, extent_y; /* the shape spans [0, extent_x] x [0, extent_y] while fitting */
     int cx, cy;         /* lattice size now */
-    double *x, *y;      /* cx*cy points, room for nx*ny */
+    double *x, *y;      /* cx*cy points, room for nx*ny: between epochs (the slots hold them during one) */
+    point_slot *pt;
     int32_t *wins;
     /* buckets: a grid of cells of side `side` over the lattice's extent, each a list of points */
     double side, inv_side; /* the bucket index is floor(coordinate * inv_side) */
     int bw, bh;
-    int32_t *head, *next, *prev, *bucket_of;
+    int32_t *head;
     int bucket_cap;
     /* the neighbourhood: lattice offsets within the kernel's cut, each with its kernel weight */
     int (*offset)[2];
@@ -76,31 +84,30 @@ static int bucket_at(const fitter *f, double x, double y)
 
 static void bucket_unlink(fitter *f, int32_t k)
 {
-    int b = f->bucket_of[k];
-    if (f->prev[k] >= 0) f->next[f->prev[k]] = f->next[k];
-    else f->head[b] = f->next[k];
-    if (f->next[k] >= 0) f->prev[f->next[k]] = f->prev[k];
+    /* a bucket holds a point or two: walking its list costs less than keeping back links */
+    int32_t *link = &f->head[f->pt[k].bucket];
+    while (*link != k) link = &f->pt[*link].next;
+    *link = f->pt[k].next;
 }
 
 static void bucket_link(fitter *f, int32_t k, int b)
 {
-    f->bucket_of[k] = b;
-    f->prev[k] = -1;
-    f->next[k] = f->head[b];
-    if (f->head[b] >= 0) f->prev[f->head[b]] = k;
+    f->pt[k].bucket = b;
+    f->pt[k].next = f->head[b];
     f->head[b] = k;
 }
 
 /* Move point k by h of the way toward (sx, sy), and into its new bucket if it left its own. */
 static inline void move_point(fitter *f, int32_t k, double h, double sx, double sy)
 {
-    double x = f->x[k], y = f->y[k];
+    point_slot *p = &f->pt[k];
+    double x = p->x, y = p->y;
     x += h * (sx - x);
     y += h * (sy - y);
-    f->x[k] = x;
-    f->y[k] = y;
+    p->x = x;
+    p->y = y;
     int b = bucket_at(f, x, y);
-    if (b == f->bucket_of[k]) return;
+    if (b == p->bucket) return;
     bucket_unlink(f, k);
     bucket_link(f, k, b);
 }
@@ -123,15 +130,19 @@ static bool buckets_rebuild(fitter *f)
         f->bucket_cap = f->bw * f->bh;
     }
     for (int b = 0; b < f->bw * f->bh; b++) f->head[b] = -1;
-    for (int32_t k = 0; k < n; k++) bucket_link(f, k, bucket_at(f, f->x[k], f->y[k]));
+    for (int32_t k = 0; k < n; k++) {
+        f->pt[k].x = f->x[k];
+        f->pt[k].y = f->y[k];
+        bucket_link(f, k, bucket_at(f, f->x[k], f->y[k]));
+    }
     return true;
 }
 
 /* Keep point k if it is nearer to (sx, sy) than the best so far (the lower index among equals). */
 static inline void scan_bucket(const fitter *f, int b, double sx, double sy, int32_t *best, double *best_d)
 {
-    for (int32_t k = f->head[b]; k >= 0; k = f->next[k]) {
-        double dx = f->x[k] - sx, dy = f->y[k] - sy, d = dx * dx + dy * dy;
+    for (int32_t k = f->head[b]; k >= 0; k = f->pt[k].next) {
+        double dx = f->pt[k].x - sx, dy = f->pt[k].y - sy, d = dx * dx + dy * dy;
         if (d < *best_d || (d == *best_d && k < *best)) {
             *best_d = d;
             *best = k;
@@ -309,6 +320,10 @@ static bool run_epoch(fitter *f, rng *random, run_stop *stop, double rate0, doub
         f->wins[winner]++;
         adapt(f, winner, sx, sy, rate);
     }
+    for (int32_t k = 0; k < n; k++) { /* the points back to the lattice's arrays, for growing and the result */
+        f->x[k] = f->pt[k].x;
+        f->y[k] = f->pt[k].y;
+    }
     return true;
 }
 
@@ -434,16 +449,14 @@ bool growgrid_fit(const growgrid_params *p, const uint8_t *weight, int w, int h,
     size_t cap = p->points ? (size_t)p->points : (size_t)p->nx * p->ny;
     int64_t *box_weight = mem_calloc((size_t)f.w * f.h, sizeof *box_weight);
     f.wins = mem_malloc(cap * sizeof *f.wins);
-    f.next = mem_malloc(cap * sizeof *f.next);
-    f.prev = mem_malloc(cap * sizeof *f.prev);
-    f.bucket_of = mem_malloc(cap * sizeof *f.bucket_of);
+    f.pt = mem_malloc(cap * sizeof *f.pt);
     size_t offsets = (2 * KERNEL_REACH + 1) * (2 * KERNEL_REACH + 1);
     f.offset = mem_malloc(offsets * sizeof *f.offset);
     f.offset_weight = mem_malloc(offsets * sizeof *f.offset_weight);
     f.offset_step = mem_malloc(offsets * sizeof *f.offset_step);
     f.x = out->x;
     f.y = out->y;
-    bool ok = box_weight && f.wins && f.next && f.prev && f.bucket_of && f.offset && f.offset_weight && f.offset_step;
+    bool ok = box_weight && f.wins && f.pt && f.offset && f.offset_weight && f.offset_step;
     if (ok) {
         int64_t sum = 0;
         double mx = 0, my = 0;
@@ -512,9 +525,7 @@ bool growgrid_fit(const growgrid_params *p, const uint8_t *weight, int w, int h,
     mem_free(box_weight);
     mem_free(f.table);
     mem_free(f.wins);
-    mem_free(f.next);
-    mem_free(f.prev);
-    mem_free(f.bucket_of);
+    mem_free(f.pt);
     mem_free(f.head);
     mem_free(f.offset);
     mem_free(f.offset_weight);
