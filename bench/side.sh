@@ -1,8 +1,8 @@
 #!/bin/sh
 # side.sh — `make bench BASELINE=OLD`: the heavy rows timed with an older binary and this one in
 # alternation (whole processes timed by bench/runtime.c, median of 5, peak memory), with the ratio, after checking that both
-# write identical outputs (text grids; the header's
-# grid and steps-limit lines aside). Usage: sh bench/side.sh OLD [NEW]; RUNS=N for the count.
+# write identical outputs (text grids, the header's
+# grid and steps-limit lines aside; for the growgrid row the twisted JSON, lattice and cells). Usage: sh bench/side.sh OLD [NEW]; RUNS=N for the count.
 # INSTR=1 also counts each row's instructions, one process per binary under callgrind (which
 # does not move with load as times do; about 15 minutes more on the 2-core machine).
 set -e
@@ -90,6 +90,24 @@ row "OpenCave3D 40^3"                OpenCave3D 40 40 40 50000
 row "CompleteSAWSmart 23^2"          CompleteSAWSmart 23 23 1 50000
 row "BiasedVoronoi 80^2"             BiasedVoronoi 80 80 1 50000
 row "Island 800^2"                   Island 800 800 1 0
+
+# gen_row LABEL MODEL SIZE : one of smalti's own models (models/), whose lattice the twisted JSON output
+# holds with the cells: both binaries must write the same bytes
+gen_row() {
+    label=$1 model=$2 size=$3
+    set -- run "$model" --size "$size" --seed 1 -q
+    rm -f "$OUT/old.times" "$OUT/new.times"
+    k=0
+    while [ "$k" -lt "$RUNS" ]; do
+        time_one old "$OLD" "$@" -o "$OUT/old.json"
+        time_one new "$NEW" "$@" -o "$OUT/new.json"
+        k=$((k + 1))
+    done
+    if cmp -s "$OUT/old.json" "$OUT/new.json"; then same=identical; else same=DIFFERENT; bad=1; fi
+    old_instr=$(instructions "$OLD" "$@" -o "$OUT/old.json") new_instr=$(instructions "$NEW" "$@" -o "$OUT/new.json")
+    report "$label" "$same"
+}
+gen_row "growgrid 129^2 points, 512^2 Disc" models/bench_growgrid129.xml 128
 
 # The classic WFC command, the issue's peer cases (RedMaze and Flowers with krychu/wfc's settings,
 # Knots with fast-wfc's): seeds 1..10, one attempt each; the outputs written (one per seed that did

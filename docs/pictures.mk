@@ -30,8 +30,8 @@ pictures: smalti $(BUILD)/tools/contact_sheet tutorial-check twisted-pictures te
 
 # language.md's growgrid and chisel pictures: each twisted map beside its straight grid (the flat texture
 # that `-o X.obj` writes; for the 3-D building, the model without its last node, growgrid), the module
-# building from two seeds (its wfc follows its growgrid, so it has no straight twin), and the
-# chiselled dungeon. Run alone with `make twisted-pictures`.
+# building from two seeds (its wfc follows its growgrid, so it has no straight twin), the lattices of
+# fixed and free growth on two blobs, and the chiselled dungeon. Run alone with `make twisted-pictures`.
 TWISTED_MODELS := twisted_town cave_modules
 .PHONY: twisted-pictures
 twisted-pictures: smalti
@@ -49,6 +49,11 @@ twisted-pictures: smalti
 	@./smalti run models/module_building.xml -q --seed 2 -o docs/images/growgrid/module_building_2.png
 	@echo "docs/images/growgrid/module_building.png docs/images/growgrid/module_building_2.png"
 	@./smalti run models/chisel_dungeon.xml -q -o docs/images/chisel/chisel_dungeon.png
+	@set -e; for k in 'fixed block="8"' 'free points="256"'; do \
+	  printf '<sequence values="BW">\n  <smalti size="120"/>\n  <growgrid shape="TwoBlobs" %s/>\n</sequence>\n' "$${k#* }" > $(BUILD)/twisted/blobs.xml; \
+	  ./smalti run $(BUILD)/twisted/blobs.xml --resources models/resources --seed 3 -q -o $(BUILD)/twisted/blobs.json; \
+	  python3 tools/lattice_svg.py $(BUILD)/twisted/blobs.json docs/images/growgrid/blobs_$${k%% *}.svg; \
+	  echo "docs/images/growgrid/blobs_$${k%% *}.svg"; done
 	@echo "docs/images/chisel/chisel_dungeon.png"
 
 # language.md's showcases of the source texts: docs/images/texts/NAME.png is exactly what

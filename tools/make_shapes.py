@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """make_shapes.py — writes the shape pictures of smalti's growgrid examples into models/resources/shapes/.
 
-  Disc.png   512x512: a white disc (radius 0.45 of the side) on black, its edge anti-aliased
-  LPlan.png  512x512: a white L, the floor plan of models/bent_building.xml: two arms 0.34 of the side
-             wide, 0.84 long, from the top left corner (0.08 in), edges anti-aliased
+  Disc.png      512x512: a white disc (radius 0.45 of the side) on black, its edge anti-aliased
+  LPlan.png     512x512: a white L, the floor plan of models/bent_building.xml: two arms 0.34 of the side
+                wide, 0.84 long, from the top left corner (0.08 in), edges anti-aliased
+  TwoBlobs.png  512x512: two white discs (radius 0.2) side by side, centred at 0.27 and 0.73 across:
+                a wide shape on a square picture, for growgrid's free growth (points)
 
 A shape picture is grey levels: black is outside, brighter is denser. Run from the repository root:
 python3 tools/make_shapes.py
@@ -25,16 +27,16 @@ def grey_png(levels):
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b"")
 
 
-def disc(size=512, radius=0.45):
-    """4x4 samples a pixel decide how much of it the disc covers."""
+def discs(centres, size=512, radius=0.45):
+    """White discs at centres (fractions of the side); 4x4 samples a pixel decide how much of it they cover."""
     r2 = (radius * size) ** 2
-    c = size / 2
     rows = []
     for y in range(size):
         row = []
         for x in range(size):
             inside = sum(1 for sy in range(4) for sx in range(4)
-                         if (x + (sx + 0.5) / 4 - c) ** 2 + (y + (sy + 0.5) / 4 - c) ** 2 <= r2)
+                         if any((x + (sx + 0.5) / 4 - cx * size) ** 2 + (y + (sy + 0.5) / 4 - cy * size) ** 2 <= r2
+                                for cx, cy in centres))
             row.append(round(255 * inside / 16))
         rows.append(row)
     return rows
@@ -52,9 +54,11 @@ def l_plan(size=512, lo=0.08, arm=0.42, hi=0.92):
 def main():
     os.makedirs("models/resources/shapes", exist_ok=True)
     with open("models/resources/shapes/Disc.png", "wb") as f:
-        f.write(grey_png(disc()))
+        f.write(grey_png(discs([(0.5, 0.5)])))
     with open("models/resources/shapes/LPlan.png", "wb") as f:
         f.write(grey_png(l_plan()))
+    with open("models/resources/shapes/TwoBlobs.png", "wb") as f:
+        f.write(grey_png(discs([(0.27, 0.5), (0.73, 0.5)], radius=0.2)))
 
 
 if __name__ == "__main__":

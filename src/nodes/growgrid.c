@@ -23,7 +23,7 @@ typedef struct growgrid_state {
     bool done;
 } growgrid_state;
 
-static const char *const growgrid_attrs[] = {"shape", "block", "epoch", "rate", "rateEnd", "sigma", "sigmaEnd", "intervals", NULL};
+static const char *const growgrid_attrs[] = {"shape", "block", "epoch", "rate", "rateEnd", "sigma", "sigmaEnd", "intervals", "points", NULL};
 
 static void growgrid_free(node *n)
 {
@@ -79,6 +79,17 @@ static node *growgrid_load(loader *ld, const xmlNode *el, symmetry_set parent_sy
         !gen_get_double(d, el, "sigma", 0.7, 0.05, 16, &p->sigma_start) ||
         !gen_get_double(d, el, "sigmaEnd", 0.35, 0.05, 16, &p->sigma_end) || !xml_get_int_range(d, el, "intervals", 4, 1, 255, &intervals))
         return NULL;
+    if (xml_attr(el, "points")) {
+        /* free growth: the lattice's proportions follow the shape, its quads still tile the grid */
+        if (xml_attr(el, "block"))
+            return diag_error(d, SMALTI_ERR_MODEL, line, "<growgrid> takes block or points, not both: points lets the lattice choose its rows and columns"),
+                   NULL;
+        if (!xml_get_int_range(d, el, "points", 0, 4, GROWGRID_MAX_POINTS, &p->points)) return NULL;
+        p->divide_x = g->mx;
+        p->divide_y = g->my;
+        if (!load_shape(ld, gn, el, intervals)) return NULL;
+        return &gn->base;
+    }
     if (g->mx % block || g->my % block) {
         diag_error(d, SMALTI_ERR_MODEL, line, "block=\"%d\" of <growgrid> must divide the grid's sides, %dx%d, so that blocks tile it", block,
                    g->mx, g->my);
@@ -117,7 +128,8 @@ static bool growgrid_go(run_state *r, const node *n, void *state)
     growgrid_state *st = state;
     if (st->done) return false;
     st->done = true;
-    geometry *geo = geometry_new(gn->params.nx, gn->params.ny);
+    /* free growth fills as many points as it grows, at most `points` */
+    geometry *geo = gn->params.points ? geometry_new(gn->params.points, 1) : geometry_new(gn->params.nx, gn->params.ny);
     if (!geo) {
         r->out_of_memory = true;
         return false;

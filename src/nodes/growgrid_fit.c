@@ -43,63 +43,84 @@ typedef struct alias_entry {
     int32_t box, other;
 } alias_entry;
 
+/* A point while an epoch runs: its place, its bucket and the next point of that bucket together, so
+   that the search and the moves touch one cache line a point (lattice order, as x and y); 24 bytes. */
+typedef struct point_slot {
+    double x, y;
+    int32_t next, bucket;
+} point_slot;
+
 typedef struct fitter {
     const growgrid_params *p;
     alias_entry *table; /* samples come from boxes of w*h, row by row */
     int32_t entries;
     int w, h;
     double scale_x, scale_y; /* pixel to lattice units */
+    double extent_x, extent_y; /* the shape spans [0, extent_x] x [0, extent_y] while fitting */
     int cx, cy;         /* lattice size now */
-    double *x, *y;      /* cx*cy points, room for nx*ny */
+    double *x, *y;      /* cx*cy points, room for nx*ny: between epochs (the slots hold them during one) */
+    point_slot *pt;
     int32_t *wins;
     /* buckets: a grid of cells of side `side` over the lattice's extent, each a list of points */
-    double side;
+    double side, inv_side; /* the bucket index is floor(coordinate * inv_side) */
     int bw, bh;
-    int32_t *head, *next, *prev, *bucket_of;
+    int32_t *head;
     int bucket_cap;
+    /* the neighbourhood: lattice offsets within the kernel's cut, each with its kernel weight */
+    int (*offset)[2];
+    double *offset_weight;
+    int32_t *offset_step; /* the offset's change of index in the lattice of now */
+    int offsets, reach;
 } fitter;
 
 static int bucket_at(const fitter *f, double x, double y)
 {
-    int bx = (int)(x / f->side), by = (int)(y / f->side);
-    if (bx < 0) bx = 0;
-    if (bx >= f->bw) bx = f->bw - 1;
-    if (by < 0) by = 0;
-    if (by >= f->bh) by = f->bh - 1;
+    int bx = (int)(x * f->inv_side), by = (int)(y * f->inv_side);
+    /* one unsigned test each for the usual case, a point inside the extent */
+    if ((unsigned)bx >= (unsigned)f->bw) bx = bx < 0 ? 0 : f->bw - 1;
+    if ((unsigned)by >= (unsigned)f->bh) by = by < 0 ? 0 : f->bh - 1;
     return bx + by * f->bw;
 }
 
 static void bucket_unlink(fitter *f, int32_t k)
 {
-    int b = f->bucket_of[k];
-    if (f->prev[k] >= 0) f->next[f->prev[k]] = f->next[k];
-    else f->head[b] = f->next[k];
-    if (f->next[k] >= 0) f->prev[f->next[k]] = f->prev[k];
+    /* a bucket holds a point or two: walking its list costs less than keeping back links */
+    int32_t *link = &f->head[f->pt[k].bucket];
+    while (*link != k) link = &f->pt[*link].next;
+    *link = f->pt[k].next;
 }
 
 static void bucket_link(fitter *f, int32_t k, int b)
 {
-    f->bucket_of[k] = b;
-    f->prev[k] = -1;
-    f->next[k] = f->head[b];
-    if (f->head[b] >= 0) f->prev[f->head[b]] = k;
+    f->pt[k].bucket = b;
+    f->pt[k].next = f->head[b];
     f->head[b] = k;
 }
 
-static void bucket_move(fitter *f, int32_t k)
+/* Move point k by h of the way toward (sx, sy), and into its new bucket if it left its own. */
+static inline void move_point(fitter *f, int32_t k, double h, double sx, double sy)
 {
-    int b = bucket_at(f, f->x[k], f->y[k]);
-    if (b == f->bucket_of[k]) return;
+    point_slot *p = &f->pt[k];
+    double x = p->x, y = p->y;
+    x += h * (sx - x);
+    y += h * (sy - y);
+    p->x = x;
+    p->y = y;
+    int b = bucket_at(f, x, y);
+    if (b == p->bucket) return;
     bucket_unlink(f, k);
     bucket_link(f, k, b);
 }
 
-/* Buckets about one lattice spacing wide for the lattice's present size. */
+/* Buckets about half a lattice spacing wide for the lattice's present size. */
 static bool buckets_rebuild(fitter *f)
 {
-    double width = f->p->nx - 1, height = f->p->ny - 1;
+    double width = f->extent_x, height = f->extent_y;
     int n = f->cx * f->cy;
-    f->side = sqrt(width * height / n);
+    /* half a spacing: the 3x3 buckets around a sample then hold its nearest point nearly always, and
+       few others (measured: fewer instructions than buckets of a whole or 0.35-0.7 of a spacing) */
+    f->side = sqrt(width * height / n) / 2;
+    f->inv_side = 1 / f->side;
     f->bw = (int)(width / f->side) + 1;
     f->bh = (int)(height / f->side) + 1;
     if (f->bw * f->bh > f->bucket_cap) {
@@ -109,46 +130,69 @@ static bool buckets_rebuild(fitter *f)
         f->bucket_cap = f->bw * f->bh;
     }
     for (int b = 0; b < f->bw * f->bh; b++) f->head[b] = -1;
-    for (int32_t k = 0; k < n; k++) bucket_link(f, k, bucket_at(f, f->x[k], f->y[k]));
+    for (int32_t k = 0; k < n; k++) {
+        f->pt[k].x = f->x[k];
+        f->pt[k].y = f->y[k];
+        bucket_link(f, k, bucket_at(f, f->x[k], f->y[k]));
+    }
     return true;
 }
 
-/* The nearest point to (sx, sy) (the lowest index among equals): rings of buckets outward until no
-   unvisited bucket can hold a nearer one. */
+/* Keep point k if it is nearer to (sx, sy) than the best so far (the lower index among equals). */
+static inline void scan_bucket(const fitter *f, int b, double sx, double sy, int32_t *best, double *best_d)
+{
+    for (int32_t k = f->head[b]; k >= 0; k = f->pt[k].next) {
+        double dx = f->pt[k].x - sx, dy = f->pt[k].y - sy, d = dx * dx + dy * dy;
+        if (d < *best_d || (d == *best_d && k < *best)) {
+            *best_d = d;
+            *best = k;
+        }
+    }
+}
+
+/* How near to (sx, sy) a point outside the buckets [x0, x1] x [y0, y1] can be; the extent's edges
+   bound nothing (points beyond them are clamped into edge buckets). A hair less than exact, as a
+   point's bucket comes from a rounded product. */
+static double outside_bound(const fitter *f, double sx, double sy, int x0, int x1, int y0, int y1)
+{
+    double out = INFINITY;
+    if (x0 > 0 && sx - x0 * f->side < out) out = sx - x0 * f->side;
+    if (x1 < f->bw - 1 && (x1 + 1) * f->side - sx < out) out = (x1 + 1) * f->side - sx;
+    if (y0 > 0 && sy - y0 * f->side < out) out = sy - y0 * f->side;
+    if (y1 < f->bh - 1 && (y1 + 1) * f->side - sy < out) out = (y1 + 1) * f->side - sy;
+    return out - 1e-9;
+}
+
+/* The nearest point to (sx, sy) (the lowest index among equals): the 3x3 buckets around the
+   sample's, then rings of buckets outward until no unvisited bucket can hold a nearer one. */
 static int32_t nearest(const fitter *f, double sx, double sy)
 {
-    int bx = (int)(sx / f->side), by = (int)(sy / f->side);
+    int bx = (int)(sx * f->inv_side), by = (int)(sy * f->inv_side);
+    if (bx < 0) bx = 0;
     if (bx >= f->bw) bx = f->bw - 1;
+    if (by < 0) by = 0;
     if (by >= f->bh) by = f->bh - 1;
     int32_t best = -1;
     double best_d = INFINITY;
+    int x0 = bx > 0 ? bx - 1 : 0, x1 = bx + 1 < f->bw ? bx + 1 : bx;
+    int y0 = by > 0 ? by - 1 : 0, y1 = by + 1 < f->bh ? by + 1 : by;
+    for (int y = y0; y <= y1; y++)
+        for (int x = x0; x <= x1; x++) scan_bucket(f, x + y * f->bw, sx, sy, &best, &best_d);
+    if (best >= 0) {
+        double out = outside_bound(f, sx, sy, bx - 1, bx + 1, by - 1, by + 1);
+        if (out > 0 && best_d <= out * out) return best;
+    }
     int reach = f->bw > f->bh ? f->bw : f->bh;
-    for (int r = 0; r <= reach; r++) {
+    for (int r = 2; r <= reach; r++) {
         for (int y = by - r; y <= by + r; y++) {
             if (y < 0 || y >= f->bh) continue;
             bool edge_row = y == by - r || y == by + r;
-            for (int x = bx - r; x <= bx + r; x += edge_row ? 1 : 2 * r) {
-                if (x >= 0 && x < f->bw)
-                    for (int32_t k = f->head[x + y * f->bw]; k >= 0; k = f->next[k]) {
-                        double dx = f->x[k] - sx, dy = f->y[k] - sy, d = dx * dx + dy * dy;
-                        if (d < best_d || (d == best_d && k < best)) {
-                            best_d = d;
-                            best = k;
-                        }
-                    }
-                if (r == 0) break;
-            }
+            for (int x = bx - r; x <= bx + r; x += edge_row ? 1 : 2 * r)
+                if (x >= 0 && x < f->bw) scan_bucket(f, x + y * f->bw, sx, sy, &best, &best_d);
         }
-        /* every bucket beyond ring r is at least r*side away (points outside the extent are clamped
-           into edge buckets, which ring r has already covered when it reached the edge) */
         if (best >= 0) {
-            /* the nearest any bucket outside the rings so far can be: the box they make, edges of the extent aside */
-            double out = INFINITY;
-            if (bx - r > 0 && sx - (bx - r) * f->side < out) out = sx - (bx - r) * f->side;
-            if (bx + r < f->bw - 1 && (bx + r + 1) * f->side - sx < out) out = (bx + r + 1) * f->side - sx;
-            if (by - r > 0 && sy - (by - r) * f->side < out) out = sy - (by - r) * f->side;
-            if (by + r < f->bh - 1 && (by + r + 1) * f->side - sy < out) out = (by + r + 1) * f->side - sy;
-            if (best_d <= out * out) break;
+            double out = outside_bound(f, sx, sy, bx - r, bx + r, by - r, by + r);
+            if (out > 0 && best_d <= out * out) break;
         }
     }
     return best;
@@ -166,8 +210,8 @@ static void draw_sample(const fitter *f, rng *random, double *sx, double *sy)
     *sx = px * f->scale_x;
     *sy = py * f->scale_y;
     /* the last box of a picture whose side the box does not divide sticks out */
-    if (*sx > f->p->nx - 1) *sx = f->p->nx - 1;
-    if (*sy > f->p->ny - 1) *sy = f->p->ny - 1;
+    if (*sx > f->extent_x) *sx = f->extent_x;
+    if (*sy > f->extent_y) *sy = f->extent_y;
 }
 
 /* The alias table over the boxes of nonzero weight (Vose's construction, in a fixed order). */
@@ -209,36 +253,48 @@ static bool alias_build(fitter *f, const int64_t *box_weight, int64_t boxes, int
     return ok;
 }
 
-/* Move the winner's lattice neighbourhood toward the sample. Points whose weight would be below 1/100 of
-   the rate are left out; kernel[d2] holds exp(-d2/2sigma^2) for the lattice distances d2 that count. */
-#define KERNEL_MAX 1024
-static void adapt(fitter *f, int32_t winner, double sx, double sy, double rate, const double *kernel, int d2max)
+/* Move the winner's lattice neighbourhood toward the sample: the offsets within the kernel's cut,
+   each by rate times its kernel weight (a winner at least the kernel's reach from the lattice's
+   edges needs no test per offset). */
+static void adapt(fitter *f, int32_t winner, double sx, double sy, double rate)
 {
-    int wi = winner % f->cx, wj = winner / f->cx;
-    int reach = 0;
-    while ((reach + 1) * (reach + 1) <= d2max) reach++;
-    for (int j = wj - reach; j <= wj + reach; j++) {
-        if (j < 0 || j >= f->cy) continue;
-        for (int i = wi - reach; i <= wi + reach; i++) {
-            if (i < 0 || i >= f->cx) continue;
-            int d2 = (i - wi) * (i - wi) + (j - wj) * (j - wj);
-            if (d2 > d2max) continue;
-            double h = rate * kernel[d2];
-            int32_t k = i + j * f->cx;
-            f->x[k] += h * (sx - f->x[k]);
-            f->y[k] += h * (sy - f->y[k]);
-            bucket_move(f, k);
-        }
+    int wi = winner % f->cx, wj = winner / f->cx, reach = f->reach;
+    if (wi >= reach && wi + reach < f->cx && wj >= reach && wj + reach < f->cy) {
+        for (int o = 0; o < f->offsets; o++) move_point(f, winner + f->offset_step[o], rate * f->offset_weight[o], sx, sy);
+        return;
+    }
+    for (int o = 0; o < f->offsets; o++) {
+        int i = wi + f->offset[o][0], j = wj + f->offset[o][1];
+        if (i >= 0 && i < f->cx && j >= 0 && j < f->cy) move_point(f, winner + f->offset_step[o], rate * f->offset_weight[o], sx, sy);
     }
 }
 
-/* The kernel for range sigma; returns the largest lattice distance squared that counts. */
-static int make_kernel(double sigma, double *kernel)
+/* Points whose weight would be below 1/100 of the rate are left out of the neighbourhood; lattice
+   distances squared up to KERNEL_MAX-1 count at most (a reach of 31 steps). */
+#define KERNEL_MAX 1024
+#define KERNEL_REACH 31
+
+/* The neighbourhood for range sigma: weight exp(-d2/2sigma^2) for each lattice offset at distance
+   squared d2 within the cut, row by row. */
+static void make_kernel(fitter *f, double sigma)
 {
     double cut = 2 * sigma * sigma * log(100.0);
     int d2max = cut >= KERNEL_MAX - 1 ? KERNEL_MAX - 1 : (int)cut;
+    double kernel[KERNEL_MAX];
     for (int d2 = 0; d2 <= d2max; d2++) kernel[d2] = exp(-d2 / (2 * sigma * sigma));
-    return d2max;
+    int reach = 0;
+    while ((reach + 1) * (reach + 1) <= d2max) reach++;
+    f->reach = reach;
+    f->offsets = 0;
+    for (int dj = -reach; dj <= reach; dj++)
+        for (int di = -reach; di <= reach; di++) {
+            int d2 = di * di + dj * dj;
+            if (d2 > d2max) continue;
+            f->offset[f->offsets][0] = di;
+            f->offset[f->offsets][1] = dj;
+            f->offset_step[f->offsets] = di + dj * f->cx;
+            f->offset_weight[f->offsets++] = kernel[d2];
+        }
 }
 
 /* One epoch of epoch*points samples; rate and range go geometrically from start to end over it. */
@@ -248,22 +304,25 @@ static bool run_epoch(fitter *f, rng *random, run_stop *stop, double rate0, doub
     long samples = (long)ceil(f->p->epoch * n);
     if (samples < 1) samples = 1;
     memset(f->wins, 0, (size_t)n * sizeof *f->wins);
-    double kernel[KERNEL_MAX];
-    int d2max = make_kernel(sigma0, kernel);
+    make_kernel(f, sigma0);
     bool decays = rate0 != rate1 || sigma0 != sigma1;
     for (long s = 0; s < samples; s++) {
         if ((s & 4095) == 4095 && stop && stop_requested(stop)) return false;
         double rate = rate0;
         if (decays && (s & 63) == 0) { /* the range changes slowly: a new kernel every 64 samples */
             double t = samples > 1 ? (double)s / (double)(samples - 1) : 0;
-            d2max = make_kernel(sigma0 * pow(sigma1 / sigma0, t), kernel);
+            make_kernel(f, sigma0 * pow(sigma1 / sigma0, t));
         }
         if (decays) rate = rate0 * pow(rate1 / rate0, samples > 1 ? (double)s / (double)(samples - 1) : 0);
         double sx, sy;
         draw_sample(f, random, &sx, &sy);
         int32_t winner = nearest(f, sx, sy);
         f->wins[winner]++;
-        adapt(f, winner, sx, sy, rate, kernel, d2max);
+        adapt(f, winner, sx, sy, rate);
+    }
+    for (int32_t k = 0; k < n; k++) { /* the points back to the lattice's arrays, for growing and the result */
+        f->x[k] = f->pt[k].x;
+        f->y[k] = f->pt[k].y;
     }
     return true;
 }
@@ -299,6 +358,24 @@ static void insert_line(fitter *f, bool column, int a)
     f->cy = ncy;
 }
 
+/* Whether a column (else a row) may still go in: up to the target size, or in free growth while
+   the points stay within the count and the quads no more than the cells to divide. */
+static bool can_grow(const fitter *f, bool column)
+{
+    const growgrid_params *p = f->p;
+    int cx = f->cx + column, cy = f->cy + !column;
+    if (!p->points) return cx <= p->nx && cy <= p->ny;
+    if ((int64_t)cx * cy > p->points) return false;
+    return column ? !p->divide_x || cx - 1 <= p->divide_x : !p->divide_y || cy - 1 <= p->divide_y;
+}
+
+/* Whether the lattice's quads divide the cells into whole blocks (free growth keeps only such sizes). */
+static bool tiles(const fitter *f)
+{
+    const growgrid_params *p = f->p;
+    return (!p->divide_x || p->divide_x % (f->cx - 1) == 0) && (!p->divide_y || p->divide_y % (f->cy - 1) == 0);
+}
+
 /* After an epoch: the point that won most often, and its most distant neighbour along a direction
    that may still grow; the line between them goes in. */
 static void grow(fitter *f)
@@ -308,7 +385,7 @@ static void grow(fitter *f)
     for (int32_t k = 1; k < n; k++)
         if (f->wins[k] > f->wins[q]) q = k;
     int qi = q % f->cx, qj = q / f->cx;
-    bool can_col = f->cx < f->p->nx, can_row = f->cy < f->p->ny;
+    bool can_col = can_grow(f, true), can_row = can_grow(f, false);
     static const int di[4] = {-1, 1, 0, 0}, dj[4] = {0, 0, -1, 1};
     double far = -1;
     int pick = -1;
@@ -347,26 +424,39 @@ bool growgrid_fit(const growgrid_params *p, const uint8_t *weight, int w, int h,
     f.p = p;
     /* Samples finer than a quarter of a quad change nothing, and a small table stays in the cache:
        the picture is summed over boxes of fx*fy pixels. */
-    int fx = w / (4 * (p->nx - 1)), fy = h / (4 * (p->ny - 1));
+    if (p->points) {
+        /* free growth: the shape keeps the cells' proportions (the picture's without them) and spans
+           about `points` unit squares */
+        double across = p->divide_x && p->divide_y ? p->divide_x : w, down = p->divide_x && p->divide_y ? p->divide_y : h;
+        f.extent_x = sqrt(p->points * across / down);
+        f.extent_y = sqrt(p->points * down / across);
+    } else {
+        f.extent_x = p->nx - 1;
+        f.extent_y = p->ny - 1;
+    }
+    /* (int) of the quotient: the integer division when the extents are whole */
+    int fx = (int)(w / (4 * f.extent_x)), fy = (int)(h / (4 * f.extent_y));
     if ((int64_t)(w / (fx > 1 ? fx : 1)) * (h / (fy > 1 ? fy : 1)) > GROWGRID_TABLE_CELLS) { /* half a quad then */
-        fx = w / (2 * (p->nx - 1));
-        fy = h / (2 * (p->ny - 1));
+        fx = (int)(w / (2 * f.extent_x));
+        fy = (int)(h / (2 * f.extent_y));
     }
     if (fx < 1) fx = 1;
     if (fy < 1) fy = 1;
     f.w = (w + fx - 1) / fx;
     f.h = (h + fy - 1) / fy;
-    f.scale_x = (double)(p->nx - 1) / w * fx;
-    f.scale_y = (double)(p->ny - 1) / h * fy;
-    size_t cap = (size_t)p->nx * p->ny;
+    f.scale_x = f.extent_x / w * fx;
+    f.scale_y = f.extent_y / h * fy;
+    size_t cap = p->points ? (size_t)p->points : (size_t)p->nx * p->ny;
     int64_t *box_weight = mem_calloc((size_t)f.w * f.h, sizeof *box_weight);
     f.wins = mem_malloc(cap * sizeof *f.wins);
-    f.next = mem_malloc(cap * sizeof *f.next);
-    f.prev = mem_malloc(cap * sizeof *f.prev);
-    f.bucket_of = mem_malloc(cap * sizeof *f.bucket_of);
+    f.pt = mem_malloc(cap * sizeof *f.pt);
+    size_t offsets = (2 * KERNEL_REACH + 1) * (2 * KERNEL_REACH + 1);
+    f.offset = mem_malloc(offsets * sizeof *f.offset);
+    f.offset_weight = mem_malloc(offsets * sizeof *f.offset_weight);
+    f.offset_step = mem_malloc(offsets * sizeof *f.offset_step);
     f.x = out->x;
     f.y = out->y;
-    bool ok = box_weight && f.wins && f.next && f.prev && f.bucket_of;
+    bool ok = box_weight && f.wins && f.pt && f.offset && f.offset_weight && f.offset_step;
     if (ok) {
         int64_t sum = 0;
         double mx = 0, my = 0;
@@ -382,29 +472,63 @@ bool growgrid_fit(const growgrid_params *p, const uint8_t *weight, int w, int h,
         /* a small straight 2x2 square at the density's centre of mass */
         mx = mx / (double)sum * f.scale_x;
         my = my / (double)sum * f.scale_y;
-        double half = 0.05 * (p->nx + p->ny);
+        double half = 0.05 * (f.extent_x + f.extent_y + 2);
         f.cx = f.cy = 2;
         f.x[0] = f.x[2] = mx - half;
         f.x[1] = f.x[3] = mx + half;
         f.y[0] = f.y[1] = my - half;
         f.y[2] = f.y[3] = my + half;
     }
+    /* free growth: the lattice as it was at the last size whose quads divide the cells */
+    double *kept_x = NULL, *kept_y = NULL;
+    int kept_cx = 2, kept_cy = 2;
+    if (ok && p->points) {
+        kept_x = mem_malloc(cap * sizeof *kept_x);
+        kept_y = mem_malloc(cap * sizeof *kept_y);
+        ok = kept_x && kept_y;
+    }
+    bool grown = !can_grow(&f, true) && !can_grow(&f, false);
     while (ok) {
         ok = buckets_rebuild(&f);
         if (!ok) break;
-        bool last = f.cx == p->nx && f.cy == p->ny;
-        if (last) ok = run_epoch(&f, random, stop, p->rate_start, p->rate_end, p->sigma_start, p->sigma_end);
+        if (grown) ok = run_epoch(&f, random, stop, p->rate_start, p->rate_end, p->sigma_start, p->sigma_end);
         else ok = run_epoch(&f, random, stop, p->rate_start, p->rate_start, p->sigma_start, p->sigma_start);
-        if (!ok || last) break;
+        if (!ok || grown) break;
+        if (p->points && tiles(&f)) {
+            kept_cx = f.cx;
+            kept_cy = f.cy;
+            memcpy(kept_x, f.x, (size_t)f.cx * f.cy * sizeof *kept_x);
+            memcpy(kept_y, f.y, (size_t)f.cx * f.cy * sizeof *kept_y);
+        }
         grow(&f);
+        grown = !can_grow(&f, true) && !can_grow(&f, false);
+        if (grown && p->points && !tiles(&f)) {
+            f.cx = kept_cx;
+            f.cy = kept_cy;
+            memcpy(f.x, kept_x, (size_t)f.cx * f.cy * sizeof *kept_x);
+            memcpy(f.y, kept_y, (size_t)f.cx * f.cy * sizeof *kept_y);
+        }
+    }
+    if (ok && p->points) {
+        /* to lattice units: the shape's extent becomes the straight lattice's, [0, cx-1] x [0, cy-1] */
+        out->nx = f.cx;
+        out->ny = f.cy;
+        double sx = (f.cx - 1) / f.extent_x, sy = (f.cy - 1) / f.extent_y;
+        for (int k = 0; k < f.cx * f.cy; k++) {
+            out->x[k] *= sx;
+            out->y[k] *= sy;
+        }
     }
     if (ok && growgrid_quad_area(out, 0, 0) < 0) flip(out);
+    mem_free(kept_x);
+    mem_free(kept_y);
     mem_free(box_weight);
     mem_free(f.table);
     mem_free(f.wins);
-    mem_free(f.next);
-    mem_free(f.prev);
-    mem_free(f.bucket_of);
+    mem_free(f.pt);
     mem_free(f.head);
+    mem_free(f.offset);
+    mem_free(f.offset_weight);
+    mem_free(f.offset_step);
     return ok;
 }

@@ -391,7 +391,7 @@ int_sweep "lsystem iterations" '<sequence values="BW"><lsystem axiom="F+F" itera
 for a in maxRunners steps x y count life; do
     int_sweep "runner $a" "<sequence values=\"DB\"><runner value=\"B\" $a=\"@V@\"/></sequence>" --size 8 --resources tests/badinput
 done
-for a in block intervals; do
+for a in block intervals points; do
     int_sweep "growgrid $a" "<sequence values=\"BW\"><growgrid shape=\"Disc\" $a=\"@V@\"/></sequence>" --size 8 --resources models/resources
 done
 for a in n tries backtrack densityPower; do

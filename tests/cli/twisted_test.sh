@@ -28,6 +28,14 @@ if [ "$(grep -c '<polygon' "$dir/map.svg")" = 256 ]; then ok; else bad "map.svg 
 expect 0 "" "$T" run "$dir/map.xml" --resources $res --seed 3 -o "$dir/again.json"
 expect 0 "" cmp "$dir/map.json" "$dir/again.json"
 
+# free growth (points): at most that many points, quads that tile the grid in whole blocks, outputs that agree
+printf '<sequence values="BW">\n  <growgrid shape="Disc" points="150"/>\n  <noise type="white"><band to="0" value="B"/><band value="W"/></noise>\n</sequence>\n' > "$dir/free.xml"
+for kind in json obj; do expect 0 "" "$T" run "$dir/free.xml" --resources $res --length 120 --width 60 --seed 2 -o "$dir/free.$kind"; done
+expect 0 "" $check obj "$dir/free.json" "$dir/free.obj"
+expect 0 "" python3 -c "import json, sys
+d = json.load(open(sys.argv[1])); nx, ny = d['points_x'], d['points_y']
+assert 16 <= nx * ny <= 150 and 120 % (nx - 1) == 0 and 60 % (ny - 1) == 0 and d['block'] == [120 // (nx - 1), 60 // (ny - 1)], d['block']" "$dir/free.json"
+
 # without a lattice: no twisted map, and nothing written
 cat > "$dir/plain.xml" <<'XML'
 <one values="BW" in="B" out="W"/>
@@ -42,4 +50,8 @@ printf '<sequence values="BW">\n  <growgrid shape="Disc" block="3"/>\n</sequence
 only 3 "$dir/block.xml:2: error: block=\"3\" of <growgrid> must divide the grid's sides, 8x8, so that blocks tile it" "$T" run "$dir/block.xml" --resources $res --size 8
 printf '<sequence values="BW">\n  <growgrid/>\n</sequence>\n' > "$dir/noshape.xml"
 expect 3 "noshape.xml:2: error: <growgrid> needs a shape attribute" "$T" run "$dir/noshape.xml" --resources $res --size 8
+printf '<sequence values="BW">\n  <growgrid shape="Disc" block="2" points="50"/>\n</sequence>\n' > "$dir/both.xml"
+only 3 "$dir/both.xml:2: error: <growgrid> takes block or points, not both: points lets the lattice choose its rows and columns" "$T" run "$dir/both.xml" --resources $res --size 8
+printf '<sequence values="BW">\n  <growgrid shape="Disc" points="3"/>\n</sequence>\n' > "$dir/few.xml"
+expect 3 "few.xml:2: error: .*points" "$T" run "$dir/few.xml" --resources $res --size 8
 finish twisted

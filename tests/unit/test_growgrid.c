@@ -59,7 +59,7 @@ static void test_on_support(void **s)
     int w = 128;
     int64_t total;
     uint8_t *wt = disc_weights(w, &total);
-    geometry *g = fit(wt, w, w, total, 17, 17, 7);
+    geometry *g = fit(wt, w, w, total, 17, 17, 11);
     double quad = sqrt(mean_area(g)); /* one quad's size, in lattice units */
     double per_pixel = 16.0 / w;
     for (int k = 0; k < g->nx * g->ny; k++) {
@@ -98,7 +98,7 @@ static void test_density(void **s)
     uint8_t *wt = malloc((size_t)w * w);
     int64_t total = 0;
     for (int k = 0; k < w * w; k++) total += wt[k] = (uint8_t)(k % w < w / 2 ? 1 : 4);
-    geometry *g = fit(wt, w, w, total, 17, 17, 3);
+    geometry *g = fit(wt, w, w, total, 17, 17, 11);
     check_unfolded(g);
     double area[2] = {0, 0};
     int count[2] = {0, 0};
@@ -168,11 +168,82 @@ static void test_node_target(void **s)
     smalti_model_free(m);
 }
 
+/* Two discs of radius w/5 side by side, at a quarter and three quarters across: a wide shape on a square picture. */
+static uint8_t *two_blobs(int w, int64_t *total)
+{
+    uint8_t *wt = malloc((size_t)w * w);
+    *total = 0;
+    for (int y = 0; y < w; y++)
+        for (int x = 0; x < w; x++) {
+            double dy = y + 0.5 - w / 2.0, dl = x + 0.5 - w * 0.27, dr = x + 0.5 - w * 0.73, r2 = w * w / 25.0;
+            wt[x + y * w] = dl * dl + dy * dy <= r2 || dr * dr + dy * dy <= r2 ? 4 : 0;
+            *total += wt[x + y * w];
+        }
+    return wt;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median over the quads of (longer / shorter) of the mean widths and heights, the lattice scaled
+   by sx across and sy down (to cells): 1 for squares. */
+static double median_side_ratio(const geometry *g, double sx, double sy)
+{
+    int quads = (g->nx - 1) * (g->ny - 1);
+    double *ratio = malloc((size_t)quads * sizeof *ratio);
+    for (int j = 0; j < g->ny - 1; j++)
+        for (int i = 0; i < g->nx - 1; i++) {
+            int a = i + j * g->nx, b = a + 1, c = b + g->nx, d = a + g->nx;
+#define SIDE(p, q) hypot((g->x[q] - g->x[p]) * sx, (g->y[q] - g->y[p]) * sy)
+            double across = (SIDE(a, b) + SIDE(d, c)) / 2, down = (SIDE(a, d) + SIDE(b, c)) / 2;
+#undef SIDE
+            ratio[i + j * (g->nx - 1)] = across > down ? across / down : down / across;
+        }
+    qsort(ratio, (size_t)quads, sizeof *ratio, by_value);
+    double m = ratio[quads / 2];
+    free(ratio);
+    return m;
+}
+
+/* Free growth on two blobs side by side: at most `points` points, more columns than rows, and quads
+   nearer to square than the fixed 17x17 lattice's on the same picture (its quads are squashed). */
+static void test_free_growth(void **s)
+{
+    (void)s;
+    int w = 128;
+    int64_t total;
+    uint8_t *wt = two_blobs(w, &total);
+    geometry *fixed = fit(wt, w, w, total, 17, 17, 11);
+    double fixed_ratio = median_side_ratio(fixed, 1, 1);
+    growgrid_params p = defaults;
+    p.points = 17 * 17;
+    geometry *g = geometry_new(p.points, 1);
+    assert_non_null(g);
+    rng r;
+    rng_seed(&r, 11);
+    assert_true(growgrid_fit(&p, wt, w, w, total, &r, NULL, g));
+    assert_true(g->nx * g->ny <= p.points);
+    assert_true(g->nx * g->ny > p.points / 2);
+    assert_true(g->nx > g->ny);
+    check_unfolded(g);
+    /* the grid's frame spans the lattice's [0, nx-1] x [0, ny-1]: a square picture, cells square */
+    double free_ratio = median_side_ratio(g, 1.0 / (g->nx - 1), 1.0 / (g->ny - 1));
+    if (!(free_ratio < 1.3 && free_ratio < fixed_ratio - 0.3))
+        fail_msg("median side ratio %g free (%dx%d points) against %g fixed (17x17)", free_ratio, g->nx, g->ny, fixed_ratio);
+    geometry_free(fixed);
+    geometry_free(g);
+    free(wt);
+}
+
 int run_growgrid_tests(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_on_support), cmocka_unit_test(test_unfolded), cmocka_unit_test(test_density),
         cmocka_unit_test(test_same_seed), cmocka_unit_test(test_node_target),
+        cmocka_unit_test(test_free_growth),
     };
     return cmocka_run_group_tests_name("growgrid", tests, NULL, NULL);
 }
