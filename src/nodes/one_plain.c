@@ -63,6 +63,9 @@ struct one_plain {
     bool unmasked;
     bool three;          /* some rule has a third cell, which plain_rule_fits must test */
     bool later_any;      /* some value has the lists of `later` */
+    /* and some rule writes two cells or more: the fused loop, whose scans see one step's changes
+       each, skips by the lists (a node of one-cell writes would only pay for the marks there). */
+    bool later_fused;
     uint8_t test_size[GRID_MAX_VALUES];
     uint32_t scanned;    /* bit v: value v has shift entries (a changed cell holding it is scanned) */
     /* The fast loops look at a stop when (steps made & stop_mask) is 0: every 64 steps (63), or
@@ -309,6 +312,8 @@ one_plain *one_plain_new(rulenode *rn, int values)
         one_plain_free(p);
         return NULL;
     }
+    for (int ri = 0; ri < rn->rule_count; ri++)
+        if (p->rules[ri].write_count >= 2) p->later_fused = p->later_any;
     rn->shifts = NULL;
     mem_free(rn->cell_pool);
     rn->cell_pool = NULL;
@@ -434,19 +439,23 @@ static inline __attribute__((always_inline)) int32_t plain_scan_two_branching(co
     return count;
 }
 
-/* Which neighbours of changed cell i (the change at c) at x - 1 (bit 0) and y - 1 (bit 1) are among the
-   PLAIN_EARLIER_BACK changes before it since `from`, the scan's first. A match whose box holds a
-   cell scanned before was tested then, or cannot fit: the state has not changed since, the entries
-   of that cell's value hold every match that accepts it there, and a found match is in the mask.
-   So such a match adds nothing now, in the reference's order too, and its entries are skipped.
-   At x 0, i - 1 is the end of the row before, but an entry shifted by dx > 0 does not fit in the
-   grid there anyway (and likewise at y 0). */
-static inline unsigned plain_earlier(const int32_t *from, const int32_t *c, int32_t i, int MX)
+/* Which neighbours of changed cell i, at x - 1 (bit 0) and y - 1 (bit 1), were scanned before it
+   in this scan: the scan marks each cell it comes to in the run's cell marks (run_state.mask, all
+   zero between steps; plain_unmark clears them after). A match whose box holds a cell scanned
+   before was tested then, or cannot fit: the state has not changed since, the entries of that
+   cell's value hold every match that accepts it there, and a found match is in the mask. So such
+   a match adds nothing now, in the reference's order too, and its entries are skipped. At x 0,
+   i - 1 is the end of the row before, but an entry shifted by dx > 0 does not fit in the grid
+   there anyway (and likewise at y 0). */
+static inline unsigned plain_earlier(const uint8_t *marks, int32_t i, int MX)
 {
-    const int32_t *lo = c - from > PLAIN_EARLIER_BACK ? c - PLAIN_EARLIER_BACK : from;
-    unsigned earlier = 0;
-    for (const int32_t *k = lo; k < c; k++) earlier |= (unsigned)(*k == i - 1) | (unsigned)(*k == i - MX) << 1;
-    return earlier;
+    return (unsigned)(i > 0 && marks[i - 1]) | (unsigned)(i >= MX && marks[i - MX]) << 1;
+}
+
+/* Clear the marks of the changes [c, end) of a scan. */
+static inline void plain_unmark(uint8_t *marks, const int32_t *c, const int32_t *end)
+{
+    for (; c < end; c++) marks[*c] = 0;
 }
 
 /* Test entry e of changed cell i, with a branch on each test (most do not fit). */
@@ -539,18 +548,25 @@ static inline __attribute__((always_inline)) void plain_scan(run_state *r, const
     const int32_t *const scan_start = r->changes + (first - r->changes_base), *changes_end = r->changes + r->changes_len;
     const int32_t *change = scan_start;
     int32_t tried = 0, kept = 0;
+    uint8_t *const marks = p->later_any ? r->mask : NULL;
+    bool marked = false;
     for (int64_t n = first; change < changes_end; change++, n++) {
         if (stop_requested_at(&r->stop, n)) break;
         const int32_t i = *change;
         const uint8_t value = state[i];
         const int32_t from = shift_start[value], to = shift_start[value + 1];
         if (from == to) continue;
+        unsigned earlier = 0;
+        if (marks) {
+            if (plain_later_listed(from, to)) earlier = plain_earlier(marks, i, MX);
+            marks[i] = 1;
+            marked = true;
+        }
         if (st->match_cap - st->match_count < to - from && !plain_reserve(r, st, to - from)) break;
         int xyz[3];
         const bool inside = rulenode_cell_inside(rn, MX, r->my, r->mz, i, value, xyz);
         const int x = xyz[0], y = xyz[1], z = xyz[2];
         const int32_t before = st->match_count;
-        const unsigned earlier = p->later_any && plain_later_listed(from, to) ? plain_earlier(scan_start, change, i, MX) : 0;
         if (earlier) {
             st->match_count = plain_scan_later(p, entries + from, value, i, xyz, inside, earlier, state, mask, st->matches, before, bits,
                                                true);
@@ -570,6 +586,7 @@ static inline __attribute__((always_inline)) void plain_scan(run_state *r, const
         tried += to - from;
         kept += st->match_count - before;
     }
+    if (marked) plain_unmark(marks, scan_start, changes_end);
     plain_scan_tick(&r->stop, (uint32_t)tried); /* plain_step looks at stop_said */
     plain_judge_scan(st, tried, kept);
 }
@@ -687,7 +704,7 @@ static inline __attribute__((always_inline)) void plain_fetch_ahead(const match 
    tests inside the value's box, by the scan the fit rate chose (the markov loop's branching scan
    inline, `inline_branching`), and entry by entry with bounds tests near the edges. */
 static inline __attribute__((always_inline)) int32_t plain_scan_cell(const rulenode *rn, const one_plain *p, const run_state *r, uint8_t value,
-                                                                    int32_t i, const int32_t *scan_start, const int32_t *c, bool later, bool branch_free,
+                                                                    int32_t i, uint8_t *marks, bool branch_free,
                                                                     bool inline_branching, const uint8_t *state, uint64_t *mask, match *list,
                                                                     int32_t count, bool masked)
 {
@@ -695,8 +712,8 @@ static inline __attribute__((always_inline)) int32_t plain_scan_cell(const rulen
     int xyz[3];
     const bool inside = rulenode_cell_inside(rn, r->mx, r->my, r->mz, i, value, xyz);
     const plain_entry *e = p->entries + rn->shift_start[value], *e_end = p->entries + rn->shift_start[value + 1];
-    if (later && plain_later_listed(rn->shift_start[value], rn->shift_start[value + 1])) {
-        const unsigned earlier = plain_earlier(scan_start, c, i, r->mx);
+    if (marks && plain_later_listed(rn->shift_start[value], rn->shift_start[value + 1])) {
+        const unsigned earlier = plain_earlier(marks, i, r->mx);
         if (earlier) return plain_scan_later(p, e, value, i, xyz, inside, earlier, state, mask, list, count, bits, masked);
     }
     if (!inside) {
@@ -794,6 +811,7 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
                                                                     bool later)
 {
     uint8_t *const state = r->state;
+    uint8_t *const marks = r->mask; /* later: the cells scanned so far in this scan (plain_earlier) */
     const int bits = rn->rule_bits;
     const uint32_t rule_mask = (1u << bits) - 1;
     uint64_t *const mask = st->mask;
@@ -821,13 +839,13 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
     while (left > 0) {
         /* The scan (plain_scan): every change since then. */
         const int64_t step_start = cbase + clen;
-        bool stopped = false;
+        bool stopped = false, marked = false;
         for (int64_t n = scan_from; n < step_start; n++) {
             if (stop_requested_at(&r->stop, n)) { stopped = true; break; }
             const int32_t i = changes[n - cbase];
             const uint8_t value = state[i];
             const int32_t from = rn->shift_start[value], to = rn->shift_start[value + 1];
-            if (from == to) continue;
+            if (from == to) continue; /* a match that holds the cell cannot fit, but skipping it needs no mark */
             if (cap - count < to - from) {
                 PLAIN_SPILL();
                 fcap = 0; /* the step's end asks run_step_begin, which stops after a failure */
@@ -837,11 +855,13 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
                 cap = st->match_cap;
             }
             const int32_t before = count;
-            count = plain_scan_cell(rn, p, r, value, i, changes + (scan_from - cbase), changes + (n - cbase), later, branch_free, false, state,
-                                    mask, list, count, masked);
+            count = plain_scan_cell(rn, p, r, value, i, later ? marks : NULL, branch_free, false, state, mask, list, count, masked);
+            if (later) marks[i] = 1;
+            marked |= later;
             tried += (uint32_t)(to - from);
             kept += (uint32_t)(count - before);
         }
+        if (later && marked) plain_unmark(marks, changes + (scan_from - cbase), changes + (step_start - cbase));
         plain_judge(&tried, &kept, &branch_free);
         if (stopped) break;
         st->last_matched_turn = counter0 + made;
@@ -960,7 +980,7 @@ static const plain_repeat_fn plain_repeats[3][2][3] = {
 static long plain_repeat_fast(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
 {
     const long first = max_steps < PLAIN_UNBATCHED_STEPS ? max_steps : PLAIN_UNBATCHED_STEPS;
-    const int shape = p->later_any ? 2 : p->three;
+    const int shape = p->later_fused ? 2 : p->three;
     long made = plain_repeats[0][p->unmasked][shape](r, rn, p, st, first);
     if (made < PLAIN_UNBATCHED_STEPS || made == max_steps || !run_step_begin(r)) return made;
     return made + plain_repeats[st->match_count >= PLAIN_FAR_LIST ? 2 : 1][p->unmasked][shape](r, rn, p, st, max_steps - made);
@@ -1077,7 +1097,7 @@ static __attribute__((noinline)) long plain_markov_steps(run_state *r, const rul
                 cap = st->match_cap;
             }
             const int32_t before = count;
-            count = plain_scan_cell(rn, p, r, value, i, c_from, c, false, branch_free, true, state, mask, list, count, true);
+            count = plain_scan_cell(rn, p, r, value, i, NULL, branch_free, true, state, mask, list, count, true);
             tried += (uint32_t)(to - from);
             kept += (uint32_t)(count - before);
         }
