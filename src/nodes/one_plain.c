@@ -307,16 +307,16 @@ one_plain *one_plain_new(rulenode *rn, int values)
     }
     plain_entry *smaller = mem_realloc(out, (size_t)(entries ? entries : 1) * sizeof *smaller);
     p->entries = smaller ? smaller : out;
+    rn->shifts = NULL;
+    mem_free(rn->cell_pool);
+    rn->cell_pool = NULL;
+    /* After the cell pool is freed, so that the lists do not add to the load's peak memory. */
     if (!plain_later_lists(p, rn->shift_start, values)) {
-        rn->shifts = NULL;
         one_plain_free(p);
         return NULL;
     }
     for (int ri = 0; ri < rn->rule_count; ri++)
         if (p->rules[ri].write_count >= 2) p->later_fused = p->later_any;
-    rn->shifts = NULL;
-    mem_free(rn->cell_pool);
-    rn->cell_pool = NULL;
     return p;
 }
 
