@@ -48,9 +48,6 @@ typedef struct plain_write {
 /* A changed cell whose value has this many shift entries or more is asked which of its neighbours
    were scanned before it (plain_earlier): fewer entries cost less to test than to skip. */
 #define PLAIN_EARLIER_MIN 16
-/* How far back in the scan plain_earlier looks: a rule's writes are logged in raster order, so
-   the cell above a written cell is at most a row of the rule's box back. */
-#define PLAIN_EARLIER_BACK 8
 
 /* How the entries of a value's changed cell are tested: each has at most one other cell to test
    (PLAIN_TEST_ONE), at most two (PLAIN_TEST_TWO, inline), or more. */
@@ -193,7 +190,7 @@ bool one_plain_suits(const rulenode *rn)
 }
 
 /* Whether a value's entries [from, to) get the lists of one_plain.later. */
-static bool plain_later_listed(int32_t from, int32_t to) { return to - from >= PLAIN_EARLIER_MIN && to - from <= UINT16_MAX + 1; }
+static inline bool plain_later_listed(int32_t from, int32_t to) { return to - from >= PLAIN_EARLIER_MIN && to - from <= UINT16_MAX + 1; }
 
 /* Fill p->later and its starts from the entries; false when out of memory. */
 static bool plain_later_lists(one_plain *p, const int32_t *shift_start, int values)
