@@ -10,6 +10,8 @@ typedef struct one_node {
     one_plain *plain; /* NULL: not plain */
 } one_node;
 
+const one_plain *one_node_plain(const node *n) { return ((const one_node *)n)->plain; }
+
 static node *one_load(loader *ld, const xmlNode *el, symmetry_set s)
 {
     one_node *on = (one_node *)rulenode_load(ld, el, s, &node_kind_one, sizeof(one_node));

@@ -45,6 +45,10 @@ typedef struct plain_write {
     int32_t value;
 } plain_write;
 
+/* A changed cell whose value has this many shift entries or more is asked which of its neighbours
+   were scanned before it (plain_earlier): fewer entries cost less to test than to skip. */
+#define PLAIN_EARLIER_MIN 16
+
 /* How the entries of a value's changed cell are tested: each has at most one other cell to test
    (PLAIN_TEST_ONE), at most two (PLAIN_TEST_TWO, inline), or more. */
 enum { PLAIN_TEST_ONE, PLAIN_TEST_TWO, PLAIN_TEST_MORE };
@@ -55,6 +59,10 @@ struct one_plain {
        bits they leave set are never asked about again. */
     bool unmasked;
     bool three;          /* some rule has a third cell, which plain_rule_fits must test */
+    bool later_any;      /* some value has the lists of `later` */
+    /* and some rule writes two cells or more: the fused loop, whose scans see one step's changes
+       each, skips by the lists (a node of one-cell writes would only pay for the marks there). */
+    bool later_fused;
     uint8_t test_size[GRID_MAX_VALUES];
     uint32_t scanned;    /* bit v: value v has shift entries (a changed cell holding it is scanned) */
     /* The fast loops look at a stop when (steps made & stop_mask) is 0: every 64 steps (63), or
@@ -70,6 +78,12 @@ struct one_plain {
     plain_rule *rules;
     plain_cell *pool;
     plain_write *writes;
+    /* For a value of PLAIN_EARLIER_MIN entries or more (plain_later_listed), those whose match
+       leaves out the changed cell's neighbour at x - 1 (dx 0; list 0), at y - 1 (dy 0; list 1), or
+       both (list 2), as indices from the value's first entry, in the entries' order: list l of
+       value v is later[later_start[l][v] .. later_start[l][v+1]). Empty for the other values. */
+    uint16_t *later;
+    int32_t later_start[3][GRID_MAX_VALUES + 1];
 };
 
 void one_plain_set_unmasked(one_plain *p, bool unmasked) { p->unmasked = unmasked; }
@@ -82,6 +96,7 @@ void one_plain_free(one_plain *p)
     mem_free(p->pool);
     mem_free(p->writes);
     mem_free(p->top);
+    mem_free(p->later);
     mem_free(p);
 }
 
@@ -174,6 +189,45 @@ bool one_plain_suits(const rulenode *rn)
     return true;
 }
 
+/* Whether a value's entries [from, to) get the lists of one_plain.later. */
+static inline bool plain_later_listed(int32_t from, int32_t to) { return to - from >= PLAIN_EARLIER_MIN && to - from <= UINT16_MAX + 1; }
+
+/* Fill p->later and its starts from the entries; false when out of memory. */
+static bool plain_later_lists(one_plain *p, const int32_t *shift_start, int values)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        int32_t n = 0;
+        for (int l = 0; l < 3; l++)
+            for (int v = 0; v < values; v++) {
+                const int32_t from = shift_start[v], to = shift_start[v + 1];
+                p->later_start[l][v] = n;
+                for (int32_t k = from; plain_later_listed(from, to) && k < to; k++) {
+                    const plain_test *t = &p->entries[k].test;
+                    if ((l != 1 && t->d[0] != 0) || (l != 0 && t->d[1] != 0)) continue;
+                    if (pass) p->later[n] = (uint16_t)(k - from);
+                    n++;
+                }
+                p->later_start[l][v + 1] = n;
+            }
+        p->later_any = n > 0;
+        if (!pass && !(p->later = mem_malloc((size_t)(n ? n : 1) * sizeof *p->later))) return false;
+    }
+    return true;
+}
+
+int32_t one_plain_entry_shifts(const one_plain *p, const rulenode *rn, uint8_t v, int list, int16_t (*d)[2], int32_t room)
+{
+    const int32_t from = rn->shift_start[v], to = rn->shift_start[v + 1];
+    if (list >= 0 && !plain_later_listed(from, to)) return -1;
+    const int32_t count = list < 0 ? to - from : p->later_start[list][v + 1] - p->later_start[list][v];
+    for (int32_t k = 0; k < count && k < room; k++) {
+        const plain_entry *e = &p->entries[from + (list < 0 ? k : p->later[p->later_start[list][v] + k])];
+        d[k][0] = e->test.d[0];
+        d[k][1] = e->test.d[1];
+    }
+    return count;
+}
+
 one_plain *one_plain_new(rulenode *rn, int values)
 {
     _Static_assert(sizeof(plain_entry) <= sizeof(shift_entry), "plain entries are made in place of the shift entries");
@@ -253,6 +307,13 @@ one_plain *one_plain_new(rulenode *rn, int values)
     rn->shifts = NULL;
     mem_free(rn->cell_pool);
     rn->cell_pool = NULL;
+    /* After the cell pool is freed, so that the lists do not add to the load's peak memory. */
+    if (!plain_later_lists(p, rn->shift_start, values)) {
+        one_plain_free(p);
+        return NULL;
+    }
+    for (int ri = 0; ri < rn->rule_count; ri++)
+        if (p->rules[ri].write_count >= 2) p->later_fused = p->later_any;
     return p;
 }
 
@@ -375,6 +436,61 @@ static inline __attribute__((always_inline)) int32_t plain_scan_two_branching(co
     return count;
 }
 
+/* Which neighbours of changed cell i, at x - 1 (bit 0) and y - 1 (bit 1), were scanned before it
+   in this scan: the scan marks each cell it comes to in the run's cell marks (run_state.mask, all
+   zero between steps; plain_unmark clears them after). A match whose box holds a cell scanned
+   before was tested then, or cannot fit: the state has not changed since, the entries of that
+   cell's value hold every match that accepts it there, and a found match is in the mask. So such
+   a match adds nothing now, in the reference's order too, and its entries are skipped. At x 0,
+   i - 1 is the end of the row before, but an entry shifted by dx > 0 does not fit in the grid
+   there anyway (and likewise at y 0). */
+static inline unsigned plain_earlier(const uint8_t *marks, int32_t i, int MX)
+{
+    return (unsigned)(i > 0 && marks[i - 1]) | (unsigned)(i >= MX && marks[i - MX]) << 1;
+}
+
+/* Clear the marks of the changes [c, end) of a scan. */
+static inline void plain_unmark(uint8_t *marks, const int32_t *c, const int32_t *end)
+{
+    for (; c < end; c++) marks[*c] = 0;
+}
+
+/* Test entry e of changed cell i, with a branch on each test (most do not fit). */
+static inline __attribute__((always_inline)) int32_t plain_add_branching(const plain_entry *e, int32_t i, const uint8_t *state, uint64_t *mask,
+                                                                         match *list, int32_t count, int bits, const plain_cell *pool,
+                                                                         bool masked)
+{
+    const uint8_t *const here = state + i;
+    if (!((e->test.a.wave >> here[e->test.a.offset]) & 1) || !((e->test.b.wave >> here[e->test.b.offset]) & 1)) return count;
+    const match m = ((uint32_t)i << bits) - e->moff;
+    if (__builtin_expect(e->test.more_count > 0, 0) && !plain_fits(e->test, pool, state, i, (int32_t)(m >> bits))) return count;
+    if (masked) {
+        uint64_t *word = &mask[m >> 6];
+        if ((*word >> (m & 63)) & 1) return count;
+        *word |= (uint64_t)1 << (m & 63);
+    }
+    list[count] = m;
+    return count + 1;
+}
+
+/* The entries of value v's changed cell i at (x, y, z), from `e` on, but those whose match holds
+   a neighbour that plain_earlier found (`earlier`, not 0), by the lists of one_plain.later; with
+   bounds tests unless the cell is inside its value's box. */
+static __attribute__((noinline)) int32_t plain_scan_later(const one_plain *p, const plain_entry *e, uint8_t v, int32_t i, const int xyz[3],
+                                                          bool inside, unsigned earlier, const uint8_t *state, uint64_t *mask,
+                                                          match *list, int32_t count, int bits, bool masked)
+{
+    const int32_t *const start = p->later_start[earlier - 1];
+    const uint16_t *k = p->later + start[v], *const k_end = p->later + start[v + 1];
+    if (inside) {
+        for (; k < k_end; k++) count = plain_add_branching(e + *k, i, state, mask, list, count, bits, p->pool, masked);
+        return count;
+    }
+    for (; k < k_end; k++)
+        if (plain_inside(p, e + *k, xyz[0], xyz[1], xyz[2])) count = plain_add_branching(e + *k, i, state, mask, list, count, bits, p->pool, masked);
+    return count;
+}
+
 /* Which of the two scans to use: branch-free while between a quarter and three quarters of the
    candidates fit (then a branch would be mispredicted often), branching otherwise; judged every
    1024 candidates. The branch-free scan pays a mask update for every candidate: with an eighth
@@ -426,20 +542,32 @@ static inline __attribute__((always_inline)) void plain_scan(run_state *r, const
     const int32_t *shift_start = rn->shift_start;
     const int64_t first = run_first(r, st->last_matched_turn);
     /* No change is logged during the scan, so the log cannot move under these pointers. */
-    const int32_t *change = r->changes + (first - r->changes_base), *changes_end = r->changes + r->changes_len;
+    const int32_t *const scan_start = r->changes + (first - r->changes_base), *changes_end = r->changes + r->changes_len;
+    const int32_t *change = scan_start;
     int32_t tried = 0, kept = 0;
+    uint8_t *const marks = p->later_any ? r->mask : NULL;
+    bool marked = false;
     for (int64_t n = first; change < changes_end; change++, n++) {
         if (stop_requested_at(&r->stop, n)) break;
         const int32_t i = *change;
         const uint8_t value = state[i];
         const int32_t from = shift_start[value], to = shift_start[value + 1];
         if (from == to) continue;
+        unsigned earlier = 0;
+        if (marks) {
+            if (plain_later_listed(from, to)) earlier = plain_earlier(marks, i, MX);
+            marks[i] = 1;
+            marked = true;
+        }
         if (st->match_cap - st->match_count < to - from && !plain_reserve(r, st, to - from)) break;
         int xyz[3];
         const bool inside = rulenode_cell_inside(rn, MX, r->my, r->mz, i, value, xyz);
         const int x = xyz[0], y = xyz[1], z = xyz[2];
         const int32_t before = st->match_count;
-        if (inside) {
+        if (earlier) {
+            st->match_count = plain_scan_later(p, entries + from, value, i, xyz, inside, earlier, state, mask, st->matches, before, bits,
+                                               true);
+        } else if (inside) {
             st->match_count = (st->scan_branch_free ? plain_scan_inside : plain_scan_inside_branching)(
                 entries + from, entries + to, i, state, mask, st->matches, before, bits, pool);
         } else {
@@ -455,6 +583,7 @@ static inline __attribute__((always_inline)) void plain_scan(run_state *r, const
         tried += to - from;
         kept += st->match_count - before;
     }
+    if (marked) plain_unmark(marks, scan_start, changes_end);
     plain_scan_tick(&r->stop, (uint32_t)tried); /* plain_step looks at stop_said */
     plain_judge_scan(st, tried, kept);
 }
@@ -572,13 +701,18 @@ static inline __attribute__((always_inline)) void plain_fetch_ahead(const match 
    tests inside the value's box, by the scan the fit rate chose (the markov loop's branching scan
    inline, `inline_branching`), and entry by entry with bounds tests near the edges. */
 static inline __attribute__((always_inline)) int32_t plain_scan_cell(const rulenode *rn, const one_plain *p, const run_state *r, uint8_t value,
-                                                                    int32_t i, bool branch_free, bool inline_branching, const uint8_t *state,
-                                                                    uint64_t *mask, match *list, int32_t count, bool masked)
+                                                                    int32_t i, uint8_t *marks, bool branch_free,
+                                                                    bool inline_branching, const uint8_t *state, uint64_t *mask, match *list,
+                                                                    int32_t count, bool masked)
 {
     const int bits = rn->rule_bits;
     int xyz[3];
     const bool inside = rulenode_cell_inside(rn, r->mx, r->my, r->mz, i, value, xyz);
     const plain_entry *e = p->entries + rn->shift_start[value], *e_end = p->entries + rn->shift_start[value + 1];
+    if (marks && plain_later_listed(rn->shift_start[value], rn->shift_start[value + 1])) {
+        const unsigned earlier = plain_earlier(marks, i, r->mx);
+        if (earlier) return plain_scan_later(p, e, value, i, xyz, inside, earlier, state, mask, list, count, bits, masked);
+    }
     if (!inside) {
         for (; e < e_end; e++)
             if (plain_inside(p, e, xyz[0], xyz[1], xyz[2])) count = plain_add(e, i, state, mask, list, count, bits, p->pool, masked);
@@ -670,9 +804,11 @@ static inline long plain_budget(const rulenode *rn, const one_plain *p, const ru
    end). Exactly the steps plain_step and run_step_close make; no observer listens. The counters
    that move by one a step (the run's, the node's, the streak) are set from `made` at the end. */
 static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st,
-                                                                    long max_steps, bool batched, bool masked, bool three, bool far)
+                                                                    long max_steps, bool batched, bool masked, bool three, bool far,
+                                                                    bool later)
 {
     uint8_t *const state = r->state;
+    uint8_t *const marks = r->mask; /* later: the cells scanned so far in this scan (plain_earlier) */
     const int bits = rn->rule_bits;
     const uint32_t rule_mask = (1u << bits) - 1;
     uint64_t *const mask = st->mask;
@@ -700,13 +836,13 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
     while (left > 0) {
         /* The scan (plain_scan): every change since then. */
         const int64_t step_start = cbase + clen;
-        bool stopped = false;
+        bool stopped = false, marked = false;
         for (int64_t n = scan_from; n < step_start; n++) {
             if (stop_requested_at(&r->stop, n)) { stopped = true; break; }
             const int32_t i = changes[n - cbase];
             const uint8_t value = state[i];
             const int32_t from = rn->shift_start[value], to = rn->shift_start[value + 1];
-            if (from == to) continue;
+            if (from == to) continue; /* a match that holds the cell cannot fit, but skipping it needs no mark */
             if (cap - count < to - from) {
                 PLAIN_SPILL();
                 fcap = 0; /* the step's end asks run_step_begin, which stops after a failure */
@@ -716,10 +852,13 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
                 cap = st->match_cap;
             }
             const int32_t before = count;
-            count = plain_scan_cell(rn, p, r, value, i, branch_free, false, state, mask, list, count, masked);
+            count = plain_scan_cell(rn, p, r, value, i, later ? marks : NULL, branch_free, false, state, mask, list, count, masked);
+            if (later) marks[i] = 1;
+            marked |= later;
             tried += (uint32_t)(to - from);
             kept += (uint32_t)(count - before);
         }
+        if (later && marked) plain_unmark(marks, changes + (scan_from - cbase), changes + (step_start - cbase));
         plain_judge(&tried, &kept, &branch_free);
         if (stopped) break;
         st->last_matched_turn = counter0 + made;
@@ -794,31 +933,42 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
 /* The loop compiled for each way a node can need it: batched or not, with the match mask or
    without it (a node that finds each match once, one_plain.unmasked), testing a drawn rule's
    third cell or not (one_plain.three), and, batched, fetching ahead for a far list or not (the
-   fetches' arithmetic cost the short lists of Growth and MazeGrowth 3-4 % more instructions). */
+   fetches' arithmetic cost the short lists of Growth and MazeGrowth 3-4 % more instructions);
+   with the third cell, skipping by the lists of one_plain.later or not (asking for them cost
+   River 3 % more instructions). */
 typedef long (*plain_repeat_fn)(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps);
-#define PLAIN_REPEAT(NAME, BATCHED, MASKED, THREE, FAR)                                                                 \
+#define PLAIN_REPEAT(NAME, BATCHED, MASKED, THREE, FAR, LATER)                                                          \
     static __attribute__((noinline)) long NAME(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps) \
     {                                                                                                                   \
-        return plain_repeat_body(r, rn, p, st, max_steps, BATCHED, MASKED, THREE, FAR);                                 \
+        return plain_repeat_body(r, rn, p, st, max_steps, BATCHED, MASKED, THREE, FAR, LATER);                          \
     }
-PLAIN_REPEAT(plain_repeat_unbatched, false, true, false, false)
-PLAIN_REPEAT(plain_repeat_batched, true, true, false, false)
-PLAIN_REPEAT(plain_repeat_unbatched_unmasked, false, false, false, false)
-PLAIN_REPEAT(plain_repeat_batched_unmasked, true, false, false, false)
-PLAIN_REPEAT(plain_repeat_unbatched_three, false, true, true, false)
-PLAIN_REPEAT(plain_repeat_batched_three, true, true, true, false)
-PLAIN_REPEAT(plain_repeat_unbatched_unmasked_three, false, false, true, false)
-PLAIN_REPEAT(plain_repeat_batched_unmasked_three, true, false, true, false)
-PLAIN_REPEAT(plain_repeat_far, true, true, false, true)
-PLAIN_REPEAT(plain_repeat_far_unmasked, true, false, false, true)
-PLAIN_REPEAT(plain_repeat_far_three, true, true, true, true)
-PLAIN_REPEAT(plain_repeat_far_unmasked_three, true, false, true, true)
+PLAIN_REPEAT(plain_repeat_unbatched, false, true, false, false, false)
+PLAIN_REPEAT(plain_repeat_batched, true, true, false, false, false)
+PLAIN_REPEAT(plain_repeat_unbatched_unmasked, false, false, false, false, false)
+PLAIN_REPEAT(plain_repeat_batched_unmasked, true, false, false, false, false)
+PLAIN_REPEAT(plain_repeat_unbatched_three, false, true, true, false, false)
+PLAIN_REPEAT(plain_repeat_batched_three, true, true, true, false, false)
+PLAIN_REPEAT(plain_repeat_unbatched_unmasked_three, false, false, true, false, false)
+PLAIN_REPEAT(plain_repeat_batched_unmasked_three, true, false, true, false, false)
+PLAIN_REPEAT(plain_repeat_far, true, true, false, true, false)
+PLAIN_REPEAT(plain_repeat_far_unmasked, true, false, false, true, false)
+PLAIN_REPEAT(plain_repeat_far_three, true, true, true, true, false)
+PLAIN_REPEAT(plain_repeat_far_unmasked_three, true, false, true, true, false)
+PLAIN_REPEAT(plain_repeat_unbatched_later, false, true, true, false, true)
+PLAIN_REPEAT(plain_repeat_batched_later, true, true, true, false, true)
+PLAIN_REPEAT(plain_repeat_unbatched_unmasked_later, false, false, true, false, true)
+PLAIN_REPEAT(plain_repeat_batched_unmasked_later, true, false, true, false, true)
+PLAIN_REPEAT(plain_repeat_far_later, true, true, true, true, true)
+PLAIN_REPEAT(plain_repeat_far_unmasked_later, true, false, true, true, true)
 #undef PLAIN_REPEAT
-/* [batched + far][unmasked][three] */
-static const plain_repeat_fn plain_repeats[3][2][2] = {
-    {{plain_repeat_unbatched, plain_repeat_unbatched_three}, {plain_repeat_unbatched_unmasked, plain_repeat_unbatched_unmasked_three}},
-    {{plain_repeat_batched, plain_repeat_batched_three}, {plain_repeat_batched_unmasked, plain_repeat_batched_unmasked_three}},
-    {{plain_repeat_far, plain_repeat_far_three}, {plain_repeat_far_unmasked, plain_repeat_far_unmasked_three}},
+/* [batched + far][unmasked][shape: two cells, three, three and later lists] */
+static const plain_repeat_fn plain_repeats[3][2][3] = {
+    {{plain_repeat_unbatched, plain_repeat_unbatched_three, plain_repeat_unbatched_later},
+     {plain_repeat_unbatched_unmasked, plain_repeat_unbatched_unmasked_three, plain_repeat_unbatched_unmasked_later}},
+    {{plain_repeat_batched, plain_repeat_batched_three, plain_repeat_batched_later},
+     {plain_repeat_batched_unmasked, plain_repeat_batched_unmasked_three, plain_repeat_batched_unmasked_later}},
+    {{plain_repeat_far, plain_repeat_far_three, plain_repeat_far_later},
+     {plain_repeat_far_unmasked, plain_repeat_far_unmasked_three, plain_repeat_far_unmasked_later}},
 };
 
 /* The first steps of a call unbatched (many calls make a step or two: a backtracker's), the rest,
@@ -827,9 +977,10 @@ static const plain_repeat_fn plain_repeats[3][2][2] = {
 static long plain_repeat_fast(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
 {
     const long first = max_steps < PLAIN_UNBATCHED_STEPS ? max_steps : PLAIN_UNBATCHED_STEPS;
-    long made = plain_repeats[0][p->unmasked][p->three](r, rn, p, st, first);
+    const int shape = p->later_fused ? 2 : p->three;
+    long made = plain_repeats[0][p->unmasked][shape](r, rn, p, st, first);
     if (made < PLAIN_UNBATCHED_STEPS || made == max_steps || !run_step_begin(r)) return made;
-    return made + plain_repeats[st->match_count >= PLAIN_FAR_LIST ? 2 : 1][p->unmasked][p->three](r, rn, p, st, max_steps - made);
+    return made + plain_repeats[st->match_count >= PLAIN_FAR_LIST ? 2 : 1][p->unmasked][shape](r, rn, p, st, max_steps - made);
 }
 
 long one_plain_repeat(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)
@@ -943,7 +1094,7 @@ static __attribute__((noinline)) long plain_markov_steps(run_state *r, const rul
                 cap = st->match_cap;
             }
             const int32_t before = count;
-            count = plain_scan_cell(rn, p, r, value, i, branch_free, true, state, mask, list, count, true);
+            count = plain_scan_cell(rn, p, r, value, i, NULL, branch_free, true, state, mask, list, count, true);
             tried += (uint32_t)(to - from);
             kept += (uint32_t)(count - before);
         }

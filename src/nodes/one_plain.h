@@ -21,4 +21,11 @@ long one_plain_repeat(run_state *r, const rulenode *rn, const one_plain *p, rule
    branch_go makes them; -1 if this path does not apply (an observer, a child not yet scanned). */
 long one_plain_markov_repeat(run_state *r, const rulenode *const *rns, const one_plain *const *ps, rulenode_state *const *sts, int children,
                              long max_steps);
+/* The tables of a `one` node, or NULL when it is not plain (one.c). */
+const one_plain *one_node_plain(const node *n);
+/* The shifts (dx, dy) of the shift entries of value v, in their order: all of them (list -1), or
+   those a scan tests for a changed cell whose neighbour at x - 1 (list 0), at y - 1 (list 1) or
+   at both (list 2) was scanned before it in the same scan. At most `room` go into d; returns how
+   many there are, or -1 when the value has no such lists. For the tests. */
+int32_t one_plain_entry_shifts(const one_plain *p, const rulenode *rn, uint8_t v, int list, int16_t (*d)[2], int32_t room);
 #endif

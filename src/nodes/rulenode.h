@@ -47,6 +47,7 @@ typedef struct rulenode {
     shift_entry *shifts;
     pool_cell *cell_pool;
     shift_box *boxes;    /* by value */
+    bool earlier_any;    /* some value has RULENODE_EARLIER_MIN shift entries or more */
     /* i / MX and i / (MX*MY) as (i * div) >> 63, exact for 0 <= i < 2^31. */
     uint64_t div_mx, div_plane;
     int steps;           /* 0: no limit */
@@ -201,21 +202,49 @@ static inline __attribute__((always_inline)) bool rulenode_entry_fits(const rule
     return fits && !mask_get(st, e->rule, si);
 }
 
+/* A changed cell whose value has this many shift entries or more skips those whose match holds a
+   neighbour scanned before it in the same scan (rulenode_scan_changes). */
+#define RULENODE_EARLIER_MIN 16
+
 /* Look for matches of every rule around the cells changed since this node
-   last matched, in the order the changes were made. */
-static inline __attribute__((always_inline)) void rulenode_scan_changes(run_state *r, const rulenode *rn, rulenode_state *st, rulenode_add_fn add)
+   last matched, in the order the changes were made. A node with a match mask (one, all) marks
+   the cells it scans in the run's cell marks (run_state.mask, all zero between steps, cleared
+   again at the end): a match whose box holds the cell at x - 1 or y - 1 of the changed cell, when
+   that cell was scanned before, was tested then or cannot fit (the state has not changed since,
+   that cell's entries hold every match that accepts its value there, and a found match is in the
+   mask), so it would add nothing now, and its entry is skipped (one_plain.c's plain_earlier). */
+static inline __attribute__((always_inline)) void rulenode_scan_changes_with(run_state *r, const rulenode *rn, rulenode_state *st,
+                                                                            rulenode_add_fn add, uint8_t *const marks)
 {
     const int MX = r->mx, MZ = r->mz;
     const uint8_t *state = r->state;
-    const int64_t end = run_changes_end(r);
-    for (int64_t n = run_first(r, st->last_matched_turn); n < end; n++) {
-        if (stop_requested_at(&r->stop, n)) return;
+    bool marked = false;
+    const int64_t start = run_first(r, st->last_matched_turn), end = run_changes_end(r);
+    for (int64_t n = start; n < end; n++) {
+        if (stop_requested_at(&r->stop, n)) break;
         const int32_t i = run_change_at(r, n);
         const uint8_t value = state[i];
         const shift_entry *e = rn->shifts + rn->shift_start[value], *e_end = rn->shifts + rn->shift_start[value + 1];
         int xyz[3];
         const bool inside = rulenode_cell_inside(rn, MX, r->my, MZ, i, value, xyz);
         const int x = xyz[0], y = xyz[1], z = xyz[2];
+        if (marks && e_end - e >= RULENODE_EARLIER_MIN) {
+            /* d >= 0, so d & skip is not 0 exactly when that neighbour was scanned and d > 0. */
+            const int skip_x = i > 0 && marks[i - 1] ? INT16_MAX : 0, skip_y = i >= MX && marks[i - MX] ? INT16_MAX : 0;
+            marks[i] = 1;
+            marked = true;
+            if (skip_x | skip_y) {
+                for (; e < e_end; e++) {
+                    if ((e->dx & skip_x) | (e->dy & skip_y)) continue;
+                    if (!inside && ((unsigned)(x - e->dx) > (unsigned)e->xmax || (unsigned)(y - e->dy) > (unsigned)e->ymax ||
+                                    (unsigned)(z - e->dz) > (unsigned)e->zmax))
+                        continue;
+                    int32_t si = i - e->offset;
+                    if (rulenode_entry_fits(rn, st, e, state, si)) add(r, rn, st, e->rule, si);
+                }
+                continue;
+            }
+        }
         if (inside) {
             for (; e < e_end; e++) {
                 int32_t si = i - e->offset;
@@ -232,6 +261,14 @@ static inline __attribute__((always_inline)) void rulenode_scan_changes(run_stat
             if (rulenode_entry_fits(rn, st, e, state, si)) add(r, rn, st, e->rule, si);
         }
     }
+    if (marked)
+        for (int64_t n = start; n < end; n++) marks[run_change_at(r, n)] = 0;
+}
+
+static inline __attribute__((always_inline)) void rulenode_scan_changes(run_state *r, const rulenode *rn, rulenode_state *st, rulenode_add_fn add)
+{
+    if (st->mask && rn->earlier_any) rulenode_scan_changes_with(r, rn, st, add, r->mask);
+    else rulenode_scan_changes_with(r, rn, st, add, NULL);
 }
 
 /* Scan one rule cell by cell over its lattice (for rules wider than a word). */

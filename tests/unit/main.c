@@ -63,6 +63,7 @@ int main(int argc, char **argv)
         {"many", run_many_tests},
         {"growgrid", run_growgrid_tests},
         {"escape", run_escape_tests},
+        {"later_scan", run_later_scan_tests},
     };
     const int count = (int)(sizeof groups / sizeof *groups);
     for (int a = 1; a < argc; a++) {
