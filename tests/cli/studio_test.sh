@@ -71,6 +71,9 @@ first_event() { # MODEL OPTIONS...: the first event line and data line of a stud
     spid=$!
     i=0
     while [ -z "$(url_of "$dir/url3")" ] && [ $i -lt 3000 ] && kill -0 $spid 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+    if [ -z "$(url_of "$dir/url3")" ]; then # say how it ended, not a URL error from python
+        kill -TERM $spid 2>/dev/null; wait $spid; echo "studio printed no URL (status $?): $(cat "$dir/err3")"; return
+    fi
     guard 300 python3 -c 'import sys, urllib.request
 with urllib.request.urlopen(sys.argv[1] + "events") as r:
     for line in r:

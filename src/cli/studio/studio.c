@@ -537,6 +537,8 @@ int cmd_studio(int argc, char **argv)
     pthread_condattr_init(&ca);
     pthread_cond_init(&s.changed, &ca);
     char why[300];
+    /* Before the server's threads start: a client that hangs up mid-reply must not end the studio. */
+    signal(SIGPIPE, SIG_IGN);
     if (!studio_http_start(&s, (unsigned)a.port, why, sizeof why)) {
         fprintf(stderr, "smalti: error: %s\n", why);
         return EXIT_IO;
@@ -545,7 +547,6 @@ int cmd_studio(int argc, char **argv)
     fflush(stdout);
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
-    signal(SIGPIPE, SIG_IGN);
     pthread_t watcher;
     bool watching = pthread_create(&watcher, NULL, watch_files, &s) == 0;
     serve_runs(&s);
