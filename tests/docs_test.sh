@@ -237,7 +237,14 @@ for page in $pages; do
     done <"$tmp/links"
 done
 
-summary="docs: $models models ran, $fragments fragments, $programs api.md program$([ "$programs" = 1 ] || echo s) ok, $links links ok$([ "$pictures" = 0 ] || echo ", $pictures showcase pictures current")"
+# The element index names every attribute each node kind's table in src/nodes accepts (only for the
+# repository's own pages: the rotted fixture has no sources).
+if [ "$ROOT" = . ] && [ -f "docs/language.md" ]; then
+    if out=$(python3 tests/docs_attrs.py . 2>&1); then attrs=" and every node attribute indexed"; else
+        printf '%s\n' "$out" | while IFS= read -r line; do echo "$line"; done; fail=$((fail + $(printf '%s\n' "$out" | wc -l))); fi
+fi
+
+summary="docs: $models models ran, $fragments fragments, $programs api.md program$([ "$programs" = 1 ] || echo s) ok, $links links ok$([ "$pictures" = 0 ] || echo ", $pictures showcase pictures current")${attrs:-}"
 if [ "$fail" != 0 ]; then
     echo "$summary; $fail FAILED"
     exit 1
