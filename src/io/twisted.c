@@ -189,8 +189,7 @@ static bool save_svg(const char *path, const grid_view *g, const uint32_t *color
     return atomic_commit(&af, err);
 }
 
-/* path with its extension replaced by suffix (which includes its own dot); NULL when out of memory. */
-static char *sibling(const char *path, const char *ext, const char *suffix)
+char *twisted_sibling(const char *path, const char *ext, const char *suffix)
 {
     size_t stem = strlen(path) - strlen(ext);
     char *s = malloc(stem + strlen(suffix) + 1);
@@ -209,7 +208,7 @@ static const char *base_name(const char *path)
 static bool save_obj(const char *path, const char *ext, const grid_view *g, const uint32_t *colors, const twisted_lattice *t,
                      const blocks *b, int pixel_size, const temp_hook *temps, smalti_error *err)
 {
-    char *mtl = sibling(path, ext, ".mtl"), *tex = sibling(path, ext, "_texture.png");
+    char *mtl = twisted_sibling(path, ext, ".mtl"), *tex = twisted_sibling(path, ext, "_texture.png");
     bool ok = mtl && tex;
     if (!ok) error_set(err, SMALTI_ERR_RUNTIME, path, 0, "out of memory");
     /* the texture: the straight grid, one picture the mesh's texture coordinates index */

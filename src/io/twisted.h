@@ -30,6 +30,8 @@ uint32_t *twisted_render(const grid_view *g, const uint32_t *colors, const twist
    false with an error in err naming path. */
 bool twisted_blocks(const char *path, const grid_view *g, const twisted_lattice *t, int *bx, int *by, smalti_error *err);
 /* The point at (s,u) in [0,1]^2 of quad (i,j) by bilinear interpolation of its corners, in lattice units. */
+/* path with its extension ext replaced by suffix (which includes its own dot); NULL when out of memory. */
+char *twisted_sibling(const char *path, const char *ext, const char *suffix);
 void twisted_bilinear(const twisted_lattice *t, int i, int j, double s, double u, double *x, double *y);
 
 /* A 3-D grid on the lattice of its xy plane, every layer sharing it (twisted3d.c): ".obj" is each

@@ -75,17 +75,6 @@ static void material_name(const grid_view *g, int v, char *buf, size_t size)
     else snprintf(buf, size, "value_%d", v);
 }
 
-/* path with its extension ext replaced by suffix; NULL when out of memory. */
-static char *with_suffix(const char *path, const char *ext, const char *suffix)
-{
-    size_t stem = strlen(path) - strlen(ext);
-    char *s = malloc(stem + strlen(suffix) + 1);
-    if (!s) return NULL;
-    memcpy(s, path, stem);
-    strcpy(s + stem, suffix);
-    return s;
-}
-
 static bool save_mtl(const char *mtl, const grid_view *g, const uint32_t *colors, const bool *present, const temp_hook *temps,
                      smalti_error *err)
 {
@@ -166,7 +155,7 @@ static bool save_obj_3d(const char *path, const char *ext, const bent_grid *b, c
     }
     int *used = calloc(corners, sizeof *used);
     bool present[256] = {false};
-    char *mtl = with_suffix(path, ext, ".mtl");
+    char *mtl = twisted_sibling(path, ext, ".mtl");
     if (!used || !mtl) {
         free(used);
         free(mtl);
