@@ -230,16 +230,15 @@ void potential_scratch_free(potential_scratch *s)
     memset(s, 0, sizeof *s);
 }
 
-bool observe_future(const observation *by_value, int c, uint8_t *state, int64_t cells, wave_bits *future)
+bool observe_future(const observation *by_value, int c, uint8_t *state, int64_t cells, observe_goal *goal)
 {
     bool seen[GRID_MAX_VALUES + 1] = {false};
+    for (int v = 0; v <= GRID_MAX_VALUES; v++) goal->wave_of[v] = v >= c ? 0 : by_value[v].present ? by_value[v].to : wave_bit(v);
     for (int64_t i = 0; i < cells; i++) {
         uint8_t value = state[i];
         seen[value] = true;
-        if (by_value[value].present) {
-            future[i] = by_value[value].to;
-            state[i] = by_value[value].from;
-        } else future[i] = wave_bit(value);
+        goal->was[i] = value;
+        if (by_value[value].present) state[i] = by_value[value].from;
     }
     for (int v = 0; v < c; v++)
         if (by_value[v].present && !seen[v]) return false;
@@ -261,7 +260,7 @@ static inline bool entry_inside(const potential_entry *e, int x, int y, int z)
    0. Everything the loop updates lives in locals: the counters are bytes,
    and a byte store could alias any field read through a pointer. */
 static inline __attribute__((always_inline)) int spread(int32_t *const potentials, const potential_rules *pr,
-                                                       potential_scratch *s, const int d, const wave_bits *const goal,
+                                                       potential_scratch *s, const int d, const observe_goal *const goal,
                                                        int64_t tail, int64_t unmet, const bool wide, const bool with_goal)
 {
     uint32_t *const queue = s->queue;
@@ -279,6 +278,8 @@ static inline __attribute__((always_inline)) int spread(int32_t *const potential
     const potential_give *const gives = pr->give[d];
     const potential_entry *const need_entries = pr->need_entries[d], *const trigger_entries = pr->trigger_entries[d];
     const int *const need_start = pr->need_start[d], *const trigger_start = pr->trigger_start[d];
+    const uint8_t *const goal_was = goal ? goal->was : NULL;
+    const wave_bits *const goal_wave_of = goal ? goal->wave_of : NULL;
     int sum = 0;
     bool done = false;
 /* The placement with its corner at SI fires at time T. */
@@ -289,7 +290,7 @@ static inline __attribute__((always_inline)) int spread(int32_t *const potential
         potentials[j] = (T) + 1;                                                                                         \
         int32_t cell = (SI) + g->offset;                                                                                 \
         if (g->queued) queue[tail++] = (uint32_t)cell << value_bits | g->value;                                          \
-        if (!with_goal || met[cell] || !((goal[cell] >> g->value) & 1)) continue;                                        \
+        if (!with_goal || met[cell] || !((goal_wave_of[goal_was[cell]] >> g->value) & 1)) continue;                                        \
         /* Potentials arrive in increasing order, so this is the cell's least. */                                        \
         met[cell] = 1;                                                                                                   \
         sum += (T) + 1;                                                                                                  \
@@ -343,7 +344,7 @@ static inline __attribute__((always_inline)) int spread(int32_t *const potential
 }
 
 static int propagate(int32_t *potentials, const potential_rules *pr, potential_scratch *s, bool backwards,
-                     const wave_bits *goal, int64_t tail, int64_t unmet)
+                     const observe_goal *goal, int64_t tail, int64_t unmet)
 {
     const int d = backwards;
     if (goal && unmet == 0) return 0;
@@ -361,7 +362,7 @@ static bool queued_value(const potential_rules *pr, int d, int v)
     return pr->need_start[d][v + 1] > pr->need_start[d][v] || pr->trigger_start[d][v + 1] > pr->trigger_start[d][v];
 }
 
-void observe_backward_potentials(int32_t *potentials, const wave_bits *future, const potential_rules *pr,
+void observe_backward_potentials(int32_t *potentials, const observe_goal *future, const potential_rules *pr,
                                  potential_scratch *s)
 {
     const int64_t cells = s->cells;
@@ -376,7 +377,7 @@ void observe_backward_potentials(int32_t *potentials, const wave_bits *future, c
        change the potentials). */
     int64_t tail = 0;
     for (int64_t i = 0; i < cells; i++)
-        for (wave_bits f = future[i] & kept; f; f &= f - 1) {
+        for (wave_bits f = observe_goal_at(future, i) & kept; f; f &= f - 1) {
             int v = __builtin_ctzll(f);
             potentials[pr->row_of[v] * cells + i] = 0;
             if ((queued >> v) & 1) s->queue[tail++] = (uint32_t)i << pr->value_bits | (uint32_t)v;
@@ -384,7 +385,7 @@ void observe_backward_potentials(int32_t *potentials, const wave_bits *future, c
     propagate(potentials, pr, s, true, NULL, tail, 0);
 }
 
-int observe_forward_estimate_of(int32_t *potentials, const uint8_t *state, const wave_bits *future,
+int observe_forward_estimate_of(int32_t *potentials, const uint8_t *state, const observe_goal *future,
                                 const potential_rules *pr, potential_scratch *s)
 {
     const int64_t cells = s->cells;
@@ -395,23 +396,25 @@ int observe_forward_estimate_of(int32_t *potentials, const uint8_t *state, const
         const int v = state[i];
         if (pr->row_of[v] >= 0) potentials[pr->row_of[v] * cells + i] = 0;
         if (queued_value(pr, d, v)) s->queue[tail++] = (uint32_t)i << pr->value_bits | (uint32_t)v;
-        s->met[i] = (future[i] >> v) & 1;
+        s->met[i] = (observe_goal_at(future, i) >> v) & 1;
         unmet += !s->met[i];
     }
     return propagate(potentials, pr, s, false, future, tail, unmet);
 }
 
-static inline bool cells_met(const uint8_t *state, const wave_bits *future, int64_t from, int64_t to, int32_t *hint)
+static inline bool cells_met(const uint8_t *state, const observe_goal *future, int64_t from, int64_t to, int32_t *hint)
 {
+    const uint8_t *const was = future->was;
+    const wave_bits *const wave_of = future->wave_of;
     for (int64_t i = from < 0 ? 0 : from; i < to; i++)
-        if (!((future[i] >> state[i]) & 1)) {
+        if (!((wave_of[was[i]] >> state[i]) & 1)) {
             *hint = (int32_t)i;
             return false;
         }
     return true;
 }
 
-bool observe_goal_reached(const uint8_t *state, const wave_bits *future, int64_t cells, int32_t *hint)
+bool observe_goal_reached(const uint8_t *state, const observe_goal *future, int64_t cells, int32_t *hint)
 {
     /* A cell that is not there yet is usually next to the last one found
        (the head of a growing line): look near it first. */

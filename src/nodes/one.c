@@ -77,7 +77,7 @@ static int one_random_match(run_state *r, const rulenode *rn, rulenode_state *st
    dropped on the way. */
 static int one_potential_match(run_state *r, const rulenode *rn, rulenode_state *st, int32_t *at)
 {
-    if (rn->observations && observe_goal_reached(r->state, st->future, r->cells, &st->goal_hint)) {
+    if (rn->observations && observe_goal_reached(r->state, &st->future, r->cells, &st->goal_hint)) {
         st->future_computed = false;
         return -1;
     }

@@ -301,7 +301,7 @@ void rulenode_state_free(void *state)
         if (!st->potential_block) mem_free(st->potentials[v]);
     mem_free(st->field_queue);
     mem_free(st->field_borders);
-    mem_free(st->future);
+    mem_free(st->future.was);
     potential_scratch_free(&st->scratch);
     mem_free(st->keyed);
     search_result_free(&st->trajectory);

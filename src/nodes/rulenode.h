@@ -101,7 +101,7 @@ typedef struct rulenode_state {
     int32_t *potential_block;
     int32_t *field_queue;
     uint8_t *field_borders;
-    wave_bits *future;       /* the observed goal: allowed values per cell */
+    observe_goal future;     /* the observed goal: allowed values per cell (future.was NULL until observed) */
     bool future_computed;
     int32_t goal_hint;       /* a cell that missed the goal at the last look */
     potential_scratch scratch; /* kept between goals: a node may compute many */

@@ -137,14 +137,14 @@ static bool ensure_potentials(run_state *r, const rulenode *rn, rulenode_state *
 
 bool rulenode_observe(run_state *r, const rulenode *rn, rulenode_state *st)
 {
-    if (!st->future && !(st->future = mem_malloc((size_t)r->cells * sizeof *st->future))) goto oom;
+    if (!st->future.was && !(st->future.was = mem_malloc((size_t)r->cells))) goto oom;
     /* Observed cells turn into their `from` value; the reference writes them
        without logging. */
     for (int32_t i = 0; i < r->cells; i++) {
         const observation *o = &rn->observations[r->state[i]];
         if (o->present && o->from != r->state[i]) run_change_unlogged(r, i);
     }
-    bool present = observe_future(rn->observations, r->grid->c, r->state, r->cells, st->future);
+    bool present = observe_future(rn->observations, r->grid->c, r->state, r->cells, &st->future);
     if (!present) return false;
     st->future_computed = true;
     if (rn->search) {
@@ -153,7 +153,7 @@ bool rulenode_observe(run_state *r, const rulenode *rn, rulenode_state *st)
         int tries = rn->search_limit < 0 ? 1 : 20;
         for (int k = 0; k < tries && !st->has_trajectory; k++) {
             int32_t seed = rng_next(&r->random);
-            st->trajectory = search_run(r->state, st->future, &rn->potential_rules, r->mx, r->my,
+            st->trajectory = search_run(r->state, &st->future, &rn->potential_rules, r->mx, r->my,
                                         rn->base.kind == &node_kind_all, rn->search_limit, rn->depth_coefficient, seed, &r->stop);
             if (st->trajectory.out_of_memory) goto oom;
             if (st->trajectory.stopped) return false;
@@ -164,7 +164,7 @@ bool rulenode_observe(run_state *r, const rulenode *rn, rulenode_state *st)
     if (!ensure_potentials(r, rn, st, true)) goto oom;
     if (!st->scratch.queue && !potential_scratch_init(&st->scratch, &rn->potential_rules, r->cells)) goto oom;
     st->scratch.stop = &r->stop;
-    observe_backward_potentials(st->potential_block, st->future, &rn->potential_rules, &st->scratch);
+    observe_backward_potentials(st->potential_block, &st->future, &rn->potential_rules, &st->scratch);
     return !stop_said(&r->stop); /* interrupted: half-computed potentials, and the run stops */
 oom:
     r->out_of_memory = true;

@@ -16,7 +16,7 @@ typedef struct heap_item {
 } heap_item;
 
 typedef struct search {
-    const wave_bits *future;
+    const observe_goal *future;
     const potential_rules *pr;
     int mx, my, c;
     int64_t cells;
@@ -303,7 +303,7 @@ static void all_children(search *se, const uint8_t *state)
     mem_free(cs.scratch);
 }
 
-search_result search_run(const uint8_t *present, const wave_bits *future, const potential_rules *pr, int mx, int my,
+search_result search_run(const uint8_t *present, const observe_goal *future, const potential_rules *pr, int mx, int my,
                          bool all, int limit, double depth_coefficient, int32_t seed, run_stop *stop)
 {
     search_result res = {0};

@@ -20,7 +20,7 @@ typedef struct search_result {
    states visited. The ranks' random tie-breaks come from a stream seeded
    with `seed`, as in the reference. The search checks `stop` (may be NULL)
    before each state it expands. */
-search_result search_run(const uint8_t *present, const wave_bits *future, const potential_rules *pr, int mx, int my,
+search_result search_run(const uint8_t *present, const observe_goal *future, const potential_rules *pr, int mx, int my,
                          bool all, int limit, double depth_coefficient, int32_t seed, run_stop *stop);
 void search_result_free(search_result *res);
 #endif
