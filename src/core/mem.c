@@ -4,8 +4,6 @@
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdint.h>
-#include <sys/mman.h>
 
 /* The one piece of mutable state outside runs and models: which budget the
    calling thread works for. It is thread-local and set only for the length
@@ -121,17 +119,4 @@ char *mem_strdup(const char *s)
     char *copy = mem_malloc(n);
     if (copy) memcpy(copy, s, n);
     return copy;
-}
-
-void mem_advise_huge_pages(void *p, size_t size)
-{
-#ifdef MADV_HUGEPAGE
-    /* Only the whole 2 MiB pages inside the block: the memory used stays what it was. */
-    const uintptr_t huge = (uintptr_t)2 << 20;
-    uintptr_t from = ((uintptr_t)p + huge - 1) & ~(huge - 1), to = ((uintptr_t)p + size) & ~(huge - 1);
-    if (p && to > from) (void)madvise((void *)from, to - from, MADV_HUGEPAGE);
-#else
-    (void)p;
-    (void)size;
-#endif
 }

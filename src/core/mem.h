@@ -18,9 +18,6 @@ void *mem_calloc(size_t count, size_t size);
 void *mem_realloc(void *p, size_t size);
 void mem_free(void *p);
 char *mem_strdup(const char *s);
-/* A hint that a big block, touched all over at random, is better served by huge pages (fewer
-   TLB misses); nothing where the system has none or keeps them for blocks that ask. */
-void mem_advise_huge_pages(void *p, size_t size);
 
 /* Make `b` the budget that the calling thread's allocations count against
    (NULL: none) and return the one it replaces. The API entry points of a run

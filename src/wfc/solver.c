@@ -11,9 +11,6 @@ static bool wave_alloc(wfc_wave *wv, const wfc_problem *pb)
     if (wfc_bit_domains(pb)) wv->bits = mem_malloc(cells * sizeof *wv->bits);
     else if (wfc_narrow_counts(pb)) wv->narrow = mem_malloc(cells * P * (size_t)pb->D);
     else wv->compatible = mem_malloc(cells * P * (size_t)pb->D * sizeof *wv->compatible);
-    /* The support counts (6.7 MB for Flowers 128²) are lowered all over the place. */
-    if (wv->narrow) mem_advise_huge_pages(wv->narrow, cells * P * (size_t)pb->D);
-    if (wv->compatible) mem_advise_huge_pages(wv->compatible, cells * P * (size_t)pb->D * sizeof *wv->compatible);
     wv->sums_of_ones = mem_malloc(cells * sizeof *wv->sums_of_ones);
     if (!wv->data || (!wv->compatible && !wv->narrow && !wv->bits) || !wv->sums_of_ones) return false;
     if (pb->heuristic == WFC_ENTROPY) {
