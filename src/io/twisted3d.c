@@ -19,13 +19,23 @@ const box_face box_faces[BOX_FACES] = {
     {0, -1, 0, {{0, 0, 1}, {1, 0, 1}, {1, 0, 0}, {0, 0, 0}}, 71},
 };
 
-bool box_face_shows(const grid_view *g, int x, int y, int z, const box_face *f)
+static bool box_face_shows(const grid_view *g, int x, int y, int z, const box_face *f)
 {
     const int64_t layer = (int64_t)g->mx * g->my;
     if (!g->cells[x + (int64_t)y * g->mx + z * layer]) return false;
     int nx = x + f->dx, ny = y + f->dy, nz = z + f->dz;
     if (nx < 0 || ny < 0 || nz < 0 || nx >= g->mx || ny >= g->my || nz >= g->mz) return true;
     return !g->cells[nx + (int64_t)ny * g->mx + nz * layer];
+}
+
+void box_faces_each(const grid_view *g, box_face_fn fn, void *ctx)
+{
+    for (int z = 0; z < g->mz; z++)
+        for (int y = 0; y < g->my; y++)
+            for (int x = 0; x < g->mx; x++)
+                for (int f = 0; f < BOX_FACES; f++)
+                    if (box_face_shows(g, x, y, z, &box_faces[f]))
+                        fn(ctx, x, y, z, &box_faces[f], g->cells[x + (int64_t)y * g->mx + (int64_t)z * g->mx * g->my]);
 }
 
 bool bent_grid_make(bent_grid *b, const char *path, const grid_view *g, const twisted_lattice *t, smalti_error *err)
@@ -92,18 +102,32 @@ static bool save_mtl(const char *mtl, const grid_view *g, const uint32_t *colors
     return atomic_commit(&af, err);
 }
 
+/* What the mesh's passes over the showing faces share: the grid, the corners' numbers (used), the
+   values with a face (present), and for writing, the file and the one value written now. */
+typedef struct mesh_pass {
+    const grid_view *g;
+    int *used;
+    bool *present;
+    FILE *f;
+    uint8_t value;
+} mesh_pass;
+
 /* Mark each corner that a showing face uses (used[k] = 1), and each value that has one. */
-static void mark_used(const grid_view *g, int *used, bool *present)
+static void mark_face(void *ctx, int x, int y, int z, const box_face *bf, uint8_t value)
 {
-    for (int z = 0; z < g->mz; z++)
-        for (int y = 0; y < g->my; y++)
-            for (int x = 0; x < g->mx; x++)
-                for (int f = 0; f < BOX_FACES; f++) {
-                    const box_face *bf = &box_faces[f];
-                    if (!box_face_shows(g, x, y, z, bf)) continue;
-                    present[g->cells[x + (int64_t)y * g->mx + (int64_t)z * g->mx * g->my]] = true;
-                    for (int k = 0; k < 4; k++) used[corner_index(g, x + bf->corner[k][0], y + bf->corner[k][1], z + bf->corner[k][2])] = 1;
-                }
+    mesh_pass *m = ctx;
+    m->present[value] = true;
+    for (int k = 0; k < 4; k++) m->used[corner_index(m->g, x + bf->corner[k][0], y + bf->corner[k][1], z + bf->corner[k][2])] = 1;
+}
+
+/* An `f` line for a showing face of the value being written. */
+static void write_face(void *ctx, int x, int y, int z, const box_face *bf, uint8_t value)
+{
+    const mesh_pass *m = ctx;
+    if (value != m->value) return;
+    fputc('f', m->f);
+    for (int k = 0; k < 4; k++) fprintf(m->f, " %d", m->used[corner_index(m->g, x + bf->corner[k][0], y + bf->corner[k][1], z + bf->corner[k][2])]);
+    fputc('\n', m->f);
 }
 
 static void write_mesh(FILE *f, const bent_grid *b, int *used, const bool *present, const char *mtl_name)
@@ -128,19 +152,8 @@ static void write_mesh(FILE *f, const bent_grid *b, int *used, const bool *prese
         char name[32];
         material_name(g, v, name, sizeof name);
         fprintf(f, "usemtl %s\n", name);
-        for (int z = 0; z < g->mz; z++)
-            for (int y = 0; y < g->my; y++)
-                for (int x = 0; x < g->mx; x++) {
-                    if (g->cells[x + (int64_t)y * g->mx + (int64_t)z * g->mx * g->my] != v) continue;
-                    for (int fi = 0; fi < BOX_FACES; fi++) {
-                        const box_face *bf = &box_faces[fi];
-                        if (!box_face_shows(g, x, y, z, bf)) continue;
-                        fputc('f', f);
-                        for (int k = 0; k < 4; k++)
-                            fprintf(f, " %d", used[corner_index(g, x + bf->corner[k][0], y + bf->corner[k][1], z + bf->corner[k][2])]);
-                        fputc('\n', f);
-                    }
-                }
+        mesh_pass m = {.g = g, .used = used, .f = f, .value = (uint8_t)v};
+        box_faces_each(g, write_face, &m);
     }
 }
 
@@ -162,7 +175,7 @@ static bool save_obj_3d(const char *path, const char *ext, const bent_grid *b, c
         error_set(err, SMALTI_ERR_RUNTIME, path, 0, "out of memory writing the bent mesh");
         return false;
     }
-    mark_used(g, used, present);
+    box_faces_each(g, mark_face, &(mesh_pass){.g = g, .used = used, .present = present});
     bool ok = save_mtl(mtl, g, colors, present, temps, err);
     atomic_file af;
     if (ok && (ok = atomic_open(&af, path, temps, err))) {

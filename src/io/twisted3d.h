@@ -27,9 +27,11 @@ typedef struct box_face {
 #define BOX_FACES 6
 extern const box_face box_faces[BOX_FACES];
 
-/* Whether face f of cell (x, y, z) shows: the cell is not empty (value 0) and the cell across the
-   face is empty or outside the grid. */
-bool box_face_shows(const grid_view *g, int x, int y, int z, const box_face *f);
+/* Calls fn for every face that shows (its cell is not empty, value 0, and the cell across it is
+   empty or outside the grid): cell by cell, x fastest, then y, then z, and face by face in
+   box_faces' order, with the cell's value. */
+typedef void (*box_face_fn)(void *ctx, int x, int y, int z, const box_face *f, uint8_t value);
+void box_faces_each(const grid_view *g, box_face_fn fn, void *ctx);
 
 /* The bent boxes drawn isometrically as the straight picture draws cubes (x down-right, y down-left,
    z up, pixel_size the cube's size), each face flat-shaded, the nearest face winning at each of

@@ -46,27 +46,33 @@ static void fill_triangle(canvas *cv, const double *px, const double *py, const 
         }
 }
 
+typedef struct face_drawing {
+    canvas *cv;
+    const bent_grid *b;
+    const uint32_t *colors;
+} face_drawing;
+
+/* A showing face, shaded, as two triangles. */
+static void draw_face(void *ctx, int x, int y, int z, const box_face *bf, uint8_t value)
+{
+    const face_drawing *d = ctx;
+    const bent_grid *b = d->b;
+    uint32_t c = d->colors[value];
+    unsigned s = (unsigned)bf->shade;
+    uint32_t rgb = (((c >> 16) & 255) * s >> 8) << 16 | (((c >> 8) & 255) * s >> 8) << 8 | ((c & 255) * s >> 8);
+    double sx[4], sy[4], sd[4];
+    for (int k = 0; k < 4; k++) {
+        size_t p = (size_t)(x + bf->corner[k][0]) + (size_t)(y + bf->corner[k][1]) * (size_t)(b->g->mx + 1);
+        project(d->cv, b->x[p], b->y[p], z + bf->corner[k][2], &sx[k], &sy[k], &sd[k]);
+    }
+    double tx[3] = {sx[0], sx[2], sx[3]}, ty[3] = {sy[0], sy[2], sy[3]}, td[3] = {sd[0], sd[2], sd[3]};
+    fill_triangle(d->cv, sx, sy, sd, rgb);
+    fill_triangle(d->cv, tx, ty, td, rgb);
+}
+
 static void draw_faces(canvas *cv, const bent_grid *b, const uint32_t *colors)
 {
-    const grid_view *g = b->g;
-    for (int z = 0; z < g->mz; z++)
-        for (int y = 0; y < g->my; y++)
-            for (int x = 0; x < g->mx; x++)
-                for (int f = 0; f < BOX_FACES; f++) {
-                    const box_face *bf = &box_faces[f];
-                    if (!box_face_shows(g, x, y, z, bf)) continue;
-                    uint32_t c = colors[g->cells[x + (int64_t)y * g->mx + (int64_t)z * g->mx * g->my]];
-                    unsigned s = (unsigned)bf->shade;
-                    uint32_t rgb = (((c >> 16) & 255) * s >> 8) << 16 | (((c >> 8) & 255) * s >> 8) << 8 | ((c & 255) * s >> 8);
-                    double sx[4], sy[4], sd[4];
-                    for (int k = 0; k < 4; k++) {
-                        size_t p = (size_t)(x + bf->corner[k][0]) + (size_t)(y + bf->corner[k][1]) * (size_t)(g->mx + 1);
-                        project(cv, b->x[p], b->y[p], z + bf->corner[k][2], &sx[k], &sy[k], &sd[k]);
-                    }
-                    double tx[3] = {sx[0], sx[2], sx[3]}, ty[3] = {sy[0], sy[2], sy[3]}, td[3] = {sd[0], sd[2], sd[3]};
-                    fill_triangle(cv, sx, sy, sd, rgb);
-                    fill_triangle(cv, tx, ty, td, rgb);
-                }
+    box_faces_each(b->g, draw_face, &(face_drawing){cv, b, colors});
 }
 
 /* The canvas spans every corner's projection with a margin of one cube. */
