@@ -172,9 +172,9 @@ bool rule_compile(rule *r, int mx, int my)
                 if ((w & wildcard) == wildcard) continue;
                 r->match[r->match_count].offset = x + y * mx + z * mx * my;
                 r->match[r->match_count].wave = w;
-                r->match[r->match_count].dx = (int16_t)x;
-                r->match[r->match_count].dy = (int16_t)y;
-                r->match[r->match_count].dz = (int16_t)z;
+                r->match[r->match_count].dx = (unsigned)x;
+                r->match[r->match_count].dy = (unsigned)y;
+                r->match[r->match_count].dz = (unsigned)z;
                 r->match_count++;
             }
     r->write_count = 0;
@@ -184,7 +184,7 @@ bool rule_compile(rule *r, int mx, int my)
                 uint8_t v = r->output[x + y * r->omx + z * r->omx * r->omy];
                 if (v == RULE_KEEP) continue;
                 r->write[r->write_count].offset = x + y * mx + z * mx * my;
-                r->write[r->write_count].wave = v;
+                r->write[r->write_count].value = v;
                 r->write_count++;
             }
     return true;
@@ -398,6 +398,12 @@ rule *rule_load(diag *d, const resources *res, const xmlNode *el, const grid_def
     rule *r = NULL;
     if (gin == gout && (OMX != IMX || OMY != IMY || OMZ != IMZ)) {
         diag_error(d, SMALTI_ERR_MODEL, line, "non-matching pattern sizes: in is %dx%dx%d, out is %dx%dx%d", IMX, IMY, IMZ, OMX, OMY, OMZ);
+        goto done;
+    }
+    if (IMX > RULE_MAX_SIDE || IMY > RULE_MAX_SIDE || IMZ > RULE_MAX_SIDE || OMX > RULE_MAX_SIDE || OMY > RULE_MAX_SIDE ||
+        OMZ > RULE_MAX_SIDE) {
+        diag_error(d, SMALTI_ERR_MODEL, line, "a rule is at most %d cells on a side: in is %dx%dx%d, out is %dx%dx%d", RULE_MAX_SIDE,
+                   IMX, IMY, IMZ, OMX, OMY, OMZ);
         goto done;
     }
     /* A 3-D pattern in a 2-D grid is allowed: it never matches (models use

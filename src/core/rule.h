@@ -10,11 +10,22 @@
 
 #define RULE_KEEP 0xff /* output cell that leaves the grid as it is ('*') */
 
+/* The longest side of a rule's pattern: a cell's place in it then takes 10 bits a
+   coordinate, which keeps an input cell 16 bytes with its 64-bit wave. */
+#define RULE_MAX_SIDE 1023
+
+/* An input cell the rule tests. */
 typedef struct rule_cell {
-    wave_bits wave; /* input: allowed values; output: the value written */
+    wave_bits wave; /* the values it accepts */
     int32_t offset; /* dx + dy*MX + dz*MX*MY in the grid the rule was compiled for */
-    int16_t dx, dy, dz;
+    unsigned dx : 10, dy : 10, dz : 10;
 } rule_cell;
+
+/* An output cell the rule writes (not RULE_KEEP). */
+typedef struct rule_write {
+    int32_t offset; /* as rule_cell's */
+    uint8_t value;
+} rule_write;
 
 typedef struct rule {
     int imx, imy, imz, omx, omy, omz;
@@ -33,7 +44,7 @@ typedef struct rule {
     /* Compiled for one grid size (rule_compile): the cells to test and write. */
     rule_cell *match;   /* input cells whose wave is not '*' */
     int match_count;
-    rule_cell *write;   /* output cells that are not RULE_KEEP */
+    rule_write *write;  /* output cells that are not RULE_KEEP */
     int write_count;
 } rule;
 

@@ -20,7 +20,7 @@ static void all_fit(run_state *r, const rule *rl, int32_t at)
     for (int k = 0; k < rl->write_count; k++) {
         int32_t i = at + rl->write[k].offset;
         mask[i] = 1;
-        r->state[i] = (uint8_t)rl->write[k].wave;
+        r->state[i] = rl->write[k].value;
         run_change(r, i);
     }
 }

@@ -46,7 +46,7 @@ static void one_apply(run_state *r, const rule *rl, int32_t at)
     uint8_t *state = r->state;
     for (int k = 0; k < rl->write_count; k++) {
         int32_t i = at + rl->write[k].offset;
-        uint8_t value = (uint8_t)rl->write[k].wave;
+        uint8_t value = rl->write[k].value;
         if (state[i] != value) {
             state[i] = value;
             run_change(r, i);

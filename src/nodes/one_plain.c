@@ -170,10 +170,10 @@ static void plain_rule_writes(const rule *rl, plain_write *writes, int32_t *w)
     for (int p = 0, k = 0, cells = rl->omx * rl->omy * rl->omz; p < cells; p++) {
         const uint8_t v = rl->output[p];
         if (v == RULE_KEEP) continue;
-        const rule_cell *write = &rl->write[k++];
+        const rule_write *write = &rl->write[k++];
         const wave_bits in = rl->input[p];
         if ((in & wildcard) != wildcard && in == wave_bit(v)) continue;
-        writes[(*w)++] = (plain_write){write->offset, (int32_t)write->wave};
+        writes[(*w)++] = (plain_write){write->offset, write->value};
     }
 }
 

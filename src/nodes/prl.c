@@ -24,7 +24,7 @@ static inline __attribute__((always_inline)) void prl_add(run_state *r, const ru
     if (rng_next_double(&r->random) > rl->p) return;
     for (int k = 0; k < rl->write_count; k++) {
         int32_t i = at + rl->write[k].offset;
-        uint8_t value = (uint8_t)rl->write[k].wave;
+        uint8_t value = rl->write[k].value;
         if (value != r->state[i]) {
             st->newstate[i] = value;
             run_change(r, i);
@@ -45,7 +45,7 @@ static void prl_scan_cell_rule(run_state *r, rulenode_state *st, const rule *rl)
     uint64_t *any = band + words;
     const double p = rl->p;
     const bool writes = rl->write_count > 0;
-    const uint8_t value = writes ? (uint8_t)rl->write[0].wave : 0;
+    const uint8_t value = writes ? rl->write[0].value : 0;
     int32_t draws[64];
     for (int row = 0; row < rows; row++) {
         if (r->out_of_memory || stop_check(&r->stop, MX)) return; /* the work of a row: its cells */

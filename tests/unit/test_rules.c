@@ -85,6 +85,37 @@ static void rejects_bad_patterns(void **state)
     done(&f);
 }
 
+/* A cell's place in a rule takes 10 bits a coordinate: the longest side loads, with its last
+   cell where it is; one more is an error, not a place wrapped round. */
+static void rule_sides_are_bounded(void **state)
+{
+    (void)state;
+    char model[2 * (RULE_MAX_SIDE + 1) + 128];
+    char row[RULE_MAX_SIDE + 2];
+    for (int side = RULE_MAX_SIDE; side <= RULE_MAX_SIDE + 1; side++) {
+        memset(row, 'A', (size_t)side);
+        row[side - 1] = 'B';
+        row[side] = 0;
+        snprintf(model, sizeof model, "<sequence values=\"AB\"><one in=\"%s\" out=\"%s\"/></sequence>", row, row);
+        fixture f;
+        rule *r = load(&f, model, 8, 8, 1);
+        if (side == RULE_MAX_SIDE) {
+            assert_non_null(r);
+            assert_int_equal(r->imx, RULE_MAX_SIDE);
+            rule_compile(r, RULE_MAX_SIDE + 5, 8);
+            assert_int_equal(r->match_count, RULE_MAX_SIDE);
+            assert_int_equal(r->match[RULE_MAX_SIDE - 1].dx, RULE_MAX_SIDE - 1);
+            assert_int_equal(r->match[RULE_MAX_SIDE - 1].wave, wave_bit(1));
+            assert_int_equal(r->write[RULE_MAX_SIDE - 1].value, 1);
+            rule_free(r);
+        } else {
+            assert_null(r);
+            assert_non_null(strstr(f.err.message, "a rule is at most 1023 cells on a side"));
+        }
+        done(&f);
+    }
+}
+
 static void unions_and_wildcards(void **state)
 {
     (void)state;
@@ -190,6 +221,7 @@ int run_rule_tests(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(parses_rows_and_layers),
         cmocka_unit_test(rejects_bad_patterns),
+        cmocka_unit_test(rule_sides_are_bounded),
         cmocka_unit_test(unions_and_wildcards),
         cmocka_unit_test(square_group_sizes),
         cmocka_unit_test(cube_group_sizes),
