@@ -101,6 +101,7 @@ help:
 	@echo "  make bench         speed and memory figures; BASELINE=OLD: the heavy rows side by side with OLD (INSTR=1: and their instructions)"
 	@echo "  make bench-floor   Growth, MazeGrowth, MazeBacktracker beside a hand-written program of each"
 	@echo "  make bench-many    throughput of many runs: -j 1, -j 2 and separate processes"
+	@echo "  make bench-mjr     the rule-node rows beside MJr (set MJR_RUN and MJR_MODELS: docs/performance.md)"
 	@echo "  make pictures      the docs' pictures and contact sheets; twisted-pictures, text-pictures: those alone"
 	@echo "  make screenshot    docs/viewer.png and docs/studio.png: the trace viewer and studio on models/dungeon.xml"
 

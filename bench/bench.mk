@@ -2,7 +2,8 @@
 # then the classic WFC cases (bench/wfc.sh), the generator nodes (bench/gen.sh) and traces
 # (bench/trace.sh: recording cost, size, viewer load and seek times) and `pack check` on the corpus
 # (bench/pack.sh), the throughput of many runs (bench/many.sh), a <require> that holds (bench/require.sh) and studio's save-to-picture time
-# (bench/studio_latency.js). `make bench BASELINE=OLD`: the heavy rows side by side with an older
+# (bench/studio_latency.js), and the rule nodes against MJr when MJR_RUN names it (bench/mjr.sh;
+# `make bench-mjr` alone). `make bench BASELINE=OLD`: the heavy rows side by side with an older
 # binary (bench/side.sh).
 $(BUILD)/bench: bench/bench.c $(LIB_INTERNAL)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -o $@ $< $(LIB_INTERNAL) $(LDLIBS)
@@ -34,8 +35,9 @@ ifdef BASELINE
 bench: smalti $(BUILD)/runtime
 	@RUNTIME=$(BUILD)/runtime INSTR=$(INSTR) sh bench/side.sh "$(BASELINE)" ./smalti
 else
-bench: smalti $(BUILD)/bench $(BUILD)/wfc_bench $(BUILD)/trace_bench $(BROWSER_MODULES)
+bench: smalti $(BUILD)/bench $(BUILD)/wfc_bench $(BUILD)/trace_bench $(BUILD)/runtime $(BROWSER_MODULES)
 	@sh bench/run.sh
+	@sh bench/mjr.sh
 	@sh bench/wfc.sh
 	@sh bench/gen.sh
 	@sh bench/trace.sh
@@ -45,8 +47,12 @@ bench: smalti $(BUILD)/bench $(BUILD)/wfc_bench $(BUILD)/trace_bench $(BROWSER_M
 	@node bench/studio_latency.js ./smalti
 endif
 
+# The rule-node rows against MJr alone (bench/mjr.sh: MJR_RUN and MJR_MODELS, see docs/performance.md).
+bench-mjr: smalti $(BUILD)/bench $(BUILD)/runtime
+	@sh bench/mjr.sh
+
 # Throughput of many runs alone: -j 1, -j 2 and separate processes (bench/many.sh).
 bench-many: smalti
 	@sh bench/many.sh ./smalti
 
-.PHONY: bench bench-many bench-floor floor-check
+.PHONY: bench bench-many bench-mjr bench-floor floor-check

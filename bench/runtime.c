@@ -1,7 +1,8 @@
 /* runtime.c — times one whole process for bench/side.sh: fork, exec, wait, as hyperfine -N does,
    with no shell or /usr/bin/time in the measured span, and takes its peak memory from wait4.
    Usage: runtime FILE CMD [ARG...]: runs CMD with its standard output sent to /dev/null and its
-   standard error to FILE.err, and appends "MICROSECONDS PEAK_KIB" to FILE. The exit status is CMD's
+   standard error to FILE.err, and appends "MICROSECONDS PEAK_KIB CPU_MICROSECONDS" to FILE (CPU:
+   user and system time, which a loaded machine stretches less than the wall clock). The exit status is CMD's
    (125 if it could not be started, 126 if it was killed by a signal). */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -61,7 +62,9 @@ int main(int argc, char **argv)
         perror(argv[1]);
         return 2;
     }
-    fprintf(f, "%lld %ld\n", t1 - t0, use.ru_maxrss);
+    long long cpu = (long long)use.ru_utime.tv_sec * 1000000 + use.ru_utime.tv_usec + (long long)use.ru_stime.tv_sec * 1000000 +
+                    use.ru_stime.tv_usec;
+    fprintf(f, "%lld %ld %lld\n", t1 - t0, use.ru_maxrss, cpu);
     if (fclose(f) != 0) {
         perror(argv[1]);
         return 2;
