@@ -10,9 +10,12 @@
    another order and round differently: ties in the queue, and so the draws, differ from the counts' for the same
    seed. Every output is still a valid one: each cell's pattern is allowed by each neighbour's. */
 
-#ifndef CHUNK
+/* Patterns per table lookup. Measured by instruction counts (callgrind, 3 seeds at 128²), the union of every kept
+   pattern's rows each time: bytes 615 M on Flowers and 752 M on Knot, nibbles 786 M and 921 M (twice the lookups;
+   the byte table, 13 * 256 rows of 64 bytes for Flowers, stays in the second-level cache). Looking only at what the
+   lost patterns allowed, each candidate against its supporters, cost more: 626-971 M on Flowers. Passing changed
+   cells on first in, first out instead of last in, first out took Flowers from 1236 M to 748 M (nibbles). */
 #define CHUNK 8
-#endif
 #define CHUNK_MASK ((1ull << CHUNK) - 1)
 
 bool wfc_set_domains(const wfc_problem *pb)
@@ -111,14 +114,24 @@ static inline __attribute__((always_inline)) void remove_patterns(const wfc_prob
 static inline __attribute__((always_inline)) void union_allowed(const wfc_solver *s, const uint64_t *set, uint64_t *u, const int W,
                                                                 const int D)
 {
-    for (int k = 0; k < D * W; k++) u[k] = 0;
+    /* Two words at a time (D*W is even): gcc at -O2 does not pair them itself. */
+    typedef uint64_t pair __attribute__((vector_size(16), aligned(8)));
+    pair acc[6 * 4 / 2];
+#pragma GCC unroll 12
+    for (int k = 0; k < D * W / 2; k++) acc[k] = (pair){0, 0};
     for (int w = 0; w < W; w++)
         for (uint64_t m = set[w]; m;) {
             int z = __builtin_ctzll(m) / CHUNK * CHUNK;
-            const uint64_t *row = s->set_chunks + ((size_t)(w * (64 / CHUNK) + z / CHUNK) * (1 << CHUNK) + (m >> z & CHUNK_MASK)) * D * W;
-            for (int k = 0; k < D * W; k++) u[k] |= row[k];
+            const pair *row = (const pair *)(s->set_chunks + ((size_t)(w * (64 / CHUNK) + z / CHUNK) * (1 << CHUNK) + (m >> z & CHUNK_MASK)) * D * W);
+#pragma GCC unroll 12
+            for (int k = 0; k < D * W / 2; k++) acc[k] |= row[k];
             m &= ~(CHUNK_MASK << z);
         }
+#pragma GCC unroll 12
+    for (int k = 0; k < D * W / 2; k++) {
+        u[2 * k] = acc[k][0];
+        u[2 * k + 1] = acc[k][1];
+    }
 }
 
 /* Pass cell i's change on: each neighbour keeps the patterns that one of i's allows there and those never banned
