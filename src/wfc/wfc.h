@@ -236,8 +236,8 @@ struct wfc_solver {
        cell i waits on the stack (then a list of cells) to pass its change on. */
     uint64_t *bit_free, *bit_nibbles;
     uint8_t *pending;
-    /* Pattern sets of the fast strategy (wfc_set_domains), W words a set: set_chunks[((n*16 + v)*D + d)*W ..]
-       what those of patterns 4n .. 4n+3 that v's bits name allow on side d, set_free[d*W ..] the patterns
+    /* Pattern sets of the fast strategy (wfc_set_domains), W words a set: set_chunks[((n*256 + v)*D + d)*W ..]
+       what those of patterns 8n .. 8n+7 that v's bits name allow on side d, set_free[d*W ..] the patterns
        nothing allows on side d (never banned from there). */
     uint64_t *set_chunks, *set_free;
     int64_t set_head;            /* the stack is a queue of cells then (first in, first out), from here round */
