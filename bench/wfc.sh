@@ -2,7 +2,8 @@
 # wfc.sh — `make bench`, classic WFC part: standard cases of the standalone WaveFunctionCollapse samples on the
 # engine of the `wfc` node, median time over 10 seeds (one attempt each) and how many contradicted. The first
 # row of each case uses the peer's settings (krychu/wfc has no ground and no periodic output); rows with
-# backtrack take back decisions instead of failing. run+load is the median run plus the one-off loading.
+# backtrack take back decisions instead of failing; rows with propagation=sets use pattern sets (other outputs).
+# run+load is the median run plus the one-off loading.
 # No peer figure is quoted: with WFC_PEER_DRIVER set to a krychu/wfc driver built as docs/performance.md
 # describes ("krychu/wfc, side by side"), the peer's rows run it and ours in alternation, WFC_PEER_ROUNDS
 # rounds of seeds 1..10 each, and print both medians (the median over rounds of each round's median attempt),
@@ -51,12 +52,15 @@ while IFS='|' read -r label entry peer_args; do
     fi
 done <<'CASES'
 RedMaze N=2 128x128|<overlapping name="RedMaze" N="2" size="128"/>|RedMaze.png 2 128 1 0 0 0
+RedMaze N=2 128x128 propagation=sets|<overlapping name="RedMaze" N="2" size="128" propagation="sets"/>|RedMaze.png 2 128 1 0 0 0
 RedMaze N=2 128x128 backtrack=2|<overlapping name="RedMaze" N="2" size="128" backtrack="2"/>|
 Flowers N=3 sym 2 128x128|<overlapping name="Flowers" N="3" symmetry="2" size="128"/>|Flowers.png 3 128 1 1 0 0
+Flowers N=3 sym 2 128x128 propagation=sets|<overlapping name="Flowers" N="3" symmetry="2" size="128" propagation="sets"/>|Flowers.png 3 128 1 1 0 0
 Flowers N=3 sym 2 128x128 backtrack=2|<overlapping name="Flowers" N="3" symmetry="2" size="128" backtrack="2"/>|
 Flowers as samples.xml (ground, periodic) 128|<overlapping name="Flowers" N="3" symmetry="2" ground="True" periodic="True" size="128"/>|
 Flowers as samples.xml 128 backtrack=2|<overlapping name="Flowers" N="3" symmetry="2" ground="True" periodic="True" size="128" backtrack="2"/>|
 Knot N=3 128x128 (non-periodic)|<overlapping name="Knot" N="3" size="128"/>|Knot.png 3 128 1 1 1 1
+Knot N=3 128x128 propagation=sets|<overlapping name="Knot" N="3" size="128" propagation="sets"/>|Knot.png 3 128 1 1 1 1
 Knots Standard periodic 128x128 (tiled)|<simpletiled name="Knots" subset="Standard" periodic="True" size="128"/>|
 Summer 48x48 (tiled)|<simpletiled name="Summer" size="48"/>|
 Summer 48x48 (tiled) backtrack=2|<simpletiled name="Summer" size="48" backtrack="2"/>|

@@ -4,7 +4,8 @@
 # Usage: docs_test.sh SMALTI LIBSMALTI_A [ROOT]   (ROOT holds README.md and docs/; default .)
 #
 # Conventions (also in docs/testing.md):
-#   ```xml            a complete model: `smalti check` then `smalti run -q -o X.png` must succeed
+#   ```xml            a complete model: `smalti check` then `smalti run -q -o X.png` must succeed;
+#                      a list whose root is <samples>: `smalti wfc` must write its pictures
 #   <!-- args: ... --> on the line right before a fence: the options for that model (or program),
 #                      split at spaces (no quoting);
 #                      in a docs/examples/*.xml file, anywhere in the file
@@ -77,6 +78,7 @@ guarded() { # command...: the command, killed if still running GUARD + 60 s on
 # block (FILE:L) turned into lines of the page (PAGE:OFFSET+L).
 run_model() {
     file=$1 args=$2 where=$3 page=$4 offset=$5
+    if grep -q '^<samples' "$file"; then run_samples "$@"; return; fi
     # shellcheck disable=SC2086 # args is a list of options
     if ! out=$(guarded "$SMALTI" check "$file" $args 2>&1 </dev/null); then
         what="no longer loads"
@@ -94,6 +96,19 @@ run_model() {
             print }')
     fi
     bad "$where: the model $what${args:+ (with $args)}:"
+    printf '%s\n' "$out" | sed 's/^/    /'
+}
+
+# The same for a samples.xml list of the classic `smalti wfc` command: every output written.
+run_samples() {
+    file=$1 args=$2 where=$3
+    rm -rf "$tmp/wfc"
+    # shellcheck disable=SC2086 # args is a list of options
+    if out=$(guarded "$SMALTI" wfc "$file" $args --timeout $GUARD -q -o "$tmp/wfc" 2>&1 </dev/null) &&
+        ls "$tmp/wfc" 2>/dev/null | grep -q '\.png$'; then
+        models=$((models + 1)); return
+    fi
+    bad "$where: the sample list no longer runs${args:+ (with $args)}:"
     printf '%s\n' "$out" | sed 's/^/    /'
 }
 

@@ -21,7 +21,7 @@
 
 static const char *const entry_attrs[] = {"name", "N", "periodic", "periodicInput", "symmetry", "ground", "size", "width",
                                           "height", "limit", "screenshots", "seed", "heuristic", "subset",
-                                          "blackBackground", "textOutput", "density", "densityPower", "backtrack", "blocks", NULL};
+                                          "blackBackground", "textOutput", "density", "densityPower", "backtrack", "blocks", "propagation", NULL};
 
 bool wfc_classic_read_entry(diag *d, const xmlNode *el, wfc_classic_entry *e)
 {
@@ -87,6 +87,10 @@ bool wfc_classic_read_entry(diag *d, const xmlNode *el, wfc_classic_entry *e)
     }
     if (e->overlapping && density)
         return diag_error(d, SMALTI_ERR_MODEL, e->line, "density pictures are for <simpletiled> entries");
+    const char *propagation = xml_attr(el, "propagation");
+    if (propagation && strcmp(propagation, "sets") != 0 && strcmp(propagation, "counts") != 0)
+        return diag_error(d, SMALTI_ERR_MODEL, e->line, "propagation=\"%s\": use counts or sets", propagation);
+    e->sets = propagation && strcmp(propagation, "sets") == 0;
     const char *h = xml_attr(el, "heuristic");
     if (!h || strcmp(h, "Entropy") == 0) e->heuristic = WFC_ENTROPY;
     else if (strcmp(h, "MRV") == 0) e->heuristic = WFC_MRV;
@@ -112,6 +116,16 @@ static bool stays_in_folder(diag *d, int line, const char *root, const resources
    table of chosen patterns (pb's cells, P, D, N, periodic and backtrack set). */
 static bool check_memory(diag *d, const wfc_classic_entry *e, const wfc_problem *pb, const char *what)
 {
+    /* Pattern sets have no counts to take back a ban with, and a limit on the words a set takes. */
+    if (e->sets && e->backtrack > 0)
+        return diag_error(d, SMALTI_ERR_MODEL, e->line, "propagation=\"sets\" cannot backtrack (backtrack=\"%d\"): use propagation=\"counts\"",
+                          e->backtrack);
+    if (e->sets && e->blocks)
+        return diag_error(d, SMALTI_ERR_MODEL, e->line, "propagation=\"sets\" cannot solve in blocks (blocks=\"%d\"): use propagation=\"counts\"",
+                          e->blocks);
+    if (e->sets && pb->P > WFC_SETS_MAX_PATTERNS)
+        return diag_error(d, SMALTI_ERR_MODEL, e->line, "propagation=\"sets\" takes at most %d %s, this entry has %d: use propagation=\"counts\"",
+                          WFC_SETS_MAX_PATTERNS, what, pb->P);
     if (!e->blocks) return wfc_check_memory(d, e->line, pb, what);
     int64_t bytes = wfc_blocks_memory_estimate(pb, e->blocks);
     if (bytes <= WFC_MAX_BYTES) return true;
@@ -704,6 +718,7 @@ wfc_classic *wfc_classic_load_from(diag *d, const char *root, const resource_rea
     pb->heuristic = e->heuristic;
     pb->fast = true;
     pb->backtrack = e->backtrack;
+    pb->sets = e->sets;
     m->black_background = e->black_background;
     m->ground = e->overlapping && e->ground;
     /* Every file of the entry is read beneath root, in one open (resource_read_file). */

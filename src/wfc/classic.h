@@ -16,6 +16,7 @@ typedef struct wfc_classic_entry {
     long limit;                /* -1: none */
     int backtrack;             /* decisions a contradiction may take back; 0: none */
     int blocks;                /* solve in blocks of this side (blocks.h); 0: the whole wave at once */
+    bool sets;                 /* propagation="sets": pattern sets instead of support counts (sets.c) */
     bool periodic, periodic_input, ground, black_background, text_output;
     wfc_heuristic heuristic;
     int line;

@@ -364,5 +364,6 @@ const wfc_strategy *wfc_strategy_for(const wfc_problem *pb)
 {
     int counts = wfc_narrow_counts(pb) ? 2 : pb->backtrack > 0, h = pb->heuristic == WFC_ENTROPY ? 0 : pb->heuristic == WFC_MRV ? 1 : 2;
     if (wfc_bit_domains(pb)) return &wfc_bits_strategies[h - 1];
+    if (wfc_set_domains(pb)) return &wfc_sets_strategies[h];
     return pb->fast ? &fast_strategies[counts][h] : &reference_strategies[counts][h];
 }

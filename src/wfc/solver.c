@@ -8,7 +8,7 @@ static bool wave_alloc(wfc_wave *wv, const wfc_problem *pb)
 {
     size_t cells = (size_t)pb->cells, P = (size_t)pb->P;
     wv->data = mem_malloc(cells * P);
-    if (wfc_bit_domains(pb)) wv->bits = mem_malloc(cells * sizeof *wv->bits);
+    if (wfc_set_words(pb)) wv->bits = mem_malloc(cells * (size_t)wfc_set_words(pb) * sizeof *wv->bits);
     else if (wfc_narrow_counts(pb)) wv->narrow = mem_malloc(cells * P * (size_t)pb->D);
     else wv->compatible = mem_malloc(cells * P * (size_t)pb->D * sizeof *wv->compatible);
     wv->sums_of_ones = mem_malloc(cells * sizeof *wv->sums_of_ones);
@@ -39,7 +39,8 @@ static void wave_copy(wfc_wave *to, const wfc_wave *from, const wfc_problem *pb,
 {
     size_t n = hi - lo, P = (size_t)pb->P, counts = P * (size_t)pb->D;
     memcpy(to->data + lo * P, from->data + lo * P, n * P);
-    if (to->bits) memcpy(to->bits + lo, from->bits + lo, n * sizeof *to->bits);
+    size_t W = (size_t)wfc_set_words(pb);
+    if (to->bits) memcpy(to->bits + lo * W, from->bits + lo * W, n * W * sizeof *to->bits);
     else if (to->narrow) memcpy(to->narrow + lo * counts, from->narrow + lo * counts, n * counts);
     else memcpy(to->compatible + lo * counts, from->compatible + lo * counts, n * counts * sizeof *to->compatible);
     memcpy(to->sums_of_ones + lo, from->sums_of_ones + lo, n * sizeof *to->sums_of_ones);
@@ -55,7 +56,8 @@ int64_t wfc_memory_estimate(const wfc_problem *pb)
     int64_t cells = pb->cells, P = pb->P, D = pb->D;
     /* Per cell and pattern: the wave and the start wave (a flag and D support counts each), the ban stack's
        pair, and with backtracking the trail's pair and the unpropagated mark. */
-    int64_t per_pair = 2 * (1 + D * (int64_t)sizeof(wfc_count)) + 2 * (int64_t)sizeof(int32_t) +
+    /* Pattern sets (wfc_set_domains) keep a bit instead of the D counts. */
+    int64_t per_pair = 2 * (1 + (wfc_set_domains(pb) ? 1 : D * (int64_t)sizeof(wfc_count))) + 2 * (int64_t)sizeof(int32_t) +
                        (pb->backtrack > 0 ? 2 * (int64_t)sizeof(int32_t) + 1 : 0);
     /* Per cell: sums, entropies (twice), neighbours, queue and bookkeeping, generously. */
     int64_t per_cell = 2 * (4 + 3 * (int64_t)sizeof(double)) + D * 4 + 64;
@@ -127,7 +129,7 @@ static bool solver_init(wfc_solver *s, const wfc_problem *pb, const wfc_solver *
     s->stack_cap = (int64_t)pb->cells * pb->P;
     s->stack = mem_malloc((size_t)s->stack_cap * 2 * sizeof *s->stack);
     s->distribution = mem_malloc((size_t)pb->P * sizeof *s->distribution);
-    if (pb->symmetric && (pb->fast || pb->heuristic != WFC_ENTROPY) && !wfc_bit_domains(pb)) {
+    if (pb->symmetric && (pb->fast || pb->heuristic != WFC_ENTROPY) && !wfc_bit_domains(pb) && !wfc_set_domains(pb)) {
         /* Not for the node's entropy: the reference's order of bans per cell sets its rounding. */
         s->singleton = mem_calloc((size_t)pb->cells, sizeof *s->singleton);
         if (!s->singleton) return false;
@@ -147,6 +149,7 @@ static bool solver_init(wfc_solver *s, const wfc_problem *pb, const wfc_solver *
         if (!s->trail || !s->unpropagated || !s->decisions || !s->area) return false;
     }
     if (wfc_bit_domains(pb) && !wfc_bits_init(s, pb)) return false;
+    if (wfc_set_domains(pb) && !wfc_sets_init(s, pb)) return false;
     if (!s->stack || !s->distribution || !flat_init(s, pb) || !wave_alloc(&s->wave, pb)) return false;
     if (!owner) return wave_alloc(&s->start, pb);
     s->start = owner->start;
@@ -182,6 +185,7 @@ void wfc_solver_free(wfc_solver *s)
     mem_free(s->supported);
     mem_free(s->bannable);
     wfc_bits_free(s);
+    wfc_sets_free(s);
 }
 
 /* Every pattern possible everywhere, in cells [lo, hi): the wave before any ban. Bands go in
@@ -192,7 +196,9 @@ static void wave_clear(wfc_wave *wv, const wfc_problem *pb, size_t lo, size_t hi
     memset(wv->data + lo * P, 1, (hi - lo) * P);
     if (wv->bits) {
         /* Pattern sets: every pattern's bit, none past P. */
-        for (size_t i = lo; i < hi; i++) wv->bits[i] = P == 64 ? ~0ull : (1ull << P) - 1;
+        size_t W = (size_t)wfc_set_words(pb);
+        for (size_t i = lo; i < hi; i++)
+            for (size_t w = 0; w < W; w++) wv->bits[i * W + w] = P >= 64 * (w + 1) ? ~0ull : (1ull << (P - 64 * w)) - 1;
     } else {
         /* The first cell's counts, then copies of them. */
         for (size_t k = 0; lo == 0 && k < P * D; k++) {
@@ -254,6 +260,7 @@ bool wfc_solver_clear(wfc_solver *s, const wfc_problem *pb)
     if (s->is_dirty) memset(s->is_dirty, 0, (size_t)pb->cells);
     s->dirty_size = 0;
     if (s->singleton) memset(s->singleton, 0, (size_t)pb->cells * sizeof *s->singleton);
+    if (s->pending) memset(s->pending, 0, (size_t)pb->cells);
     return wave_reset(s, &s->wave, NULL, pb);
 }
 
@@ -285,5 +292,6 @@ bool wfc_solver_restart(wfc_solver *s, const wfc_problem *pb)
     s->stopped = false;
     s->queue_built = false;
     if (s->is_dirty) memset(s->is_dirty, 0, (size_t)pb->cells);
+    if (s->pending) memset(s->pending, 0, (size_t)pb->cells);
     return wave_reset(s, &s->wave, s->start_clear ? NULL : &s->start, pb);
 }

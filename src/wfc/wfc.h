@@ -56,6 +56,9 @@ typedef struct wfc_problem {
     /* Keep support counts even where sets of possible patterns would do
        (wfc_bit_domains): for tests that compare the two. */
     bool counts_only;
+    /* The fast strategy by pattern sets instead of support counts (sets.c): opt-in, for the classic
+       command's propagation="sets"; valid outputs, but not those of the counts for the same seed. */
+    bool sets;
     /* Set by wfc_problem_prepare: [i*D + d] the cell that propagation from
        cell i reaches in direction d, or -1 (past a non-periodic edge). */
     int32_t *neighbours;
@@ -95,7 +98,7 @@ typedef struct wfc_wave {
     uint8_t *data;               /* [i*P + t]: pattern t still possible at cell i */
     wfc_count *compatible;       /* [(i*D + d)*P + t]: supports of t at i from direction d */
     uint8_t *narrow;             /* the same in bytes, instead (wfc_narrow_counts) */
-    uint64_t *bits;              /* [i] bit t: the same as data, instead of counts (wfc_bit_domains) */
+    uint64_t *bits;              /* [i*W + t/64] bit t%64: the same as data, instead of counts (wfc_set_words) */
     int32_t *sums_of_ones;
     double *sums_of_weights, *sums_of_weight_log_weights, *entropies;
 } wfc_wave;
@@ -158,6 +161,14 @@ bool wfc_narrow_counts(const wfc_problem *pb);
 bool wfc_bit_domains(const wfc_problem *pb);
 /* Its two strategies: [0] fewest options, [1] scanline. */
 extern const wfc_strategy wfc_bits_strategies[2];
+/* Whether pb's solver is the fast strategy by pattern sets (sets.c): pb->sets, the fast strategy, no
+   backtracking and at most WFC_SETS_MAX_PATTERNS patterns (loaders refuse the rest with a message). */
+#define WFC_SETS_MAX_PATTERNS 256
+bool wfc_set_domains(const wfc_problem *pb);
+/* Its strategies by heuristic: [0] entropy, [1] fewest options, [2] scanline. */
+extern const wfc_strategy wfc_sets_strategies[3];
+/* The words of pattern bits per cell of pb's wave: 1 (wfc_bit_domains), ceil(P/64) (wfc_set_domains), else 0. */
+int wfc_set_words(const wfc_problem *pb);
 /* Whether propagation reaches cell i: in a non-periodic grid, only cells
    where a whole pattern fits receive it. */
 static inline bool wfc_cell_in_box(const wfc_problem *pb, int i)
@@ -225,6 +236,11 @@ struct wfc_solver {
        cell i waits on the stack (then a list of cells) to pass its change on. */
     uint64_t *bit_free, *bit_nibbles;
     uint8_t *pending;
+    /* Pattern sets of the fast strategy (wfc_set_domains), W words a set: set_chunks[((n*256 + v)*D + d)*W ..]
+       what those of patterns 8n .. 8n+7 that v's bits name allow on side d, set_free[d*W ..] the patterns
+       nothing allows on side d (never banned from there). */
+    uint64_t *set_chunks, *set_free;
+    int64_t set_head;            /* the stack is a queue of cells then (first in, first out), from here round */
     long observations;           /* made by the last wfc_solve, taken back or not */
     long backtracks;             /* decisions taken back by the last wfc_solve */
     long repairs;                /* areas cleared by the last wfc_solve */
@@ -267,6 +283,9 @@ void wfc_solver_free(wfc_solver *s);
 /* The pattern-set tables of a solver for which wfc_bit_domains(pb) (domains.c); false when out of memory. */
 bool wfc_bits_init(wfc_solver *s, const wfc_problem *pb);
 void wfc_bits_free(wfc_solver *s);
+/* The same for wfc_set_domains(pb) (sets.c). */
+bool wfc_sets_init(wfc_solver *s, const wfc_problem *pb);
+void wfc_sets_free(wfc_solver *s);
 /* Every pattern possible everywhere, nothing on the stack; false when s->stop said stop before the
    wave was whole (also for save_start and restart: the solver must then not be used until a reset
    that returns true). */

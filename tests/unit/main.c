@@ -29,6 +29,7 @@ int main(int argc, char **argv)
         {"wfc_engine", run_wfc_engine_tests},
         {"wfc_counts", run_wfc_counts_tests},
         {"wfc_domains", run_wfc_domains_tests},
+        {"wfc_sets", run_wfc_sets_tests},
         {"wfc_classic", run_wfc_classic_tests},
         {"wfc_blocks", run_wfc_blocks_tests},
         {"oddmodel", run_oddmodel_tests},

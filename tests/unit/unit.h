@@ -40,6 +40,7 @@ int run_wfc_steer_tests(void);
 int run_wfc_engine_tests(void);
 int run_wfc_counts_tests(void);
 int run_wfc_domains_tests(void);
+int run_wfc_sets_tests(void);
 int run_wfc_classic_tests(void);
 int run_wfc_blocks_tests(void);
 int run_oddmodel_tests(void);

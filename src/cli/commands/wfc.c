@@ -19,6 +19,7 @@ typedef struct wfc_args {
     long seed, runs, tries;
     long backtrack;            /* -1: each entry's own */
     long blocks;               /* -1: each entry's own; 0: none (blocks.h) */
+    int sets;                  /* --propagation: -1 each entry's own, 0 counts, 1 sets */
     long jobs;                 /* outputs of an entry solved at once, on threads */
     bool jobs_given;           /* -j said so; else one per core, as memory allows */
     bool quiet;
@@ -339,6 +340,7 @@ static int run_entry(const wfc_args *a, diag *d, const xmlNode *el, name_counts 
     }
     if (a->backtrack >= 0) e.backtrack = (int)a->backtrack;
     if (a->blocks >= 0) e.blocks = (int)a->blocks;
+    if (a->sets >= 0) e.sets = a->sets;
     char base[300];
     if (e.overlapping) snprintf(base, sizeof base, "%s N%d", e.name, e.N);
     else if (e.subset[0]) snprintf(base, sizeof base, "%s %s", e.name, e.subset);
@@ -388,7 +390,7 @@ static int wfc_command(wfc_args *argp);
 int cmd_wfc(int argc, char **argv)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    wfc_args a = {.out_dir = "output", .seed = 1, .runs = -1, .tries = 10, .backtrack = -1, .blocks = -1, .jobs = cores > 0 ? cores : 1};
+    wfc_args a = {.out_dir = "output", .seed = 1, .runs = -1, .tries = 10, .backtrack = -1, .blocks = -1, .sets = -1, .jobs = cores > 0 ? cores : 1};
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         long *target = NULL, min = 0, max = 1L << 20;
@@ -397,6 +399,15 @@ int cmd_wfc(int argc, char **argv)
             if (!val) { fprintf(stderr, "smalti: %s needs a value\n", arg); return EXIT_USAGE; }
             if (arg[1] == '-' && arg[2] == 's') a.root = val;
             else a.out_dir = val;
+            i++;
+            continue;
+        }
+        if (strcmp(arg, "--propagation") == 0) {
+            if (!val || (strcmp(val, "counts") != 0 && strcmp(val, "sets") != 0)) {
+                fprintf(stderr, "smalti: --propagation %s: expected counts or sets\n", val ? val : "");
+                return EXIT_USAGE;
+            }
+            a.sets = strcmp(val, "sets") == 0;
             i++;
             continue;
         }
