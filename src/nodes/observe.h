@@ -92,14 +92,14 @@ void potential_scratch_free(potential_scratch *s);
    wave a cell (a grid of 800x800 cells with two observing nodes keeps 1.3 MB, not 10 MB). */
 typedef struct observe_goal {
     uint8_t *was;                           /* per cell: its value when observed */
-    wave_bits wave_of[GRID_MAX_VALUES + 1]; /* value -> the goal's wave */
+    wave_bits *wave_of;                     /* [GRID_MAX_VALUES + 1]: value -> the goal's wave */
 } observe_goal;
 
 static inline wave_bits observe_goal_at(const observe_goal *goal, int64_t i) { return goal->wave_of[goal->was[i]]; }
 
-/* Marks every cell's goal in `goal` (its `was` allocated for the grid's cells) and turns observed
-   cells into their `from` value in place (the caller records those writes). False when an observed
-   value does not occur in the grid. */
+/* Marks every cell's goal in `goal` (its `was` allocated for the grid's cells, its `wave_of` for
+   GRID_MAX_VALUES + 1 values) and turns observed cells into their `from` value in place (the caller
+   records those writes). False when an observed value does not occur in the grid. */
 bool observe_future(const observation *by_value, int c, uint8_t *state, int64_t cells, observe_goal *goal);
 
 /* potentials[row_of[v]*cells + i]: how many rule applications at least

@@ -24,6 +24,9 @@ typedef struct plain_test {
 /* Rules with more cells than this keep the generic path (more_count is 16 bits). */
 #define PLAIN_MAX_CELLS (INT16_MAX + 2)
 
+/* The most values a plain node's grid has: plain_cell's waves are 32 bits. */
+#define PLAIN_MAX_VALUES 32
+
 /* A shift entry of rulenode.shifts (same index): the packed match of changed cell i is
    (i << rule_bits) - moff, and the rule's other cells, their offsets from the changed cell. */
 typedef struct plain_entry {
@@ -63,7 +66,7 @@ struct one_plain {
     /* and some rule writes two cells or more: the fused loop, whose scans see one step's changes
        each, skips by the lists (a node of one-cell writes would only pay for the marks there). */
     bool later_fused;
-    uint8_t test_size[GRID_MAX_VALUES];
+    uint8_t test_size[PLAIN_MAX_VALUES];
     uint32_t scanned;    /* bit v: value v has shift entries (a changed cell holding it is scanned) */
     /* The fast loops look at a stop when (steps made & stop_mask) is 0: every 64 steps (63), or
        every step (0) for a node of many rules, whose scan of one changed cell tries STOP_ITEMS / 64
@@ -81,9 +84,10 @@ struct one_plain {
     /* For a value of PLAIN_EARLIER_MIN entries or more (plain_later_listed), those whose match
        leaves out the changed cell's neighbour at x - 1 (dx 0; list 0), at y - 1 (dy 0; list 1), or
        both (list 2), as indices from the value's first entry, in the entries' order: list l of
-       value v is later[later_start[l][v] .. later_start[l][v+1]). Empty for the other values. */
+       value v is later[later_start[l][v] .. later_start[l][v+1]). Empty for the other values;
+       both NULL when every list is empty (most nodes: a node keeps its memory small). */
     uint16_t *later;
-    int32_t later_start[3][GRID_MAX_VALUES + 1];
+    int32_t (*later_start)[PLAIN_MAX_VALUES + 1]; /* [3] */
 };
 
 void one_plain_set_unmasked(one_plain *p, bool unmasked) { p->unmasked = unmasked; }
@@ -97,6 +101,7 @@ void one_plain_free(one_plain *p)
     mem_free(p->writes);
     mem_free(p->top);
     mem_free(p->later);
+    mem_free(p->later_start);
     mem_free(p);
 }
 
@@ -179,10 +184,11 @@ static void plain_rule_writes(const rule *rl, plain_write *writes, int32_t *w)
 
 bool one_plain_suits(const rulenode *rn)
 {
-    if (rn->fields || rn->observations) return false;
+    /* Without rules nothing would bound the grid's values by PLAIN_MAX_VALUES. */
+    if (rn->fields || rn->observations || rn->rule_count == 0) return false;
     for (int ri = 0; ri < rn->rule_count; ri++) {
         const rule *rl = rn->rules[ri];
-        if (rl->match_count > PLAIN_MAX_CELLS || rl->c > 32) return false; /* plain_cell's waves are 32 bits */
+        if (rl->match_count > PLAIN_MAX_CELLS || rl->c > PLAIN_MAX_VALUES) return false;
         /* plain_rule_writes reads the input over the output box (a one node's always match) */
         if (rl->imx != rl->omx || rl->imy != rl->omy || rl->imz != rl->omz) return false;
     }
@@ -195,23 +201,27 @@ static inline bool plain_later_listed(int32_t from, int32_t to) { return to - fr
 /* Fill p->later and its starts from the entries; false when out of memory. */
 static bool plain_later_lists(one_plain *p, const int32_t *shift_start, int values)
 {
+    int32_t start[3][PLAIN_MAX_VALUES + 1] = {{0}};
     for (int pass = 0; pass < 2; pass++) {
         int32_t n = 0;
         for (int l = 0; l < 3; l++)
             for (int v = 0; v < values; v++) {
                 const int32_t from = shift_start[v], to = shift_start[v + 1];
-                p->later_start[l][v] = n;
+                start[l][v] = n;
                 for (int32_t k = from; plain_later_listed(from, to) && k < to; k++) {
                     const plain_test *t = &p->entries[k].test;
                     if ((l != 1 && t->d[0] != 0) || (l != 0 && t->d[1] != 0)) continue;
                     if (pass) p->later[n] = (uint16_t)(k - from);
                     n++;
                 }
-                p->later_start[l][v + 1] = n;
+                start[l][v + 1] = n;
             }
-        p->later_any = n > 0;
-        if (!pass && !(p->later = mem_malloc((size_t)(n ? n : 1) * sizeof *p->later))) return false;
+        if (n == 0) return true; /* no lists: later_any stays false */
+        if (!pass && (!(p->later = mem_malloc((size_t)n * sizeof *p->later)) || !(p->later_start = mem_malloc(sizeof start))))
+            return false;
     }
+    memcpy(p->later_start, start, sizeof start);
+    p->later_any = true;
     return true;
 }
 
@@ -219,7 +229,7 @@ int32_t one_plain_entry_shifts(const one_plain *p, const rulenode *rn, uint8_t v
 {
     const int32_t from = rn->shift_start[v], to = rn->shift_start[v + 1];
     if (list >= 0 && !plain_later_listed(from, to)) return -1;
-    const int32_t count = list < 0 ? to - from : p->later_start[list][v + 1] - p->later_start[list][v];
+    const int32_t count = list < 0 ? to - from : p->later_start ? p->later_start[list][v + 1] - p->later_start[list][v] : 0;
     for (int32_t k = 0; k < count && k < room; k++) {
         const plain_entry *e = &p->entries[from + (list < 0 ? k : p->later[p->later_start[list][v] + k])];
         d[k][0] = e->test.d[0];

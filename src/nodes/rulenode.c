@@ -297,11 +297,13 @@ void rulenode_state_free(void *state)
     mem_free(st->newstate);
     mem_free(st->order);
     mem_free(st->potential_block);
-    for (int v = 0; v < GRID_MAX_VALUES; v++)
-        if (!st->potential_block) mem_free(st->potentials[v]);
+    if (st->potentials && !st->potential_block)
+        for (int v = 0; v < GRID_MAX_VALUES; v++) mem_free(st->potentials[v]);
+    mem_free(st->potentials);
     mem_free(st->field_queue);
     mem_free(st->field_borders);
     mem_free(st->future.was);
+    mem_free(st->future.wave_of);
     potential_scratch_free(&st->scratch);
     mem_free(st->keyed);
     search_result_free(&st->trajectory);

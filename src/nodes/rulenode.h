@@ -96,8 +96,9 @@ typedef struct rulenode_state {
     int mask_bits;           /* the node's rule_bits */
     uint8_t *newstate;       /* prl: values being written this step */
     int32_t *order;          /* all: shuffled match order */
-    /* Potentials by value (NULL rows read as 0) over `potential_block`. */
-    int32_t *potentials[GRID_MAX_VALUES];
+    /* Potentials by value (NULL rows read as 0) over `potential_block`: GRID_MAX_VALUES rows,
+       allocated on first use (most nodes have no field or observation). */
+    int32_t **potentials;
     int32_t *potential_block;
     int32_t *field_queue;
     uint8_t *field_borders;

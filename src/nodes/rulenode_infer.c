@@ -114,6 +114,7 @@ void rulenode_free_inference(rulenode *rn)
    only the fields' values otherwise. */
 static bool ensure_potentials(run_state *r, const rulenode *rn, rulenode_state *st, bool all_values)
 {
+    if (!st->potentials && !(st->potentials = mem_calloc(GRID_MAX_VALUES, sizeof *st->potentials))) return false;
     if (all_values) {
         if (st->potential_block) return true;
         for (int v = 0; v < GRID_MAX_VALUES; v++) {
@@ -138,6 +139,7 @@ static bool ensure_potentials(run_state *r, const rulenode *rn, rulenode_state *
 bool rulenode_observe(run_state *r, const rulenode *rn, rulenode_state *st)
 {
     if (!st->future.was && !(st->future.was = mem_malloc((size_t)r->cells))) goto oom;
+    if (!st->future.wave_of && !(st->future.wave_of = mem_malloc((GRID_MAX_VALUES + 1) * sizeof *st->future.wave_of))) goto oom;
     /* Observed cells turn into their `from` value; the reference writes them
        without logging. */
     for (int32_t i = 0; i < r->cells; i++) {
