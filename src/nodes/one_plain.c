@@ -63,6 +63,9 @@ struct one_plain {
     /* and some rule writes two cells or more: the fused loop, whose scans see one step's changes
        each, skips by the lists (a node of one-cell writes would only pay for the marks there). */
     bool later_fused;
+    /* No rule writes a value that has shift entries: the node's own changes give it no match, and
+       its fused loop skips scanning them. */
+    bool quiet;
     uint8_t test_size[GRID_MAX_VALUES];
     uint32_t scanned;    /* bit v: value v has shift entries (a changed cell holding it is scanned) */
     /* The fast loops look at a stop when (steps made & stop_mask) is 0: every 64 steps (63), or
@@ -87,6 +90,8 @@ struct one_plain {
 };
 
 void one_plain_set_unmasked(one_plain *p, bool unmasked) { p->unmasked = unmasked; }
+
+bool one_plain_is_quiet(const one_plain *p) { return p->quiet; }
 
 void one_plain_free(one_plain *p)
 {
@@ -314,6 +319,9 @@ one_plain *one_plain_new(rulenode *rn, int values)
     }
     for (int ri = 0; ri < rn->rule_count; ri++)
         if (p->rules[ri].write_count >= 2) p->later_fused = p->later_any;
+    p->quiet = true;
+    for (int32_t k = 0; k < w; k++)
+        if ((p->scanned >> p->writes[k].value) & 1) p->quiet = false;
     return p;
 }
 
@@ -837,7 +845,12 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
         /* The scan (plain_scan): every change since then. */
         const int64_t step_start = cbase + clen;
         bool stopped = false, marked = false;
-        for (int64_t n = scan_from; n < step_start; n++) {
+        /* After a step of this loop, a quiet node's scan would only pass over its own changes,
+           none of which it scans: only the scan's stop checks are made. */
+        if (p->quiet && made > 0)
+            for (int64_t n = (scan_from + STOP_ITEMS - 1) & ~(int64_t)(STOP_ITEMS - 1); n < step_start; n += STOP_ITEMS)
+                if (stop_requested(&r->stop)) { stopped = true; break; }
+        for (int64_t n = p->quiet && made > 0 ? step_start : scan_from; n < step_start; n++) {
             if (stop_requested_at(&r->stop, n)) { stopped = true; break; }
             const int32_t i = changes[n - cbase];
             const uint8_t value = state[i];
