@@ -53,8 +53,8 @@ static void quiet_node_skips_only_what_adds_nothing(void **state)
     };
     static const char *const loud[] = {
         "<one values=\"BWR\"><rule in=\"B\" out=\"W\"/><rule in=\"WR\" out=\"RR\"/></one>",
-        "<sequence values=\"BWRG\"><one in=\"B\" out=\"G\" steps=\"300\"/><one><rule in=\"B\" out=\"W\"/><rule in=\"G\" out=\"W\"/>"
-        "<rule in=\"WR\" out=\"RR\"/></one></sequence>",
+        ("<sequence values=\"BWRG\"><one in=\"B\" out=\"G\" steps=\"300\"/><one><rule in=\"B\" out=\"W\"/><rule in=\"G\" out=\"W\"/>"
+         "<rule in=\"WR\" out=\"RR\"/></one></sequence>"),
         "<one values=\"BWR\"><rule in=\"BB\" out=\"WW\"/><rule in=\"WR\" out=\"RR\"/></one>",
     };
     const int mx = 67, my = 53; /* over 3,000 changes: the scans cross several stop checks */
