@@ -875,37 +875,62 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
         plain_judge(&tried, &kept, &branch_free);
         if (stopped) break;
         st->last_matched_turn = counter0 + made;
-        /* The draw (plain_step). */
+        /* The draw (plain_step): pr and at, or pr NULL when no match holds. */
         const plain_rule *pr = NULL;
         int32_t at = 0;
-        while (count > 0) {
-            int32_t value;
-            if (batched) {
-                if (used == filled) {
-                    saved = r->random;
-                    rng_fill(&r->random, batch, size);
-                    used = 0;
-                    filled = size;
-                    if (size < PLAIN_BATCH) size *= 2;
-                }
-                value = batch[used++];
-            } else {
-                value = rng_step(r->random.seeds, &inext, &inextp);
-            }
-            const match m = plain_take(list, &count, mask, value, masked);
-            at = (int32_t)(m >> bits);
-            if (far && batched && count >= PLAIN_FAR_LIST && used + 1 < filled) plain_fetch_ahead(list, count, batch + used, state, bits);
-            if (plain_rule_fits(&p->rules[m & rule_mask], p->pool, state, at, three)) {
-                pr = &p->rules[m & rule_mask];
-                break;
-            }
-        }
+#define PLAIN_DRAW()                                                                                                    \
+    do {                                                                                                                \
+        while (count > 0) {                                                                                             \
+            int32_t value;                                                                                              \
+            if (batched) {                                                                                              \
+                if (used == filled) {                                                                                   \
+                    saved = r->random;                                                                                  \
+                    rng_fill(&r->random, batch, size);                                                                  \
+                    used = 0;                                                                                           \
+                    filled = size;                                                                                      \
+                    if (size < PLAIN_BATCH) size *= 2;                                                                  \
+                }                                                                                                       \
+                value = batch[used++];                                                                                  \
+            } else {                                                                                                    \
+                value = rng_step(r->random.seeds, &inext, &inextp);                                                     \
+            }                                                                                                           \
+            const match m = plain_take(list, &count, mask, value, masked);                                              \
+            at = (int32_t)(m >> bits);                                                                                  \
+            if (far && batched && count >= PLAIN_FAR_LIST && used + 1 < filled) plain_fetch_ahead(list, count, batch + used, state, bits); \
+            if (plain_rule_fits(&p->rules[m & rule_mask], p->pool, state, at, three)) {                                 \
+                pr = &p->rules[m & rule_mask];                                                                          \
+                break;                                                                                                  \
+            }                                                                                                           \
+        }                                                                                                               \
+    } while (0)
+        PLAIN_DRAW();
         if (!pr) break;
         PLAIN_APPLY(left = 1);
         /* run_step_close without an observer. */
         first[flen++] = cbase + clen;
         scan_from = step_start;
         made++;
+        /* A quiet node's next steps, while their scans would make no stop check (none of the last
+           step's changes sits at a multiple of STOP_ITEMS), in a loop of the draw and the writes
+           alone: the scan's part of the loop above holds registers that these steps then lack. */
+        bool ended = false;
+        while (quiet && left > 1 && ((scan_from + STOP_ITEMS - 1) & ~(int64_t)(STOP_ITEMS - 1)) >= cbase + clen) {
+            left--;
+            const int64_t next_start = cbase + clen;
+            st->last_matched_turn = counter0 + made;
+            pr = NULL;
+            PLAIN_DRAW();
+            if (!pr) {
+                ended = true;
+                break;
+            }
+            PLAIN_APPLY(left = 1);
+            first[flen++] = cbase + clen;
+            scan_from = next_start;
+            made++;
+        }
+#undef PLAIN_DRAW
+        if (ended) break;
         if (--left > 0) continue;
         if (made == max_steps) break;
         /* A deadline or cancel is noticed within 64 steps, or each step of a node of many rules (the
