@@ -72,6 +72,18 @@ static void quiet_node_skips_only_what_adds_nothing(void **state)
         }
     free(a);
     free(b);
+    /* A list past PLAIN_FAR_LIST matches (the loops that fetch ahead). */
+    const int far = 300;
+    a = malloc((size_t)far * far);
+    b = malloc((size_t)far * far);
+    assert_non_null(a);
+    assert_non_null(b);
+    long long work_quiet = 0, work_loud = 0;
+    assert_int_equal(run_counting(quiet[0], far, far, 7, true, &work_quiet, a), run_counting(loud[0], far, far, 7, false, &work_loud, b));
+    assert_memory_equal(a, b, (size_t)far * far);
+    assert_int_equal(work_quiet, work_loud);
+    free(a);
+    free(b);
     /* A step at a time: the same grids as in one go. */
     assert_true(unit_loop_matches_steps(quiet[0], 41, 43, 1, 5, 97) > 1000);
     assert_true(unit_loop_matches_steps(quiet[1], 41, 43, 1, 5, 97) > 1000);
