@@ -50,12 +50,18 @@ static void quiet_node_skips_only_what_adds_nothing(void **state)
         "<one values=\"BWR\" in=\"B\" out=\"W\"/>",
         "<sequence values=\"BWRG\"><one in=\"B\" out=\"G\" steps=\"300\"/><one><rule in=\"B\" out=\"W\"/><rule in=\"G\" out=\"W\"/></one></sequence>",
         "<one values=\"BWR\" in=\"BB\" out=\"WW\"/>",
+        "<one values=\"BWR\" in=\"BBB\" out=\"WWW\"/>",
+        /* W turns back to B, so the last node may find a match again: it keeps its mask */
+        "<sequence values=\"BWR\"><one in=\"B\" out=\"W\" steps=\"900\"/><one in=\"W\" out=\"B\" steps=\"400\"/><one in=\"B\" out=\"W\"/></sequence>",
     };
     static const char *const loud[] = {
         "<one values=\"BWR\"><rule in=\"B\" out=\"W\"/><rule in=\"WR\" out=\"RR\"/></one>",
         ("<sequence values=\"BWRG\"><one in=\"B\" out=\"G\" steps=\"300\"/><one><rule in=\"B\" out=\"W\"/><rule in=\"G\" out=\"W\"/>"
          "<rule in=\"WR\" out=\"RR\"/></one></sequence>"),
         "<one values=\"BWR\"><rule in=\"BB\" out=\"WW\"/><rule in=\"WR\" out=\"RR\"/></one>",
+        "<one values=\"BWR\"><rule in=\"BBB\" out=\"WWW\"/><rule in=\"WR\" out=\"RR\"/></one>",
+        ("<sequence values=\"BWR\"><one in=\"B\" out=\"W\" steps=\"900\"/><one in=\"W\" out=\"B\" steps=\"400\"/>"
+         "<one><rule in=\"B\" out=\"W\"/><rule in=\"WR\" out=\"RR\"/></one></sequence>"),
     };
     const int mx = 67, my = 53; /* over 3,000 changes: the scans cross several stop checks */
     uint8_t *a = malloc((size_t)mx * my), *b = malloc((size_t)mx * my);
