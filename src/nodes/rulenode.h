@@ -293,39 +293,52 @@ static inline bool rulenode_grow_matches(run_state *r, rulenode_state *st)
 /* Cells [from, to) of a one-cell rule's scan with rulenode_add_match's work done in place (with
    the mask's bits when `masked`): the same matches in the same order, and the same bits. The list,
    its count and room stay in locals, which the stores to the list could alias through st, so
-   rulenode_add_match's loads and stores of st made a chain through memory from match to match;
-   each cell is appended without a branch on its value (kept when it fits), and the mask's bits are
-   gathered a word at a time (a match's bit grows with its cell). */
+   rulenode_add_match's loads and stores of st made a chain through memory from match to match.
+   The cells go in blocks whose matches' bits share a mask word (a match's bit grows with its
+   cell): with room in the list for the whole block, each cell is appended without a branch (kept
+   when it fits) and its bit gathered in a register; else cell by cell, the list growing only for
+   a match, as rulenode_add_match grows it. */
 static inline __attribute__((always_inline)) void rulenode_scan_one_cell_range(run_state *r, const rulenode *rn, rulenode_state *st, int ri,
                                                                               wave_bits wave, int32_t from, int32_t to, bool masked)
 {
     const uint8_t *const state = r->state;
     uint64_t *const mask = st->mask;
-    const uint32_t step = 1u << rn->rule_bits;
+    const int bits = rn->rule_bits;
+    const uint32_t step = 1u << bits;
+    const int32_t per_word = bits < 6 ? 64 >> bits : 1;
     match *list = st->matches;
     int32_t count = st->match_count, room = st->match_cap;
-    match m = ((uint32_t)from << rn->rule_bits) | (uint32_t)ri;
-    uint64_t word = 0, word_at = m >> 6;
-    for (int32_t i = from; i < to; i++, m += step) {
-        const uint64_t fits = (wave >> state[i]) & 1;
-        if (__builtin_expect(count == room, 0)) {
-            if (!fits) continue; /* grown only for a match, as rulenode_add_match grows it */
-            st->match_count = count;
-            if (!rulenode_grow_matches(r, st)) break;
-            list = st->matches;
-            room = st->match_cap;
+    for (int32_t i = from; i < to;) {
+        const int32_t block_end = (i | (per_word - 1)) + 1 < to ? (i | (per_word - 1)) + 1 : to;
+        match m = ((uint32_t)i << bits) | (uint32_t)ri;
+        const uint64_t word_at = m >> 6;
+        uint64_t word = 0;
+        if (room - count >= block_end - i) {
+            for (; i < block_end; i++, m += step) {
+                const uint64_t fits = (wave >> state[i]) & 1;
+                list[count] = m;
+                count += (int32_t)fits;
+                word |= fits << (m & 63);
+            }
+        } else {
+            for (; i < block_end; i++, m += step) {
+                const uint64_t fits = (wave >> state[i]) & 1;
+                if (!fits) continue;
+                if (count == room) {
+                    st->match_count = count;
+                    if (!rulenode_grow_matches(r, st)) {
+                        if (masked) mask[word_at] |= word;
+                        return;
+                    }
+                    list = st->matches;
+                    room = st->match_cap;
+                }
+                list[count++] = m;
+                word |= (uint64_t)1 << (m & 63);
+            }
         }
-        list[count] = m;
-        count += (int32_t)fits;
-        if (!masked) continue;
-        if (m >> 6 != word_at) {
-            mask[word_at] |= word;
-            word = 0;
-            word_at = m >> 6;
-        }
-        word |= fits << (m & 63);
+        if (masked) mask[word_at] |= word;
     }
-    if (masked) mask[word_at] |= word;
     st->match_count = count;
 }
 

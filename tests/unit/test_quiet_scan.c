@@ -110,10 +110,8 @@ static int32_t expected_matches(const rulenode *rn, const uint8_t *cells, int32_
    the first step, the list is the scan's list with the drawn match taken out as plain_take takes
    it (the last one moved into its slot), and each fitting match's mask bit is set, the others'
    clear (the drawn match's bit is cleared or left, as the node keeps its mask). */
-static void one_cell_scan_lists_as_add_match(void **state)
+static void one_cell_scan_of(const char *xml)
 {
-    (void)state;
-    const char *xml = "<one values=\"BRWG\"><rule in=\"B\" out=\"G\"/><rule in=\"R\" out=\"G\"/><rule in=\"W\" out=\"R\"/></one>";
     const int mx = 37, my = 29; /* 1,073 cells: past one run of STOP_ITEMS, and not a whole mask word */
     const int32_t count = mx * my;
     smalti_model *m = unit_load(xml, "cells.xml", mx, my, 1, NULL);
@@ -121,7 +119,7 @@ static void one_cell_scan_lists_as_add_match(void **state)
     assert_non_null(one_node_plain(&rn->base));
     char *picture = malloc((size_t)count + 1);
     uint8_t *before = malloc((size_t)count);
-    match *expected = malloc((size_t)count * 3 * sizeof *expected);
+    match *expected = malloc((size_t)count * (size_t)rn->rule_count * sizeof *expected);
     assert_non_null(picture);
     assert_non_null(before);
     assert_non_null(expected);
@@ -147,10 +145,14 @@ static void one_cell_scan_lists_as_add_match(void **state)
                 changed = i;
             }
         assert_true(changed >= 0);
-        int32_t drawn = -1;
-        for (int32_t k = 0; k < n; k++)
-            if (match_at(rn, expected[k]) == changed) drawn = k;
-        assert_true(drawn >= 0);
+        /* The drawn match's slot is the first where the lists differ (the last match moved in). */
+        int32_t drawn = n - 1;
+        for (int32_t k = 0; k < n - 1; k++)
+            if (st->matches[k] != expected[k]) {
+                drawn = k;
+                break;
+            }
+        assert_int_equal(match_at(rn, expected[drawn]), changed);
         const match taken = expected[drawn];
         expected[drawn] = expected[n - 1];
         assert_int_equal(st->match_count, n - 1);
@@ -166,6 +168,18 @@ static void one_cell_scan_lists_as_add_match(void **state)
     free(before);
     free(expected);
     smalti_model_free(m);
+}
+
+static void one_cell_scan_lists_as_add_match(void **state)
+{
+    (void)state;
+    /* Three rules: 16 cells' bits to a mask word. */
+    one_cell_scan_of("<one values=\"BRWG\"><rule in=\"B\" out=\"G\"/><rule in=\"R\" out=\"G\"/><rule in=\"W\" out=\"R\"/></one>");
+    /* 66 rules: a cell's bits take more than a word. */
+    char xml[4096] = "<one values=\"BRWG\">";
+    for (int k = 0; k < 22; k++) strcat(xml, "<rule in=\"B\" out=\"G\"/><rule in=\"R\" out=\"G\"/><rule in=\"W\" out=\"R\"/>");
+    strcat(xml, "</one>");
+    one_cell_scan_of(xml);
 }
 
 int run_quiet_scan_tests(void)
