@@ -107,13 +107,24 @@ static bool all_go(run_state *r, const node *n, void *state)
         order[i] = order[j];
         order[j] = i;
     }
+    uint8_t *const marks = r->mask, *const cells = r->state;
     for (int32_t k = 0; k < st->match_count; k++) {
         if (stop_requested_at(&r->stop, k)) break; /* the run stops: finish only clears the marks */
         match m = st->matches[order[k]];
         int ri = match_rule(rn, m);
         int32_t corner = match_at(rn, m);
         mask_clear(st, ri, corner);
-        all_fit(r, rn->rules[ri], corner);
+        const rule *rl = rn->rules[ri];
+        if (rl->write_count != 1) {
+            all_fit(r, rl, corner);
+            continue;
+        }
+        /* all_fit for a rule that writes one cell, inline */
+        const int32_t i = corner + rl->write[0].offset;
+        if (marks[i]) continue;
+        marks[i] = 1;
+        cells[i] = rl->write[0].value;
+        run_change(r, i);
     }
 finish:;
     int64_t end = run_changes_end(r);

@@ -66,6 +66,9 @@ struct one_plain {
     /* and some rule writes two cells or more: the fused loop, whose scans see one step's changes
        each, skips by the lists (a node of one-cell writes would only pay for the marks there). */
     bool later_fused;
+    /* No rule writes a value that has shift entries: the node's own changes give it no match, and
+       its fused loop skips scanning them. */
+    bool quiet;
     uint8_t test_size[PLAIN_MAX_VALUES];
     uint32_t scanned;    /* bit v: value v has shift entries (a changed cell holding it is scanned) */
     /* The fast loops look at a stop when (steps made & stop_mask) is 0: every 64 steps (63), or
@@ -91,6 +94,8 @@ struct one_plain {
 };
 
 void one_plain_set_unmasked(one_plain *p, bool unmasked) { p->unmasked = unmasked; }
+
+bool one_plain_is_quiet(const one_plain *p) { return p->quiet; }
 
 void one_plain_free(one_plain *p)
 {
@@ -324,6 +329,9 @@ one_plain *one_plain_new(rulenode *rn, int values)
     }
     for (int ri = 0; ri < rn->rule_count; ri++)
         if (p->rules[ri].write_count >= 2) p->later_fused = p->later_any;
+    p->quiet = true;
+    for (int32_t k = 0; k < w; k++)
+        if ((p->scanned >> p->writes[k].value) & 1) p->quiet = false;
     return p;
 }
 
@@ -815,7 +823,7 @@ static inline long plain_budget(const rulenode *rn, const one_plain *p, const ru
    that move by one a step (the run's, the node's, the streak) are set from `made` at the end. */
 static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st,
                                                                     long max_steps, bool batched, bool masked, bool three, bool far,
-                                                                    bool later)
+                                                                    bool later, bool quiet)
 {
     uint8_t *const state = r->state;
     uint8_t *const marks = r->mask; /* later: the cells scanned so far in this scan (plain_earlier) */
@@ -847,7 +855,12 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
         /* The scan (plain_scan): every change since then. */
         const int64_t step_start = cbase + clen;
         bool stopped = false, marked = false;
-        for (int64_t n = scan_from; n < step_start; n++) {
+        /* After a step of this loop, a quiet node's scan would only pass over its own changes,
+           none of which it scans: only the scan's stop checks are made. */
+        if (quiet && made > 0)
+            for (int64_t n = (scan_from + STOP_ITEMS - 1) & ~(int64_t)(STOP_ITEMS - 1); n < step_start; n += STOP_ITEMS)
+                if (stop_requested(&r->stop)) { stopped = true; break; }
+        for (int64_t n = quiet && made > 0 ? step_start : scan_from; n < step_start; n++) {
             if (stop_requested_at(&r->stop, n)) { stopped = true; break; }
             const int32_t i = changes[n - cbase];
             const uint8_t value = state[i];
@@ -872,37 +885,62 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
         plain_judge(&tried, &kept, &branch_free);
         if (stopped) break;
         st->last_matched_turn = counter0 + made;
-        /* The draw (plain_step). */
+        /* The draw (plain_step): pr and at, or pr NULL when no match holds. */
         const plain_rule *pr = NULL;
         int32_t at = 0;
-        while (count > 0) {
-            int32_t value;
-            if (batched) {
-                if (used == filled) {
-                    saved = r->random;
-                    rng_fill(&r->random, batch, size);
-                    used = 0;
-                    filled = size;
-                    if (size < PLAIN_BATCH) size *= 2;
-                }
-                value = batch[used++];
-            } else {
-                value = rng_step(r->random.seeds, &inext, &inextp);
-            }
-            const match m = plain_take(list, &count, mask, value, masked);
-            at = (int32_t)(m >> bits);
-            if (far && batched && count >= PLAIN_FAR_LIST && used + 1 < filled) plain_fetch_ahead(list, count, batch + used, state, bits);
-            if (plain_rule_fits(&p->rules[m & rule_mask], p->pool, state, at, three)) {
-                pr = &p->rules[m & rule_mask];
-                break;
-            }
-        }
+#define PLAIN_DRAW()                                                                                                    \
+    do {                                                                                                                \
+        while (count > 0) {                                                                                             \
+            int32_t value;                                                                                              \
+            if (batched) {                                                                                              \
+                if (used == filled) {                                                                                   \
+                    saved = r->random;                                                                                  \
+                    rng_fill(&r->random, batch, size);                                                                  \
+                    used = 0;                                                                                           \
+                    filled = size;                                                                                      \
+                    if (size < PLAIN_BATCH) size *= 2;                                                                  \
+                }                                                                                                       \
+                value = batch[used++];                                                                                  \
+            } else {                                                                                                    \
+                value = rng_step(r->random.seeds, &inext, &inextp);                                                     \
+            }                                                                                                           \
+            const match m = plain_take(list, &count, mask, value, masked);                                              \
+            at = (int32_t)(m >> bits);                                                                                  \
+            if (far && batched && count >= PLAIN_FAR_LIST && used + 1 < filled) plain_fetch_ahead(list, count, batch + used, state, bits); \
+            if (plain_rule_fits(&p->rules[m & rule_mask], p->pool, state, at, three)) {                                 \
+                pr = &p->rules[m & rule_mask];                                                                          \
+                break;                                                                                                  \
+            }                                                                                                           \
+        }                                                                                                               \
+    } while (0)
+        PLAIN_DRAW();
         if (!pr) break;
         PLAIN_APPLY(left = 1);
         /* run_step_close without an observer. */
         first[flen++] = cbase + clen;
         scan_from = step_start;
         made++;
+        /* A quiet node's next steps, while their scans would make no stop check (none of the last
+           step's changes sits at a multiple of STOP_ITEMS), in a loop of the draw and the writes
+           alone: the scan's part of the loop above holds registers that these steps then lack. */
+        bool ended = false;
+        while (quiet && left > 1 && ((scan_from + STOP_ITEMS - 1) & ~(int64_t)(STOP_ITEMS - 1)) >= cbase + clen) {
+            left--;
+            const int64_t next_start = cbase + clen;
+            st->last_matched_turn = counter0 + made;
+            pr = NULL;
+            PLAIN_DRAW();
+            if (!pr) {
+                ended = true;
+                break;
+            }
+            PLAIN_APPLY(left = 1);
+            first[flen++] = cbase + clen;
+            scan_from = next_start;
+            made++;
+        }
+#undef PLAIN_DRAW
+        if (ended) break;
         if (--left > 0) continue;
         if (made == max_steps) break;
         /* A deadline or cancel is noticed within 64 steps, or each step of a node of many rules (the
@@ -945,31 +983,39 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
    third cell or not (one_plain.three), and, batched, fetching ahead for a far list or not (the
    fetches' arithmetic cost the short lists of Growth and MazeGrowth 3-4 % more instructions);
    with the third cell, skipping by the lists of one_plain.later or not (asking for them cost
-   River 3 % more instructions). */
+   River 3 % more instructions); batched, for a quiet node or not (asking cost Growth 2 % more). */
 typedef long (*plain_repeat_fn)(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps);
-#define PLAIN_REPEAT(NAME, BATCHED, MASKED, THREE, FAR, LATER)                                                          \
+#define PLAIN_REPEAT(NAME, BATCHED, MASKED, THREE, FAR, LATER, QUIET)                                                   \
     static __attribute__((noinline)) long NAME(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps) \
     {                                                                                                                   \
-        return plain_repeat_body(r, rn, p, st, max_steps, BATCHED, MASKED, THREE, FAR, LATER);                          \
+        return plain_repeat_body(r, rn, p, st, max_steps, BATCHED, MASKED, THREE, FAR, LATER, QUIET);                   \
     }
-PLAIN_REPEAT(plain_repeat_unbatched, false, true, false, false, false)
-PLAIN_REPEAT(plain_repeat_batched, true, true, false, false, false)
-PLAIN_REPEAT(plain_repeat_unbatched_unmasked, false, false, false, false, false)
-PLAIN_REPEAT(plain_repeat_batched_unmasked, true, false, false, false, false)
-PLAIN_REPEAT(plain_repeat_unbatched_three, false, true, true, false, false)
-PLAIN_REPEAT(plain_repeat_batched_three, true, true, true, false, false)
-PLAIN_REPEAT(plain_repeat_unbatched_unmasked_three, false, false, true, false, false)
-PLAIN_REPEAT(plain_repeat_batched_unmasked_three, true, false, true, false, false)
-PLAIN_REPEAT(plain_repeat_far, true, true, false, true, false)
-PLAIN_REPEAT(plain_repeat_far_unmasked, true, false, false, true, false)
-PLAIN_REPEAT(plain_repeat_far_three, true, true, true, true, false)
-PLAIN_REPEAT(plain_repeat_far_unmasked_three, true, false, true, true, false)
-PLAIN_REPEAT(plain_repeat_unbatched_later, false, true, true, false, true)
-PLAIN_REPEAT(plain_repeat_batched_later, true, true, true, false, true)
-PLAIN_REPEAT(plain_repeat_unbatched_unmasked_later, false, false, true, false, true)
-PLAIN_REPEAT(plain_repeat_batched_unmasked_later, true, false, true, false, true)
-PLAIN_REPEAT(plain_repeat_far_later, true, true, true, true, true)
-PLAIN_REPEAT(plain_repeat_far_unmasked_later, true, false, true, true, true)
+PLAIN_REPEAT(plain_repeat_unbatched, false, true, false, false, false, false)
+PLAIN_REPEAT(plain_repeat_batched, true, true, false, false, false, false)
+PLAIN_REPEAT(plain_repeat_unbatched_unmasked, false, false, false, false, false, false)
+PLAIN_REPEAT(plain_repeat_batched_unmasked, true, false, false, false, false, false)
+PLAIN_REPEAT(plain_repeat_unbatched_three, false, true, true, false, false, false)
+PLAIN_REPEAT(plain_repeat_batched_three, true, true, true, false, false, false)
+PLAIN_REPEAT(plain_repeat_unbatched_unmasked_three, false, false, true, false, false, false)
+PLAIN_REPEAT(plain_repeat_batched_unmasked_three, true, false, true, false, false, false)
+PLAIN_REPEAT(plain_repeat_far, true, true, false, true, false, false)
+PLAIN_REPEAT(plain_repeat_far_unmasked, true, false, false, true, false, false)
+PLAIN_REPEAT(plain_repeat_far_three, true, true, true, true, false, false)
+PLAIN_REPEAT(plain_repeat_far_unmasked_three, true, false, true, true, false, false)
+PLAIN_REPEAT(plain_repeat_unbatched_later, false, true, true, false, true, false)
+PLAIN_REPEAT(plain_repeat_batched_later, true, true, true, false, true, false)
+PLAIN_REPEAT(plain_repeat_unbatched_unmasked_later, false, false, true, false, true, false)
+PLAIN_REPEAT(plain_repeat_batched_unmasked_later, true, false, true, false, true, false)
+PLAIN_REPEAT(plain_repeat_far_later, true, true, true, true, true, false)
+PLAIN_REPEAT(plain_repeat_far_unmasked_later, true, false, true, true, true, false)
+PLAIN_REPEAT(plain_repeat_batched_quiet, true, true, false, false, false, true)
+PLAIN_REPEAT(plain_repeat_batched_unmasked_quiet, true, false, false, false, false, true)
+PLAIN_REPEAT(plain_repeat_batched_three_quiet, true, true, true, false, false, true)
+PLAIN_REPEAT(plain_repeat_batched_unmasked_three_quiet, true, false, true, false, false, true)
+PLAIN_REPEAT(plain_repeat_far_quiet, true, true, false, true, false, true)
+PLAIN_REPEAT(plain_repeat_far_unmasked_quiet, true, false, false, true, false, true)
+PLAIN_REPEAT(plain_repeat_far_three_quiet, true, true, true, true, false, true)
+PLAIN_REPEAT(plain_repeat_far_unmasked_three_quiet, true, false, true, true, false, true)
 #undef PLAIN_REPEAT
 /* [batched + far][unmasked][shape: two cells, three, three and later lists] */
 static const plain_repeat_fn plain_repeats[3][2][3] = {
@@ -979,6 +1025,13 @@ static const plain_repeat_fn plain_repeats[3][2][3] = {
      {plain_repeat_batched_unmasked, plain_repeat_batched_unmasked_three, plain_repeat_batched_unmasked_later}},
     {{plain_repeat_far, plain_repeat_far_three, plain_repeat_far_later},
      {plain_repeat_far_unmasked, plain_repeat_far_unmasked_three, plain_repeat_far_unmasked_later}},
+};
+/* A quiet node's: [batched, far][unmasked][shape: two cells, three] (with the later lists, a
+   quiet node takes the loop above, which scans its own changes). */
+static const plain_repeat_fn plain_quiet_repeats[2][2][2] = {
+    {{plain_repeat_batched_quiet, plain_repeat_batched_three_quiet},
+     {plain_repeat_batched_unmasked_quiet, plain_repeat_batched_unmasked_three_quiet}},
+    {{plain_repeat_far_quiet, plain_repeat_far_three_quiet}, {plain_repeat_far_unmasked_quiet, plain_repeat_far_unmasked_three_quiet}},
 };
 
 /* The first steps of a call unbatched (many calls make a step or two: a backtracker's), the rest,
@@ -990,7 +1043,9 @@ static long plain_repeat_fast(run_state *r, const rulenode *rn, const one_plain 
     const int shape = p->later_fused ? 2 : p->three;
     long made = plain_repeats[0][p->unmasked][shape](r, rn, p, st, first);
     if (made < PLAIN_UNBATCHED_STEPS || made == max_steps || !run_step_begin(r)) return made;
-    return made + plain_repeats[st->match_count >= PLAIN_FAR_LIST ? 2 : 1][p->unmasked][shape](r, rn, p, st, max_steps - made);
+    const int far = st->match_count >= PLAIN_FAR_LIST;
+    if (p->quiet && shape < 2) return made + plain_quiet_repeats[far][p->unmasked][shape](r, rn, p, st, max_steps - made);
+    return made + plain_repeats[1 + far][p->unmasked][shape](r, rn, p, st, max_steps - made);
 }
 
 long one_plain_repeat(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps)

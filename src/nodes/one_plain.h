@@ -14,6 +14,9 @@ void one_plain_free(one_plain *p);
 /* Whether the node finds each match at most once while it is listed (rulenode_finds_once): its
    fused loop then leaves the match mask alone. */
 void one_plain_set_unmasked(one_plain *p, bool unmasked);
+/* Whether no rule writes a value the node scans (one_plain.quiet): its fused loop then scans none
+   of its own changes, and makes only that scan's stop checks. For the tests. */
+bool one_plain_is_quiet(const one_plain *p);
 /* One step (node_kind.go), and steps in a row (node_kind.repeat). */
 bool one_plain_go(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st);
 long one_plain_repeat(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps);

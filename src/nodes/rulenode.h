@@ -272,6 +272,89 @@ static inline __attribute__((always_inline)) void rulenode_scan_changes(run_stat
     else rulenode_scan_changes_with(r, rn, st, add, NULL);
 }
 
+/* Grow the match list of a scan that keeps its count and room in locals, as rulenode_add_match
+   grows it (twice the room); false, with the run out of memory, when it cannot. */
+static inline bool rulenode_grow_matches(run_state *r, rulenode_state *st)
+{
+    if (r->out_of_memory || st->match_cap > INT32_MAX / 2) {
+        r->out_of_memory = true;
+        return false;
+    }
+    const int32_t cap = st->match_cap * 2;
+    match *bigger = mem_realloc(st->matches, (size_t)cap * sizeof *bigger);
+    if (!bigger) {
+        r->out_of_memory = true;
+        return false;
+    }
+    st->matches = bigger;
+    st->match_cap = cap;
+    return true;
+}
+
+/* Cells [from, to) of a one-cell rule's scan with rulenode_add_match's work done in place (with
+   the mask's bits when `masked`): the same matches in the same order, and the same bits. The list,
+   its count and room stay in locals, which the stores to the list could alias through st, so
+   rulenode_add_match's loads and stores of st made a chain through memory from match to match.
+   The cells go in blocks whose matches' bits share a mask word (a match's bit grows with its
+   cell): with room in the list for the whole block, each cell is appended without a branch (kept
+   when it fits) and its bit gathered in a register; else cell by cell, the list growing only for
+   a match, as rulenode_add_match grows it. */
+static inline __attribute__((always_inline)) void rulenode_scan_one_cell_range(run_state *r, const rulenode *rn, rulenode_state *st, int ri,
+                                                                              wave_bits wave, int32_t from, int32_t to, bool masked)
+{
+    const uint8_t *const state = r->state;
+    uint64_t *const mask = st->mask;
+    const int bits = rn->rule_bits;
+    const uint32_t step = 1u << bits;
+    const int32_t per_word = bits < 6 ? 64 >> bits : 1;
+    match *list = st->matches;
+    int32_t count = st->match_count, room = st->match_cap;
+    for (int32_t i = from; i < to;) {
+        const int32_t block_end = (i | (per_word - 1)) + 1 < to ? (i | (per_word - 1)) + 1 : to;
+        match m = ((uint32_t)i << bits) | (uint32_t)ri;
+        const uint64_t word_at = m >> 6;
+        uint64_t word = 0;
+        if (room - count >= block_end - i) {
+            for (; i < block_end; i++, m += step) {
+                const uint64_t fits = (wave >> state[i]) & 1;
+                list[count] = m;
+                count += (int32_t)fits;
+                word |= fits << (m & 63);
+            }
+        } else {
+            for (; i < block_end; i++, m += step) {
+                const uint64_t fits = (wave >> state[i]) & 1;
+                if (!fits) continue;
+                if (count == room) {
+                    st->match_count = count;
+                    if (!rulenode_grow_matches(r, st)) {
+                        if (masked) mask[word_at] |= word;
+                        return;
+                    }
+                    list = st->matches;
+                    room = st->match_cap;
+                }
+                list[count++] = m;
+                word |= (uint64_t)1 << (m & 63);
+            }
+        }
+        if (masked) mask[word_at] |= word;
+    }
+    st->match_count = count;
+}
+
+/* A one-cell rule's scan for rulenode_add_match, in runs of STOP_ITEMS cells between stop checks. */
+static inline __attribute__((always_inline)) void rulenode_scan_one_cell_listed(run_state *r, const rulenode *rn, rulenode_state *st, int ri,
+                                                                               wave_bits wave)
+{
+    for (int32_t from = 0; from < r->cells; from += STOP_ITEMS) {
+        if (r->out_of_memory || stop_requested(&r->stop)) return;
+        const int32_t to = r->cells - from > STOP_ITEMS ? from + STOP_ITEMS : r->cells;
+        if (st->mask) rulenode_scan_one_cell_range(r, rn, st, ri, wave, from, to, true);
+        else rulenode_scan_one_cell_range(r, rn, st, ri, wave, from, to, false);
+    }
+}
+
 /* Scan one rule cell by cell over its lattice (for rules wider than a word). */
 static inline __attribute__((always_inline)) void rulenode_scan_rule_cells(run_state *r, const rulenode *rn, rulenode_state *st, int ri, rulenode_add_fn add)
 {
@@ -284,6 +367,10 @@ static inline __attribute__((always_inline)) void rulenode_scan_rule_cells(run_s
         if (imx == 1 && imy == 1 && imz == 1) {
             /* Every cell is a lattice cell and the only shift is (0,0,0). */
             const wave_bits wave = rl->input[0];
+            if (add == rulenode_add_match) {
+                rulenode_scan_one_cell_listed(r, rn, st, ri, wave);
+                return;
+            }
             for (int32_t from = 0; from < r->cells; from += STOP_ITEMS) {
                 if (r->out_of_memory || stop_requested(&r->stop)) return;
                 const int32_t to = r->cells - from > STOP_ITEMS ? from + STOP_ITEMS : r->cells;

@@ -75,4 +75,5 @@ int run_many_tests(void);
 int run_growgrid_tests(void);
 int run_escape_tests(void);
 int run_later_scan_tests(void);
+int run_quiet_scan_tests(void);
 #endif
