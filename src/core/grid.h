@@ -23,16 +23,22 @@ static inline wave_bits wave_all(int c) { return c >= 64 ? ~(wave_bits)0 : wave_
    (INT64_MAX when it overflows) for the caller's message. */
 bool grid_cells_within_cap(int64_t mx, int64_t my, int64_t mz, int64_t *cells);
 
+/* Symbols (values, unions, '*') are ASCII: grid_load and xml_get_char refuse others. */
+#define GRID_SYMBOLS 128
+
 typedef struct grid_def {
     int mx, my, mz;
     int c;                          /* number of values */
     char chars[GRID_MAX_VALUES + 1]; /* the legend, NUL-terminated */
     int8_t value_of[256];           /* symbol -> value, -1 if none */
-    wave_bits wave_of[256];         /* symbol -> wave (values, unions, '*') */
+    wave_bits wave_of[GRID_SYMBOLS]; /* symbol -> wave (values, unions, '*'); read it through grid_symbol_wave */
     bool has_wave[256];
     wave_bits transparent;
     char *folder;                   /* resource subfolder, or NULL */
 } grid_def;
+
+/* The wave of a symbol: 0 (no value) for a character that is no symbol of the grid. */
+static inline wave_bits grid_symbol_wave(const grid_def *g, unsigned char ch) { return ch < GRID_SYMBOLS ? g->wave_of[ch] : 0; }
 
 /* Whether a child element's <union> children belong to the grid too (which elements those are is
    the node kinds' fact, not the grid's: node_holds_unions in src/nodes answers it). */

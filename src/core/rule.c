@@ -419,7 +419,7 @@ rule *rule_load(diag *d, const resources *res, const xmlNode *el, const grid_def
                        gin->chars, case_hint(gin, ch, hint, sizeof hint));
             rule_free(r); r = NULL; goto done;
         }
-        r->input[i] = gin->wave_of[ch];
+        r->input[i] = grid_symbol_wave(gin, ch);
     }
     for (int i = 0; i < OMX * OMY * OMZ; i++) {
         unsigned char ch = (unsigned char)outr[i];

@@ -53,7 +53,7 @@ bool gen_wave(diag *d, const xmlNode *el, const grid_def *g, const char *name, w
     bool ok = *text != 0;
     for (const char *s = text; *s && ok; s++) { /* grid_wave takes values only; a wave also takes unions and '*' */
         ok = g->has_wave[(unsigned char)*s];
-        wave |= g->wave_of[(unsigned char)*s];
+        wave |= grid_symbol_wave(g, (unsigned char)*s);
     }
     if (!ok)
         return diag_error(d, SMALTI_ERR_MODEL, xml_line(el),

@@ -286,7 +286,7 @@ static bool rule_can_match(const lint *L, const char *in, wave_bits present, cha
 {
     for (const char *s = in; *s; s++) {
         if (*s == ' ' || *s == '/') continue;
-        if (!(L->grid->wave_of[(unsigned char)*s] & present)) {
+        if (!(grid_symbol_wave(L->grid, (unsigned char)*s) & present)) {
             *missing = *s;
             return false;
         }
