@@ -50,7 +50,8 @@ void wfc_free(node *n)
 {
     wfc_node *w = (wfc_node *)n;
     wfc_problem_free(&w->pb);
-    for (int v = 0; v < GRID_MAX_VALUES; v++) mem_free(w->allowed[v]);
+    for (int v = 0; v < w->allowed_values; v++) mem_free(w->allowed[v]);
+    mem_free(w->allowed);
     mem_free(w->patterns);
     mem_free(w->tiles);
     mem_free(w->density);
@@ -71,6 +72,10 @@ bool wfc_load_rules(loader *ld, wfc_node *w, const xmlNode *el, const grid_def *
         if (strlen(in) != 1) return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "in=\"%s\" of a <wfc> rule should be one value", in);
         int v = grid->value_of[(unsigned char)in[0]];
         if (v < 0) return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "in=\"%s\" is not a value of the grid", in);
+        if (!w->allowed) {
+            if (!(w->allowed = mem_calloc((size_t)grid->c, sizeof *w->allowed))) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
+            w->allowed_values = grid->c;
+        }
         if (w->allowed[v]) return diag_error(d, SMALTI_ERR_MODEL, xml_line(x), "a second <rule> for in=\"%s\"", in);
         w->allowed[v] = mem_calloc((size_t)w->pb.P, sizeof(bool));
         if (!w->allowed[v]) return diag_error(d, SMALTI_ERR_RUNTIME, 0, "out of memory");
@@ -238,7 +243,7 @@ static bool wfc_go(run_state *r, const node *n, void *state)
         if (!wfc_solver_clear(s, pb)) return false; /* stopped */
         for (int i = 0; i < pb->cells; i++) {
             uint8_t v = r->state[i];
-            const bool *allowed = v < GRID_MAX_VALUES ? w->allowed[v] : NULL;
+            const bool *allowed = v < w->allowed_values ? w->allowed[v] : NULL;
             if (!allowed) continue;
             for (int t = 0; t < pb->P; t++)
                 if (!allowed[t]) wfc_ban(pb, s, i, t);

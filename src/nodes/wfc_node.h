@@ -10,8 +10,10 @@ struct wfc_node {
     grid_def newgrid;
     wfc_problem pb;
     int tries;
-    /* allowed[v]: the patterns a cell of value v may take; NULL: no restriction. */
-    bool *allowed[GRID_MAX_VALUES];
+    /* allowed[v] for the input grid's allowed_values values: the patterns a cell of value v may take;
+       NULL (the row or the whole table, made at the first <rule>): no restriction. */
+    bool **allowed;
+    int allowed_values;
     /* Write the new grid from a fully observed wave (data[i*P + t]). */
     void (*update_state)(const wfc_node *w, const uint8_t *data, uint8_t *cells);
     /* Overlap model: P patterns of N*N values. */
