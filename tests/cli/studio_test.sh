@@ -22,10 +22,27 @@ expect 0 "studio MODEL.xml" "$T" help studio
 # signals at their defaults ($signals_default, lib.sh); the waits for its address and for its end
 # are bounded (hang guards, with a message), and no wall time is asserted.
 url_of() { sed -n 's|^http://127\.0\.0\.1:\([0-9]*\)/[0-9a-f]\{32\}/$|\1|p' "$1" 2>/dev/null; }
-$signals_default "$T" studio "$dir/m.xml" > "$dir/url" 2> "$dir/err" &
-pid=$!
-i=0
-while [ -z "$(url_of "$dir/url")" ] && [ $i -lt 3000 ] && kill -0 $pid 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+# studio_up URL ERR ARGS...: a studio in the background ($spid) and the wait for its address (300 s at
+# most, or until it ends). A studio killed by a SIGTERM this script did not send, before its address,
+# silently (seen twice in loaded runs of the whole suite, 4 scripts and another step at a time; the
+# cause is not found, a likely one another job's kill reaching a reused process id), is started once
+# more, and that is said; a studio that ends in any other way is the test's failure.
+studio_up() {
+    up_url=$1 up_err=$2; shift 2
+    for up_try in 1 2; do
+        up_rc=
+        $signals_default "$T" studio "$@" > "$up_url" 2> "$up_err" &
+        spid=$!
+        i=0
+        while [ -z "$(url_of "$up_url")" ] && [ $i -lt 3000 ] && kill -0 $spid 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+        [ -n "$(url_of "$up_url")" ] || kill -0 $spid 2>/dev/null && return 0
+        wait $spid; up_rc=$?
+        [ "$up_try" = 1 ] && [ "$up_rc" = 143 ] && [ ! -s "$up_err" ] || return 0
+        echo "studio_test: a studio died of a SIGTERM not sent here before its address; starting it once more" >&2
+    done
+}
+studio_up "$dir/url" "$dir/err" "$dir/m.xml"
+pid=$spid
 port=$(url_of "$dir/url")
 if [ -n "$port" ]; then ok; else bad "studio printed no URL (within 300 s, or it ended): $(cat "$dir/url" "$dir/err")"; fi
 [ -n "$port" ] && expect 5 "cannot listen on 127.0.0.1:$port" guard 300 "$T" studio "$dir/m.xml" --port "$port"
@@ -67,12 +84,10 @@ if [ "$waited" = 0 ]; then ok; else bad "studio on an endless run: exit $waited 
 # under --max-memory 16M is refused before its first step, on any machine; 30,000 rules (about 1 s to
 # load here) under --timeout 0.01 stop the load (100x).
 first_event() { # MODEL OPTIONS...: the first event line and data line of a studio's page, then SIGTERM
-    $signals_default "$T" studio "$@" > "$dir/url3" 2> "$dir/err3" &
-    spid=$!
-    i=0
-    while [ -z "$(url_of "$dir/url3")" ] && [ $i -lt 3000 ] && kill -0 $spid 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+    studio_up "$dir/url3" "$dir/err3" "$@"
     if [ -z "$(url_of "$dir/url3")" ]; then # say how it ended, not a URL error from python
-        kill -TERM $spid 2>/dev/null; wait $spid; echo "studio printed no URL (status $?): $(cat "$dir/err3")"; return
+        kill -TERM $spid 2>/dev/null; [ -n "$up_rc" ] || { wait $spid; up_rc=$?; }
+        echo "studio printed no URL (status $up_rc): $(cat "$dir/err3")"; return
     fi
     guard 300 python3 -c 'import sys, urllib.request
 with urllib.request.urlopen(sys.argv[1] + "events") as r:
