@@ -29,6 +29,13 @@ int wfc_set_words(const wfc_problem *pb)
     return wfc_set_domains(pb) ? (pb->P + 63) / 64 : 0;
 }
 
+int64_t wfc_sets_table_bytes(const wfc_problem *pb)
+{
+    if (!wfc_set_domains(pb)) return 0;
+    const int64_t chunks = (pb->P + CHUNK - 1) / CHUNK;
+    return chunks * (1 << CHUNK) * pb->D * wfc_set_words(pb) * (int64_t)sizeof(uint64_t);
+}
+
 bool wfc_sets_init(wfc_solver *s, const wfc_problem *pb)
 {
     const int P = pb->P, D = pb->D, W = wfc_set_words(pb), chunks = (P + CHUNK - 1) / CHUNK;

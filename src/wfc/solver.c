@@ -63,7 +63,7 @@ int64_t wfc_memory_estimate(const wfc_problem *pb)
     int64_t per_cell = 2 * (4 + 3 * (int64_t)sizeof(double)) + D * 4 + 64;
     /* Per pair of patterns and direction: the dense table a loader fills, then the propagator's lists. */
     int64_t per_pattern_pair = D * (1 + (int64_t)sizeof(int32_t));
-    return cells * P * per_pair + cells * per_cell + P * P * per_pattern_pair;
+    return cells * P * per_pair + cells * per_cell + P * P * per_pattern_pair + wfc_sets_table_bytes(pb);
 }
 
 bool wfc_check_memory(diag *d, int line, const wfc_problem *pb, const char *what)

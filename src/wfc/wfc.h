@@ -283,8 +283,10 @@ void wfc_solver_free(wfc_solver *s);
 /* The pattern-set tables of a solver for which wfc_bit_domains(pb) (domains.c); false when out of memory. */
 bool wfc_bits_init(wfc_solver *s, const wfc_problem *pb);
 void wfc_bits_free(wfc_solver *s);
-/* The same for wfc_set_domains(pb) (sets.c). */
+/* The same for wfc_set_domains(pb) (sets.c); wfc_sets_table_bytes: what its lookup table takes (0
+   for another problem), which wfc_memory_estimate counts. */
 bool wfc_sets_init(wfc_solver *s, const wfc_problem *pb);
+int64_t wfc_sets_table_bytes(const wfc_problem *pb);
 void wfc_sets_free(wfc_solver *s);
 /* Every pattern possible everywhere, nothing on the stack; false when s->stop said stop before the
    wave was whole (also for save_start and restart: the solver must then not be used until a reset
