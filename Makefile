@@ -189,7 +189,7 @@ $(BUILD)/libsmalti.so: $(BUILD)/libsmalti.so.$(SO_VERSION)
 RUN_PATH_OBJ := $(patsubst %,$(BUILD)/obj/%.o,cli/commands/main cli/common/common cli/common/tempfiles cli/job/job cli/job/job_run cli/job/outputs cli/common/output_kinds cli/job/progress \
 	cli/job/fanout cli/job/lint_report cli/common/datadir cli/many/options cli/common/usage cli/commands/run engine/run engine/planes core/mem core/xmlutil \
 	core/diag core/rule core/grid core/rng core/sort core/symmetry core/geometry core/resource nodes/model nodes/registry \
-	nodes/settings nodes/lint nodes/branch nodes/rulenode nodes/rulenode_anchor nodes/rulenode_infer nodes/one nodes/one_plain nodes/all \
+	nodes/settings nodes/lint nodes/branch nodes/rulenode nodes/rulenode_anchor nodes/rulenode_probe nodes/rulenode_infer nodes/one nodes/one_plain nodes/all \
 	nodes/prl nodes/observe nodes/search nodes/field nodes/path nodes/map io/atomic io/palette io/text io/tiles \
 	trace/writer pack/pack)
 smalti: $(CLI_OBJ) $(LIB_INTERNAL)

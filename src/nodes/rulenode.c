@@ -203,8 +203,11 @@ static bool build_shift_table(rulenode *rn, const grid_def *g, run_stop *stop)
         }
     }
     if (ok) rn->shift_start[g->c] = k;
-    for (int v = 0; ok && v < g->c; v++)
-        if (rn->shift_start[v + 1] - rn->shift_start[v] >= RULENODE_EARLIER_MIN) rn->earlier_any = true;
+    for (int v = 0; ok && v < g->c; v++) {
+        const int32_t shifts = rn->shift_start[v + 1] - rn->shift_start[v];
+        if (shifts >= RULENODE_EARLIER_MIN) rn->earlier_any = true;
+        if (shifts > rn->most_shifts) rn->most_shifts = shifts;
+    }
     mem_free(rule_cells);
     mem_free(orders);
     mem_free(order_start);

@@ -48,6 +48,7 @@ typedef struct rulenode {
     pool_cell *cell_pool;
     shift_box *boxes;    /* by value */
     bool earlier_any;    /* some value has RULENODE_EARLIER_MIN shift entries or more */
+    int32_t most_shifts; /* the most shift entries a value has */
     /* i / MX and i / (MX*MY) as (i * div) >> 63, exact for 0 <= i < 2^31. */
     uint64_t div_mx, div_plane;
     int steps;           /* 0: no limit */
@@ -112,6 +113,8 @@ typedef struct rulenode_state {
     /* one: how its incremental scans went lately, to choose how to test candidates (one_plain.c). */
     uint32_t scan_tried, scan_kept;
     bool scan_branch_free;
+    int32_t probe_found;     /* rulenode_nothing_new's count */
+    bool probe_futile;       /* its check found something once: this node's long scans find matches */
 } rulenode_state;
 
 static inline match match_pack(const rulenode *rn, int ri, int32_t at) { return ((uint32_t)at << rn->rule_bits) | (uint32_t)ri; }
@@ -266,8 +269,14 @@ static inline __attribute__((always_inline)) void rulenode_scan_changes_with(run
         for (int64_t n = start; n < end; n++) marks[run_change_at(r, n)] = 0;
 }
 
+/* Whether a whole-grid check shows that the changes since the node last matched, many (a few
+   shift entries tried per grid cell), hold no new match (rulenode_probe.c); false when the check
+   does not apply. */
+bool rulenode_nothing_new(run_state *r, const rulenode *rn, rulenode_state *st);
+
 static inline __attribute__((always_inline)) void rulenode_scan_changes(run_state *r, const rulenode *rn, rulenode_state *st, rulenode_add_fn add)
 {
+    if (rulenode_nothing_new(r, rn, st)) return;
     if (st->mask && rn->earlier_any) rulenode_scan_changes_with(r, rn, st, add, r->mask);
     else rulenode_scan_changes_with(r, rn, st, add, NULL);
 }

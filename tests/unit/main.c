@@ -66,6 +66,7 @@ int main(int argc, char **argv)
         {"escape", run_escape_tests},
         {"later_scan", run_later_scan_tests},
         {"quiet_scan", run_quiet_scan_tests},
+        {"scan_probe", run_scan_probe_tests},
     };
     const int count = (int)(sizeof groups / sizeof *groups);
     for (int a = 1; a < argc; a++) {

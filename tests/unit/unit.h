@@ -76,4 +76,5 @@ int run_growgrid_tests(void);
 int run_escape_tests(void);
 int run_later_scan_tests(void);
 int run_quiet_scan_tests(void);
+int run_scan_probe_tests(void);
 #endif
