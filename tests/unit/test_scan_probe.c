@@ -91,7 +91,7 @@ static void a_found_match_turns_the_check_off(void **state)
 static void same_runs_as_without_the_check(void **state)
 {
     (void)state;
-    static const char *const pairs[][2] = {
+    const char *const pairs[][2] = {
         {"<sequence values=\"BW\"><all in=\"***/*B*/***\" out=\"***/*W*/***\"/><markov><one in=\"WWW/WBW\" out=\"WBW/WBW\"/>"
          "<one in=\"WWW/BBB\" out=\"WBW/BBB\"/></markov></sequence>",
          "<sequence values=\"BWR\"><all><rule in=\"***/*B*/***\" out=\"***/*W*/***\"/>" WIDE_RULE "</all><markov>"
