@@ -276,7 +276,6 @@ bool rulenode_nothing_new(run_state *r, const rulenode *rn, rulenode_state *st);
 
 static inline __attribute__((always_inline)) void rulenode_scan_changes(run_state *r, const rulenode *rn, rulenode_state *st, rulenode_add_fn add)
 {
-    if (rulenode_nothing_new(r, rn, st)) return;
     if (st->mask && rn->earlier_any) rulenode_scan_changes_with(r, rn, st, add, r->mask);
     else rulenode_scan_changes_with(r, rn, st, add, NULL);
 }
@@ -425,8 +424,10 @@ static inline __attribute__((always_inline)) void rulenode_scan_rule_cells(run_s
 
 /* Scan one rule with the bitplanes: per lattice row, the corners where the
    rule matches come out 64 at a time; they are visited in the reference's
-   order (lattice cell, then shifts in z,y,x order, i.e. corners descending). */
-static inline __attribute__((always_inline)) void rulenode_scan_rule_planes(run_state *r, const rulenode *rn, rulenode_state *st, int ri, rulenode_add_fn add)
+   order (lattice cell, then shifts in z,y,x order, i.e. corners descending).
+   With `found` (a count that `add` raises), the scan ends once it is above 0. */
+static inline __attribute__((always_inline)) void rulenode_scan_rule_planes_until(run_state *r, const rulenode *rn, rulenode_state *st, int ri,
+                                                                                 rulenode_add_fn add, const int32_t *found)
 {
     const rule *rl = rn->rules[ri];
     const int MX = r->mx, MY = r->my, MZ = r->mz, imx = rl->imx, imy = rl->imy, imz = rl->imz;
@@ -455,10 +456,16 @@ static inline __attribute__((always_inline)) void rulenode_scan_rule_planes(run_
                                 int cx = lx - dx;
                                 if (cx < 0 || cx > xmax || !((m[cx >> 6] >> (cx & 63)) & 1)) continue;
                                 add(r, rn, st, ri, cx + (ly - dy) * MX + (lz - dz) * plane);
+                                if (found && *found > 0) return;
                             }
                         }
                 }
         }
+}
+
+static inline __attribute__((always_inline)) void rulenode_scan_rule_planes(run_state *r, const rulenode *rn, rulenode_state *st, int ri, rulenode_add_fn add)
+{
+    rulenode_scan_rule_planes_until(r, rn, st, ri, add, NULL);
 }
 
 /* The cells holding each value, counted once per whole-grid scan and shared by its rules: per
@@ -531,8 +538,8 @@ static inline __attribute__((always_inline)) bool rulenode_go(run_state *r, cons
 {
     if (rn->steps > 0 && st->counter >= rn->steps) return false;
     if (rn->observations && !st->future_computed && !rulenode_observe(r, rn, st)) return false;
-    if (st->last_matched_turn >= 0) rulenode_scan_changes(r, rn, st, add);
-    else rulenode_scan_all(r, rn, st, add);
+    if (st->last_matched_turn < 0) rulenode_scan_all(r, rn, st, add);
+    else if (!rulenode_nothing_new(r, rn, st)) rulenode_scan_changes(r, rn, st, add);
     if (stop_said(&r->stop)) return false; /* an interrupted scan: the run stops */
     if (rn->fields && !rulenode_compute_fields(r, rn, st)) return false;
     return true;
