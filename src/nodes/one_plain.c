@@ -49,8 +49,9 @@ typedef struct plain_write {
 } plain_write;
 
 /* A changed cell whose value has this many shift entries or more is asked which of its neighbours
-   were scanned before it (plain_earlier): fewer entries cost less to test than to skip. */
-#define PLAIN_EARLIER_MIN 16
+   were scanned before it (plain_earlier): fewer entries cost less to test than to skip. At 12 a
+   wall's new cells in BasicPartitioning (a 2x3 rule's four turns) skip about half their entries. */
+#define PLAIN_EARLIER_MIN 12
 
 /* How the entries of a value's changed cell are tested: each has at most one other cell to test
    (PLAIN_TEST_ONE), at most two (PLAIN_TEST_TWO, inline), or more. */
@@ -1062,10 +1063,11 @@ long one_plain_repeat(run_state *r, const rulenode *rn, const one_plain *p, rule
    switch cost more than the step. A step in which no child acts ends the loop (go, called
    again, makes the same attempts, which leave no trace). A copy of plain_repeat_body's loop:
    one loop for both cost a single node's steps 2 % more instructions. */
-static __attribute__((noinline)) long plain_markov_steps(run_state *r, const rulenode *const *rns, const one_plain *const *ps,
-                                                         rulenode_state *const *sts, int children, long max_steps)
+static inline __attribute__((always_inline)) long plain_markov_body(run_state *r, const rulenode *const *rns, const one_plain *const *ps,
+                                                                    rulenode_state *const *sts, int children, long max_steps, bool any_later)
 {
     uint8_t *const state = r->state;
+    uint8_t *const marks = r->mask; /* the cells scanned so far in a scan (plain_earlier) */
     /* The generator's values made ahead in batches, as in plain_repeat_body: batch[used .. filled)
        are the next ones; at the end the generator is put back to where the batch began and
        advanced by the values used. Batches start small, as a call may make a step or two. */
@@ -1140,6 +1142,9 @@ static __attribute__((noinline)) long plain_markov_steps(run_state *r, const rul
         bool stopped = false;
         const uint32_t scanned = p->scanned;
         const bool long_scan = step_start - scan_from > STOP_ITEMS;
+        /* A scan of two changes or more skips by the lists of `later` (plain_earlier), marking
+           the cells it scans; one change, the common case after the child's own step, needs none. */
+        const bool later = any_later && p->later_any && step_start - scan_from > 1;
         const int32_t *const c_from = changes + (scan_from - cbase), *const c_end = changes + (step_start - cbase);
         for (const int32_t *c = c_from; c < c_end; c++) {
             if (long_scan && stop_requested_at(&r->stop, c - c_from)) { stopped = true; break; }
@@ -1159,10 +1164,12 @@ static __attribute__((noinline)) long plain_markov_steps(run_state *r, const rul
                 cap = st->match_cap;
             }
             const int32_t before = count;
-            count = plain_scan_cell(rn, p, r, value, i, NULL, branch_free, true, state, mask, list, count, true);
+            count = plain_scan_cell(rn, p, r, value, i, later ? marks : NULL, branch_free, true, state, mask, list, count, true);
+            if (later) marks[i] = 1;
             tried += (uint32_t)(to - from);
             kept += (uint32_t)(count - before);
         }
+        if (later) plain_unmark(marks, c_from, c_end);
         plain_judge(&tried, &kept, &branch_free);
         if (stopped) break;
         st->last_matched_turn = counter0 + made;
@@ -1239,6 +1246,19 @@ static __attribute__((noinline)) long plain_markov_steps(run_state *r, const rul
 }
 
 
+/* plain_markov_body compiled twice: with the lists of `later` when some child has them, and
+   without (the marks' bookkeeping, compiled in, cost NystromDungeon's backtracker 1 % more instructions). */
+static __attribute__((noinline)) long plain_markov_steps_later(run_state *r, const rulenode *const *rns, const one_plain *const *ps,
+                                                               rulenode_state *const *sts, int children, long max_steps)
+{
+    return plain_markov_body(r, rns, ps, sts, children, max_steps, true);
+}
+static __attribute__((noinline)) long plain_markov_steps(run_state *r, const rulenode *const *rns, const one_plain *const *ps,
+                                                         rulenode_state *const *sts, int children, long max_steps)
+{
+    return plain_markov_body(r, rns, ps, sts, children, max_steps, false);
+}
+
 long one_plain_markov_repeat(run_state *r, const rulenode *const *rns, const one_plain *const *ps, rulenode_state *const *sts, int children,
                              long max_steps)
 {
@@ -1246,5 +1266,7 @@ long one_plain_markov_repeat(run_state *r, const rulenode *const *rns, const one
     for (int c = 0; c < children; c++)
         if (sts[c]->last_matched_turn < 0) return -1;
     if (max_steps <= 0 || !run_step_begin(r)) return 0;
+    for (int c = 0; c < children; c++)
+        if (ps[c]->later_any) return plain_markov_steps_later(r, rns, ps, sts, children, max_steps);
     return plain_markov_steps(r, rns, ps, sts, children, max_steps);
 }

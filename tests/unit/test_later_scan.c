@@ -159,6 +159,12 @@ static void skipping_keeps_the_reference_order(void **state)
     /* In 3-D the cell at y - 1 of a cell at y 0 lies in the plane before. */
     assert_true(scans_agree(WITH_REQUIRE("BW", "<one in=\"W**/***/*** ***/*B*/***\" out=\"***/***/*** ***/*W*/***\"/>"), "BW", 9, 8, 7, 3) >
                 100);
+    /* BasicPartitioning's walls: a markov of plain nodes (its fused loop, plain_markov_body) whose
+       second child skips among its 12 entries a B has, scanning a wall's new cells at once. */
+    for (int seed = 1; seed <= 3; seed++)
+        assert_true(scans_agree(WITH_REQUIRE("BW", "<all in=\"***/*B*/***\" out=\"***/*W*/***\"/><markov><one in=\"WWW/WBW\" "
+                                                   "out=\"WBW/WBW\"/><one in=\"WWW/BBB\" out=\"WBW/BBB\"/></markov>"),
+                                "BW", 45, 39, 1, seed) > 100);
     /* An `all` node (always generic) retracting a maze's dead ends, a step a cell deep. */
     for (int seed = 1; seed <= 3; seed++)
         assert_true(scans_agree(WITH_REQUIRE("BWA", "<one in=\"WBB\" out=\"WAW\"/><all in=\"BBB/BAB\" out=\"BBB/BBB\"/>"
