@@ -100,12 +100,18 @@ static bool all_go(run_state *r, const node *n, void *state)
     int32_t *order = mem_realloc(st->order, (size_t)st->match_count * sizeof *order);
     if (!order) { r->out_of_memory = true; return false; }
     st->order = order;
-    /* The reference's inside-out shuffle of 0..count-1. */
-    for (int32_t i = 0; i < st->match_count; i++) {
-        if (stop_requested_at(&r->stop, i)) return false;
-        int32_t j = rng_next_max(&r->random, i + 1);
-        order[i] = order[j];
-        order[j] = i;
+    /* The reference's inside-out shuffle of 0..count-1, its draws made STOP_ITEMS at a time
+       (rng_fill; rng_next_max's arithmetic on each). */
+    int32_t draws[STOP_ITEMS];
+    for (int32_t i = 0; i < st->match_count;) {
+        if (stop_requested(&r->stop)) return false;
+        const int32_t batch = st->match_count - i < STOP_ITEMS ? st->match_count - i : STOP_ITEMS;
+        rng_fill(&r->random, draws, batch);
+        for (int32_t k = 0; k < batch; k++, i++) {
+            const int32_t j = (int32_t)(draws[k] * (1.0 / RNG_MBIG) * (i + 1));
+            order[i] = order[j];
+            order[j] = i;
+        }
     }
     uint8_t *const marks = r->mask, *const cells = r->state;
     for (int32_t k = 0; k < st->match_count; k++) {
