@@ -133,17 +133,36 @@ static void plain_test_fill(plain_test *t, plain_cell *pool, int32_t *used, cons
     else *used += t->more_count;
 }
 
-/* The same for a rule's own test, from its cells (rule_compile's, which carry their shifts too). */
-static void plain_rule_test_fill(plain_test *t, plain_cell *pool, int32_t *used, const rule *rl)
+/* The values the node's rules write over: a listed match goes stale only where a cell it needs
+   held one of them (a value no rule writes over stays). */
+static wave_bits plain_overwritten(const rulenode *rn)
+{
+    wave_bits over = 0;
+    for (int ri = 0; ri < rn->rule_count; ri++) {
+        const rule *rl = rn->rules[ri];
+        for (int k = 0, cells = rl->omx * rl->omy * rl->omz; k < cells; k++)
+            if (rl->output[k] != RULE_KEEP) over |= rl->input[k] & ~((wave_bits)1 << rl->output[k]);
+    }
+    return over;
+}
+
+/* The same for a rule's own test, from its cells (rule_compile's, which carry their shifts too):
+   the test of a drawn match, most of which are stale, so the cells that may have been written
+   over (a value in `over`) first; otherwise in the rule's order. order: room for its cells. */
+static void plain_rule_test_fill(plain_test *t, plain_cell *pool, int32_t *used, const rule *rl, wave_bits over, plain_cell *order)
 {
     const plain_cell any = {0, UINT32_MAX};
     const int count = rl->match_count;
-    t->a = count > 0 ? (plain_cell){rl->match[0].offset, (uint32_t)rl->match[0].wave} : any;
-    t->b = count > 1 ? (plain_cell){rl->match[1].offset, (uint32_t)rl->match[1].wave} : any;
+    int n = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int k = 0; k < count; k++)
+            if (((rl->match[k].wave & over) != 0) == (pass == 0)) order[n++] = (plain_cell){rl->match[k].offset, (uint32_t)rl->match[k].wave};
+    t->a = count > 0 ? order[0] : any;
+    t->b = count > 1 ? order[1] : any;
     t->more_count = (int16_t)(count > 2 ? count - 2 : 0);
     t->d[0] = t->d[1] = t->d[2] = 0;
     t->more = *used;
-    for (int k = 2; k < count; k++) pool[(*used)++] = (plain_cell){rl->match[k].offset, (uint32_t)rl->match[k].wave};
+    for (int k = 2; k < count; k++) pool[(*used)++] = order[k];
 }
 
 /* The pool cells of a shift entry: those of the last entry of its rule when they come from the
@@ -277,8 +296,13 @@ one_plain *one_plain_new(rulenode *rn, int values)
     p->writes = mem_malloc((size_t)(writes ? writes : 1) * sizeof *p->writes);
     p->top = mem_calloc((size_t)(rn->rule_count ? rn->rule_count : 1), sizeof *p->top);
     p->rule_mask = (1u << rn->rule_bits) - 1;
-    if (!p->rules || !p->pool || !p->writes || !p->top) {
+    int most_cells = 0; /* a rule's cells in the order of its test (plain_rule_test_fill) */
+    for (int ri = 0; ri < rn->rule_count; ri++)
+        if (rn->rules[ri]->match_count > most_cells) most_cells = rn->rules[ri]->match_count;
+    plain_cell *order = mem_malloc((size_t)(most_cells ? most_cells : 1) * sizeof *order);
+    if (!p->rules || !p->pool || !p->writes || !p->top || !order) {
         mem_free(seen_cells);
+        mem_free(order);
         one_plain_free(p);
         return NULL;
     }
@@ -304,20 +328,22 @@ one_plain *one_plain_new(rulenode *rn, int values)
     }
     mem_free(seen_cells);
     int32_t w = 0;
+    const wave_bits over = plain_overwritten(rn);
     for (int ri = 0; ri < rn->rule_count; ri++) {
         const rule *rl = rn->rules[ri];
-        plain_rule_test_fill(&p->rules[ri].test, p->pool, &used, rl);
+        plain_rule_test_fill(&p->rules[ri].test, p->pool, &used, rl, over, order);
         p->rules[ri].c = (plain_cell){0, UINT32_MAX};
         if (rl->match_count >= 3) p->three = true;
         if (rl->match_count == 3) {
             /* The third cell inline, none in the pool (its pool cell stays, unused). */
-            p->rules[ri].c = (plain_cell){rl->match[2].offset, (uint32_t)rl->match[2].wave};
+            p->rules[ri].c = order[2];
             p->rules[ri].test.more_count = 0;
         }
         p->rules[ri].write = w;
         plain_rule_writes(rl, p->writes, &w);
         p->rules[ri].write_count = w - p->rules[ri].write;
     }
+    mem_free(order);
     plain_entry *smaller = mem_realloc(out, (size_t)(entries ? entries : 1) * sizeof *smaller);
     p->entries = smaller ? smaller : out;
     rn->shifts = NULL;
