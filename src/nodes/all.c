@@ -97,13 +97,27 @@ static bool all_go(run_state *r, const node *n, void *state)
         goto finish;
     }
 
-    int32_t *order = mem_realloc(st->order, (size_t)st->match_count * sizeof *order);
-    if (!order) { r->out_of_memory = true; return false; }
-    st->order = order;
-    /* The reference's inside-out shuffle of 0..count-1, its draws made STOP_ITEMS at a time
-       (rng_fill; rng_next_max's arithmetic on each). */
+    if (st->match_count > st->order_cap) {
+        /* Grown to the most matches a step has had, never shrunk: a node in a loop steps
+           thousands of times (a realloc each cost BasicBrickWall 2 % of its instructions), and
+           room to spare would raise the peak memory. */
+        int32_t *order = mem_realloc(st->order, (size_t)st->match_count * sizeof *order);
+        if (!order) { r->out_of_memory = true; return false; }
+        st->order = order;
+        st->order_cap = st->match_count;
+    }
+    int32_t *const order = st->order;
+    /* The reference's inside-out shuffle of 0..count-1; a long one's draws made STOP_ITEMS at a
+       time (rng_fill; rng_next_max's arithmetic on each), a short one's one by one (a batch's
+       set-up cost more than the few draws). */
+    if (st->match_count < 64)
+        for (int32_t i = 0; i < st->match_count; i++) {
+            const int32_t j = rng_next_max(&r->random, i + 1);
+            order[i] = order[j];
+            order[j] = i;
+        }
     int32_t draws[STOP_ITEMS];
-    for (int32_t i = 0; i < st->match_count;) {
+    for (int32_t i = st->match_count < 64 ? st->match_count : 0; i < st->match_count;) {
         if (stop_requested(&r->stop)) return false;
         const int32_t batch = st->match_count - i < STOP_ITEMS ? st->match_count - i : STOP_ITEMS;
         rng_fill(&r->random, draws, batch);

@@ -96,7 +96,8 @@ typedef struct rulenode_state {
     int64_t words;
     int mask_bits;           /* the node's rule_bits */
     uint8_t *newstate;       /* prl: values being written this step */
-    int32_t *order;          /* all: shuffled match order */
+    int32_t *order;          /* all: shuffled match order, room for order_cap */
+    int32_t order_cap;
     /* Potentials by value (NULL rows read as 0) over `potential_block`: GRID_MAX_VALUES rows,
        allocated on first use (most nodes have no field or observation). */
     int32_t **potentials;
