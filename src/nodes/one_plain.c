@@ -633,6 +633,7 @@ static inline __attribute__((always_inline)) void plain_scan(run_state *r, const
     plain_judge_scan(st, tried, kept);
 }
 
+
 /* The first scan of the whole grid, out of line: it runs once. */
 static __attribute__((noinline)) void plain_scan_all(run_state *r, const rulenode *rn, rulenode_state *st)
 {
@@ -773,6 +774,48 @@ static inline __attribute__((always_inline)) int32_t plain_scan_cell(const rulen
         return count;
     }
     return plain_scan_inside(e, e_end, i, state, mask, list, count, bits, p->pool);
+}
+
+/* plain_scan with each cell's entries tested inline (plain_scan_cell, the markov loop's way): an
+   `all` node in a loop scans a few cells of a few entries each at every step, where plain_scan's
+   call per cell cost more than the tests. */
+void one_plain_scan(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st)
+{
+    if (st->last_matched_turn < 0) {
+        plain_scan_all(r, rn, st);
+        return;
+    }
+    const uint8_t *const state = r->state;
+    uint64_t *const mask = st->mask;
+    const int64_t first = run_first(r, st->last_matched_turn);
+    /* No change is logged during the scan, so the log cannot move under these pointers. */
+    const int32_t *const scan_start = r->changes + (first - r->changes_base), *const changes_end = r->changes + r->changes_len;
+    uint8_t *const marks = p->later_any ? r->mask : NULL;
+    const bool branch_free = st->scan_branch_free;
+    match *list = st->matches;
+    int32_t count = st->match_count, tried = 0, kept = 0;
+    int64_t n = first;
+    for (const int32_t *c = scan_start; c < changes_end; c++, n++) {
+        if (stop_requested_at(&r->stop, n)) break;
+        const int32_t i = *c;
+        const uint8_t value = state[i];
+        const int32_t from = rn->shift_start[value], to = rn->shift_start[value + 1];
+        if (from == to) continue;
+        if (st->match_cap - count < to - from) {
+            st->match_count = count;
+            if (!plain_reserve(r, st, to - from)) break;
+            list = st->matches;
+        }
+        const int32_t before = count;
+        count = plain_scan_cell(rn, p, r, value, i, marks, branch_free, true, state, mask, list, count, true);
+        if (marks) marks[i] = 1;
+        tried += to - from;
+        kept += count - before;
+    }
+    st->match_count = count;
+    if (marks) plain_unmark(marks, scan_start, changes_end);
+    plain_scan_tick(&r->stop, (uint32_t)tried);
+    plain_judge_scan(st, tried, kept);
 }
 
 /* The fused loops keep the run's change log and step table and the node's match list in locals of

@@ -1,7 +1,8 @@
 /* test_later_scan.c — the incremental scans skip the shift entries of a changed cell whose match
    holds a neighbour scanned before it (one_plain.c's plain_earlier, rulenode_scan_changes): the
    lists a plain `one` node skips by hold exactly the entries that leave that neighbour out, and
-   runs that skip end on the grids, step by step, of the generic scan testing every entry. */
+   runs that skip end on the grids, step by step, of the generic scan testing every entry; and an
+   `all` node's scans by the compact tables give the generic scan's grids. */
 #include "unit.h"
 #include <stdlib.h>
 #include <string.h>
@@ -165,11 +166,27 @@ static void skipping_keeps_the_reference_order(void **state)
         assert_true(scans_agree(WITH_REQUIRE("BW", "<all in=\"***/*B*/***\" out=\"***/*W*/***\"/><markov><one in=\"WWW/WBW\" "
                                                    "out=\"WBW/WBW\"/><one in=\"WWW/BBB\" out=\"WBW/BBB\"/></markov>"),
                                 "BW", 45, 39, 1, seed) > 100);
-    /* An `all` node (always generic) retracting a maze's dead ends, a step a cell deep. */
+    /* `all` nodes (their scans by the compact tables of one_plain.c, against the twin's generic scan)
+       retracting a maze's dead ends, a step a cell deep. */
     for (int seed = 1; seed <= 3; seed++)
         assert_true(scans_agree(WITH_REQUIRE("BWA", "<one in=\"WBB\" out=\"WAW\"/><all in=\"BBB/BAB\" out=\"BBB/BBB\"/>"
                                                     "<all in=\"BBB/BWB\" out=\"BBB/BBB\"/>"),
                                 "BWA", 31, 29, 1, seed) > 20);
+}
+
+/* `all` nodes whose every step scans what their last one wrote, by the compact tables (one_plain_scan),
+   against the generic scan of their 33-value twins: a flood around scattered walls, its front a step at a
+   time, and NystromDungeon's corridors joining (a markov of an `all` and a `one`). */
+static void all_nodes_scan_as_the_generic_scan(void **state)
+{
+    (void)state;
+    for (int seed = 1; seed <= 3; seed++) {
+        assert_true(scans_agree(WITH_REQUIRE("BWR", "<one in=\"B\" out=\"R\" steps=\"300\"/><markov><all in=\"WB\" out=\"WW\"/></markov>"),
+                                "BWR", 43, 37, 1, seed) > 300 + 20);
+        assert_true(scans_agree(WITH_REQUIRE("BWG", "<one in=\"W\" out=\"G\" steps=\"1\"/><one in=\"B\" out=\"W\" steps=\"1000\"/>"
+                                                    "<markov><all in=\"GWW\" out=\"**G\"/><one in=\"GBW\" out=\"*WG\"/></markov>"),
+                                "BWG", 41, 35, 1, seed) > 1000 + 50);
+    }
 }
 
 int run_later_scan_tests(void)
@@ -177,6 +194,7 @@ int run_later_scan_tests(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(lists_leave_out_the_neighbours),
         cmocka_unit_test(skipping_keeps_the_reference_order),
+        cmocka_unit_test(all_nodes_scan_as_the_generic_scan),
     };
     return cmocka_run_group_tests_name("later_scan", tests, NULL, NULL);
 }
