@@ -567,73 +567,13 @@ static inline __attribute__((always_inline)) match plain_take(match *list, int32
 }
 
 
-/* After plain_scan, which tried `tried` rule shifts: past STOP_ITEMS the clock is asked, their
+/* After a scan (one_plain_scan), which tried `tried` rule shifts: past STOP_ITEMS the clock is asked, their
    number counted toward its read (stop_tick; not charged, as a step's work is charged by its
    caller). The fast loops ask by one_plain.stop_mask instead, once a step at most. */
 static inline bool plain_scan_tick(run_stop *s, uint32_t tried)
 {
     return tried >= STOP_ITEMS && stop_tick(s, tried);
 }
-/* The incremental scan (rulenode_scan_changes, same order), with every candidate appended and
-   kept only when it fits (the count moves by 0 or 1): whether a cell next to a growing pattern
-   fits is a coin toss for the branch predictor. */
-static inline __attribute__((always_inline)) void plain_scan(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st)
-{
-    const int MX = r->mx, bits = rn->rule_bits;
-    const uint8_t *state = r->state;
-    uint64_t *mask = st->mask;
-    const plain_entry *entries = p->entries;
-    const plain_cell *pool = p->pool;
-    const int32_t *shift_start = rn->shift_start;
-    const int64_t first = run_first(r, st->last_matched_turn);
-    /* No change is logged during the scan, so the log cannot move under these pointers. */
-    const int32_t *const scan_start = r->changes + (first - r->changes_base), *changes_end = r->changes + r->changes_len;
-    const int32_t *change = scan_start;
-    int32_t tried = 0, kept = 0;
-    uint8_t *const marks = p->later_any ? r->mask : NULL;
-    bool marked = false;
-    for (int64_t n = first; change < changes_end; change++, n++) {
-        if (stop_requested_at(&r->stop, n)) break;
-        const int32_t i = *change;
-        const uint8_t value = state[i];
-        const int32_t from = shift_start[value], to = shift_start[value + 1];
-        if (from == to) continue;
-        unsigned earlier = 0;
-        if (marks) {
-            if (plain_later_listed(from, to)) earlier = plain_earlier(marks, i, MX);
-            marks[i] = 1;
-            marked = true;
-        }
-        if (st->match_cap - st->match_count < to - from && !plain_reserve(r, st, to - from)) break;
-        int xyz[3];
-        const bool inside = rulenode_cell_inside(rn, MX, r->my, r->mz, i, value, xyz);
-        const int x = xyz[0], y = xyz[1], z = xyz[2];
-        const int32_t before = st->match_count;
-        if (earlier) {
-            st->match_count = plain_scan_later(p, entries + from, value, i, xyz, inside, earlier, state, mask, st->matches, before, bits,
-                                               true);
-        } else if (inside) {
-            st->match_count = (st->scan_branch_free ? plain_scan_inside : plain_scan_inside_branching)(
-                entries + from, entries + to, i, state, mask, st->matches, before, bits, pool);
-        } else {
-            match *list = st->matches;
-            int32_t count = before;
-            for (int32_t k = from; k < to; k++) {
-                /* One unsigned compare per axis tests both ends. */
-                if (!plain_inside(p, &entries[k], x, y, z)) continue;
-                count = plain_add(&entries[k], i, state, mask, list, count, bits, pool, true);
-            }
-            st->match_count = count;
-        }
-        tried += to - from;
-        kept += st->match_count - before;
-    }
-    if (marked) plain_unmark(marks, scan_start, changes_end);
-    plain_scan_tick(&r->stop, (uint32_t)tried); /* plain_step looks at stop_said */
-    plain_judge_scan(st, tried, kept);
-}
-
-
 /* The first scan of the whole grid, out of line: it runs once. */
 static __attribute__((noinline)) void plain_scan_all(run_state *r, const rulenode *rn, rulenode_state *st)
 {
@@ -644,8 +584,7 @@ static __attribute__((noinline)) void plain_scan_all(run_state *r, const rulenod
 static inline __attribute__((always_inline)) bool plain_step(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, rng *random)
 {
     if (rn->steps > 0 && st->counter >= rn->steps) return false;
-    if (st->last_matched_turn >= 0) plain_scan(r, rn, p, st);
-    else plain_scan_all(r, rn, st);
+    one_plain_scan(r, rn, p, st);
     /* An interrupted scan: the run stops. (A scan cut short by memory goes on, as rulenode_go does:
        the step is made from what was found, and the run stops before the next.) */
     if (stop_said(&r->stop)) return false;
@@ -776,9 +715,10 @@ static inline __attribute__((always_inline)) int32_t plain_scan_cell(const rulen
     return plain_scan_inside(e, e_end, i, state, mask, list, count, bits, p->pool);
 }
 
-/* plain_scan with each cell's entries tested inline (plain_scan_cell, the markov loop's way): an
-   `all` node in a loop scans a few cells of a few entries each at every step, where plain_scan's
-   call per cell cost more than the tests. */
+/* The scan of the changes since the node last matched (rulenode_scan_changes' matches, in the same
+   order), each cell's entries tested inline (plain_scan_cell, as the fused loops test them): an
+   `all` node in a loop scans a few cells of a few entries each at every step, where a call per
+   cell cost more than the tests. The first time, the whole grid. */
 void one_plain_scan(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st)
 {
     if (st->last_matched_turn < 0) {
@@ -922,7 +862,7 @@ static inline __attribute__((always_inline)) long plain_repeat_body(run_state *r
     /* Steps to make before the next look at the limits, the step table's room and a stop. */
     long left = rn->steps > 0 && st->counter >= rn->steps ? 0 : plain_budget(rn, p, st, made, max_steps, flen, fcap);
     while (left > 0) {
-        /* The scan (plain_scan): every change since then. */
+        /* The scan (one_plain_scan): every change since then. */
         const int64_t step_start = cbase + clen;
         bool stopped = false, marked = false;
         /* After a step of this loop, a quiet node's scan would only pass over its own changes,
@@ -1206,7 +1146,7 @@ static inline __attribute__((always_inline)) long plain_markov_body(run_state *r
         const plain_rule *pr = NULL;
         int32_t at = 0;
         if (rn->steps > 0 && st->counter >= rn->steps) goto failed;
-        /* The scan (plain_scan): every change since then. Its stop checks are for a long scan
+        /* The scan (one_plain_scan): every change since then. Its stop checks are for a long scan
            only; the loop checks every 64 steps anyway. */
         bool stopped = false;
         const uint32_t scanned = p->scanned;
