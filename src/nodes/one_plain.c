@@ -52,6 +52,7 @@ typedef struct plain_write {
    were scanned before it (plain_earlier): fewer entries cost less to test than to skip. At 12 a
    wall's new cells in BasicPartitioning (a 2x3 rule's four turns) skip about half their entries. */
 #define PLAIN_EARLIER_MIN 12
+#define PLAIN_EARLIER_FUSED_MIN 16
 
 /* How the entries of a value's changed cell are tested: each has at most one other cell to test
    (PLAIN_TEST_ONE), at most two (PLAIN_TEST_TWO, inline), or more. */
@@ -64,8 +65,10 @@ struct one_plain {
     bool unmasked;
     bool three;          /* some rule has a third cell, which plain_rule_fits must test */
     bool later_any;      /* some value has the lists of `later` */
-    /* and some rule writes two cells or more: the fused loop, whose scans see one step's changes
-       each, skips by the lists (a node of one-cell writes would only pay for the marks there). */
+    /* and some value has PLAIN_EARLIER_FUSED_MIN entries or more and some rule writes two cells or
+       more: the node's own fused loop, whose scans see one step's changes each, skips by the lists
+       (a node of one-cell writes or of shorter lists would only pay for the marks there: MazeTrail's
+       12 entries a value, 7 % more instructions). */
     bool later_fused;
     /* No rule writes a value that has shift entries: the node's own changes give it no match, and
        its fused loop skips scanning them. */
@@ -356,6 +359,9 @@ one_plain *one_plain_new(rulenode *rn, int values)
     }
     for (int ri = 0; ri < rn->rule_count; ri++)
         if (p->rules[ri].write_count >= 2) p->later_fused = p->later_any;
+    bool wide = false; /* a value of PLAIN_EARLIER_FUSED_MIN entries or more */
+    for (int v = 0; v < values; v++) wide |= rn->shift_start[v + 1] - rn->shift_start[v] >= PLAIN_EARLIER_FUSED_MIN;
+    p->later_fused &= wide;
     p->quiet = true;
     for (int32_t k = 0; k < w; k++)
         if ((p->scanned >> p->writes[k].value) & 1) p->quiet = false;

@@ -36,7 +36,7 @@ bool rulenode_nothing_new(run_state *r, const rulenode *rn, rulenode_state *st)
     st->probe_found = 0;
     for (int ri = 0; ri < rn->rule_count && st->probe_found == 0; ri++) {
         if (stop_said(&r->stop)) return false;
-        rulenode_scan_rule_planes_until(r, rn, st, ri, probe_add, &st->probe_found);
+        rulenode_scan_rule_planes(r, rn, st, ri, probe_add);
     }
     if (st->probe_found > 0) st->probe_futile = true;
     return st->probe_found == 0 && !r->out_of_memory && !stop_said(&r->stop);
