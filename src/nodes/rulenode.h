@@ -425,8 +425,10 @@ static inline __attribute__((always_inline)) void rulenode_scan_rule_cells(run_s
 
 /* Scan one rule with the bitplanes: per lattice row, the corners where the
    rule matches come out 64 at a time; they are visited in the reference's
-   order (lattice cell, then shifts in z,y,x order, i.e. corners descending). */
-static inline __attribute__((always_inline)) void rulenode_scan_rule_planes(run_state *r, const rulenode *rn, rulenode_state *st, int ri, rulenode_add_fn add)
+   order (lattice cell, then shifts in z,y,x order, i.e. corners descending).
+   With `found` (a count that `add` raises), the scan ends once it is above 0. */
+static inline __attribute__((always_inline)) void rulenode_scan_rule_planes_until(run_state *r, const rulenode *rn, rulenode_state *st, int ri,
+                                                                                 rulenode_add_fn add, const int32_t *found)
 {
     const rule *rl = rn->rules[ri];
     const int MX = r->mx, MY = r->my, MZ = r->mz, imx = rl->imx, imy = rl->imy, imz = rl->imz;
@@ -455,10 +457,16 @@ static inline __attribute__((always_inline)) void rulenode_scan_rule_planes(run_
                                 int cx = lx - dx;
                                 if (cx < 0 || cx > xmax || !((m[cx >> 6] >> (cx & 63)) & 1)) continue;
                                 add(r, rn, st, ri, cx + (ly - dy) * MX + (lz - dz) * plane);
+                                if (found && *found > 0) return;
                             }
                         }
                 }
         }
+}
+
+static inline __attribute__((always_inline)) void rulenode_scan_rule_planes(run_state *r, const rulenode *rn, rulenode_state *st, int ri, rulenode_add_fn add)
+{
+    rulenode_scan_rule_planes_until(r, rn, st, ri, add, NULL);
 }
 
 /* The cells holding each value, counted once per whole-grid scan and shared by its rules: per

@@ -19,7 +19,8 @@ static void probe_add(run_state *r, const rulenode *rn, rulenode_state *st, int 
    found something once is not checked again: its long scans are the kind that find matches. */
 bool rulenode_nothing_new(run_state *r, const rulenode *rn, rulenode_state *st)
 {
-    if (!st->mask || !r->planes.bits || st->probe_futile) return false; /* the check must not build the bitplanes' memory */
+    /* Only over bitplanes made for this grid (the check must not build their memory either). */
+    if (!st->mask || !r->planes.bits || r->planes.cells != r->cells || st->probe_futile) return false;
     const int64_t start = run_first(r, st->last_matched_turn), end = run_changes_end(r);
     const int64_t enough = (int64_t)r->cells * PROBE_WORK_PER_CELL;
     if ((end - start) * rn->most_shifts < enough) return false;
@@ -36,7 +37,7 @@ bool rulenode_nothing_new(run_state *r, const rulenode *rn, rulenode_state *st)
     st->probe_found = 0;
     for (int ri = 0; ri < rn->rule_count && st->probe_found == 0; ri++) {
         if (stop_said(&r->stop)) return false;
-        rulenode_scan_rule_planes(r, rn, st, ri, probe_add);
+        rulenode_scan_rule_planes_until(r, rn, st, ri, probe_add, &st->probe_found);
     }
     if (st->probe_found > 0) st->probe_futile = true;
     return st->probe_found == 0 && !r->out_of_memory && !stop_said(&r->stop);
