@@ -1,50 +1,14 @@
 /* all.c — the `all` node: apply every non-overlapping match, in random order, in one step. */
-#include "one_plain.h"
+#include "rulenode.h"
 #include "../core/mem.h"
 #include <math.h>
 #include <string.h>
 
-/* An `all` node: its rules, and without fields or observations the compact tables of a plain
-   `one` node (one_plain.h), whose incremental scan is the generic one's, faster. */
-typedef struct all_node {
-    rulenode rn;
-    one_plain *plain; /* NULL: the generic scan */
-} all_node;
-
 static node *all_load(loader *ld, const xmlNode *el, symmetry_set s)
 {
-    all_node *an = (all_node *)rulenode_load(ld, el, s, &node_kind_all, sizeof(all_node));
-    if (!an) return NULL;
-    an->rn.uses_mask = true;
-    if (diag_stopped(ld->d)) return NULL;
-    if (one_plain_suits(&an->rn) && !(an->plain = one_plain_new(&an->rn, ld->grid->c))) {
-        diag_error(ld->d, SMALTI_ERR_RUNTIME, 0, "out of memory");
-        return NULL;
-    }
-    return &an->rn.base;
-}
-
-static void all_free(node *n)
-{
-    one_plain_free(((all_node *)n)->plain);
-    rulenode_free(n);
-}
-
-/* rulenode_go for a node with fields or observations, out of line: compiled into all_go, its scan
-   lost registers to the rest (Division 1.9 % more instructions). */
-static __attribute__((noinline)) bool all_scan_generic(run_state *r, const rulenode *rn, rulenode_state *st)
-{
-    return rulenode_go(r, rn, st, rulenode_add_match);
-}
-
-/* rulenode_go's scan, by the compact tables when the node has them. */
-static bool all_scan(run_state *r, const all_node *an, rulenode_state *st)
-{
-    const rulenode *rn = &an->rn;
-    if (!an->plain) return all_scan_generic(r, rn, st);
-    if (rn->steps > 0 && st->counter >= rn->steps) return false;
-    if (st->last_matched_turn < 0 || !rulenode_nothing_new(r, rn, st)) one_plain_scan(r, rn, an->plain, st);
-    return !stop_said(&r->stop); /* an interrupted scan: the run stops */
+    rulenode *rn = (rulenode *)rulenode_load(ld, el, s, &node_kind_all, sizeof(rulenode));
+    if (rn) rn->uses_mask = true;
+    return rn ? &rn->base : NULL;
 }
 
 /* Apply a match unless it overlaps a cell already written this step. */
@@ -112,7 +76,7 @@ static bool all_go(run_state *r, const node *n, void *state)
 {
     const rulenode *rn = (const rulenode *)n;
     rulenode_state *st = state;
-    if (!all_scan(r, (const all_node *)n, st)) return false;
+    if (!rulenode_go(r, rn, st, rulenode_add_match)) return false;
     st->last_matched_turn = r->counter;
     if (st->has_trajectory) {
         if (!rulenode_replay(r, st)) return false;
@@ -199,7 +163,7 @@ const node_kind node_kind_all = {
     .is_rule_node = true,
     .ignored_attrs = reference_extras,
     .load = all_load,
-    .free = all_free,
+    .free = rulenode_free,
     .state_new = rulenode_state_new,
     .state_free = rulenode_state_free,
     .reset = rulenode_reset,
