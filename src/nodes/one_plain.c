@@ -586,6 +586,8 @@ static __attribute__((noinline)) void plain_scan_all(run_state *r, const rulenod
     rulenode_scan_all(r, rn, st, rulenode_add_match);
 }
 
+static void one_plain_scan(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st);
+
 /* One step: find the new matches, draw until one still holds (dropping the stale ones), apply it. */
 static inline __attribute__((always_inline)) bool plain_step(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, rng *random)
 {
@@ -722,10 +724,10 @@ static inline __attribute__((always_inline)) int32_t plain_scan_cell(const rulen
 }
 
 /* The scan of the changes since the node last matched (rulenode_scan_changes' matches, in the same
-   order), each cell's entries tested inline (plain_scan_cell, as the fused loops test them): an
-   `all` node in a loop scans a few cells of a few entries each at every step, where a call per
-   cell cost more than the tests. The first time, the whole grid. */
-void one_plain_scan(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st)
+   order), each cell's entries tested inline (plain_scan_cell, as the fused loops test them): a
+   single step scans a few cells of a few entries each, where a call per cell cost more than the
+   tests. The first time, the whole grid. */
+static void one_plain_scan(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st)
 {
     if (st->last_matched_turn < 0) {
         plain_scan_all(r, rn, st);

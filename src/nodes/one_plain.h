@@ -1,4 +1,4 @@
-/* one_plain.h — the fast path of a plain `one` node (no fields, observations or plan), and its scan for `all`. */
+/* one_plain.h — the fast path of a plain `one` node (no fields, observations or plan). */
 #ifndef SMALTI_ONE_PLAIN_H
 #define SMALTI_ONE_PLAIN_H
 #include "rulenode.h"
@@ -17,9 +17,6 @@ void one_plain_set_unmasked(one_plain *p, bool unmasked);
 /* Whether no rule writes a value the node scans (one_plain.quiet): its fused loop then scans none
    of its own changes, and makes only that scan's stop checks. For the tests. */
 bool one_plain_is_quiet(const one_plain *p);
-/* The scan of the changes since the node last matched (rulenode_scan_changes' matches, order and
-   mask bits, by the compact tables), or of the whole grid the first time: an `all` node's (all.c). */
-void one_plain_scan(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st);
 /* One step (node_kind.go), and steps in a row (node_kind.repeat). */
 bool one_plain_go(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st);
 long one_plain_repeat(run_state *r, const rulenode *rn, const one_plain *p, rulenode_state *st, long max_steps);

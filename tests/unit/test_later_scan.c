@@ -1,8 +1,8 @@
 /* test_later_scan.c — the incremental scans skip the shift entries of a changed cell whose match
    holds a neighbour scanned before it (one_plain.c's plain_earlier, rulenode_scan_changes): the
    lists a plain `one` node skips by hold exactly the entries that leave that neighbour out, and
-   runs that skip end on the grids, step by step, of the generic scan testing every entry; and an
-   `all` node's scans by the compact tables give the generic scan's grids. */
+   runs that skip end on the grids, step by step, of the generic scan testing every entry, with
+   `all` nodes among them. */
 #include "unit.h"
 #include <stdlib.h>
 #include <string.h>
@@ -166,16 +166,15 @@ static void skipping_keeps_the_reference_order(void **state)
         assert_true(scans_agree(WITH_REQUIRE("BW", "<all in=\"***/*B*/***\" out=\"***/*W*/***\"/><markov><one in=\"WWW/WBW\" "
                                                    "out=\"WBW/WBW\"/><one in=\"WWW/BBB\" out=\"WBW/BBB\"/></markov>"),
                                 "BW", 45, 39, 1, seed) > 100);
-    /* `all` nodes (their scans by the compact tables of one_plain.c, against the twin's generic scan)
-       retracting a maze's dead ends, a step a cell deep. */
+    /* `all` nodes (always the generic scan) retracting a maze's dead ends, a step a cell deep. */
     for (int seed = 1; seed <= 3; seed++)
         assert_true(scans_agree(WITH_REQUIRE("BWA", "<one in=\"WBB\" out=\"WAW\"/><all in=\"BBB/BAB\" out=\"BBB/BBB\"/>"
                                                     "<all in=\"BBB/BWB\" out=\"BBB/BBB\"/>"),
                                 "BWA", 31, 29, 1, seed) > 20);
 }
 
-/* `all` nodes whose every step scans what their last one wrote, by the compact tables (one_plain_scan),
-   against the generic scan of their 33-value twins: a flood around scattered walls, its front a step at a
+/* `all` nodes whose every step scans what their last one wrote (skipping by the earlier marks),
+   against the scan of every entry in their 33-value twins: a flood around scattered walls, its front a step at a
    time, and NystromDungeon's corridors joining (a markov of an `all` and a `one`). */
 static void all_nodes_scan_as_the_generic_scan(void **state)
 {
